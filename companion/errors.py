@@ -1,0 +1,37 @@
+"""One root exception for the product; each subclass also inherits the builtin it refines.
+
+Callers that only know Python can catch ``ValueError``; callers that know the product can
+catch :class:`CompanionError` and show ``str(err)``, which is always a sentence a player can read.
+"""
+
+
+class CompanionError(Exception):
+    """Root of every error the product raises on purpose."""
+
+
+class IllegalAction(CompanionError, ValueError):
+    """An action the rules (or what the table can prove) forbid; the game is left unchanged."""
+
+
+class IllegalPlay(IllegalAction):
+    """A card or ability that cannot be played now."""
+
+
+class CardDataError(CompanionError, ValueError):
+    """A card-data file (card tables, ability lists, board pin maps) failed validation."""
+
+
+class RecordError(CompanionError, ValueError):
+    """A game record (journal, export) is malformed; ``line`` names the 1-based line."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+class HardwareError(CompanionError, OSError):
+    """A display, button or keypad could not be opened or driven."""
+
+
+class ConfigError(CompanionError, ValueError):
+    """A configuration file or command-line option is wrong."""

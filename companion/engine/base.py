@@ -1,0 +1,321 @@
+"""The shape every game shares: an append-only log of actions whose fold is the state.
+
+The design follows python-chess: a :class:`Game` has a public ``actions`` stack, ``push`` checks an
+action against the rules and appends it, ``pop`` drops the last one, ``peek`` shows it, and
+``legal_actions`` is a lazy view of what may come next. A game is a subclass registered by id, so a
+new game is a new module, not a new branch here.
+
+The device never sees hands, so "legal" means "not provably illegal from what the table has shown".
+Every refusal is an :class:`~companion.errors.IllegalAction` whose message a player can read.
+
+The engine is pure: no I/O, no clock, no hardware. Randomness enters only as the seed in
+:class:`Setup`, which the record keeps.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from companion.errors import CardDataError, IllegalAction, RecordError
+
+StateT = TypeVar("StateT")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a game needs before its first action; the record's header holds exactly this.
+
+    ``cards`` is the printed card data the game relies on and ``table_facts`` what a table told the
+    device about cards whose print was lost; both are embedded so a record replays on its own.
+    """
+
+    game: str
+    players: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    cards: Mapping[str, Any] = field(default_factory=dict)
+    table_facts: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Question:
+    """A card fact the print lost, asked of the table the first time the game needs it.
+
+    ``key`` identifies the fact in the table's card-data file; ``prompt`` is what the screen says.
+    """
+
+    key: str
+    prompt: str
+    minimum: int = 0
+    maximum: int = 99
+    suggestion: int = 0
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the game waits for next: who must act and what kind of action is expected."""
+
+    kind: str
+    seat: int | None
+    prompt: str
+    question: Question | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The table's answer to a :class:`Question`; it becomes part of the log like any action.
+
+    >>> Answer("points:chart-3:5", 8).to_json()
+    {'type': 'answer', 'key': 'points:chart-3:5', 'value': 8}
+    """
+
+    key: str
+    value: int
+    type: ClassVar[str] = "answer"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "key": self.key, "value": self.value}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Answer:
+        key, value = data.get("key"), data.get("value")
+        if not isinstance(key, str) or not isinstance(value, int) or isinstance(value, bool):
+            raise RecordError("an answer needs a string 'key' and an integer 'value'")
+        return cls(key, value)
+
+
+class LegalActions:
+    """A lazy view of the actions legal now: iterate to generate, ``in`` to check one.
+
+    Generating every legal play can be large (cards times abilities), so nothing is built until asked.
+    """
+
+    def __init__(self, game: Game[Any]) -> None:
+        self._game = game
+
+    def __iter__(self) -> Iterator[Any]:
+        return self._game.generate_legal_actions()
+
+    def __contains__(self, action: object) -> bool:
+        return self._game.is_legal(action)
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
+    def count(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"<LegalActions for {self._game.decision!r}>"
+
+
+class Game(ABC, Generic[StateT]):
+    """A game in progress: the setup, the action log and the state folded from them.
+
+    Subclasses give ``initial_state``, ``check`` (raise :class:`IllegalAction` with a reason) and
+    ``apply`` (mutate the state; only called after ``check`` passed), plus the decision and result.
+    """
+
+    game_id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    action_types: ClassVar[Mapping[str, type]] = {}
+
+    def __init__(self, setup: Setup) -> None:
+        if setup.game != self.game_id:
+            raise RecordError(f"a {self.game_id} game cannot load a setup for {setup.game!r}")
+        if not self.min_players <= len(setup.players) <= self.max_players:
+            raise IllegalAction(
+                f"{self.title} is for {self.min_players}-{self.max_players} players, not {len(setup.players)}"
+            )
+        self.setup = setup
+        self.configure()
+        self.actions: list[Any] = []
+        self.state: StateT = self.initial_state()
+
+    def configure(self) -> None:
+        """Derive what the rules need from ``self.setup`` once, before the first state is built."""
+
+    # --- the log ---------------------------------------------------------------------------
+
+    def push(self, action: Any) -> None:
+        """Check ``action`` against the rules and append it; an illegal one changes nothing."""
+        self.check(action)
+        self.apply(action)
+        self.actions.append(action)
+
+    def pop(self) -> Any:
+        """Undo the last action by folding the log again without it; returns the dropped action."""
+        if not self.actions:
+            raise IllegalAction("nothing to undo")
+        dropped = self.actions.pop()
+        remaining, self.actions = self.actions, []
+        self.state = self.initial_state()
+        for action in remaining:
+            self.apply(action)
+            self.actions.append(action)
+        return dropped
+
+    def peek(self) -> Any:
+        """The last action, or an error when the log is empty."""
+        if not self.actions:
+            raise IllegalAction("no action yet")
+        return self.actions[-1]
+
+    def is_legal(self, action: object) -> bool:
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    @property
+    def legal_actions(self) -> LegalActions:
+        return LegalActions(self)
+
+    def copy(self) -> Game[StateT]:
+        """An independent game with the same setup and log."""
+        clone = type(self)(self.setup)
+        for action in self.actions:
+            clone.apply(action)
+            clone.actions.append(action)
+        return clone
+
+    # --- actions as JSON -------------------------------------------------------------------
+
+    @classmethod
+    def action_from_json(cls, data: Mapping[str, Any]) -> Any:
+        """Decode one record line into an action of this game; unknown types are a RecordError."""
+        kind = data.get("type")
+        action_type = cls.action_types.get(kind) if isinstance(kind, str) else None
+        if action_type is None:
+            raise RecordError(f"unknown action type {kind!r} for {cls.game_id}")
+        return action_type.from_json(data)
+
+    # --- what subclasses provide -----------------------------------------------------------
+
+    @classmethod
+    @abstractmethod
+    def new_setup(
+        cls,
+        players: Sequence[str],
+        *,
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        cards: Mapping[str, Any],
+        table_facts: Mapping[str, Any] | None = None,
+    ) -> Setup:
+        """Resolve defaults and random draws into a complete, self-contained :class:`Setup`."""
+
+    @classmethod
+    @abstractmethod
+    def validate_cards(cls, cards: Mapping[str, Any]) -> None:
+        """Raise :class:`~companion.errors.CardDataError` unless ``cards`` is usable by this game."""
+
+    @classmethod
+    def card_gaps(cls, cards: Mapping[str, Any]) -> list[str]:
+        """Printed facts this game's card data lacks, one readable line each (``companion cards list``)."""
+        return []
+
+    @classmethod
+    def check_fact_key(cls, cards: Mapping[str, Any], key: str) -> None:
+        """Raise :class:`~companion.errors.CardDataError` unless a table may tell the fact ``key``."""
+        raise CardDataError(f"{cls.game_id} has no card facts a table can supply (not {key!r})")
+
+    @abstractmethod
+    def initial_state(self) -> StateT: ...
+
+    @abstractmethod
+    def check(self, action: object) -> None:
+        """Raise :class:`IllegalAction` saying why ``action`` is not allowed now."""
+
+    @abstractmethod
+    def apply(self, action: Any) -> None:
+        """Fold one checked action into ``self.state``."""
+
+    @abstractmethod
+    def generate_legal_actions(self) -> Iterator[Any]: ...
+
+    @abstractmethod
+    def parse(self, text: str) -> Any:
+        """An action for the current decision from the game's short notation (tests, scripts, CLI)."""
+
+    def push_text(self, text: str) -> Any:
+        """Parse and push; returns the action."""
+        action = self.parse(text)
+        self.push(action)
+        return action
+
+    @property
+    @abstractmethod
+    def decision(self) -> Decision | None:
+        """What the game waits for, or None once it is over."""
+
+    @abstractmethod
+    def totals(self) -> list[int]:
+        """Each seat's total so far."""
+
+    @abstractmethod
+    def summary(self) -> dict[str, Any]:
+        """The game so far as plain data: the ``companion replay --json`` schema (docs/record-format.md)."""
+
+    def pending(self) -> dict[str, Any] | None:
+        """The decision awaited, as plain data, or None once the game is over."""
+        decision = self.decision
+        if decision is None:
+            return None
+        data: dict[str, Any] = {"kind": decision.kind, "seat": decision.seat, "prompt": decision.prompt}
+        if decision.question is not None:
+            data["question"] = decision.question.key
+        return data
+
+    def is_over(self) -> bool:
+        return self.decision is None
+
+    def winners(self) -> list[int]:
+        """Seats sharing the top total (ties share the win)."""
+        totals = self.totals()
+        best = max(totals)
+        return [seat for seat, total in enumerate(totals) if total == best]
+
+    def seat_label(self, seat: int) -> str:
+        """How reasons name a seat: P1..PN, so they read the same on every screen."""
+        return f"P{seat + 1}"
+
+
+_REGISTRY: dict[str, type[Game[Any]]] = {}
+
+
+def register(cls: type[Game[Any]]) -> type[Game[Any]]:
+    """Class decorator: make ``cls`` playable under its ``game_id``."""
+    if cls.game_id in _REGISTRY and _REGISTRY[cls.game_id] is not cls:
+        raise ValueError(f"game id {cls.game_id!r} registered twice")
+    _REGISTRY[cls.game_id] = cls
+    return cls
+
+
+def game_class(game_id: str) -> type[Game[Any]]:
+    """The class registered for ``game_id``; a clear error names the ids that exist."""
+    import companion.games  # noqa: F401  (registers every game module)
+
+    try:
+        return _REGISTRY[game_id]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise RecordError(f"unknown game {game_id!r} (playable: {known})") from None
+
+
+def game_ids() -> list[str]:
+    """Every playable game id, sorted."""
+    import companion.games  # noqa: F401
+
+    return sorted(_REGISTRY)
+
+
+def setup_to_json(setup: Setup) -> dict[str, Any]:
+    return {key: (list(value) if key == "players" else value) for key, value in dataclasses.asdict(setup).items()}

@@ -1,0 +1,925 @@
+"""Tezuma Trick, both editions: the 2015 first edition (``tezuma-2015``) and the later one (``tezuma``).
+
+The editions share the cards, the tricks and the twelve abilities; they differ in how the scoring
+cards read (a chart of points for every trick count, or a bid card that pays only an exact hit), the
+draft order, how the cards on the table are laid out and how many uses an ability has. Those
+differences are data (``companion/data/cards/*.json``) plus two class attributes here.
+
+A quick deal start, beginner variant (no abilities), four players:
+
+>>> from companion.carddata import printed_cards
+>>> setup = Tezuma2015.new_setup("ABCD", options={"beginner": True}, cards=printed_cards("tezuma-2015"))
+>>> game = Tezuma2015(setup)
+>>> game.decision.prompt
+'P1: draft a card (minus card or score chart)'
+>>> for seat, kind, card in [(0, "penalty", "R"), (1, "penalty", "B"), (2, "penalty", "U"), (3, "penalty", "W"),
+...                          (0, "scoring", "1"), (1, "scoring", "2"), (2, "scoring", "3"), (3, "scoring", "4")]:
+...     game.push(Draft(seat, kind, card))
+>>> for card in ["B7", "B2", "B6", "B3"]:
+...     game.push(Play(game.decision.seat, (Card.parse(card),)))
+>>> game.state.deal.tricks[0].result.reason
+'P1: highest butterfly (7)'
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, ClassVar
+
+from companion.engine.base import Answer, Decision, Game, Question, Setup, register
+from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+
+PENALTY, SCORING, ABILITY = "penalty", "scoring", "ability"
+DRAFT_KINDS = (PENALTY, SCORING, ABILITY)
+
+SWORD = "sword-walking"
+EGG = "paper-egg"
+WATER = "water-trick"
+CHICKS = "baby-chicks"
+PAIL = "pail-dance"
+HORSE = "horse-swallowing"
+BUTTERFLY = "butterfly-dance"
+RINGS = "linking-rings"
+CUP = "cup-and-ball"
+FIRE = "fire-breathing"
+UMBRELLAS = "many-umbrellas"
+SAND = "five-color-sand"
+ABILITIES = (SWORD, EGG, WATER, CHICKS, PAIL, HORSE, BUTTERFLY, RINGS, CUP, FIRE, UMBRELLAS, SAND)
+NOT_FOR_LEAD = (EGG, BUTTERFLY)
+CARDLESS = (EGG, SAND)
+FREE_SUIT = (RINGS, CUP)  # their users may play another suit while holding the lead suit
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A number card (rank 1-9) or a trump card (rank 0) of one suit; written ``B7`` or ``BT``.
+
+    >>> Card.parse("bt"), str(Card("W", 9)), Card.parse("U5").rank
+    (Card(suit='B', rank=0), 'W9', 5)
+    """
+
+    suit: str
+    rank: int
+
+    @property
+    def is_trump(self) -> bool:
+        return self.rank == 0
+
+    def __str__(self) -> str:
+        return f"{self.suit}{'T' if self.is_trump else self.rank}"
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        if not isinstance(text, str) or len(text) != 2:
+            raise IllegalPlay(f"{text!r} is not a card: write a suit letter and 1-9 or T, like B7 or BT")
+        suit, rank = text[0].upper(), text[1].upper()
+        if rank == "T":
+            return cls(suit, 0)
+        if not rank.isdigit() or rank == "0":
+            raise IllegalPlay(f"{text!r} is not a card: the rank is 1-9 or T (trump)")
+        return cls(suit, int(rank))
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A seat takes one laid-out card: a penalty suit, a scoring card or an ability."""
+
+    seat: int
+    kind: str
+    card: str
+    type: ClassVar[str] = "draft"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "kind": self.kind, "card": self.card}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Draft:
+        seat, kind, card = data.get("seat"), data.get("kind"), data.get("card")
+        if not _is_int(seat) or not isinstance(kind, str) or not isinstance(card, str):
+            raise RecordError("a draft needs an integer 'seat' and string 'kind' and 'card'")
+        return cls(seat, kind, card)
+
+
+@dataclass(frozen=True)
+class Play:
+    """A seat's turn in a trick: usually one card, two with Fire Breathing, none with Paper Egg's
+    declaration or Five-Color Sand; ``ability`` is declared with the play."""
+
+    seat: int
+    cards: tuple[Card, ...] = ()
+    ability: str | None = None
+    type: ClassVar[str] = "play"
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type, "seat": self.seat, "cards": [str(c) for c in self.cards]}
+        if self.ability:
+            data["ability"] = self.ability
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Play:
+        seat, cards, ability = data.get("seat"), data.get("cards", []), data.get("ability")
+        if not _is_int(seat) or not isinstance(cards, list) or not (ability is None or isinstance(ability, str)):
+            raise RecordError("a play needs an integer 'seat', a 'cards' list and an optional 'ability'")
+        try:
+            return cls(seat, tuple(Card.parse(c) for c in cards), ability)
+        except IllegalPlay as err:
+            raise RecordError(str(err)) from None
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Compact runs: [0, 1, 2, 5] -> '0-2, 5'."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Revoke:
+    """A failure to follow that a later card proved: the seat showed ``suit`` after declining it."""
+
+    deal: int
+    trick: int
+    seat: int
+    suit: str
+    proved_in_trick: int
+
+    def text(self, suit_name: str) -> str:
+        return (
+            f"P{self.seat + 1} did not follow {suit_name} in trick {self.trick + 1} of deal {self.deal + 1}"
+            f" but held it (shown in trick {self.proved_in_trick + 1})"
+        )
+
+
+@dataclass
+class Turn:
+    """One seat's entry in a trick, in the order the actions came (the order cards went down)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    ability: str | None
+    deferred: bool = False
+
+
+@dataclass(frozen=True)
+class TrickResult:
+    winner: int
+    next_lead: int
+    rule: str
+    reason: str
+    house: str | None = None
+    returned: Card | None = None
+
+
+@dataclass
+class Trick:
+    lead: int
+    turns: list[Turn] = field(default_factory=list)
+    acted: int = 0
+    egg: int | None = None
+    lead_suit: str | None = None
+    result: TrickResult | None = None
+
+    def ability_of(self, seat: int) -> str | None:
+        return next((t.ability for t in self.turns if t.seat == seat and t.ability), None)
+
+    def plays(self) -> list[tuple[int, tuple[Card, ...], str | None]]:
+        """(seat, cards, ability) in play order: a Paper Egg user appears where the card went down."""
+        shown = [t for t in self.turns if t.cards or t.ability == SAND]
+        return [(t.seat, t.cards, self.ability_of(t.seat)) for t in shown]
+
+
+@dataclass
+class DealState:
+    index: int
+    start: int
+    layout: Mapping[str, Sequence[str]]
+    draft_order: list[tuple[int, int]]
+    players: int
+    picks: list[dict[str, str]] = field(default_factory=list)
+    tricks: list[Trick] = field(default_factory=list)
+    put_down: set[Card] = field(default_factory=set)
+    trumps_down: Counter[str] = field(default_factory=Counter)
+    hand: list[int] = field(default_factory=list)
+    uses: list[int] = field(default_factory=list)
+    captured: list[list[Card]] = field(default_factory=list)
+    tricks_won: list[int] = field(default_factory=list)
+    declined: list[list[tuple[str, int]]] = field(default_factory=list)
+    revokes: list[Revoke] = field(default_factory=list)
+    points: list[int] | None = None
+    penalties: list[int] | None = None
+    scores: list[int] | None = None
+
+    @property
+    def drafted(self) -> int:
+        return sum(len(p) for p in self.picks)
+
+    @property
+    def in_draft(self) -> bool:
+        return self.drafted < len(self.draft_order)
+
+
+@dataclass
+class TezumaState:
+    deals: list[DealState] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    learned: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def deal(self) -> DealState:
+        return self.deals[-1]
+
+    @property
+    def revokes(self) -> list[Revoke]:
+        return [r for d in self.deals for r in d.revokes]
+
+
+class TezumaGame(Game[TezumaState]):
+    """Rules common to both editions; an edition sets the draft laps and how the table is laid out."""
+
+    min_players = 3
+    max_players = 4
+    action_types = {"draft": Draft, "play": Play, "answer": Answer}
+    draft_laps: ClassVar[tuple[int, ...]]  # +1 clockwise from the start player, -1 back from the last picker
+
+    def configure(self) -> None:
+        setup = self.setup
+        self.validate_cards(setup.cards)
+        self.n = len(setup.players)
+        self.cards = cards = setup.cards
+        self.suits = {s["code"]: s for s in cards["suits"]}
+        self.abilities = {a["id"]: a for a in cards["abilities"]}
+        self.scoring_cards = {c["id"]: c for c in cards["scoring"]["cards"]}
+        removed = cards["three_players"] if self.n == 3 else {"remove_ranks": [], "remove_trumps_per_suit": 0}
+        self.ranks = [r for r in cards["ranks"] if r not in removed["remove_ranks"]]
+        self.trumps_per_suit = cards["trumps_per_suit"] - removed["remove_trumps_per_suit"]
+        self.tricks_per_deal: int = cards["tricks_per_deal"]
+        self.options = dict(setup.options)
+        self.beginner = bool(self.options.get("beginner", False))
+        self.kinds = (PENALTY, SCORING) if self.beginner else DRAFT_KINDS
+        self._check_layouts(self.options.get("layouts"))
+
+    # --- setup -----------------------------------------------------------------------------
+
+    @classmethod
+    def validate_cards(cls, cards: Mapping[str, Any]) -> None:
+        def need(ok: bool, what: str) -> None:
+            if not ok:
+                raise CardDataError(f"{cls.game_id} card data: {what}")
+
+        need(cards.get("game") == cls.game_id, f"'game' must be {cls.game_id!r}")
+        suits = cards.get("suits")
+        need(isinstance(suits, list) and len(suits) == 4, "'suits' must list 4 suits")
+        need(all(isinstance(s.get("code"), str) and len(s["code"]) == 1 and s["code"].isalpha() for s in suits),
+             "every suit needs a one-letter 'code'")
+        need(len({s["code"].upper() for s in suits}) == 4, "suit codes must differ")
+        need(all(s["code"] == s["code"].upper() and s["code"] != "T" for s in suits),
+             "suit codes are upper-case letters other than T")
+        need(cards.get("ranks") == list(range(1, 10)), "'ranks' must be 1..9")
+        need(_is_int(cards.get("trumps_per_suit")) and cards["trumps_per_suit"] > 0, "'trumps_per_suit' must be > 0")
+        need(_is_int(cards.get("tricks_per_deal")), "'tricks_per_deal' must be an integer")
+        three = cards.get("three_players", {})
+        need(isinstance(three.get("remove_ranks"), list), "'three_players.remove_ranks' must be a list")
+        abilities = cards.get("abilities")
+        need(isinstance(abilities, list) and {a.get("id") for a in abilities} == set(ABILITIES),
+             f"'abilities' must list exactly these ids: {', '.join(ABILITIES)}")
+        need(all(_is_int(a.get("uses")) and a["uses"] > 0 for a in abilities), "every ability needs 'uses' > 0")
+        budget = cards.get("ability_budget")
+        if budget:
+            need(all(a.get("cost") and budget["per_deal"] // a["cost"] == a["uses"] for a in abilities),
+                 "an ability's 'uses' must be the per-deal budget divided by its 'cost'")
+        scoring = cards.get("scoring", {})
+        need(isinstance(scoring.get("cards"), list) and scoring["cards"], "'scoring.cards' must list cards")
+        need(len({c.get("id") for c in scoring["cards"]}) == len(scoring["cards"]), "scoring card ids must differ")
+        for card in scoring["cards"]:
+            points = card.get("points")
+            need(isinstance(points, dict) and all(k.isdigit() and _is_int(v) and v >= 0 for k, v in points.items()),
+                 f"scoring card {card.get('id')}: 'points' maps trick counts to points >= 0")
+            need(isinstance(card.get("complete"), bool), f"scoring card {card.get('id')}: 'complete' must be true/false")
+            need(isinstance(card.get("players"), list), f"scoring card {card.get('id')}: 'players' must be a list")
+
+    @classmethod
+    def card_gaps(cls, cards: Mapping[str, Any]) -> list[str]:
+        gaps = []
+        label = cards["scoring"]["label"]
+        for card in cards["scoring"]["cards"]:
+            if card["complete"]:
+                continue
+            unknown = [t for t in range(cards["tricks_per_deal"] + 1) if str(t) not in card["points"]]
+            if unknown:
+                gaps.append(
+                    f"points:{card['id']} ({label.format(id=card['id'])}): points for {_ranges(unknown)} tricks"
+                )
+        return gaps
+
+    @classmethod
+    def check_fact_key(cls, cards: Mapping[str, Any], key: str) -> None:
+        parts = key.split(":")
+        ids = [c["id"] for c in cards["scoring"]["cards"]]
+        tricks = cards["tricks_per_deal"]
+        if len(parts) != 3 or parts[0] != "points" or parts[1] not in ids or not parts[2].isdigit() or int(parts[2]) > tricks:
+            raise CardDataError(
+                f"{cls.game_id} facts are points:<card>:<tricks> with card one of {', '.join(ids)}"
+                f" and tricks 0-{tricks}, not {key!r}"
+            )
+
+    @classmethod
+    def new_setup(
+        cls,
+        players: Sequence[str],
+        *,
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        cards: Mapping[str, Any],
+        table_facts: Mapping[str, Any] | None = None,
+    ) -> Setup:
+        cls.validate_cards(cards)
+        options = dict(options or {})
+        n = len(players)
+        if not cls.min_players <= n <= cls.max_players:
+            raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
+        beginner = bool(options.get("beginner", False))
+        rng = random.Random(seed)
+        first = cls.default_layout(cards, n, options, rng, beginner)
+        layouts = [first]
+        for _ in range(1, n):
+            layouts.append(cls.default_layout(cards, n, {}, rng, beginner) if options.get("redraw_each_deal") else first)
+        resolved = {"beginner": beginner, "start_seat": int(options.get("start_seat", 0)) % n, "layouts": layouts}
+        if options.get("redraw_each_deal"):
+            resolved["redraw_each_deal"] = True
+        return Setup(cls.game_id, tuple(players), resolved, seed, cards, dict(table_facts or {}))
+
+    @classmethod
+    def default_layout(
+        cls, cards: Mapping[str, Any], n: int, options: Mapping[str, Any], rng: random.Random, beginner: bool
+    ) -> dict[str, list[str]]:
+        """The scoring and ability cards laid out: as the options name them, else drawn at random."""
+        wanted = cards["laid_out"]
+        eligible = [c["id"] for c in cards["scoring"]["cards"] if n in c["players"]]
+        scoring = list(options.get("scoring") or rng.sample(eligible, wanted["scoring"][str(n)]))
+        abilities = [] if beginner else list(
+            options.get("abilities") or rng.sample(list(ABILITIES), wanted["abilities"][str(n)])
+        )
+        return {"scoring": scoring, "abilities": abilities}
+
+    def _check_layouts(self, layouts: object) -> None:
+        n = self.n
+        if not isinstance(layouts, list) or len(layouts) != n or not all(isinstance(x, dict) for x in layouts):
+            raise RecordError(f"options.layouts must list the laid-out cards of each of the {n} deals")
+        laid_out = self.cards["laid_out"]
+        wanted = {
+            "scoring": laid_out["scoring"][str(n)],
+            "abilities": laid_out["abilities"][str(n)],
+            "required": laid_out.get("required_scoring", {}).get(str(n)),
+        }
+        for layout in layouts:
+            scoring, abilities = layout.get("scoring", []), layout.get("abilities", [])
+            if len(scoring) != wanted["scoring"] or len(set(scoring)) != len(scoring):
+                raise IllegalAction(f"lay out {wanted['scoring']} different scoring cards for {n} players")
+            for card_id in scoring:
+                card = self.scoring_cards.get(card_id)
+                if card is None:
+                    raise IllegalAction(f"there is no scoring card {card_id!r}")
+                if n not in card["players"]:
+                    raise IllegalAction(f"{self.scoring_label(card_id)} is not used with {n} players")
+            required = wanted.get("required")
+            if required and required not in scoring:
+                raise IllegalAction(f"with {n} players {self.scoring_label(required)} must be laid out")
+            expected_abilities = 0 if self.beginner else wanted["abilities"]
+            if len(abilities) != expected_abilities or len(set(abilities)) != len(abilities):
+                raise IllegalAction(f"lay out {expected_abilities} different abilities for {n} players")
+            unknown = [a for a in abilities if a not in self.abilities]
+            if unknown:
+                raise IllegalAction(f"unknown ability {unknown[0]!r}")
+
+    # --- names -----------------------------------------------------------------------------
+
+    def suit_name(self, suit: str) -> str:
+        return self.suits[suit]["en"]
+
+    def ability_name(self, ability: str) -> str:
+        return self.abilities[ability]["en"]
+
+    def scoring_label(self, card_id: str) -> str:
+        return self.cards["scoring"]["label"].format(id=card_id)
+
+    def kind_name(self, kind: str) -> str:
+        return {PENALTY: self.cards["penalty"]["en"], SCORING: self.cards["scoring"]["en"], ABILITY: "ability"}[kind]
+
+    # --- the fold --------------------------------------------------------------------------
+
+    def initial_state(self) -> TezumaState:
+        state = TezumaState(totals=[0] * self.n)
+        self._start_deal(state)
+        return state
+
+    def _start_deal(self, state: TezumaState) -> None:
+        index = len(state.deals)
+        start = (self.options["start_seat"] + index) % self.n
+        order: list[tuple[int, int]] = []
+        seat = start
+        for lap, direction in enumerate(self.draft_laps[: len(self.kinds)]):
+            if lap:
+                seat = order[-1][0] if direction != self.draft_laps[lap - 1] else start
+            for _ in range(self.n):
+                order.append((seat, lap))
+                seat = (seat + direction) % self.n
+        n = self.n
+        hand_size = (len(self.ranks) + self.trumps_per_suit) * len(self.suits) // n
+        state.deals.append(
+            DealState(
+                index=index,
+                start=start,
+                layout=self.options["layouts"][index],
+                draft_order=order,
+                players=n,
+                picks=[{} for _ in range(n)],
+                hand=[hand_size] * n,
+                uses=[0] * n,
+                captured=[[] for _ in range(n)],
+                tricks_won=[0] * n,
+                declined=[[] for _ in range(n)],
+            )
+        )
+
+    def apply(self, action: Any) -> None:
+        state = self.state
+        deal = state.deal
+        if isinstance(action, Draft):
+            deal.picks[action.seat][action.kind] = action.card
+            if action.kind == ABILITY:
+                deal.uses[action.seat] = self.abilities[action.card]["uses"]
+            if not deal.in_draft:
+                deal.tricks.append(Trick(lead=deal.start))
+        elif isinstance(action, Play):
+            self._apply_play(deal, action)
+        elif isinstance(action, Answer):
+            state.learned[action.key] = action.value
+            self._score_if_known(state)
+
+    def _apply_play(self, deal: DealState, play: Play) -> None:
+        trick = deal.tricks[-1]
+        deferred = trick.egg == play.seat and trick.acted == self.n
+        trick.turns.append(Turn(play.seat, play.cards, play.ability, deferred))
+        if not deferred:
+            trick.acted += 1
+        if play.ability:
+            deal.uses[play.seat] -= 1
+            if play.ability == EGG:
+                trick.egg = play.seat
+        if play.cards:
+            self._put_down(deal, trick, play)
+        if trick.acted == self.n and not (trick.egg is not None and not trick.turns[-1].deferred):
+            self._finish_trick(deal, trick)
+
+    def _put_down(self, deal: DealState, trick: Trick, play: Play) -> None:
+        first_card = trick.lead_suit is None
+        if first_card:
+            trick.lead_suit = play.cards[0].suit
+        for card in play.cards:
+            if card.is_trump:
+                deal.trumps_down[card.suit] += 1
+            else:
+                deal.put_down.add(card)
+        deal.hand[play.seat] -= len(play.cards)
+        trick_no = len(deal.tricks) - 1
+        seat_declined = deal.declined[play.seat]
+        suit = play.cards[0].suit
+        for declined_suit, declined_trick in seat_declined:
+            already = any(r.seat == play.seat and r.trick == declined_trick for r in deal.revokes)
+            if declined_suit == suit and not already:
+                deal.revokes.append(Revoke(deal.index, declined_trick, play.seat, suit, trick_no))
+        ability = trick.ability_of(play.seat)
+        if suit != trick.lead_suit and not first_card and ability not in FREE_SUIT:
+            seat_declined.append((trick.lead_suit, trick_no))
+
+    def _finish_trick(self, deal: DealState, trick: Trick) -> None:
+        result = self.resolve(trick)
+        trick.result = result
+        taken = [c for t in trick.turns for c in t.cards if c != result.returned]
+        deal.captured[result.winner].extend(taken)
+        deal.tricks_won[result.winner] += 1
+        if result.returned is not None:
+            owner = next(t.seat for t in trick.turns if result.returned in t.cards)
+            deal.hand[owner] += 1
+            deal.put_down.discard(result.returned)
+        if len(deal.tricks) < self.tricks_per_deal:
+            deal.tricks.append(Trick(lead=result.next_lead))
+        else:
+            self._score_if_known(self.state)
+
+    # --- trick resolution ------------------------------------------------------------------
+
+    def resolve(self, trick: Trick) -> TrickResult:
+        """Decide a complete trick by the winning rules in rulings.md, with a reason to show."""
+        declared = [(t.seat, t.ability) for t in trick.turns if t.ability]
+        ability_of = dict(declared)
+        used = set(ability_of.values())
+        water = WATER in used
+        lead_suit = trick.lead_suit or ""  # a complete trick always has a card on the table
+        suit_name = self.suit_name(lead_suit) if lead_suit else ""
+        returned = None
+
+        valid_trumps: list[int] = []
+        followers: list[tuple[int, int, str]] = []  # seat, value, how the value came
+        water_voided = False
+        for turn in trick.turns:
+            if not turn.cards:
+                continue
+            seat, card, ability = turn.seat, turn.cards[0], ability_of.get(turn.seat)
+            if ability == FIRE:
+                returned = min(turn.cards)
+            follows = card.suit == lead_suit or ability == CUP
+            if card.is_trump:
+                if ability == BUTTERFLY or (not follows and not water):
+                    valid_trumps.append(seat)
+                    continue
+                water_voided |= not follows
+                if follows:
+                    followers.append((seat, 2, " with Horse-Swallowing") if ability == HORSE else (seat, 0, ""))
+                continue
+            if not follows:
+                continue
+            value, how = sum(c.rank for c in turn.cards), ""
+            if ability == FIRE:
+                how = f", Fire Breathing {'+'.join(str(c.rank) for c in sorted(turn.cards))}"
+            elif ability == UMBRELLAS and card.rank in (4, 5):
+                value, how = card.rank * 2, ", Many Umbrellas doubled"
+            elif ability == HORSE:
+                value, how = value + 2, ", Horse-Swallowing +2"
+            if ability == CUP and card.suit != lead_suit:
+                how += ", Cup and Ball counts it as following"
+            followers.append((seat, value, how))
+
+        sand = next((seat for seat, ability in declared if ability == SAND), None)
+        sword = next((seat for seat, ability in declared if ability == SWORD), None)
+        if sand is not None:
+            winner, rule, reason = sand, "sand", f"{self.seat_label(sand)}: Five-Color Sand"
+        elif valid_trumps:
+            winner, rule = valid_trumps[0], "trump"
+            reason = f"{self.seat_label(winner)}: first valid trump"
+            if sword in valid_trumps and len(valid_trumps) > 1:
+                winner, rule = sword, "trump-sword"
+                reason = f"{self.seat_label(winner)}: Sword Walking wins the tie of valid trumps"
+            elif ability_of.get(winner) == BUTTERFLY and water:
+                reason = f"{self.seat_label(winner)}: Butterfly Dance overrides Water Trick"
+            elif ability_of.get(winner) == BUTTERFLY:
+                reason = f"{self.seat_label(winner)}: Butterfly Dance makes the trump valid"
+        else:
+            best = max(value for _, value, _ in followers)
+            tied = [(seat, how) for seat, value, how in followers if value == best]
+            (winner, how), rule = tied[0], "follow"
+            if sword is not None and len(tied) > 1 and sword in [seat for seat, _ in tied]:
+                winner, rule = sword, "follow-sword"
+                reason = f"{self.seat_label(winner)}: Sword Walking wins the tie at {best}"
+            elif best == 0:
+                reason = f"{self.seat_label(winner)}: lead trump, nobody followed with a number"
+            elif len(tied) > 1:
+                reason = f"{self.seat_label(winner)}: first of the tied {suit_name} {best}s{how}"
+            else:
+                reason = f"{self.seat_label(winner)}: highest {suit_name} ({best}{how})"
+            if water_voided:
+                reason += "; Water Trick voided the trumps"
+
+        next_lead, house = winner, None
+        leaders = [(seat, ability) for seat, ability in declared if ability in (CHICKS, PAIL)]
+        if leaders:
+            seat, ability = leaders[-1]
+            next_lead = seat if ability == CHICKS else (seat + 1) % self.n
+            reason += f"; {self.seat_label(next_lead)} leads next ({self.ability_name(ability)})"
+            if len(leaders) > 1:
+                house = f"house ruling: later next-lead ability wins ({self.ability_name(ability)})"
+                reason += f"; {house}"
+        return TrickResult(winner, next_lead, rule, reason, house, returned)
+
+    # --- scoring ---------------------------------------------------------------------------
+
+    def points_for(self, card_id: str, tricks: int) -> int | None:
+        """Points a scoring card pays for ``tricks``: printed, else told by a table, else unknown."""
+        card = self.scoring_cards[card_id]
+        key = str(tricks)
+        if key in card["points"]:
+            return card["points"][key]
+        told = self.setup.table_facts.get("points", {}).get(card_id, {})
+        if key in told:
+            return told[key]
+        learned = self.state.learned.get(self.question_key(card_id, tricks))
+        if learned is not None:
+            return learned
+        return 0 if card["complete"] else None
+
+    @staticmethod
+    def question_key(card_id: str, tricks: int) -> str:
+        return f"points:{card_id}:{tricks}"
+
+    def _missing_points(self, deal: DealState) -> tuple[str, int] | None:
+        for seat in range(self.n):
+            card_id = deal.picks[seat][SCORING]
+            if self.points_for(card_id, deal.tricks_won[seat]) is None:
+                return card_id, deal.tricks_won[seat]
+        return None
+
+    def _score_if_known(self, state: TezumaState) -> None:
+        deal = state.deal
+        if deal.scores is not None or not self._deal_played(deal) or self._missing_points(deal):
+            return
+        deal.points = [self.points_for(deal.picks[s][SCORING], deal.tricks_won[s]) or 0 for s in range(self.n)]
+        deal.penalties = [sum(c.suit == deal.picks[s][PENALTY] for c in deal.captured[s]) for s in range(self.n)]
+        deal.scores = [max(0, p - q) for p, q in zip(deal.points, deal.penalties)]
+        state.totals = [t + s for t, s in zip(state.totals, deal.scores)]
+        if len(state.deals) < self.n:
+            self._start_deal(state)
+
+    def _deal_played(self, deal: DealState) -> bool:
+        return len(deal.tricks) == self.tricks_per_deal and deal.tricks[-1].result is not None
+
+    def totals(self) -> list[int]:
+        return list(self.state.totals)
+
+    def summary(self) -> dict[str, Any]:
+        deals = []
+        for deal in self.state.deals:
+            tricks = [
+                {
+                    "lead": trick.lead,
+                    "winner": trick.result.winner,
+                    "next_lead": trick.result.next_lead,
+                    "reason": trick.result.reason,
+                    "house": trick.result.house,
+                    "cards": [
+                        {"seat": seat, "card": "+".join(str(c) for c in cards) or None, "ability": ability}
+                        for seat, cards, ability in trick.plays()
+                    ],
+                }
+                for trick in deal.tricks
+                if trick.result is not None
+            ]
+            deals.append(
+                {
+                    "start": deal.start,
+                    "picks": deal.picks,
+                    "tricks": tricks,
+                    "tricks_won": deal.tricks_won,
+                    "points": deal.points,
+                    "penalties": deal.penalties,
+                    "scores": deal.scores,
+                }
+            )
+        over = self.is_over()
+        return {
+            "game": self.game_id,
+            "players": list(self.setup.players),
+            "deals": deals,
+            "totals": self.totals(),
+            "winners": self.winners() if over else [],
+            "revokes": [
+                {"deal": r.deal, "trick": r.trick, "seat": r.seat, "suit": r.suit, "text": r.text(self.suit_name(r.suit))}
+                for r in self.state.revokes
+            ],
+            "pending": self.pending(),
+        }
+
+    # --- what comes next -------------------------------------------------------------------
+
+    @property
+    def decision(self) -> Decision | None:
+        deal = self.state.deal
+        if deal.in_draft:
+            seat = deal.draft_order[deal.drafted][0]
+            left = " or ".join(self.kind_name(k) for k in self.kinds if k not in deal.picks[seat])
+            return Decision("draft", seat, f"{self.seat_label(seat)}: draft a card ({left})")
+        if not self._deal_played(deal):
+            seat = self._next_to_act(deal.tricks[-1])
+            trick = deal.tricks[-1]
+            what = "put down the Paper Egg card" if trick.acted == self.n else "play"
+            return Decision("play", seat, f"{self.seat_label(seat)}: {what} (trick {len(deal.tricks)})")
+        missing = self._missing_points(deal)
+        if missing:
+            card_id, tricks = missing
+            seats = [self.seat_label(s) for s in range(self.n) if deal.picks[s][SCORING] == card_id]
+            question = Question(
+                self.question_key(card_id, tricks),
+                f"points on {self.scoring_label(card_id)} ({', '.join(seats)}) for {tricks} tricks?",
+            )
+            return Decision("answer", None, question.prompt, question)
+        return None
+
+    def _next_to_act(self, trick: Trick) -> int:
+        if trick.acted < self.n:
+            return (trick.lead + trick.acted) % self.n
+        # every seat has acted but the trick is open: it waits for the Paper Egg card
+        return trick.egg if trick.egg is not None else trick.lead
+
+    # --- legality --------------------------------------------------------------------------
+
+    def check(self, action: object) -> None:
+        decision = self.decision
+        if decision is None:
+            raise IllegalAction("the game is over")
+        if isinstance(action, Answer):
+            self._check_answer(decision, action)
+            return
+        if not isinstance(action, (Draft, Play)):
+            raise IllegalAction(f"{action!r} is not an action of {self.title}")
+        if decision.kind != action.type:
+            raise IllegalAction(f"waiting for: {decision.prompt}")
+        if action.seat != decision.seat:
+            raise IllegalAction(f"it is {self.seat_label(decision.seat or 0)}'s turn, not {self._label(action.seat)}'s")
+        if isinstance(action, Draft):
+            self._check_draft(action)
+        else:
+            self._check_play(action)
+
+    def _label(self, seat: object) -> str:
+        return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.n else repr(seat)
+
+    def _check_answer(self, decision: Decision, answer: Answer) -> None:
+        question = decision.question
+        if question is None or question.key != answer.key:
+            raise IllegalAction(f"no question about {answer.key!r} is open")
+        if not question.minimum <= answer.value <= question.maximum:
+            raise IllegalAction(f"points are {question.minimum}-{question.maximum}, not {answer.value}")
+
+    def _check_draft(self, draft: Draft) -> None:
+        deal = self.state.deal
+        taken = deal.picks[draft.seat]
+        if draft.kind not in self.kinds:
+            raise IllegalAction(f"{draft.kind!r} cannot be drafted here (kinds: {', '.join(self.kinds)})")
+        if draft.kind in taken:
+            raise IllegalAction(f"{self.seat_label(draft.seat)} already has a {self.kind_name(draft.kind)}")
+        if draft.card not in self._laid_out(deal, draft.kind):
+            raise IllegalAction(f"{draft.card!r} is not a laid-out {self.kind_name(draft.kind)}")
+        for seat, picks in enumerate(deal.picks):
+            if picks.get(draft.kind) == draft.card:
+                raise IllegalAction(f"{self.seat_label(seat)} already took {draft.card}")
+
+    def _laid_out(self, deal: DealState, kind: str) -> Sequence[str]:
+        return list(self.suits) if kind == PENALTY else deal.layout["scoring" if kind == SCORING else "abilities"]
+
+    def _check_play(self, play: Play) -> None:
+        deal = self.state.deal
+        trick = deal.tricks[-1]
+        seat, ability, cards = play.seat, play.ability, play.cards
+        deferred = trick.acted == self.n
+        if ability is not None:
+            self._check_ability(deal, trick, play, deferred)
+        expected = 0 if ability in CARDLESS else 2 if ability == FIRE else 1
+        if len(cards) != expected:
+            raise IllegalPlay(self._card_count_reason(ability, len(cards)))
+        if len(cards) > deal.hand[seat]:
+            raise IllegalPlay(f"{self.seat_label(seat)} has {deal.hand[seat]} card(s) in hand")
+        for card in cards:
+            self._check_card(deal, card)
+        if ability == FIRE:
+            first, second = cards
+            if first.is_trump or second.is_trump or first.suit != second.suit or first == second:
+                raise IllegalPlay("Fire Breathing puts down two different number cards of one suit, no trump")
+
+    def _card_count_reason(self, ability: str | None, count: int) -> str:
+        if ability in CARDLESS:
+            return f"{self.ability_name(ability)} is declared without a card"
+        if ability == FIRE:
+            return "Fire Breathing puts down two number cards of one suit"
+        return f"play one card, not {count}" if count else "choose a card"
+
+    def _check_card(self, deal: DealState, card: Card) -> None:
+        if card.suit not in self.suits:
+            raise IllegalPlay(f"{card} is not a card: suits are {', '.join(self.suits)}")
+        if card.is_trump:
+            if deal.trumps_down[card.suit] >= self.trumps_per_suit:
+                raise IllegalPlay(
+                    f"all {self.trumps_per_suit} {self.suit_name(card.suit)} trumps are already on the table or taken"
+                )
+            return
+        if card.rank not in self.ranks:
+            raise IllegalPlay(f"{card} is not in the {self.n}-player deck")
+        if card in deal.put_down:
+            raise IllegalPlay(f"{card} was already played this deal")
+
+    def _check_ability(self, deal: DealState, trick: Trick, play: Play, deferred: bool) -> None:
+        seat, ability = play.seat, play.ability
+        label = self.seat_label(seat)
+        if self.beginner:
+            raise IllegalPlay("abilities are not used in the beginner variant")
+        if ability not in self.abilities:
+            raise IllegalPlay(f"unknown ability {ability!r}")
+        name = self.ability_name(ability)
+        if deal.picks[seat].get(ABILITY) != ability:
+            raise IllegalPlay(f"{label} does not hold {name}")
+        if deferred or trick.ability_of(seat):
+            raise IllegalPlay(f"{label} already used an ability this trick")
+        if deal.uses[seat] <= 0:
+            raise IllegalPlay(f"{label} has no {name} uses left this deal")
+        if ability in NOT_FOR_LEAD and seat == trick.lead:
+            raise IllegalPlay(f"{name} cannot be used by the lead player")
+
+    # --- generation ------------------------------------------------------------------------
+
+    def generate_legal_actions(self) -> Iterator[Any]:
+        decision = self.decision
+        if decision is None:
+            return
+        q = decision.question
+        if q is not None:
+            yield from (Answer(q.key, v) for v in range(q.minimum, q.maximum + 1))
+            return
+        seat = decision.seat or 0
+        deal = self.state.deal
+        if decision.kind == "draft":
+            for kind in self.kinds:
+                for card in self._laid_out(deal, kind):
+                    draft = Draft(seat, kind, card)
+                    if self.is_legal(draft):
+                        yield draft
+            return
+        singles = [(c,) for c in self.unplayed_cards()]
+        options: list[str | None] = [None]
+        held = deal.picks[seat].get(ABILITY)
+        if held:
+            options.append(held)
+        for ability in options:
+            if ability in CARDLESS:
+                candidates: Iterator[tuple[Card, ...]] | list[tuple[Card, ...]] = [()]
+            elif ability == FIRE:
+                candidates = combinations([c for (c,) in singles if not c.is_trump], 2)
+            else:
+                candidates = singles
+            for cards in candidates:
+                play = Play(seat, cards, ability)
+                if self.is_legal(play):
+                    yield play
+
+    def parse(self, text: str) -> Any:
+        """An action for the current decision from short notation, like ``parse_san`` in python-chess.
+
+        Drafts: ``penalty R``, ``scoring 3``, ``ability paper-egg``. Plays: ``B7``, ``BT butterfly-dance``,
+        ``B3+B5 fire-breathing``, ``paper-egg``, ``five-color-sand``. Answers: a number.
+        """
+        decision = self.decision
+        if decision is None:
+            raise IllegalAction("the game is over")
+        words = text.split()
+        if decision.question is not None:
+            if len(words) != 1 or not words[0].isdigit():
+                raise IllegalAction(f"answer with a number: {decision.prompt}")
+            return Answer(decision.question.key, int(words[0]))
+        seat = decision.seat or 0
+        if decision.kind == "draft":
+            if len(words) != 2:
+                raise IllegalAction("write a draft as KIND CARD, e.g. 'penalty R' or 'ability paper-egg'")
+            return Draft(seat, words[0], words[1])
+        if len(words) == 1 and words[0] in CARDLESS:
+            return Play(seat, (), words[0])
+        if len(words) not in (1, 2):
+            raise IllegalPlay("write a play as CARD[+CARD] [ABILITY], e.g. 'B7' or 'B3+B5 fire-breathing'")
+        cards = tuple(Card.parse(c) for c in words[0].split("+"))
+        return Play(seat, cards, words[1] if len(words) == 2 else None)
+
+    def unplayed_cards(self) -> list[Card]:
+        """Cards the table has not seen this deal: number cards once each, one entry per suit's trumps left."""
+        deal = self.state.deal
+        cards = [Card(s, r) for s in self.suits for r in self.ranks if Card(s, r) not in deal.put_down]
+        cards += [Card(s, 0) for s in self.suits if deal.trumps_down[s] < self.trumps_per_suit]
+        return cards
+
+
+@register
+class Tezuma2015(TezumaGame):
+    """First edition: score charts, minus cards, marbles; the draft goes round clockwise three times."""
+
+    game_id = "tezuma-2015"
+    title = "Tezuma (2015)"
+    draft_laps = (1, 1, 1)
+
+    @classmethod
+    def default_layout(
+        cls, cards: Mapping[str, Any], n: int, options: Mapping[str, Any], rng: random.Random, beginner: bool
+    ) -> dict[str, list[str]]:
+        """Without a choice the table gets the book's recommended sets (sections 10 and 11)."""
+        recommended = cards["recommended"]
+        chosen = {
+            "scoring": options.get("scoring") or recommended["scoring"][str(n)],
+            "abilities": options.get("abilities") or recommended["abilities"],
+        }
+        return super().default_layout(cards, n, chosen, rng, beginner)
+
+
+@register
+class TezumaTrick(TezumaGame):
+    """Later edition: bid cards, pain suits, gems; a snake draft; the table is drawn at random."""
+
+    game_id = "tezuma"
+    title = "Tezuma Trick"
+    draft_laps = (1, -1, 1)

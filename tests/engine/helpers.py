@@ -1,0 +1,34 @@
+"""Short ways to reach a position: new games, drafts and tricks in the game's own notation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.carddata import printed_cards
+from companion.engine.base import Game, game_class
+
+
+def new_game(game_id: str, players: int = 4, table_facts: Mapping[str, Any] | None = None, **options: Any) -> Game[Any]:
+    cls = game_class(game_id)
+    names = ["Aki", "Ben", "Chie", "Dai"][:players]
+    return cls(cls.new_setup(names, options=options, seed=7, cards=printed_cards(game_id), table_facts=table_facts))
+
+
+def draft(game: Game[Any], picks: Sequence[Mapping[str, str]]) -> None:
+    """Draft ``picks[seat]`` (kind -> card) in the order the game asks, kinds in the dict's order."""
+    while game.decision is not None and game.decision.kind == "draft":
+        seat = game.decision.seat
+        taken = game.state.deal.picks[seat]
+        kind = next(k for k in picks[seat] if k not in taken)
+        game.push_text(f"{kind} {picks[seat][kind]}")
+
+
+def trick(game: Game[Any], *plays: str) -> Any:
+    """Push each play in the order the game asks; return the finished trick's result."""
+    tricks = game.state.deal.tricks
+    index = len(tricks) - 1
+    deal = game.state.deal
+    for text in plays:
+        game.push_text(text)
+    return deal.tricks[index].result

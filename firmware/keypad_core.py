@@ -1,0 +1,206 @@
+"""Pure logic of the Pico keypad: debounce, long press, line framing and the pin map.
+
+It runs unchanged on MicroPython (RP2040) and on CPython, so the tests under tests/firmware
+check the very code that ships: no f-strings, no dataclasses, no typing imports. Time comes
+in as integer millisecond ticks together with a ``ticks_diff`` function; the firmware passes
+``time.ticks_diff``, which stays right when the tick counter wraps, and tests pass a fake.
+The wire protocol is specified in hardware/pico-keypad.md.
+
+>>> firmware = KeypadFirmware(["OK"], lambda a, b: a - b, 0)
+>>> firmware.step(0, [False])            # the boot hello
+['$H 0 1*49\\n']
+>>> firmware.step(5, [True]), firmware.step(25, [True]), firmware.step(90, [False])
+([], [], [])
+>>> firmware.step(110, [False])          # the release has settled: one short press of OK
+['$K 1 OK P*0E\\n']
+"""
+
+import json
+
+PROTOCOL_VERSION = 1
+KEY_NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "AUX")
+DEFAULT_PINS = {"UP": 2, "DOWN": 3, "LEFT": 4, "RIGHT": 5, "OK": 6, "BACK": 7, "AUX": 8}
+# GP23-GP25 and GP29 drive the power supply, VBUS sense, LED and VSYS sense (on the Pico W,
+# the radio), and are not on the header.
+FREE_GPIOS = tuple(range(0, 23)) + (26, 27, 28)
+
+DEBOUNCE_MS = 20
+LONG_PRESS_MS = 800
+HEARTBEAT_MS = 2000
+BLINK_MS = 40
+SEQ_MODULO = 256
+MAX_FRAME_BYTES = 80
+
+SHORT = "P"
+LONG = "L"
+HELLO_REQUEST = "?"
+
+
+def checksum(payload):
+    """The XOR of the payload's characters as two upper-case hex digits, as NMEA 0183 does.
+
+    It catches any single corrupted character, which is what a USB line glitch or a
+    half-written line after a reset looks like.
+
+    >>> checksum("B 7")
+    '55'
+    """
+    value = 0
+    for char in payload:
+        value ^= ord(char)
+    return "%02X" % value
+
+
+def frame(payload):
+    """One protocol line: ``$`` + payload + ``*`` + checksum + newline.
+
+    >>> frame("B 7")
+    '$B 7*55\\n'
+    """
+    return "$" + payload + "*" + checksum(payload) + "\n"
+
+
+def printable(text, limit):
+    """``text`` cut to ``limit`` characters with anything that could break framing replaced.
+
+    >>> printable("bad $ and * and \\u00e9", 40)
+    'bad ? and ? and ?'
+    """
+    safe = ""
+    for char in text[:limit]:
+        safe += char if " " <= char <= "~" and char not in "$*" else "?"
+    return safe
+
+
+def default_pin_map():
+    """The default wiring as ``[(key name, GP number), ...]`` in key order."""
+    return [(name, DEFAULT_PINS[name]) for name in KEY_NAMES]
+
+
+def parse_pin_map(text):
+    """Read keypad_pins.json: ``{"KEY": GP number, ...}`` over the defaults.
+
+    Keys left out keep their default pin. Returns ``[(key name, GP number), ...]`` in key
+    order; raises ValueError naming the first fault, so the firmware can say why it fell
+    back to the defaults.
+
+    >>> parse_pin_map('{"AUX": 15}')[-1]
+    ('AUX', 15)
+    >>> parse_pin_map('{"OK": 2}')
+    Traceback (most recent call last):
+    ...
+    ValueError: UP and OK are both on GP2
+    """
+    try:
+        overrides = json.loads(text)
+    except ValueError:
+        raise ValueError("not valid JSON")
+    if not isinstance(overrides, dict):
+        raise ValueError('must be a JSON object like {"UP": 2}')
+    pins = dict(DEFAULT_PINS)
+    for name, gpio in overrides.items():
+        if name not in KEY_NAMES:
+            raise ValueError("unknown key %r; keys are %s" % (name, " ".join(KEY_NAMES)))
+        if type(gpio) is not int or gpio not in FREE_GPIOS:
+            raise ValueError("%s: %r is not a free GP number (0-22, 26-28)" % (name, gpio))
+        pins[name] = gpio
+    owner_of = {}
+    for name in KEY_NAMES:
+        gpio = pins[name]
+        if gpio in owner_of:
+            raise ValueError("%s and %s are both on GP%d" % (owner_of[gpio], name, gpio))
+        owner_of[gpio] = name
+    return [(name, pins[name]) for name in KEY_NAMES]
+
+
+class Button:
+    """One switch's debounce and long-press state machine, fed a raw sample per scan.
+
+    A raw level counts once it has held for ``debounce_ms`` without change, which hides
+    contact chatter on press and on release. A settled press reports LONG as soon as it has
+    lasted ``long_ms`` (so the player feels it fire while still holding) and then its
+    release reports nothing; a shorter press reports SHORT when its release settles.
+    """
+
+    def __init__(self, ticks_diff, debounce_ms=DEBOUNCE_MS, long_ms=LONG_PRESS_MS):
+        self._ticks_diff = ticks_diff
+        self._debounce_ms = debounce_ms
+        self._long_ms = long_ms
+        self._pressed = False
+        self._changing_since = None
+        self._pressed_since = 0
+        self._long_sent = False
+
+    def sample(self, raw_pressed, now):
+        """Feed the raw level seen at ``now``; returns SHORT, LONG or None.
+
+        When the hold time is reached in the same scan as the release settles, the press
+        is long: it did last that long.
+        """
+        kind = None
+        if (self._pressed and not self._long_sent
+                and self._ticks_diff(now, self._pressed_since) >= self._long_ms):
+            self._long_sent = True
+            kind = LONG
+        if raw_pressed == self._pressed:
+            self._changing_since = None
+        elif self._changing_since is None:
+            self._changing_since = now
+        elif self._ticks_diff(now, self._changing_since) >= self._debounce_ms:
+            self._changing_since = None
+            self._pressed = raw_pressed
+            if raw_pressed:
+                self._pressed_since = now
+                self._long_sent = False
+            elif not self._long_sent:
+                kind = SHORT
+        return kind
+
+
+class KeypadFirmware:
+    """Everything the keypad does, minus the pins: samples and host input in, lines out.
+
+    Every line carries a sequence number (mod 256) so the host can count lost lines; the
+    hello at boot carries 0. A heartbeat goes out when nothing else was sent for
+    HEARTBEAT_MS, and the LED lights for BLINK_MS whenever a line goes out, so a glance
+    shows the keypad alive and each press registered.
+    """
+
+    def __init__(self, key_names, ticks_diff, now, warning=None):
+        self._key_names = list(key_names)
+        self._buttons = [Button(ticks_diff) for _name in self._key_names]
+        self._ticks_diff = ticks_diff
+        self._seq = 0
+        self._last_sent = now
+        self._lit_since = None
+        self._queued = [self._next_frame("H", str(PROTOCOL_VERSION))]
+        if warning:
+            self._queued.append(self._next_frame("E", printable(warning, 60)))
+
+    def step(self, now, levels, host_input=""):
+        """One scan: ``levels`` are the raw pressed states in key order; returns lines to send."""
+        lines = self._queued
+        self._queued = []
+        if HELLO_REQUEST in host_input:
+            lines.append(self._next_frame("H", str(PROTOCOL_VERSION)))
+        for name, button, level in zip(self._key_names, self._buttons, levels):
+            kind = button.sample(level, now)
+            if kind is not None:
+                lines.append(self._next_frame("K", name + " " + kind))
+        if not lines and self._ticks_diff(now, self._last_sent) >= HEARTBEAT_MS:
+            lines.append(self._next_frame("B", ""))
+        if lines:
+            self._last_sent = now
+            self._lit_since = now
+        return lines
+
+    def led_on(self, now):
+        """Whether the LED should be lit at ``now``: for BLINK_MS after each line sent."""
+        return self._lit_since is not None and self._ticks_diff(now, self._lit_since) < BLINK_MS
+
+    def _next_frame(self, kind, fields):
+        payload = kind + " " + str(self._seq)
+        if fields:
+            payload += " " + fields
+        self._seq = (self._seq + 1) % SEQ_MODULO
+        return frame(payload)

@@ -175,10 +175,19 @@ class Turn:
 
 @dataclass(frozen=True)
 class TrickResult:
+    """Who won and why, both as codes (for screens in any language) and as an English sentence.
+
+    ``rule`` is one of: sand, trump, trump-sword, trump-butterfly, trump-butterfly-water, follow,
+    follow-tie, follow-sword, lead-trump. ``value`` is the winning value under the follow rules.
+    """
+
     winner: int
     next_lead: int
     rule: str
     reason: str
+    value: int | None = None
+    next_lead_by: str | None = None
+    water_voided: bool = False
     house: str | None = None
     returned: Card | None = None
 
@@ -565,6 +574,7 @@ class TezumaGame(Game[TezumaState]):
 
         sand = next((seat for seat, ability in declared if ability == SAND), None)
         sword = next((seat for seat, ability in declared if ability == SWORD), None)
+        value: int | None = None
         if sand is not None:
             winner, rule, reason = sand, "sand", f"{self.seat_label(sand)}: Five-Color Sand"
         elif valid_trumps:
@@ -574,35 +584,37 @@ class TezumaGame(Game[TezumaState]):
                 winner, rule = sword, "trump-sword"
                 reason = f"{self.seat_label(winner)}: Sword Walking wins the tie of valid trumps"
             elif ability_of.get(winner) == BUTTERFLY and water:
-                reason = f"{self.seat_label(winner)}: Butterfly Dance overrides Water Trick"
+                rule, reason = "trump-butterfly-water", f"{self.seat_label(winner)}: Butterfly Dance overrides Water Trick"
             elif ability_of.get(winner) == BUTTERFLY:
-                reason = f"{self.seat_label(winner)}: Butterfly Dance makes the trump valid"
+                rule, reason = "trump-butterfly", f"{self.seat_label(winner)}: Butterfly Dance makes the trump valid"
         else:
-            best = max(value for _, value, _ in followers)
-            tied = [(seat, how) for seat, value, how in followers if value == best]
+            value = max(v for _, v, _ in followers)
+            tied = [(seat, how) for seat, v, how in followers if v == value]
             (winner, how), rule = tied[0], "follow"
             if sword is not None and len(tied) > 1 and sword in [seat for seat, _ in tied]:
                 winner, rule = sword, "follow-sword"
-                reason = f"{self.seat_label(winner)}: Sword Walking wins the tie at {best}"
-            elif best == 0:
-                reason = f"{self.seat_label(winner)}: lead trump, nobody followed with a number"
+                reason = f"{self.seat_label(winner)}: Sword Walking wins the tie at {value}"
+            elif value == 0:
+                rule, reason = "lead-trump", f"{self.seat_label(winner)}: lead trump, nobody followed with a number"
             elif len(tied) > 1:
-                reason = f"{self.seat_label(winner)}: first of the tied {suit_name} {best}s{how}"
+                rule, reason = "follow-tie", f"{self.seat_label(winner)}: first of the tied {suit_name} {value}s{how}"
             else:
-                reason = f"{self.seat_label(winner)}: highest {suit_name} ({best}{how})"
+                reason = f"{self.seat_label(winner)}: highest {suit_name} ({value}{how})"
             if water_voided:
                 reason += "; Water Trick voided the trumps"
 
-        next_lead, house = winner, None
+        next_lead, next_lead_by, house = winner, None, None
         leaders = [(seat, ability) for seat, ability in declared if ability in (CHICKS, PAIL)]
         if leaders:
-            seat, ability = leaders[-1]
-            next_lead = seat if ability == CHICKS else (seat + 1) % self.n
-            reason += f"; {self.seat_label(next_lead)} leads next ({self.ability_name(ability)})"
+            seat, next_lead_by = leaders[-1]
+            next_lead = seat if next_lead_by == CHICKS else (seat + 1) % self.n
+            reason += f"; {self.seat_label(next_lead)} leads next ({self.ability_name(next_lead_by)})"
             if len(leaders) > 1:
-                house = f"house ruling: later next-lead ability wins ({self.ability_name(ability)})"
+                house = f"house ruling: later next-lead ability wins ({self.ability_name(next_lead_by)})"
                 reason += f"; {house}"
-        return TrickResult(winner, next_lead, rule, reason, house, returned)
+        return TrickResult(
+            winner, next_lead, rule, reason, value, next_lead_by, water_voided and value is not None, house, returned
+        )
 
     # --- scoring ---------------------------------------------------------------------------
 

@@ -1,0 +1,54 @@
+"""A session: the game on the table and the listeners that must hear of every accepted change.
+
+The UI pushes actions through a session, never into the game directly, so that the journal (and
+anything else listening) sees exactly what the game accepted, in order, and nothing it refused.
+
+>>> from companion.carddata import printed_cards
+>>> from companion.games.tezuma import Tezuma2015
+>>> heard = []
+>>> session = Session(Tezuma2015(Tezuma2015.new_setup("ABC", cards=printed_cards("tezuma-2015"))))
+>>> session.listeners.append(lambda change, data: heard.append((change, data)))
+>>> session.push_text("penalty R")
+>>> session.undo()
+>>> [change for change, _ in heard]
+['action', 'undo']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.engine.base import Game
+from companion.errors import IllegalAction
+
+# change is "action" (data: the action's JSON) or "undo" (data: the dropped action's JSON)
+Listener = Callable[[str, dict[str, Any]], None]
+
+
+class Session:
+    """Holds the current game; forwards every accepted push and undo to its listeners."""
+
+    def __init__(self, game: Game[Any]) -> None:
+        self.game = game
+        self.listeners: list[Listener] = []
+
+    def push(self, action: Any) -> None:
+        """Push ``action``; an illegal one raises :class:`IllegalAction` and nobody hears of it."""
+        self.game.push(action)
+        self._tell("action", action.to_json())
+
+    def push_text(self, text: str) -> None:
+        self.push(self.game.parse(text))
+
+    def undo(self) -> Any:
+        """Drop the last action; an error if there is none."""
+        if not self.game.actions:
+            raise IllegalAction("nothing to undo")
+        dropped = self.game.pop()
+        self._tell("undo", dropped.to_json())
+        return dropped
+
+    def _tell(self, change: str, data: dict[str, Any]) -> None:
+        for listener in self.listeners:
+            listener(change, data)

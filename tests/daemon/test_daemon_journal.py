@@ -1,0 +1,306 @@
+"""The journal keeps every accepted record through crashes, and never hides damage."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.daemon import journal as journal_module
+from companion.daemon.journal import (
+    DROPPED_SUFFIX,
+    Journal,
+    JournalInUse,
+    archive_journal,
+    atomic_replace,
+    encode_line,
+    parse_journal,
+    read_journal,
+)
+from companion.errors import RecordError
+
+HEADER = {"kind": "header", "game": "tezuma", "players": 4}
+RECORDS = [
+    {"kind": "play", "seat": 0, "card": "蝶7"},
+    {"kind": "play", "seat": 1, "card": "傘3", "ability": "紙卵"},
+    {"kind": "trick", "winner": 1},
+]
+
+
+@pytest.fixture
+def journal_path(tmp_path: Path) -> Path:
+    path = tmp_path / "current.jsonl"
+    with Journal.create(path, HEADER) as journal:
+        for record in RECORDS:
+            journal.append(record)
+    return path
+
+
+def test_round_trip_keeps_order_and_japanese_text(journal_path: Path) -> None:
+    read = read_journal(journal_path)
+    assert read.objects == [HEADER, *RECORDS]
+    assert read.dropped == []
+    assert "蝶7" in journal_path.read_text(encoding="utf-8")  # readable, not \u escapes
+
+
+def test_create_refuses_to_replace_a_game_in_progress(journal_path: Path) -> None:
+    before = journal_path.read_bytes()
+    with pytest.raises(FileExistsError):
+        Journal.create(journal_path, {"kind": "header", "game": "other"})
+    assert journal_path.read_bytes() == before
+    assert [p.name for p in journal_path.parent.iterdir()] == [journal_path.name]  # no temp left
+
+
+def test_open_returns_what_was_there_and_appends_after_it(journal_path: Path) -> None:
+    with Journal.open(journal_path) as journal:
+        assert journal.recovered.objects == [HEADER, *RECORDS]
+        journal.append({"kind": "score", "points": [3, 0, 5, 2]})
+    assert read_journal(journal_path).objects[-1] == {"kind": "score", "points": [3, 0, 5, 2]}
+
+
+def test_every_cut_inside_the_last_line_loses_only_that_line(journal_path: Path) -> None:
+    """A crash mid-append leaves any prefix of the last line; each one must recover cleanly."""
+    full = journal_path.read_bytes()
+    last_line_start = full.rstrip(b"\n").rfind(b"\n") + 1
+    accepted_before_last = [HEADER, *RECORDS[:-1]]
+    for cut in range(last_line_start, len(full)):
+        journal_path.write_bytes(full[:cut])
+        journal_path.with_name(journal_path.name + DROPPED_SUFFIX).unlink(missing_ok=True)
+
+        read = read_journal(journal_path)
+        assert read.objects == accepted_before_last, cut
+        assert len(read.dropped) == (0 if cut == last_line_start else 1), cut
+
+        with Journal.open(journal_path) as journal:
+            assert journal.recovered.objects == accepted_before_last
+            journal.append({"kind": "resumed"})
+        after = read_journal(journal_path)
+        assert after.objects == [*accepted_before_last, {"kind": "resumed"}], cut
+        assert after.dropped == [], cut
+
+
+def test_dropped_line_message_names_line_reason_and_bytes(journal_path: Path) -> None:
+    with journal_path.open("ab") as stream:
+        stream.write(b'{"kind":"play","seat":2,"card":"' + b"x" * 100)
+    (dropped,) = read_journal(journal_path).dropped
+    assert dropped.line == 5
+    assert dropped.size == 132
+    assert len(dropped.raw) < dropped.size
+    message = str(dropped)
+    assert message.startswith("line 5 dropped (no newline at the end")
+    assert "..." in message and "132 bytes" in message
+
+
+def test_cut_bytes_are_kept_beside_the_journal(journal_path: Path) -> None:
+    torn = b'{"kind":"play","se'
+    with journal_path.open("ab") as stream:
+        stream.write(torn)
+    Journal.open(journal_path).close()
+    assert journal_path.with_name("current.jsonl.dropped").read_bytes() == torn + b"\n"
+    assert not journal_path.read_bytes().endswith(torn)
+
+
+@pytest.mark.parametrize(
+    ("last_line", "reason"),
+    [
+        (b"\x00\x00\x00\x00", "not JSON"),  # a block of zeros after power loss
+        (b"\xff\xfe\x80garbage", "not UTF-8 at byte 1"),
+        (b'{"card":"\xe8\x9d"}', "not UTF-8 at byte 10"),  # a multi-byte character cut in two
+        (b"[1, 2]", "a JSON list where an object belongs"),
+        (b'{"points": NaN}', "NaN is not JSON"),
+        (b"", "not JSON"),  # a blank last line
+    ],
+)
+def test_complete_but_corrupt_last_line_is_dropped(
+    journal_path: Path, last_line: bytes, reason: str
+) -> None:
+    with journal_path.open("ab") as stream:
+        stream.write(last_line + b"\n")
+    read = read_journal(journal_path)
+    assert read.objects == [HEADER, *RECORDS]
+    (dropped,) = read.dropped
+    assert dropped.line == 5 and reason in dropped.reason
+
+
+@pytest.mark.parametrize(
+    "bad_line", [b"{not json", b"\xff\xfe", b'"a string"', b"", b'{"points": Infinity}']
+)
+def test_corrupt_middle_line_is_an_error_naming_it_and_changes_nothing(
+    journal_path: Path, bad_line: bytes
+) -> None:
+    lines = journal_path.read_bytes().split(b"\n")
+    lines[2] = bad_line
+    damaged = b"\n".join(lines)
+    journal_path.write_bytes(damaged)
+    with pytest.raises(RecordError) as raised:
+        read_journal(journal_path)
+    assert raised.value.line == 3
+    assert str(raised.value).startswith(f"line 3: {journal_path}: ")
+    with pytest.raises(RecordError):
+        Journal.open(journal_path)
+    assert journal_path.read_bytes() == damaged  # left for a person to repair
+    assert not journal_path.with_name(journal_path.name + DROPPED_SUFFIX).exists()
+
+
+def test_corrupt_line_followed_by_a_torn_one_is_an_error() -> None:
+    """Only the very last write can be cut short, so a bad complete line before it is damage."""
+    with pytest.raises(RecordError) as raised:
+        parse_journal(b'{"a":1}\n{oops}\n{"b":')
+    assert raised.value.line == 2
+
+
+VALID_LINES = st.lists(
+    st.dictionaries(st.text(max_size=5), st.integers() | st.text(max_size=8), max_size=3),
+    max_size=5,
+)
+
+
+@given(accepted=VALID_LINES, garbage=st.binary(max_size=60))
+def test_garbage_after_accepted_lines_never_loses_or_skips_them(
+    accepted: list[dict[str, object]], garbage: bytes
+) -> None:
+    good = b"".join(encode_line(record) for record in accepted)
+    try:
+        read = parse_journal(good + garbage)
+    except RecordError as err:
+        assert err.line is not None and err.line > len(accepted)  # blamed on the garbage
+        return
+    assert read.objects[: len(accepted)] == accepted
+    assert len(read.dropped) <= 1
+    # What is kept is exactly a clean journal: re-reading it drops nothing.
+    kept = parse_journal((good + garbage)[: read.good_size])
+    assert kept.objects == read.objects and kept.dropped == []
+
+
+def test_append_rejects_what_cannot_be_a_json_object_and_writes_nothing(journal_path: Path) -> None:
+    before = journal_path.read_bytes()
+    with Journal.open(journal_path) as journal:
+        with pytest.raises(RecordError, match="JSON object, not list"):
+            journal.append([1, 2])  # type: ignore[arg-type]
+        with pytest.raises(RecordError, match="cannot be written as JSON"):
+            journal.append({"points": float("nan")})
+        with pytest.raises(RecordError, match="cannot be written as JSON"):
+            journal.append({"when": object()})
+    assert journal_path.read_bytes() == before
+
+
+def test_each_append_is_fsynced_before_it_returns(
+    journal_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced_sizes: list[int] = []
+    real_fsync = os.fsync
+
+    def counting_fsync(fd: int) -> None:
+        synced_sizes.append(os.fstat(fd).st_size)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", counting_fsync)
+    with Journal.open(journal_path) as journal:
+        size = journal_path.stat().st_size
+        for seat in range(3):
+            synced_sizes.clear()
+            journal.append({"kind": "play", "seat": seat})
+            size += len(encode_line({"kind": "play", "seat": seat}))
+            assert synced_sizes == [size]  # the line was complete when it was synced
+
+
+def test_create_syncs_the_file_and_its_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced_kinds: list[str] = []
+    real_fsync = os.fsync
+
+    def recording_fsync(fd: int) -> None:
+        synced_kinds.append("dir" if os.path.isdir(f"/proc/self/fd/{fd}") else "file")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", recording_fsync)
+    Journal.create(tmp_path / "current.jsonl", HEADER).close()
+    assert synced_kinds == ["file", "dir"]
+
+
+def test_failed_append_leaves_the_file_as_it_was(
+    journal_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full SD card mid-write must not leave half a line for the next append to glue onto."""
+    before = journal_path.read_bytes()
+    real_write = os.write
+
+    def half_then_full(fd: int, data: memoryview) -> int:
+        if len(data) > 4:
+            return real_write(fd, data[:4])
+        raise OSError(28, "No space left on device")
+
+    with Journal.open(journal_path) as journal:
+        monkeypatch.setattr(os, "write", half_then_full)
+        with pytest.raises(OSError, match="No space"):
+            journal.append({"kind": "play", "seat": 3})
+        monkeypatch.setattr(os, "write", real_write)
+        assert journal_path.read_bytes() == before
+        journal.append({"kind": "play", "seat": 3})
+    assert read_journal(journal_path).objects[-1] == {"kind": "play", "seat": 3}
+
+
+def test_a_second_writer_is_refused(journal_path: Path) -> None:
+    with Journal.open(journal_path):
+        with pytest.raises(JournalInUse, match="another companion process"):
+            Journal.open(journal_path)
+    Journal.open(journal_path).close()  # free again once the first one closed
+
+
+def test_closed_journal_refuses_appends(journal_path: Path) -> None:
+    journal = Journal.open(journal_path)
+    journal.close()
+    with pytest.raises(ValueError, match="closed"):
+        journal.append({"kind": "late"})
+
+
+def test_archive_moves_a_finished_game_and_never_overwrites(journal_path: Path) -> None:
+    games = journal_path.parent / "games"
+    target = archive_journal(journal_path, games, "2025-01-02-tezuma.jsonl")
+    assert target == games / "2025-01-02-tezuma.jsonl"
+    assert not journal_path.exists()
+    assert read_journal(target).objects == [HEADER, *RECORDS]
+
+    Journal.create(journal_path, HEADER).close()
+    with pytest.raises(FileExistsError):
+        archive_journal(journal_path, games, "2025-01-02-tezuma.jsonl")
+    assert journal_path.exists()
+    with pytest.raises(ValueError, match="plain file name"):
+        archive_journal(journal_path, games, "../escape.jsonl")
+
+
+def test_atomic_replace_writes_whole_files_with_the_mode_asked(tmp_path: Path) -> None:
+    target = tmp_path / "settings.json"
+    atomic_replace(target, b'{"contrast": 1}')
+    atomic_replace(target, b'{"contrast": 2}', mode=0o600)
+    assert json.loads(target.read_bytes()) == {"contrast": 2}
+    assert target.stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]
+
+
+def test_atomic_replace_failure_keeps_the_old_file_and_no_temp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "export.jsonl"
+    target.write_bytes(b"old\n")
+
+    def failing_fsync(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    with pytest.raises(OSError, match="Input/output"):
+        atomic_replace(target, b"new\n")
+    assert target.read_bytes() == b"old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["export.jsonl"]
+
+
+def test_state_directory_prefers_systemd_then_xdg_then_home(tmp_path: Path) -> None:
+    resolve = journal_module.state_directory
+    assert resolve({"STATE_DIRECTORY": "/var/lib/a:/var/lib/b"}) == Path("/var/lib/a")
+    assert resolve({"XDG_STATE_HOME": str(tmp_path)}) == tmp_path / "tabletop-companion"
+    assert resolve({}, home=tmp_path) == tmp_path / ".local/state/tabletop-companion"

@@ -10,6 +10,7 @@ anything else listening) sees exactly what the game accepted, in order, and noth
 >>> session.listeners.append(lambda change, data: heard.append((change, data)))
 >>> session.push_text("penalty R")
 >>> session.undo()
+Draft(seat=0, kind='penalty', card='R')
 >>> [change for change, _ in heard]
 ['action', 'undo']
 """

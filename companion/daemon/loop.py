@@ -1,0 +1,220 @@
+"""The daemon's event loop: one thread does all the work, woken by an event or the next deadline.
+
+Producers (button threads, the serial reader, signal handlers) :meth:`EventLoop.post` events;
+timers are deadlines in a heap. :meth:`EventLoop.run` sleeps in ``get(timeout=<time to the next
+deadline>)``, so an idle device wakes only when something happens or a timer is due: no polling
+tick. The watchdog keep-alive is just ``call_every(interval, notifier.watchdog)``; because it runs
+on this thread, a stuck handler stops the pings and systemd restarts the daemon.
+
+The queue is a :class:`queue.SimpleQueue` rather than :class:`queue.Queue` because its ``put`` is
+reentrant: a signal handler may call :meth:`EventLoop.stop` while the main thread is inside
+``put`` or ``get`` without deadlocking.
+
+Tests drive the loop deterministically with a fake clock and :meth:`EventLoop.run_until_idle`:
+
+>>> now = [0.0]
+>>> seen = []
+>>> loop = EventLoop(seen.append, clock=lambda: now[0])
+>>> _ = loop.call_at(2.0, lambda: seen.append("timer"))
+>>> loop.post("button")
+>>> loop.run_until_idle()
+1
+>>> now[0] = 2.0
+>>> loop.run_until_idle()
+1
+>>> seen
+['button', 'timer']
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import queue
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, Generic, TypeVar
+
+Clock = Callable[[], float]
+Event = TypeVar("Event")
+
+
+class _Control:
+    """Queue items the loop itself understands, never shown to the handler."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+_STOP = _Control("stop")  # run() returns when it reaches this
+_WAKE = _Control("wake")  # re-read the deadlines: another thread added an earlier timer
+
+
+class Timer:
+    """A scheduled callback; ``interval`` makes it repeat. Cancel it with :meth:`cancel`."""
+
+    __slots__ = ("when", "callback", "interval", "cancelled")
+
+    def __init__(self, when: float, callback: Callable[[], object], interval: float | None) -> None:
+        self.when = when
+        self.callback = callback
+        self.interval = interval
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class EventLoop(Generic[Event]):
+    """Dispatches posted events to ``handler`` and fires timers, all on the thread that runs it.
+
+    An exception from the handler or a timer ends :meth:`run` and propagates: the daemon
+    crashes loudly and systemd restarts it, and the journal makes that safe.
+    """
+
+    def __init__(self, handler: Callable[[Event], object], clock: Clock = time.monotonic) -> None:
+        self._handler = handler
+        self._clock = clock
+        self._queue: queue.SimpleQueue[Event | _Control] = queue.SimpleQueue()
+        self._timers: list[tuple[float, int, Timer]] = []
+        self._order = itertools.count()  # equal deadlines fire in the order they were set
+        self._timers_lock = threading.Lock()
+        self._running_thread: int | None = None
+
+    def post(self, event: Event) -> None:
+        """Queue an event; safe from any thread and from signal handlers."""
+        self._queue.put(event)
+
+    def stop(self) -> None:
+        """Make :meth:`run` return once the events posted before this call are handled.
+
+        Safe from any thread and from signal handlers. Events posted later stay queued.
+        """
+        self._queue.put(_STOP)
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> Timer:
+        """Run ``callback`` on the loop thread once ``clock()`` reaches ``when``."""
+        return self._schedule(Timer(when, callback, None))
+
+    def call_later(self, delay: float, callback: Callable[[], object]) -> Timer:
+        return self.call_at(self._clock() + delay, callback)
+
+    def call_every(self, interval: float, callback: Callable[[], object]) -> Timer:
+        """Run ``callback`` every ``interval`` seconds, the first time one interval from now.
+
+        A loop that fell behind (a long handler, a suspended machine) fires once and carries
+        on from now, rather than firing a burst of missed beats.
+        """
+        if interval <= 0:
+            raise ValueError(f"a repeating timer needs a positive interval, not {interval}")
+        return self._schedule(Timer(self._clock() + interval, callback, interval))
+
+    def run(self) -> None:
+        """Handle events and timers until :meth:`stop`; blocks the calling thread."""
+        if self._running_thread is not None:
+            raise RuntimeError("this event loop is already running")
+        self._running_thread = threading.get_ident()
+        try:
+            while True:
+                while self._fire_next_due_timer():
+                    pass
+                try:
+                    item = self._queue.get(timeout=self._seconds_to_next_deadline())
+                except queue.Empty:
+                    continue
+                if not self._handle(item):
+                    return
+        finally:
+            self._running_thread = None
+
+    def step(self) -> bool:
+        """Without waiting: fire one due timer, else handle one queued event.
+
+        Returns False when there was nothing to do, or when the item taken was a stop request.
+        """
+        if self._fire_next_due_timer():
+            return True
+        try:
+            item = self._queue.get_nowait()
+        except queue.Empty:
+            return False
+        return self._handle(item)
+
+    def run_until_idle(self, max_steps: int = 10_000) -> int:
+        """Step until nothing is due or queued (or a stop is reached); returns the steps taken.
+
+        ``max_steps`` catches a timer that keeps re-arming itself for a clock that tests never
+        advance, which would otherwise spin forever.
+        """
+        for steps in range(max_steps):
+            if not self.step():
+                return steps
+        raise RuntimeError(f"still busy after {max_steps} steps: a timer that re-arms itself at now?")
+
+    def _schedule(self, timer: Timer) -> Timer:
+        with self._timers_lock:
+            heapq.heappush(self._timers, (timer.when, next(self._order), timer))
+        running = self._running_thread
+        if running is not None and running != threading.get_ident():
+            self._queue.put(_WAKE)  # run() may be sleeping past this new deadline
+        return timer
+
+    def _handle(self, item: Event | _Control) -> bool:
+        if item is _STOP:
+            return False
+        if item is not _WAKE:
+            self._handler(item)  # type: ignore[arg-type]  # not a _Control, so an Event
+        return True
+
+    def _next_live_timer(self) -> Timer | None:
+        """The earliest timer not cancelled; call with the lock held."""
+        while self._timers and self._timers[0][2].cancelled:
+            heapq.heappop(self._timers)
+        return self._timers[0][2] if self._timers else None
+
+    def _seconds_to_next_deadline(self) -> float | None:
+        with self._timers_lock:
+            timer = self._next_live_timer()
+        return None if timer is None else max(0.0, timer.when - self._clock())
+
+    def _fire_next_due_timer(self) -> bool:
+        with self._timers_lock:
+            timer = self._next_live_timer()
+            if timer is None or timer.when > self._clock():
+                return False
+            heapq.heappop(self._timers)
+        timer.callback()
+        if timer.interval is not None and not timer.cancelled:
+            now = self._clock()
+            timer.when += timer.interval
+            if timer.when <= now:
+                timer.when = now + timer.interval
+            self._schedule(timer)
+        return True
+
+
+@contextmanager
+def stop_on_signals(
+    loop: EventLoop[Any], signals: Iterable[int] = (signal.SIGTERM, signal.SIGINT)
+) -> Iterator[bool]:
+    """Inside the block, SIGTERM and SIGINT stop ``loop`` cleanly instead of killing the process.
+
+    The handler in progress (say, a journal append) finishes first. Python can set signal
+    handlers only in the main thread; elsewhere this changes nothing and yields False.
+    Previous handlers are restored on exit.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield False
+        return
+    previous = {signum: signal.signal(signum, lambda _signum, _frame: loop.stop()) for signum in signals}
+    try:
+        yield True
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

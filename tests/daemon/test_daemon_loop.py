@@ -1,0 +1,258 @@
+"""The event loop: deadlines instead of polling, thread-safe posting, clean stops."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import companion
+from companion.daemon.loop import EventLoop, stop_on_signals
+
+JOIN_TIMEOUT = 10.0  # generous: only a hang reaches it
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def test_timers_fire_in_deadline_order_and_only_when_due(clock: FakeClock) -> None:
+    fired: list[str] = []
+    loop: EventLoop[str] = EventLoop(fired.append, clock=clock)
+    loop.call_at(3.0, lambda: fired.append("c"))
+    loop.call_at(1.0, lambda: fired.append("a"))
+    loop.call_at(2.0, lambda: fired.append("b1"))
+    loop.call_at(2.0, lambda: fired.append("b2"))  # same deadline: order of setting
+
+    clock.now = 1.5
+    assert loop.run_until_idle() == 1
+    assert fired == ["a"]
+    clock.now = 10.0
+    assert loop.run_until_idle() == 3
+    assert fired == ["a", "b1", "b2", "c"]
+
+
+def test_call_later_counts_from_the_clock(clock: FakeClock) -> None:
+    fired: list[str] = []
+    loop: EventLoop[str] = EventLoop(fired.append, clock=clock)
+    clock.now = 100.0
+    loop.call_later(5.0, lambda: fired.append("later"))
+    clock.now = 104.9
+    loop.run_until_idle()
+    assert fired == []
+    clock.now = 105.0
+    loop.run_until_idle()
+    assert fired == ["later"]
+
+
+def test_cancelled_timer_never_fires(clock: FakeClock) -> None:
+    fired: list[str] = []
+    loop: EventLoop[str] = EventLoop(fired.append, clock=clock)
+    doomed = loop.call_at(1.0, lambda: fired.append("doomed"))
+    loop.call_at(2.0, lambda: fired.append("kept"))
+    doomed.cancel()
+    clock.now = 5.0
+    loop.run_until_idle()
+    assert fired == ["kept"]
+
+
+def test_repeating_timer_keeps_its_beat_and_skips_missed_ones(clock: FakeClock) -> None:
+    """The watchdog feed: one ping per interval, and one (not a burst) after a long stall."""
+    pings: list[float] = []
+    loop: EventLoop[str] = EventLoop(lambda event: None, clock=clock)
+    feed = loop.call_every(15.0, lambda: pings.append(clock.now))
+    for now in (14.9, 15.0, 29.9, 30.0, 100.0, 114.9, 115.0):
+        clock.now = now
+        loop.run_until_idle()
+    assert pings == [15.0, 30.0, 100.0, 115.0]
+    feed.cancel()
+    clock.now = 1000.0
+    loop.run_until_idle()
+    assert pings == [15.0, 30.0, 100.0, 115.0]
+    with pytest.raises(ValueError, match="positive interval"):
+        loop.call_every(0, lambda: None)
+
+
+def test_events_and_timers_interleave_and_stop_leaves_later_events_queued(
+    clock: FakeClock,
+) -> None:
+    handled: list[str] = []
+    loop: EventLoop[str] = EventLoop(handled.append, clock=clock)
+    loop.post("a")
+    loop.stop()
+    loop.post("b")
+    assert loop.run_until_idle() == 1  # "a", then the stop ends the run
+    assert handled == ["a"]
+    loop.run_until_idle()
+    assert handled == ["a", "b"]
+
+
+def test_self_rearming_timer_at_a_frozen_clock_is_caught(clock: FakeClock) -> None:
+    loop: EventLoop[str] = EventLoop(lambda event: None, clock=clock)
+
+    def rearm() -> None:
+        loop.call_at(clock.now, rearm)
+
+    loop.call_at(0.0, rearm)
+    with pytest.raises(RuntimeError, match="still busy after 50 steps"):
+        loop.run_until_idle(max_steps=50)
+
+
+@pytest.fixture
+def running_loop() -> Iterator[tuple[EventLoop[str], list[str], threading.Event]]:
+    """A loop on the real clock, run by a thread; stopped and joined (with a timeout) afterwards."""
+    handled: list[str] = []
+    got_one = threading.Event()
+
+    def handler(event: str) -> None:
+        handled.append(event)
+        got_one.set()
+
+    loop: EventLoop[str] = EventLoop(handler)
+    thread = threading.Thread(target=loop.run, name="loop-under-test")
+    thread.start()
+    yield loop, handled, got_one
+    loop.stop()
+    thread.join(JOIN_TIMEOUT)
+    assert not thread.is_alive(), "run() did not return after stop()"
+
+
+def test_post_from_another_thread_wakes_a_sleeping_run(
+    running_loop: tuple[EventLoop[str], list[str], threading.Event],
+) -> None:
+    loop, handled, got_one = running_loop  # no timers: run() sleeps with no timeout at all
+    loop.post("button-1")
+    assert got_one.wait(JOIN_TIMEOUT)
+    assert handled == ["button-1"]
+
+
+def test_timer_set_from_another_thread_wakes_a_sleeping_run(
+    running_loop: tuple[EventLoop[str], list[str], threading.Event],
+) -> None:
+    loop, handled, got_one = running_loop
+    loop.call_at(0.0, lambda: loop.post("from-timer"))  # already due; no event would wake run()
+    assert got_one.wait(JOIN_TIMEOUT)
+    assert handled == ["from-timer"]
+
+
+def test_stop_from_another_thread_ends_run() -> None:
+    loop: EventLoop[str] = EventLoop(lambda event: None)
+    thread = threading.Thread(target=loop.run)
+    thread.start()
+    loop.stop()
+    thread.join(JOIN_TIMEOUT)
+    assert not thread.is_alive()
+
+
+def test_handler_exception_ends_run_and_the_loop_can_run_again() -> None:
+    def handler(event: str) -> None:
+        if event == "bad":
+            raise KeyError(event)
+
+    loop: EventLoop[str] = EventLoop(handler)
+    loop.post("bad")
+    with pytest.raises(KeyError):
+        loop.run()
+    loop.stop()
+    loop.run()  # returns: not stuck in "already running"
+
+
+def test_run_twice_at_once_is_refused() -> None:
+    loop: EventLoop[str] = EventLoop(lambda event: loop.run())
+    loop.post("re-enter")
+    with pytest.raises(RuntimeError, match="already running"):
+        loop.run()
+
+
+def test_stop_on_signals_sets_and_restores_handlers_in_the_main_thread() -> None:
+    loop: EventLoop[str] = EventLoop(lambda event: None)
+    before = signal.getsignal(signal.SIGTERM)
+    with stop_on_signals(loop, [signal.SIGTERM]) as installed:
+        assert installed
+        signal.raise_signal(signal.SIGTERM)  # handled in this thread: only queues a stop
+    assert signal.getsignal(signal.SIGTERM) is before
+    assert loop.run_until_idle() == 0  # the first item taken was the stop
+
+
+def test_stop_on_signals_does_nothing_outside_the_main_thread() -> None:
+    loop: EventLoop[str] = EventLoop(lambda event: None)
+    result: list[bool] = []
+
+    def enter() -> None:
+        with stop_on_signals(loop) as installed:
+            result.append(installed)
+
+    thread = threading.Thread(target=enter)
+    thread.start()
+    thread.join(JOIN_TIMEOUT)
+    assert result == [False]
+
+
+@pytest.fixture
+def notify_socket() -> Iterator[tuple[socket.socket, str]]:
+    directory = tempfile.mkdtemp(prefix="sdn", dir="/tmp")  # sun_path holds only 108 bytes
+    path = os.path.join(directory, "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(path)
+        sock.settimeout(JOIN_TIMEOUT)
+        yield sock, path
+    shutil.rmtree(directory)
+
+
+def _wait_for(sock: socket.socket, wanted: bytes) -> list[bytes]:
+    """Datagrams up to and including ``wanted`` (socket.timeout if it never comes)."""
+    seen = [sock.recv(4096)]
+    while seen[-1] != wanted:
+        seen.append(sock.recv(4096))
+    return seen
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_signal_stops_a_daemon_process_cleanly(
+    notify_socket: tuple[socket.socket, str], signum: int
+) -> None:
+    sock, path = notify_socket
+    package_root = Path(companion.__file__).resolve().parents[1]
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(package_root),
+        "NOTIFY_SOCKET": path,
+        "WATCHDOG_USEC": "100000",  # a 50 ms ping, so pings are seen within the test
+    }
+    env.pop("WATCHDOG_PID", None)
+    daemon = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("tiny_daemon.py"))],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert _wait_for(sock, b"READY=1") == [b"READY=1"]
+        _wait_for(sock, b"WATCHDOG=1")  # the repeating timer runs inside run()
+        daemon.send_signal(signum)
+        out, err = daemon.communicate(timeout=JOIN_TIMEOUT)
+    finally:
+        if daemon.poll() is None:
+            daemon.kill()
+            daemon.wait(JOIN_TIMEOUT)
+    assert daemon.returncode == 0, err.decode()
+    assert err == b""  # no KeyboardInterrupt traceback
+    assert _wait_for(sock, b"STOPPING=1")[-1] == b"STOPPING=1"

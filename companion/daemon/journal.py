@@ -8,8 +8,9 @@ its bytes in a ``.dropped`` file beside the journal) so that later appends start
 line. Damage anywhere else cannot come from a crash, so it is a :class:`RecordError` naming the
 line, never a silent skip: nothing that was accepted is ever lost.
 
-Layout in the state directory (see :func:`state_directory`): the running game is
+Layout in the state directory (:func:`companion.paths.state_dir`): the running game is
 ``current.jsonl``; finished games are moved into ``games/`` by :func:`archive_journal`.
+Functions here take paths; resolving them is the caller's job.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from typing import Any
 
 from companion.errors import CompanionError, RecordError
 
-APP_DIR_NAME = "tabletop-companion"
 CURRENT_JOURNAL = "current.jsonl"
 GAMES_DIR = "games"
 DROPPED_SUFFIX = ".dropped"
@@ -36,26 +36,6 @@ _RAW_SHOWN = 40  # bytes of a dropped line quoted in its message: enough to reco
 
 class JournalInUse(CompanionError, BlockingIOError):
     """Another process has the journal open: two writers would interleave two games."""
-
-
-def state_directory(environ: Mapping[str, str] = os.environ, home: Path | None = None) -> Path:
-    """Where journals live: systemd's ``StateDirectory=``, else the XDG state home.
-
-    >>> state_directory({"STATE_DIRECTORY": "/var/lib/tabletop-companion"})
-    PosixPath('/var/lib/tabletop-companion')
-    >>> state_directory({"XDG_STATE_HOME": "/home/p/.state"})
-    PosixPath('/home/p/.state/tabletop-companion')
-    >>> state_directory({"XDG_STATE_HOME": "relative/ignored"}, home=Path("/home/p"))
-    PosixPath('/home/p/.local/state/tabletop-companion')
-    """
-    systemd_dirs = environ.get("STATE_DIRECTORY", "")
-    if systemd_dirs:
-        # systemd joins several StateDirectory= entries with ':'; the unit names only ours.
-        return Path(systemd_dirs.split(":")[0])
-    xdg_state = environ.get("XDG_STATE_HOME", "")
-    if os.path.isabs(xdg_state):  # the XDG spec says to ignore a relative value
-        return Path(xdg_state) / APP_DIR_NAME
-    return (Path.home() if home is None else home) / ".local" / "state" / APP_DIR_NAME
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.daemon import journal as journal_module
 from companion.daemon.journal import (
     DROPPED_SUFFIX,
     Journal,
@@ -297,10 +296,3 @@ def test_atomic_replace_failure_keeps_the_old_file_and_no_temp(
         atomic_replace(target, b"new\n")
     assert target.read_bytes() == b"old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["export.jsonl"]
-
-
-def test_state_directory_prefers_systemd_then_xdg_then_home(tmp_path: Path) -> None:
-    resolve = journal_module.state_directory
-    assert resolve({"STATE_DIRECTORY": "/var/lib/a:/var/lib/b"}) == Path("/var/lib/a")
-    assert resolve({"XDG_STATE_HOME": str(tmp_path)}) == tmp_path / "tabletop-companion"
-    assert resolve({}, home=tmp_path) == tmp_path / ".local/state/tabletop-companion"

@@ -32,3 +32,18 @@ def trick(game: Game[Any], *plays: str) -> Any:
     for text in plays:
         game.push_text(text)
     return deal.tricks[index].result
+
+
+FILLER = ["sword-walking", "paper-egg", "water-trick", "baby-chicks", "pail-dance", "horse-swallowing",
+          "butterfly-dance", "linking-rings", "cup-and-ball", "fire-breathing", "many-umbrellas", "five-color-sand"]
+
+
+def game_with(*abilities: str, game_id: str = "tezuma-2015", players: int = 4) -> Game[Any]:
+    """A game past its draft in which seat i holds ``abilities[i]`` (penalty suits B, U, W, R/M)."""
+    per_edition = {"tezuma-2015": 6, "tezuma": 5 if players == 4 else 4}[game_id]
+    laid_out = list(abilities) + [a for a in FILLER if a not in abilities]
+    game = new_game(game_id, players, abilities=laid_out[:per_edition])
+    suits = list(game.suits)
+    scoring = game.state.deal.layout["scoring"]
+    draft(game, [{"ability": a, "penalty": suits[i], "scoring": scoring[i]} for i, a in enumerate(abilities)])
+    return game

@@ -1,0 +1,82 @@
+"""Random legal games, for property tests, benchmarks and demos.
+
+The engine never sees hands, so "legal" for it means "not provably illegal". A simulated table
+deals real hands and plays only what a player holding them may play, so random games here are games
+a real table could have had. Each game's table model is a module of this package that registers
+itself in :data:`TABLE_MODELS` by game id.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from companion.carddata import printed_cards
+from companion.engine.base import Game, game_class
+
+
+class TableModel(Protocol):
+    """A physical table: knows every hand and picks a play a player holding it could make."""
+
+    def choose(self, game: Game[Any], rng: random.Random) -> Any: ...
+
+    def after(self, game: Game[Any], action: Any) -> None: ...
+
+
+TABLE_MODELS: dict[str, Callable[[Game[Any], random.Random, float], TableModel]] = {}
+
+
+def new_random_game(
+    game_id: str, players: int, rng: random.Random, *, options: Mapping[str, Any] | None = None
+) -> Game[Any]:
+    cls = game_class(game_id)
+    names = [f"Player {i + 1}" for i in range(players)]
+    setup = cls.new_setup(names, options=options, seed=rng.randrange(2**32), cards=printed_cards(game_id))
+    return cls(setup)
+
+
+def random_game(
+    game_id: str,
+    players: int,
+    rng: random.Random,
+    *,
+    ability_rate: float = 0.3,
+    options: Mapping[str, Any] | None = None,
+    max_actions: int = 10_000,
+    on_action: Callable[[Game[Any], Any], None] | None = None,
+) -> Game[Any]:
+    """Play a whole random game; ``on_action`` sees every push (for measuring or recording)."""
+    game = new_random_game(game_id, players, rng, options=options)
+    play_out(game, rng, ability_rate=ability_rate, max_actions=max_actions, on_action=on_action)
+    return game
+
+
+def play_out(
+    game: Game[Any],
+    rng: random.Random,
+    *,
+    ability_rate: float = 0.3,
+    max_actions: int = 10_000,
+    on_action: Callable[[Game[Any], Any], None] | None = None,
+    table: TableModel | None = None,
+) -> TableModel:
+    """Continue ``game`` to its end (or ``max_actions``) with a simulated table."""
+    table = table or table_model(game, rng, ability_rate)
+    for _ in range(max_actions):
+        if game.is_over():
+            break
+        action = table.choose(game, rng)
+        game.push(action)
+        table.after(game, action)
+        if on_action is not None:
+            on_action(game, action)
+    return table
+
+
+def table_model(game: Game[Any], rng: random.Random, ability_rate: float = 0.3) -> TableModel:
+    for module in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{module.name}")
+    return TABLE_MODELS[game.game_id](game, rng, ability_rate)

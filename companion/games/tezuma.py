@@ -231,9 +231,7 @@ class DealState:
     penalties: list[int] | None = None
     scores: list[int] | None = None
 
-    @property
-    def drafted(self) -> int:
-        return sum(len(p) for p in self.picks)
+    drafted: int = 0
 
     @property
     def in_draft(self) -> bool:
@@ -468,6 +466,7 @@ class TezumaGame(Game[TezumaState]):
         deal = state.deal
         if isinstance(action, Draft):
             deal.picks[action.seat][action.kind] = action.card
+            deal.drafted += 1
             if action.kind == ABILITY:
                 deal.uses[action.seat] = self.abilities[action.card]["uses"]
             if not deal.in_draft:
@@ -507,8 +506,7 @@ class TezumaGame(Game[TezumaState]):
         seat_declined = deal.declined[play.seat]
         suit = play.cards[0].suit
         for declined_suit, declined_trick in seat_declined:
-            already = any(r.seat == play.seat and r.trick == declined_trick for r in deal.revokes)
-            if declined_suit == suit and not already:
+            if declined_suit == suit and not any(r.seat == play.seat and r.trick == declined_trick for r in deal.revokes):
                 deal.revokes.append(Revoke(deal.index, declined_trick, play.seat, suit, trick_no))
         ability = trick.ability_of(play.seat)
         if suit != trick.lead_suit and not first_card and ability not in FREE_SUIT:
@@ -705,6 +703,15 @@ class TezumaGame(Game[TezumaState]):
 
     # --- what comes next -------------------------------------------------------------------
 
+    def _expected(self) -> tuple[str, int | None] | None:
+        """The decision's kind and seat, cheaply: ``check`` needs only these on every push."""
+        deal = self.state.deal
+        if deal.in_draft:
+            return "draft", deal.draft_order[deal.drafted][0]
+        if not self._deal_played(deal):
+            return "play", self._next_to_act(deal.tricks[-1])
+        return ("answer", None) if deal.scores is None else None
+
     @property
     def decision(self) -> Decision | None:
         deal = self.state.deal
@@ -737,18 +744,19 @@ class TezumaGame(Game[TezumaState]):
     # --- legality --------------------------------------------------------------------------
 
     def check(self, action: object) -> None:
-        decision = self.decision
-        if decision is None:
+        expected = self._expected()
+        if expected is None:
             raise IllegalAction("the game is over")
+        kind, seat = expected
         if isinstance(action, Answer):
-            self._check_answer(decision, action)
+            self._check_answer(self.decision, action)
             return
         if not isinstance(action, (Draft, Play)):
             raise IllegalAction(f"{action!r} is not an action of {self.title}")
-        if decision.kind != action.type:
-            raise IllegalAction(f"waiting for: {decision.prompt}")
-        if action.seat != decision.seat:
-            raise IllegalAction(f"it is {self.seat_label(decision.seat or 0)}'s turn, not {self._label(action.seat)}'s")
+        if kind != action.type:
+            raise IllegalAction(f"waiting for: {self.decision.prompt}")  # type: ignore[union-attr]
+        if action.seat != seat:
+            raise IllegalAction(f"it is {self.seat_label(seat or 0)}'s turn, not {self._label(action.seat)}'s")
         if isinstance(action, Draft):
             self._check_draft(action)
         else:
@@ -757,8 +765,8 @@ class TezumaGame(Game[TezumaState]):
     def _label(self, seat: object) -> str:
         return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.n else repr(seat)
 
-    def _check_answer(self, decision: Decision, answer: Answer) -> None:
-        question = decision.question
+    def _check_answer(self, decision: Decision | None, answer: Answer) -> None:
+        question = decision.question if decision else None
         if question is None or question.key != answer.key:
             raise IllegalAction(f"no question about {answer.key!r} is open")
         if not question.minimum <= answer.value <= question.maximum:

@@ -1,0 +1,316 @@
+"""The display: any luma device, opened through luma's own command-line options.
+
+Board presets only change the option defaults, so ``--display``, ``--interface``,
+``--rotate`` and the rest of luma's options still win when given, and every luma device
+works, emulators included (capture, gifanim, pygame, asciiart, asciiblock).
+
+luma.oled 3.x redraws the whole panel on every ``display()``: its ssd1306 sets the window
+to all columns and pages and sends 1024 data bytes; its sh1106 sends all 8 pages of 128.
+A key press usually changes a line or two, so :class:`Display` keeps the last frame and
+sends only changed column runs of changed pages, with the same controller commands the
+drivers use (SSD1306 column/page window 0x21/0x22 in the horizontal mode luma selects;
+SH1106 page 0xB0+n with column nibbles 0x0n/0x1n). Mock mode puts the real driver on a
+:class:`RecordingBus`, which counts the bytes and rebuilds the panel image from them.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import luma.core.error
+import luma.core.framebuffer
+from luma.core import cmdline
+from luma.core.device import device as LumaDevice
+from luma.oled.device import sh1106, ssd1306
+from PIL import Image
+
+from companion.errors import ConfigError, HardwareError
+from companion.hw.boards import Board
+from companion.hw.panel import PanelModel, pack_pages
+
+FULL_FRAME_BYTES = 1024
+"""Data bytes of one full 128x64 monochrome frame: the yardstick for update budgets."""
+
+_RECORDABLE_DRIVERS = {"ssd1306": ssd1306, "sh1106": sh1106}
+
+Addressing = Callable[[int, int, int], tuple[int, ...]]
+"""``address(page, first_column, last_column)``: the commands that aim the next data bytes."""
+
+
+@dataclass(frozen=True)
+class BusWrite:
+    """One call the driver made on its serial interface."""
+
+    kind: Literal["command", "data"]
+    payload: bytes
+
+
+class RecordingBus:
+    """A luma serial interface that keeps the bytes instead of sending them.
+
+    It counts command and data bytes, keeps the writes of the current frame (since the
+    last :meth:`start_frame`), and replays everything into a :class:`PanelModel`, so
+    ``bus.panel.image()`` is what a real panel would show.
+    """
+
+    def __init__(self, panel: PanelModel) -> None:
+        self.panel = panel
+        self.command_bytes = 0
+        self.data_bytes = 0
+        self.frame: list[BusWrite] = []
+        self.closed = False
+
+    def command(self, *cmd: int) -> None:
+        self._record(BusWrite("command", bytes(cmd)))
+        self.panel.command(cmd)
+
+    def data(self, data: Sequence[int]) -> None:
+        self._record(BusWrite("data", bytes(data)))
+        self.panel.data(data)
+
+    def cleanup(self) -> None:
+        self.closed = True
+
+    def start_frame(self) -> None:
+        """Begin a new frame: :attr:`frame` and :attr:`frame_bytes` restart from zero."""
+        self.frame = []
+
+    @property
+    def total_bytes(self) -> int:
+        return self.command_bytes + self.data_bytes
+
+    @property
+    def frame_bytes(self) -> int:
+        return sum(len(write.payload) for write in self.frame)
+
+    def _record(self, write: BusWrite) -> None:
+        if self.closed:
+            raise HardwareError("display bus written after cleanup")
+        if write.kind == "command":
+            self.command_bytes += len(write.payload)
+        else:
+            self.data_bytes += len(write.payload)
+        self.frame.append(write)
+
+
+def changed_runs(old: bytes | None, new: bytes, merge_gap: int) -> list[tuple[int, int]]:
+    """Half-open ranges of ``new`` that differ from ``old`` (all of it when ``old`` is None).
+
+    Runs separated by at most ``merge_gap`` unchanged bytes are joined, since re-aiming
+    the controller costs about that many command bytes.
+
+    >>> changed_runs(b"aaaaaaaa", b"abaaaaba", merge_gap=2)
+    [(1, 2), (6, 7)]
+    >>> changed_runs(b"aaaaaaaa", b"abaaba", merge_gap=2)
+    [(1, 5)]
+    >>> changed_runs(None, b"ab", merge_gap=2), changed_runs(b"ab", b"ab", merge_gap=2)
+    ([(0, 2)], [])
+    """
+    if old is None:
+        return [(0, len(new))] if new else []
+    runs: list[tuple[int, int]] = []
+    for index, (before, after) in enumerate(zip(old, new)):
+        if before == after:
+            continue
+        if runs and index - runs[-1][1] <= merge_gap:
+            runs[-1] = (runs[-1][0], index + 1)
+        else:
+            runs.append((index, index + 1))
+    return runs
+
+
+def visible_column_offset(device: ssd1306 | sh1106) -> int:
+    """First RAM column the panel shows: luma keeps it private (``_colstart`` for ssd1306,
+    ``_page_address_offset`` for sh1106), and both the diff writer and the panel model must
+    agree with the driver on it."""
+    if isinstance(device, sh1106):
+        return device._page_address_offset
+    return device._colstart
+
+
+def _ssd1306_addressing(device: ssd1306) -> Addressing:
+    offset = visible_column_offset(device)
+
+    def address(page: int, first: int, last: int) -> tuple[int, ...]:
+        return (0x21, offset + first, offset + last, 0x22, page, page)
+    return address
+
+
+def _sh1106_addressing(device: sh1106) -> Addressing:
+    offset = visible_column_offset(device)
+
+    def address(page: int, first: int, last: int) -> tuple[int, ...]:
+        column = offset + first
+        return (0xB0 | page, column & 0x0F, 0x10 | column >> 4)
+    return address
+
+
+class PageDiffWriter:
+    """Writes frames to a page-organised monochrome controller, sending only what changed."""
+
+    def __init__(self, device: LumaDevice, address: Addressing) -> None:
+        self._device = device
+        self._address = address
+        self._merge_gap = len(address(0, 0, 0))
+        self._previous: bytes | None = None
+
+    @classmethod
+    def for_device(cls, device: LumaDevice) -> PageDiffWriter | None:
+        """A writer for luma's ssd1306 or sh1106 (exactly; subclasses may address RAM
+        differently), else None: other devices keep their own ``display()``."""
+        if type(device) is ssd1306:
+            return cls(device, _ssd1306_addressing(device))
+        if type(device) is sh1106:
+            return cls(device, _sh1106_addressing(device))
+        return None
+
+    def invalidate(self) -> None:
+        """Forget the panel contents, so the next frame is sent whole."""
+        self._previous = None
+
+    def write(self, image: Image.Image) -> None:
+        if image.mode != "1" or image.size != self._device.size:
+            raise ValueError(f"expected a mode '1' image of {self._device.size}, "
+                             f"got mode {image.mode!r} {image.size}")
+        panel_image = self._device.preprocess(image)  # rotated to the panel's own axes
+        packed = pack_pages(panel_image)
+        width = panel_image.width
+        for start in range(0, len(packed), width):
+            row = packed[start:start + width]
+            old = None if self._previous is None else self._previous[start:start + width]
+            for first, end in changed_runs(old, row, self._merge_gap):
+                self._device.command(*self._address(start // width, first, end - 1))
+                self._device.data(list(row[first:end]))
+        self._previous = packed
+
+
+class Display:
+    """The panel the UI draws on; accepted anywhere luma wants a device (e.g. ``canvas``).
+
+    ``display()`` goes through a :class:`PageDiffWriter` when the device has one and
+    otherwise straight to the device. ``bus`` is the :class:`RecordingBus` in mock mode.
+    """
+
+    def __init__(self, device: LumaDevice, *, bus: RecordingBus | None = None) -> None:
+        self.device = device
+        self.bus = bus
+        self._writer = PageDiffWriter.for_device(device)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.device.size
+
+    @property
+    def width(self) -> int:
+        return self.device.width
+
+    @property
+    def height(self) -> int:
+        return self.device.height
+
+    @property
+    def mode(self) -> str:
+        return self.device.mode
+
+    @property
+    def bounding_box(self) -> tuple[int, int, int, int]:
+        return self.device.bounding_box
+
+    def display(self, image: Image.Image) -> None:
+        """Show ``image`` (of :attr:`size` and :attr:`mode`)."""
+        if self.bus is not None:
+            self.bus.start_frame()
+        if self._writer is not None:
+            self._writer.write(image)
+        else:
+            self.device.display(image)
+
+    def contrast(self, level: int) -> None:
+        """Dim (low) or brighten (high), 0-255; the OLED stays readable at low levels."""
+        if not 0 <= level <= 255:
+            raise ValueError(f"contrast {level} is outside 0-255")
+        self.device.contrast(level)
+
+    def hide(self) -> None:
+        """Blank the panel (controller sleep); its RAM, and so the next diff, is kept."""
+        self.device.hide()
+
+    def show(self) -> None:
+        """Wake the panel from :meth:`hide`."""
+        self.device.show()
+
+    def invalidate(self) -> None:
+        """Send the next frame whole, e.g. after the panel may have been reset."""
+        if self._writer is not None:
+            self._writer.invalidate()
+
+    def cleanup(self) -> None:
+        """Blank the panel and release the bus (luma also does this at exit)."""
+        self.device.cleanup()
+
+
+def display_parser(board: Board | None = None,
+                   parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+    """luma's option parser, with ``board``'s display as the defaults.
+
+    Pass ``parser`` to add luma's option groups to the program's own parser.
+    """
+    parser = cmdline.create_parser("Tabletop Companion display", parser=parser,
+                                   autocomplete=False)
+    if board is not None:
+        parser.set_defaults(**board.display.luma_defaults())
+    return parser
+
+
+def parse_display_args(argv: Sequence[str], board: Board | None = None) -> argparse.Namespace:
+    """Parse luma options (``--config FILE`` lines count as if given first, like luma's demos)."""
+    parser = display_parser(board)
+    args = parser.parse_args(list(argv))
+    if args.config:
+        try:
+            from_file = cmdline.load_config(args.config)
+        except OSError as err:
+            raise ConfigError(f"{args.config}: cannot read luma config: {err.strerror}") from err
+        args = parser.parse_args(from_file + list(argv))
+    return args
+
+
+def open_display(args: argparse.Namespace, *, recording: bool = False) -> Display:
+    """Open the device ``args`` describes (from :func:`parse_display_args`).
+
+    With ``recording`` the real ssd1306/sh1106 driver runs on a :class:`RecordingBus`
+    instead of I2C/SPI: mock mode with the production driver code.
+    """
+    if recording:
+        return _open_recording(args)
+    try:
+        device = cmdline.create_device(args)
+    except luma.core.error.DeviceDisplayModeError as err:
+        raise ConfigError(f"display {args.display}: {err}") from err
+    except (luma.core.error.Error, OSError, ImportError) as err:
+        raise HardwareError(f"cannot open display {args.display} on {args.interface}: "
+                            f"{err}") from err
+    if device is None:
+        raise ConfigError(f"luma has no device named {args.display!r}")
+    return Display(device)
+
+
+def _open_recording(args: argparse.Namespace) -> Display:
+    driver = _RECORDABLE_DRIVERS.get(args.display)
+    if driver is None:
+        raise ConfigError(f"the recording bus drives {' or '.join(_RECORDABLE_DRIVERS)}, "
+                          f"not {args.display!r}")
+    bus = RecordingBus(PanelModel(args.display, width=args.width, height=args.height))
+    # Mirrors the OLED branch of luma's create_device, with our bus as the interface.
+    framebuffer = getattr(luma.core.framebuffer, args.framebuffer)(
+        num_segments=args.num_segments, debug=args.debug)
+    options: dict[str, Any] = dict(vars(args), framebuffer=framebuffer)
+    try:
+        device = driver(serial_interface=bus, **options)
+    except luma.core.error.DeviceDisplayModeError as err:
+        raise ConfigError(f"display {args.display}: {err}") from err
+    bus.panel.column_offset = visible_column_offset(device)
+    return Display(device, bus=bus)

@@ -1,0 +1,351 @@
+"""Mock mode for the keys: the real ButtonPad on gpiozero MockFactory pins, and key
+sources that press those pins (a script, the terminal keyboard, or nothing at all).
+
+Nothing here bypasses the production path: a scripted ``press OK`` drives a mock pin low,
+gpiozero reports the edge, our debouncer settles it, and the UI gets the same KeyEvent a
+real button would give. :class:`VirtualTime` lets a script run in no wall-clock time with
+the same timings (tests and benchmarks use it); the default is real time.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+import os
+import re
+import select
+import sys
+import termios
+import threading
+import time
+import tty
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import IO, Protocol
+
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from companion.errors import ConfigError
+from companion.hw.buttons import ButtonPad, Cancel, Timer, thread_timer
+from companion.hw.debounce import DEFAULT_DEBOUNCE_S, DEFAULT_HOLD_S
+from companion.hw.keys import Key, KeyEvent
+
+SETTLE_FACTOR = 2.5
+"""Mock presses and releases last this many debounce periods, so they always settle."""
+
+MAX_REPEAT = 10_000
+
+
+def install_mock_factory() -> MockFactory:
+    """Make a fresh MockFactory gpiozero's default pin factory (mock mode) and return it."""
+    factory = MockFactory()
+    Device.pin_factory = factory
+    return factory
+
+
+class VirtualTime:
+    """A clock, sleep and timer in one: ``sleep`` jumps the clock and runs the timers that
+    fall due on the way, in order, in the sleeping thread."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self._now = start
+        self._lock = threading.RLock()
+        self._order = itertools.count()
+        self._pending: list[tuple[float, int, Callable[[], None]]] = []
+
+    def now(self) -> float:
+        return self._now
+
+    def timer(self, delay_s: float, callback: Callable[[], None]) -> Cancel:
+        """Schedule ``callback`` at now + ``delay_s``; a :data:`~companion.hw.buttons.Timer`."""
+        with self._lock:
+            entry = (self._now + delay_s, next(self._order), callback)
+            bisect.insort(self._pending, entry)
+
+        def cancel() -> None:
+            with self._lock:
+                if entry in self._pending:
+                    self._pending.remove(entry)
+        return cancel
+
+    def sleep(self, seconds: float) -> None:
+        with self._lock:
+            until = self._now + seconds
+            while self._pending and self._pending[0][0] <= until:
+                due, _, callback = self._pending.pop(0)
+                self._now = max(self._now, due)
+                callback()
+            self._now = until
+
+
+class MockPad:
+    """A :class:`ButtonPad` on MockFactory pins, plus the hands that press them."""
+
+    def __init__(self, pin_map: Mapping[Key, int], on_event: Callable[[KeyEvent], None], *,
+                 factory: MockFactory | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep,
+                 timer: Timer = thread_timer,
+                 debounce_s: float = DEFAULT_DEBOUNCE_S, hold_s: float = DEFAULT_HOLD_S,
+                 encoder_pins: tuple[int, int] | None = None) -> None:
+        self.factory = factory if factory is not None else install_mock_factory()
+        self._sleep = sleep
+        self.pad = ButtonPad(pin_map, on_event, pin_factory=self.factory, clock=clock,
+                             debounce_s=debounce_s, hold_s=hold_s, timer=timer,
+                             encoder_pins=encoder_pins)
+
+    def pin(self, key: Key) -> MockPin:
+        """The mock pin wired to ``key`` (drive it low to close the switch)."""
+        return self.factory.pin(self.pad.pin_map[key])
+
+    def press(self, key: Key, *, long: bool = False) -> None:
+        """Close and open ``key``'s switch, long enough for one (long) press to settle."""
+        settle = SETTLE_FACTOR * self.pad.debounce_s
+        pin = self.pin(key)
+        pin.drive_low()
+        self._sleep(self.pad.hold_s + settle if long else settle)
+        pin.drive_high()
+        self._sleep(settle)
+
+    def close(self) -> None:
+        self.pad.close()
+
+
+class Presser(Protocol):
+    """What a key source needs: something that presses a key (a :class:`MockPad`)."""
+
+    def press(self, key: Key, *, long: bool = False) -> None: ...
+
+
+class ThreadedSource:
+    """A key source running in its own daemon thread; stop it and join with a timeout.
+
+    An exception in the thread is kept and raised again by :meth:`join`, so it is not lost.
+    """
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError(f"{self._name} already started")
+        self._thread = threading.Thread(target=self._guarded, name=self._name, daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> bool:
+        """Ask the thread to end and wait up to ``timeout``; True if it has ended."""
+        self._stopping.set()
+        return self.join(timeout)
+
+    def join(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` for the thread; True if it has ended."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                return False
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+        return True
+
+    def _guarded(self) -> None:
+        try:
+            self._run()
+        except BaseException as error:  # handed to join(), which re-raises it
+            self._error = error
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+
+class IdleKeySource(ThreadedSource):
+    """Presses nothing: mock mode with no script and no terminal (e.g. under systemd)."""
+
+    def __init__(self) -> None:
+        super().__init__("idle-keys")
+
+    def _run(self) -> None:
+        self._stopping.wait()
+
+
+ScriptStep = KeyEvent | float
+"""A press to make, or seconds to wait."""
+
+_SCRIPT_LINE = re.compile(r"(?:repeat\s+(?P<count>\S+)\s+)?(?P<verb>\S+)(?:\s+(?P<arg>\S+))?")
+
+
+def parse_script(text: str, name: str = "<script>") -> list[ScriptStep]:
+    """Read a key script: ``press KEY``, ``hold KEY``, ``wait SECONDS``, each optionally
+    prefixed ``repeat N``; ``#`` starts a comment.
+
+    >>> parse_script("press ok\\nrepeat 2 wait 0.5  # pause\\nhold BACK")
+    [KeyEvent(key=<Key.OK: 'OK'>, long=False), 0.5, 0.5, KeyEvent(key=<Key.BACK: 'BACK'>, long=True)]
+    >>> parse_script("jump OK", "demo.keys")
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: demo.keys, line 1: unknown command 'jump' (use press, hold, wait): 'jump OK'
+    """
+    steps: list[ScriptStep] = []
+    for number, raw_line in enumerate(text.splitlines(), start=1):
+        line = raw_line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            steps.extend(_parse_line(line))
+        except ConfigError as err:
+            raise ConfigError(f"{name}, line {number}: {err}: {line!r}") from None
+    return steps
+
+
+def _parse_line(line: str) -> list[ScriptStep]:
+    match = _SCRIPT_LINE.fullmatch(line)
+    if match is None:
+        raise ConfigError("expected 'press KEY', 'hold KEY', 'wait SECONDS' or 'repeat N ...'")
+    count = _parse_count(match["count"]) if match["count"] is not None else 1
+    verb, arg = match["verb"].lower(), match["arg"]
+    if verb not in ("press", "hold", "wait"):
+        raise ConfigError(f"unknown command {match['verb']!r} (use press, hold, wait)")
+    if arg is None:
+        raise ConfigError(f"{verb} needs {'a number of seconds' if verb == 'wait' else 'a key'}")
+    step: ScriptStep = (_parse_seconds(arg) if verb == "wait"
+                        else KeyEvent(Key.parse(arg), long=verb == "hold"))
+    return [step] * count
+
+
+def _parse_count(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_REPEAT:
+        raise ConfigError(f"repeat count {text!r} must be a whole number from 1 to {MAX_REPEAT}")
+    return int(text)
+
+
+def _parse_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise ConfigError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ConfigError(f"wait {text} must be zero or more seconds")
+    return seconds
+
+
+class ScriptKeySource(ThreadedSource):
+    """Plays a key script on a :class:`Presser`; the script is checked before it starts.
+
+    ``sleep`` defaults to a wait that :meth:`stop` interrupts; pass
+    :meth:`VirtualTime.sleep` to run without real waiting.
+    """
+
+    def __init__(self, script: str, presser: Presser, *, name: str = "<script>",
+                 sleep: Callable[[float], None] | None = None) -> None:
+        super().__init__(f"script-keys {name}")
+        self.steps = parse_script(script, name)
+        self._presser = presser
+        self._sleep = sleep if sleep is not None else self._stopping.wait
+
+    @classmethod
+    def from_file(cls, path: str | Path, presser: Presser, *,
+                  sleep: Callable[[float], None] | None = None) -> ScriptKeySource:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as err:
+            raise ConfigError(f"{path}: cannot read key script: {err.strerror}") from err
+        return cls(text, presser, name=str(path), sleep=sleep)
+
+    def _run(self) -> None:
+        for step in self.steps:
+            if self._stopping.is_set():
+                return
+            if isinstance(step, KeyEvent):
+                self._presser.press(step.key, long=step.long)
+            else:
+                self._sleep(step)
+
+
+_ARROWS = {b"A": Key.UP, b"B": Key.DOWN, b"C": Key.RIGHT, b"D": Key.LEFT}
+_PLAIN_KEYS = {b"\r": Key.OK, b"\n": Key.OK, b"\x7f": Key.BACK, b"\x08": Key.BACK,
+               b" ": Key.AUX, b"w": Key.UP, b"s": Key.DOWN, b"a": Key.LEFT, b"d": Key.RIGHT,
+               b"o": Key.OK, b"b": Key.BACK, b"x": Key.AUX}
+_TERMINAL_TOKEN = re.compile(
+    rb"\x1b\[(?:1;(?P<modifier>\d+))?(?P<csi>[ABCD])"  # arrows, with xterm modifier codes
+    rb"|\x1bO(?P<ss3>[ABCD])"                          # arrows in application cursor mode
+    rb"|(?P<other>\x1b\[[0-9;]*[\x40-\x7e]|\x1bO.)"     # other function keys: ignored
+    rb"|\x1b(?P<alt>[^\[O])"                           # Alt+key
+    rb"|(?P<byte>[\x00-\xff])", re.DOTALL)
+
+
+def decode_keys(chunk: bytes) -> list[KeyEvent]:
+    """Turn bytes read from a terminal in cbreak mode into presses.
+
+    Arrows, WASD, Enter/o = OK, Backspace/Esc/b = BACK, space/x = AUX. A capital letter or
+    a modifier (Shift/Alt/Ctrl+arrow, Alt+key) makes it a long press. A lone Esc can only be
+    told from the start of a sequence by arriving alone, as terminals send sequences whole.
+
+    >>> decode_keys(b"\\x1b[A\\x1b[1;2Bo\\x1b")
+    [KeyEvent(key=<Key.UP: 'UP'>, long=False), KeyEvent(key=<Key.DOWN: 'DOWN'>, long=True), KeyEvent(key=<Key.OK: 'OK'>, long=False), KeyEvent(key=<Key.BACK: 'BACK'>, long=False)]
+    >>> decode_keys(b"W?")
+    [KeyEvent(key=<Key.UP: 'UP'>, long=True)]
+    """
+    events: list[KeyEvent] = []
+    for token in _TERMINAL_TOKEN.finditer(chunk):
+        arrow = token["csi"] or token["ss3"]
+        if token["other"] is not None:
+            continue
+        if arrow:
+            events.append(KeyEvent(_ARROWS[arrow], long=token["modifier"] is not None))
+        elif token["alt"] is not None:
+            key = _PLAIN_KEYS.get(token["alt"].lower())
+            if key is not None:
+                events.append(KeyEvent(key, long=True))
+        elif token["byte"] == b"\x1b":
+            events.append(KeyEvent(Key.BACK))
+        else:
+            key = _PLAIN_KEYS.get(token["byte"].lower())
+            if key is not None:
+                events.append(KeyEvent(key, long=token["byte"].isupper()))
+    return events
+
+
+class TtyKeySource(ThreadedSource):
+    """Reads the terminal keyboard (cbreak mode, so Ctrl-C still interrupts the program)
+    and presses the matching keys; the terminal's settings are restored when it stops."""
+
+    def __init__(self, presser: Presser, *, fd: int | None = None, poll_s: float = 0.1) -> None:
+        super().__init__("tty-keys")
+        self._presser = presser
+        self._fd = sys.stdin.fileno() if fd is None else fd
+        self._poll_s = poll_s
+        if not os.isatty(self._fd):
+            raise ConfigError(f"file descriptor {self._fd} is not a terminal")
+
+    def _run(self) -> None:
+        saved = termios.tcgetattr(self._fd)
+        try:
+            tty.setcbreak(self._fd)
+            while not self._stopping.is_set():
+                readable, _, _ = select.select([self._fd], [], [], self._poll_s)
+                if not readable:
+                    continue
+                chunk = os.read(self._fd, 64)
+                if not chunk:
+                    return
+                for event in decode_keys(chunk):
+                    self._presser.press(event.key, long=event.long)
+        finally:
+            termios.tcsetattr(self._fd, termios.TCSADRAIN, saved)
+
+
+def key_source_for(presser: Presser, *, script: str | Path | None = None,
+                   stdin: IO[str] | None = None) -> ThreadedSource:
+    """The mock-mode source to use: the script if given, else the keyboard if stdin is a
+    terminal, else idle."""
+    if script is not None:
+        return ScriptKeySource.from_file(script, presser)
+    stdin = sys.stdin if stdin is None else stdin
+    if stdin.isatty():
+        return TtyKeySource(presser, fd=stdin.fileno())
+    return IdleKeySource()

@@ -1,0 +1,304 @@
+"""Host side of the optional Pico keypad: its USB-serial lines in, :class:`KeyEvent` out.
+
+The wire protocol is specified in hardware/pico-keypad.md. In short, each line is a frame
+``$<T> <seq> [fields]*<XOR checksum>`` ending in a newline: ``K`` a key (``P`` short,
+``L`` long), ``B`` a heartbeat, ``H`` the hello, ``E`` a message from the keypad. The
+``$`` lets the reader resynchronise after a device reset cut a line short.
+
+:class:`KeypadLineParser` is pure (bytes in, events and problems out), so every kind of line
+damage is testable without a thread. :class:`SerialKeypad` runs it on a reader thread over
+pyserial and survives the keypad being unplugged or reset.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import serial
+
+from companion.errors import HardwareError
+from companion.hw.keys import Key, KeyEvent
+
+logger = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = 1
+MAX_FRAME_BYTES = 120
+HEARTBEAT_S = 2.0
+SEQ_MODULO = 256
+HELLO_REQUEST = b"?\n"
+_SHOWN_BYTES = 40
+_SEQ_FIELD = re.compile(r"0|[1-9][0-9]{0,2}")
+_CHECKSUM_FIELD = re.compile(rb"[0-9A-F]{2}")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something on the line that was not a clean frame; ``message`` is a sentence for the log."""
+
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def checksum(payload: bytes) -> str:
+    """The frame checksum: the XOR of the payload bytes as two upper-case hex digits.
+
+    >>> checksum(b"B 7")
+    '55'
+    """
+    value = 0
+    for byte in payload:
+        value ^= byte
+    return f"{value:02X}"
+
+
+def _show(data: bytes) -> str:
+    """Received bytes as a short, safe excerpt for a message."""
+    excerpt = repr(data[:_SHOWN_BYTES])
+    return excerpt + "..." if len(data) > _SHOWN_BYTES else excerpt
+
+
+class KeypadLineParser:
+    """Turns the keypad's byte stream into key events and problems; never raises on any input.
+
+    Only a frame whose checksum, grammar and key name are all right becomes an event; every
+    other byte is reported once, as part of the line it arrived in.
+
+    >>> parser = KeypadLineParser()
+    >>> parser.feed(b"$H 0 1*49\\r\\n$K 1 UP P*0F\\n")
+    [KeyEvent(key=<Key.UP: 'UP'>, long=False)]
+    >>> print(*parser.feed(b"$K 2 OK L*00\\n$K 4 OK L*17\\n"), sep="\\n")
+    checksum mismatch (sent 00, computed 11): b'K 2 OK L'
+    lost 2 line(s) from the keypad (sequence 2 expected, 4 received): a key press may be missing
+    KeyEvent(key=<Key.OK: 'OK'>, long=True)
+    """
+
+    def __init__(self) -> None:
+        self._line = bytearray()
+        self._overlong = False
+        self._expected_seq: int | None = None
+        self._keypad_version: int | None = None
+        self.frames_received = 0
+        """Count of well-formed frames so far; a stalled count means a silent keypad."""
+
+    def feed(self, data: bytes) -> list[KeyEvent | Problem]:
+        """Take the next bytes read from the port; returns what they completed, in order."""
+        results: list[KeyEvent | Problem] = []
+        for byte in data:
+            if byte == 0x0A:  # newline ends a frame or a noise line
+                results.extend(self._end_line())
+            elif False:
+                results.extend(self._end_line(cut_short=True))
+                self._line.append(byte)
+            elif len(self._line) < MAX_FRAME_BYTES:
+                self._line.append(byte)
+            elif not self._overlong:
+                self._overlong = True
+                results.append(Problem(
+                    f"line longer than {MAX_FRAME_BYTES} bytes without a line end, discarded up to "
+                    f"the next one: {_show(bytes(self._line))}"))
+        return results
+
+    def reset(self) -> list[Problem]:
+        """Forget the stream (the port was closed); reports a partial line lost with it."""
+        self._expected_seq = None
+        line = self._take_line()
+        if not line:
+            return []
+        return [Problem(f"discarded a partial line when the keypad went away: {_show(line)}")]
+
+    def _take_line(self) -> bytes:
+        """Empty the line buffer; returns the line, or nothing if it was blank or already reported."""
+        line = bytes(self._line).removesuffix(b"\r")
+        self._line.clear()
+        overlong, self._overlong = self._overlong, False
+        return b"" if overlong else line
+
+    def _end_line(self, *, cut_short: bool = False) -> list[KeyEvent | Problem]:
+        line = self._take_line()
+        if not line:
+            return []
+        if not line.startswith(b"$"):
+            return [Problem(f"ignored noise from the keypad: {_show(line)}")]
+        if cut_short:
+            return [Problem(f"discarded a frame cut short by the next one (keypad reset?): "
+                            f"{_show(line)}")]
+        return self._read_frame(line[1:])
+
+    def _read_frame(self, body: bytes) -> list[KeyEvent | Problem]:
+        payload, star, sent = body.rpartition(b"*")
+        if not star or not _CHECKSUM_FIELD.fullmatch(sent):
+            return [Problem(f"frame without a valid *XX checksum: {_show(body)}")]
+        computed = checksum(payload)
+        if sent.decode() != computed:
+            return [Problem(f"checksum mismatch (sent {sent.decode()}, computed {computed}): "
+                            f"{_show(payload)}")]
+        fields = payload.decode("ascii", errors="replace").split(" ")
+        if len(fields) < 2 or not _SEQ_FIELD.fullmatch(fields[1]) or int(fields[1]) >= SEQ_MODULO:
+            return [self._unreadable(payload)]
+        kind, seq, args = fields[0], int(fields[1]), fields[2:]
+        self.frames_received += 1
+        results: list[KeyEvent | Problem] = []
+        if kind == "H":
+            self._expected_seq = None  # a hello starts the count afresh: the keypad may have rebooted
+        elif self._expected_seq is not None and seq != self._expected_seq:
+            results.append(Problem(
+                f"lost {(seq - self._expected_seq) % SEQ_MODULO} line(s) from the keypad (sequence "
+                f"{self._expected_seq} expected, {seq} received): a key press may be missing"))
+        self._expected_seq = (seq + 1) % SEQ_MODULO
+        return results + self._interpret(kind, args, payload)
+
+    def _interpret(self, kind: str, args: list[str], payload: bytes) -> list[KeyEvent | Problem]:
+        """What a frame with a good checksum and sequence number means."""
+        if kind == "B" and not args:
+            return []
+        if kind == "H" and len(args) == 1 and args[0].isdigit():
+            self._keypad_version = int(args[0])
+            if self._keypad_version == PROTOCOL_VERSION:
+                return []
+            return [Problem(f"keypad speaks protocol {self._keypad_version}, this host only "
+                            f"{PROTOCOL_VERSION}: its keys are ignored until the two match")]
+        if kind == "E" and args:
+            return [Problem(f"keypad reports: {' '.join(args)}")]
+        if kind == "K" and len(args) == 2 and args[1] in ("P", "L"):
+            key = Key.__members__.get(args[0])
+            if key is None:
+                return [Problem(f"unknown key {args[0]!r} from the keypad, ignored")]
+            if self._keypad_version not in (None, PROTOCOL_VERSION):
+                return [Problem(f"ignored key {key.name} sent in protocol {self._keypad_version}")]
+            return [KeyEvent(key, long=args[1] == "L")]
+        return [self._unreadable(payload)]
+
+    @staticmethod
+    def _unreadable(payload: bytes) -> Problem:
+        return Problem(f"frame with a good checksum but unreadable content (firmware "
+                       f"mismatch?): {_show(payload)}")
+
+
+class SerialKeypad:
+    """Reads the Pico keypad on a background thread and hands each key to ``on_event``.
+
+    ``port`` is a device path or pyserial URL (opened here, e.g. ``/dev/ttyACM0`` or
+    ``loop://``), or a pyserial port object (its open state is then the caller's, though it
+    is reopened after a failure). When the keypad vanishes (unplugged, reset) the failure is
+    reported once, the port retried after each delay of ``backoff`` in turn (the last one
+    repeating), and its return reported. ``on_problem`` receives every problem as a sentence:
+    line damage, lost lines, a keypad that stopped sending heartbeats, the port coming and
+    going. Both callbacks run on the reader thread.
+    """
+
+    def __init__(self, port: str | serial.SerialBase, on_event: Callable[[KeyEvent], None], *,
+                 on_problem: Callable[[str], None] = logger.warning,
+                 clock: Callable[[], float] = time.monotonic,
+                 backoff: Sequence[float] = (0.5, 1.0, 2.0, 5.0),
+                 silence_timeout: float = 3 * HEARTBEAT_S,
+                 read_timeout: float = 0.1,
+                 ask_hello: bool = True) -> None:
+        if not backoff or min(backoff) < 0:
+            raise ValueError(f"backoff needs at least one delay, none negative: {backoff!r}")
+        self._owns_port = isinstance(port, str)
+        self._port = (serial.serial_for_url(port, do_not_open=True, exclusive=True)
+                      if isinstance(port, str) else port)
+        self._port.timeout = read_timeout
+        self._name = port if isinstance(port, str) else (self._port.name or repr(self._port))
+        self._on_event = on_event
+        self._on_problem = on_problem
+        self._clock = clock
+        self._backoff = tuple(backoff)
+        self._silence_timeout = silence_timeout
+        self._ask_hello = ask_hello
+        self._parser = KeypadLineParser()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the reader thread; the port is opened there, so a missing keypad does not raise."""
+        if self._thread is not None:
+            raise RuntimeError("this SerialKeypad was already started")
+        self._thread = threading.Thread(target=self._run, name=f"keypad {self._name}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Ask the reader thread to finish; it notices within the read timeout."""
+        self._stopping.set()
+
+    def join(self, timeout: float) -> None:
+        """Wait up to ``timeout`` s for the reader thread to finish (after :meth:`stop`)."""
+        if self._thread is None:
+            return
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            raise HardwareError(f"keypad reader on {self._name} did not stop within {timeout} s")
+
+    def __enter__(self) -> SerialKeypad:
+        self.start()
+        return self
+
+    def __exit__(self, *_exc_info: object) -> None:
+        self.stop()
+        self.join(timeout=5.0)
+
+    def _run(self) -> None:
+        failures = 0
+        while not self._stopping.is_set():
+            try:
+                self._connect(reconnecting=failures > 0)
+                failures = 0
+                self._read_until_stopped()
+            except OSError as err:  # serial.SerialException is one
+                self._disconnect()
+                if failures == 0:
+                    self._report(f"keypad on {self._name} unavailable ({err}); retrying")
+                self._stopping.wait(self._backoff[min(failures, len(self._backoff) - 1)])
+                failures += 1
+        self._disconnect(closing=True)
+
+    def _connect(self, *, reconnecting: bool) -> None:
+        if not self._port.is_open:
+            self._port.open()
+        if reconnecting:
+            self._report(f"keypad on {self._name} is back")
+        if self._ask_hello:
+            self._port.write(HELLO_REQUEST)
+
+    def _read_until_stopped(self) -> None:
+        heard_at, frames_heard, silence_reported = self._clock(), self._parser.frames_received, False
+        while not self._stopping.is_set():
+            data = self._port.read(self._port.in_waiting or 1)
+            for result in self._parser.feed(data):
+                self._deliver(result)
+            if self._parser.frames_received != frames_heard:
+                heard_at, frames_heard, silence_reported = self._clock(), self._parser.frames_received, False
+            elif not silence_reported and self._clock() - heard_at >= self._silence_timeout:
+                silence_reported = True
+                self._report(f"keypad on {self._name} has sent nothing for {self._silence_timeout:g} s "
+                             f"(it beats every {HEARTBEAT_S:g} s): is its firmware running?")
+
+    def _disconnect(self, *, closing: bool = False) -> None:
+        for problem in self._parser.reset():
+            self._deliver(problem)
+        if closing and not self._owns_port:
+            return
+        try:
+            self._port.close()
+        except OSError:
+            logger.debug("closing keypad port %s failed", self._name, exc_info=True)
+
+    def _report(self, message: str) -> None:
+        self._deliver(Problem(message))
+
+    def _deliver(self, result: KeyEvent | Problem) -> None:
+        """Hand one result to its callback; a failing callback is logged, never kills the reader."""
+        try:
+            if isinstance(result, Problem):
+                self._on_problem(result.message)
+            else:
+                self._on_event(result)
+        except Exception:  # noqa: BLE001 - the reader must outlive any callback bug
+            logger.exception("keypad callback failed on %r", result)

@@ -84,9 +84,10 @@ def test_device_groups_open_the_hardware(service: dict[str, list[str]]) -> None:
         assert f"char-{group} rw" in allowed
 
 
-def test_lgpio_gets_a_writable_working_directory(service: dict[str, list[str]]) -> None:
+def test_lgpio_is_the_pin_library_and_has_a_writable_directory(service: dict[str, list[str]]) -> None:
     """lgpio makes FIFOs in $LG_WD; under ProtectSystem=strict only the runtime dir is writable."""
     assert "LG_WD=%t/tabletop-companion" in service["Environment"]
+    assert "GPIOZERO_PIN_FACTORY=lgpio" in service["Environment"]
 
 
 @pytest.mark.parametrize(
@@ -150,3 +151,19 @@ def test_exposure_score_stays_low(verifiable_unit: Path) -> None:
     match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
     assert match, result.stdout + result.stderr
     assert float(match.group(1)) <= 1.5
+
+
+PI_SETUP = UNIT.parents[1] / "docs" / "pi-setup.md"
+
+
+def test_pi_setup_guide_matches_the_unit(service: dict[str, list[str]]) -> None:
+    """The guide creates what the unit expects: the same binary, groups and modules."""
+    guide = PI_SETUP.read_text(encoding="utf-8")
+    assert EXEC_START.split()[0] in guide
+    groups = re.search(r"--groups (\S+) companion", guide)
+    assert groups and set(groups.group(1).split(",")) == set(one(service, "SupplementaryGroups").split())
+    unit = parse_unit(UNIT.read_text(encoding="utf-8"))["Unit"]
+    modules = {name.removeprefix("modprobe@").removesuffix(".service") for name in unit["Wants"][0].split()}
+    for module in modules:
+        assert f"`{module}`" in guide
+    assert "sudo cp /opt/tabletop-companion/systemd/tabletop-companion.service /etc/systemd/system/" in guide

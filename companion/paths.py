@@ -17,9 +17,13 @@ def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
     PosixPath('/var/lib/tabletop-companion')
     >>> state_dir({"XDG_STATE_HOME": "/tmp/s"})
     PosixPath('/tmp/s/tabletop-companion')
+    >>> state_dir({"XDG_STATE_HOME": "relative", "HOME": "/home/pi"})  # the XDG spec says: ignore it
+    PosixPath('/home/pi/.local/state/tabletop-companion')
     """
     if environ.get("STATE_DIRECTORY"):
         # systemd may pass several directories separated by colons; ours is the first
         return Path(environ["STATE_DIRECTORY"].split(":")[0])
-    base = environ.get("XDG_STATE_HOME") or str(Path(environ.get("HOME", "~")).expanduser() / ".local" / "state")
-    return Path(base) / APP
+    xdg = environ.get("XDG_STATE_HOME", "")
+    if os.path.isabs(xdg):
+        return Path(xdg) / APP
+    return Path(environ.get("HOME", "~")).expanduser() / ".local" / "state" / APP

@@ -93,7 +93,7 @@ class KeypadLineParser:
         for byte in data:
             if byte == 0x0A:  # newline ends a frame or a noise line
                 results.extend(self._end_line())
-            elif False:
+            elif byte == 0x24:  # "$" starts a frame, whatever came before
                 results.extend(self._end_line(cut_short=True))
                 self._line.append(byte)
             elif len(self._line) < MAX_FRAME_BYTES:

@@ -1,0 +1,259 @@
+"""The host's keypad line parser against clean frames, every kind of line damage, and fuzzing.
+
+Valid frames are built with the firmware's own keypad_core.frame, so these tests also pin the
+contract between what the Pico sends and what the host reads.
+"""
+
+import keypad_core
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.hw import serial_keypad
+from companion.hw.keys import Key, KeyEvent
+from companion.hw.serial_keypad import KeypadLineParser, Problem
+
+
+def wire(payload: str) -> bytes:
+    """The bytes the Pico sends for ``payload``."""
+    return keypad_core.frame(payload).encode("ascii")
+
+
+def messages(results: list[KeyEvent | Problem]) -> list[str]:
+    return [result.message for result in results if isinstance(result, Problem)]
+
+
+def events(results: list[KeyEvent | Problem]) -> list[KeyEvent]:
+    return [result for result in results if isinstance(result, KeyEvent)]
+
+
+def test_host_and_firmware_agree_on_the_protocol_constants() -> None:
+    assert list(keypad_core.KEY_NAMES) == [key.name for key in Key]
+    assert keypad_core.PROTOCOL_VERSION == serial_keypad.PROTOCOL_VERSION
+    assert keypad_core.MAX_FRAME_BYTES == serial_keypad.MAX_FRAME_BYTES
+    assert keypad_core.SEQ_MODULO == serial_keypad.SEQ_MODULO
+    assert keypad_core.HEARTBEAT_MS == serial_keypad.HEARTBEAT_S * 1000
+    assert keypad_core.HELLO_REQUEST.encode() in serial_keypad.HELLO_REQUEST
+    for payload in ("", "K 12 OK L", "E 3 keypad_pins.json ignored: not valid JSON"):
+        assert serial_keypad.checksum(payload.encode()) == keypad_core.checksum(payload)
+
+
+@pytest.mark.parametrize("key", list(Key))
+@pytest.mark.parametrize(("kind", "long"), [("P", False), ("L", True)])
+def test_every_key_short_and_long_becomes_its_event(key: Key, kind: str, long: bool) -> None:
+    assert KeypadLineParser().feed(wire(f"K 9 {key.name} {kind}")) == [KeyEvent(key, long=long)]
+
+
+def test_the_firmwares_own_output_parses_to_its_presses_without_problems() -> None:
+    firmware = keypad_core.KeypadFirmware(["UP", "OK"], lambda end, start: end - start, 0)
+    stream = ""
+    for now in range(0, 9000, 2):
+        levels = [1000 <= now < 1100, 3000 <= now < 4000]
+        stream += "".join(firmware.step(now, levels, "?" if now == 5000 else ""))
+    assert KeypadLineParser().feed(stream.encode()) == [KeyEvent(Key.UP), KeyEvent(Key.OK, long=True)]
+
+
+def test_crlf_line_ends_from_micropython_stdout_are_accepted() -> None:
+    assert KeypadLineParser().feed(wire("K 0 OK P").replace(b"\n", b"\r\n")) == [KeyEvent(Key.OK)]
+
+
+def test_heartbeats_and_a_matching_hello_are_silent() -> None:
+    assert KeypadLineParser().feed(wire("H 0 1") + wire("B 1") + b"\r\n\n" + wire("B 2")) == []
+
+
+def test_frames_are_counted_for_the_silence_watchdog() -> None:
+    parser = KeypadLineParser()
+    parser.feed(wire("H 0 1") + wire("B 1") + b"noise\n" + wire("B 2")[:-1])
+    assert parser.frames_received == 2
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    (b"MPY: soft reboot\r\n", "ignored noise from the keypad: b'MPY: soft reboot'"),
+    (b"\x00\xff\xfe\x1b[2J\n", "ignored noise from the keypad: b'\\x00\\xff\\xfe\\x1b[2J'"),
+    (b"$K 1 OK P\n", "frame without a valid *XX checksum: b'K 1 OK P'"),
+    (b"$K 1 OK P*0e\n", "frame without a valid *XX checksum: b'K 1 OK P*0e'"),
+    (b"$K 1 OK P*0E7\n", "frame without a valid *XX checksum: b'K 1 OK P*0E7'"),
+    (b"$K 1 OK P*00\n", "checksum mismatch (sent 00, computed 0E): b'K 1 OK P'"),
+    (b"$K 1 UP P*0E\n", "checksum mismatch (sent 0E, computed 0F): b'K 1 UP P'"),
+    (wire("K 1 SELECT P"), "unknown key 'SELECT' from the keypad, ignored"),
+    (wire("K 1 ok P"), "unknown key 'ok' from the keypad, ignored"),
+    (wire("K 1 OK X"), "frame with a good checksum but unreadable content (firmware mismatch?): "
+                       "b'K 1 OK X'"),
+    (wire("K 1 OK P extra"), "frame with a good checksum but unreadable content (firmware "
+                             "mismatch?): b'K 1 OK P extra'"),
+    (wire("K 256 OK P"), "frame with a good checksum but unreadable content (firmware "
+                         "mismatch?): b'K 256 OK P'"),
+    (wire("K 01 OK P"), "frame with a good checksum but unreadable content (firmware "
+                        "mismatch?): b'K 01 OK P'"),
+    (wire("K OK P"), "frame with a good checksum but unreadable content (firmware "
+                     "mismatch?): b'K OK P'"),
+    (wire("Z 1"), "frame with a good checksum but unreadable content (firmware mismatch?): b'Z 1'"),
+    (wire("E 1 keypad_pins.json ignored: not valid JSON"),
+     "keypad reports: keypad_pins.json ignored: not valid JSON"),
+])
+def test_each_damaged_or_foreign_line_is_reported_and_yields_no_event(line: bytes, message: str) -> None:
+    assert KeypadLineParser().feed(line) == [Problem(message)]
+
+
+def test_a_frame_with_non_ascii_bytes_and_a_good_checksum_yields_no_event() -> None:
+    body = "K 1 O\u00cb P".encode("latin-1")
+    line = b"$" + body + b"*" + serial_keypad.checksum(body).encode() + b"\n"
+    results = KeypadLineParser().feed(line)
+    assert events(results) == []
+    assert messages(results) == ["unknown key 'O\ufffd' from the keypad, ignored"]
+
+
+def test_a_line_without_end_is_reported_once_and_the_next_frame_still_parses() -> None:
+    parser = KeypadLineParser()
+    results = parser.feed(b"x" * 300) + parser.feed(b"y" * 300) + parser.feed(wire("K 1 OK P"))
+    assert messages(results) == [
+        f"line longer than 120 bytes without a line end, discarded up to the next one: "
+        f"{b'x' * 40!r}..."]
+    assert events(results) == [KeyEvent(Key.OK)]
+
+
+def test_an_overlong_frame_is_reported_once_and_the_next_line_still_parses() -> None:
+    parser = KeypadLineParser()
+    results = parser.feed(b"$K 1 " + b"A" * 200 + b"\n" + wire("K 2 OK L"))
+    assert len(messages(results)) == 1 and messages(results)[0].startswith("line longer than 120 bytes")
+    assert events(results) == [KeyEvent(Key.OK, long=True)]
+
+
+def test_a_keypad_reset_mid_line_loses_only_the_cut_frame() -> None:
+    parser = KeypadLineParser()
+    stream = wire("K 4 UP P") + b"$K 5 DO" + wire("H 0 1") + wire("K 1 OK P")
+    results = parser.feed(stream)
+    assert results == [
+        KeyEvent(Key.UP),
+        Problem("discarded a frame cut short by the next one (keypad reset?): b'$K 5 DO'"),
+        KeyEvent(Key.OK),
+    ]
+
+
+def test_a_partial_line_is_reported_when_the_port_goes_away() -> None:
+    parser = KeypadLineParser()
+    parser.feed(wire("K 1 OK P") + b"$K 2 U")
+    assert parser.reset() == [Problem("discarded a partial line when the keypad went away: b'$K 2 U'")]
+    assert parser.reset() == []
+
+
+def test_after_a_reset_the_sequence_count_starts_afresh() -> None:
+    parser = KeypadLineParser()
+    parser.feed(wire("K 1 OK P"))
+    parser.reset()
+    assert parser.feed(wire("K 77 OK P")) == [KeyEvent(Key.OK)]
+
+
+def test_lost_lines_are_counted_from_the_sequence_numbers() -> None:
+    parser = KeypadLineParser()
+    results = parser.feed(wire("K 7 UP P") + wire("B 8") + wire("K 11 OK P") + wire("B 12"))
+    assert results == [
+        KeyEvent(Key.UP),
+        Problem("lost 2 line(s) from the keypad (sequence 9 expected, 11 received): "
+                "a key press may be missing"),
+        KeyEvent(Key.OK),
+    ]
+
+
+def test_the_sequence_wraps_from_255_to_0_without_a_report() -> None:
+    parser = KeypadLineParser()
+    assert parser.feed(wire("B 254") + wire("B 255") + wire("B 0") + wire("K 1 AUX L")) == [
+        KeyEvent(Key.AUX, long=True)]
+
+
+def test_a_gap_across_the_wrap_counts_the_lost_lines() -> None:
+    parser = KeypadLineParser()
+    assert messages(parser.feed(wire("B 254") + wire("B 2"))) == [
+        "lost 3 line(s) from the keypad (sequence 255 expected, 2 received): "
+        "a key press may be missing"]
+
+
+def test_a_hello_restarts_the_count_without_a_report() -> None:
+    parser = KeypadLineParser()
+    assert parser.feed(wire("B 40") + wire("H 0 1") + wire("K 1 LEFT P")) == [KeyEvent(Key.LEFT)]
+
+
+def test_keys_from_a_keypad_speaking_another_protocol_version_are_refused() -> None:
+    parser = KeypadLineParser()
+    results = parser.feed(wire("H 0 2") + wire("K 1 OK P"))
+    assert results == [
+        Problem("keypad speaks protocol 2, this host only 1: its keys are ignored until the two match"),
+        Problem("ignored key OK sent in protocol 2"),
+    ]
+    assert parser.feed(wire("H 0 1") + wire("K 1 OK P")) == [KeyEvent(Key.OK)]
+
+
+def test_feeding_one_byte_at_a_time_gives_the_same_results() -> None:
+    stream = (b"boot junk\r\n" + wire("H 0 1") + b"$K 1 U" + wire("K 1 UP P") + b"\xff" * 130
+              + b"\n" + wire("K 3 OK L") + b"$K 4")
+    whole = KeypadLineParser().feed(stream)
+    parser = KeypadLineParser()
+    assert [result for byte in stream for result in parser.feed(bytes([byte]))] == whole
+    assert len(events(whole)) == 2 and len(messages(whole)) == 4
+
+
+# --- property tests: garbage interleaved with valid frames ------------------------------------
+
+def without(forbidden: bytes) -> st.SearchStrategy[bytes]:
+    """Any bytes but ``forbidden`` ones."""
+    return st.binary(max_size=60).map(lambda data: bytes(b for b in data if b not in forbidden))
+
+
+some_frame = st.builds(lambda seq, key: wire(f"K {seq} {key.name} P"),
+                       st.integers(0, 255), st.sampled_from(list(Key)))
+
+
+@st.composite
+def corrupt_frame(draw: st.DrawFn) -> bytes:
+    """A frame with one payload byte changed: the checksum must catch it."""
+    frame = draw(some_frame)
+    index = draw(st.integers(1, frame.index(b"*") - 1))
+    replacement = draw(st.integers(0, 255).filter(lambda byte: byte != frame[index]))
+    return frame[:index] + bytes([replacement]) + frame[index + 1:]
+
+
+@st.composite
+def cut_frame(draw: st.DrawFn) -> bytes:
+    """The start of a frame, as a reset leaves it; only ever placed right before a ``$``."""
+    frame = draw(some_frame)
+    return frame[:draw(st.integers(1, len(frame) - 1))]
+
+
+overlong_run = st.builds(
+    lambda start, body: start + bytes(body), st.sampled_from([b"", b"$"]),
+    st.lists(st.integers(0, 255).filter(lambda byte: byte not in b"\n$"),
+             min_size=serial_keypad.MAX_FRAME_BYTES, max_size=300))
+
+# Each of these leaves no frame open, so whatever follows cannot complete it into a valid
+# frame: noise has no "$", a line with "$" but no "*" ends at its own newline, a corrupt frame
+# ends at its own newline, and an overlong run is dropped up to the next line end or "$".
+closed_garbage = st.one_of(without(b"$"), without(b"\n*").map(lambda body: b"$" + body + b"\n"),
+                           corrupt_frame(), overlong_run)
+damage = st.builds(lambda runs, cut: b"".join(runs) + cut,
+                   st.lists(closed_garbage, max_size=3), st.one_of(st.just(b""), cut_frame()))
+
+
+@given(st.lists(st.tuples(damage, st.sampled_from(list(Key)), st.booleans()), max_size=12), damage)
+def test_garbage_between_valid_frames_yields_exactly_their_events_in_order(
+        pieces: list[tuple[bytes, Key, bool]], trailing_damage: bytes) -> None:
+    stream = b""
+    expected = []
+    for seq, (damage_before, key, long) in enumerate(pieces):
+        stream += damage_before + wire(f"K {seq} {key.name} {'L' if long else 'P'}")
+        expected.append(KeyEvent(key, long))
+    results = KeypadLineParser().feed(stream + trailing_damage)
+    assert events(results) == expected
+    assert not any(message.startswith("lost") for message in messages(results))
+
+
+@given(st.binary(max_size=400), st.lists(st.integers(0, 400), max_size=8))
+def test_any_bytes_in_any_chunks_parse_the_same_and_never_raise(
+        stream: bytes, cuts: list[int]) -> None:
+    whole = KeypadLineParser().feed(stream)
+    parser = KeypadLineParser()
+    chunked = []
+    bounds = [0, *sorted(cut for cut in cuts if cut <= len(stream)), len(stream)]
+    for start, end in zip(bounds, bounds[1:]):
+        chunked += parser.feed(stream[start:end])
+    assert chunked == whole
+    assert all(isinstance(result, (KeyEvent, Problem)) for result in whole)

@@ -9,7 +9,7 @@ Schema (``?`` marks optional fields)::
 
     title      str                      what the board is
     source?    str                      where the pin numbers come from
-    verified?  bool  (false)            every pin checked against ``source``
+    verified?  bool  (false)            every pin and address checked against ``source``
     unverified? [str]                   fields not confirmed (must be empty if verified)
     notes?     str
     display    {driver: luma.oled class name, interface: "i2c" | "spi",
@@ -84,9 +84,9 @@ class DisplaySpec:
         """Every GPIO the display occupies (bus lines included), by role."""
         used: dict[str, int] = {}
         if self.interface == "i2c" and self.i2c_port in _I2C_BUS_PINS:
-            used.update(zip(("SDA", "SCL"), _I2C_BUS_PINS[self.i2c_port]))
+            used.update(zip(("SDA", "SCL"), _I2C_BUS_PINS[self.i2c_port], strict=True))
         if self.interface == "spi" and self.spi_port in _SPI_BUS_PINS:
-            used.update(zip(("MOSI", "SCLK"), _SPI_BUS_PINS[self.spi_port]))
+            used.update(zip(("MOSI", "SCLK"), _SPI_BUS_PINS[self.spi_port], strict=True))
         for role in ("gpio_DC", "gpio_RESET", "gpio_CS"):
             pin = getattr(self, role)
             if pin is not None:
@@ -133,7 +133,7 @@ def markdown_pin_table(board: Board) -> str:
     for label, pin in board.spare_pins.items():
         rows.append(f"| (unused) | {pin} | {header_pin(pin)} | {label} |")
     if board.encoder_pins is not None:
-        for channel, pin in zip("AB", board.encoder_pins):
+        for channel, pin in zip("AB", board.encoder_pins, strict=True):
             rows.append(f"| encoder {channel} | {pin} | {header_pin(pin)} | encoder {channel} |")
     for role, pin in board.display.pins().items():
         rows.append(f"| display {role} | {pin} | {header_pin(pin)} | {_DISPLAY_PIN_LABELS[role]} |")
@@ -163,6 +163,7 @@ def load_board_file(path: str | Path) -> Board:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise ConfigError(f"{path}: cannot read board file: {err.strerror}") from err
+    raw: object
     if path.suffix == ".toml":
         try:
             raw = tomllib.loads(text)
@@ -236,16 +237,16 @@ def _parse_display(section: _Fields) -> DisplaySpec:
     if interface == "spi":
         section.reject_unknown(common | {"spi_port", "spi_device", "gpio_DC", "gpio_RESET",
                                          "gpio_CS"})
-        spec = DisplaySpec(driver, interface, **size,
-                           spi_port=section.integer("spi_port", range(0, 7)),
-                           spi_device=section.integer("spi_device", range(0, 3)),
+        port = section.integer("spi_port", range(0, 7))
+        device = section.integer("spi_device", range(0, 3))
+        chip_select = section.pin("gpio_CS")
+        expected = _SPI_CHIP_SELECT.get((port, device))
+        if expected is not None and chip_select != expected:
+            section.fail("gpio_CS", f"SPI{port} device {device} selects with GPIO{expected}, "
+                                    f"not GPIO{chip_select}")
+        return DisplaySpec(driver, interface, **size, spi_port=port, spi_device=device,
                            gpio_DC=section.pin("gpio_DC"), gpio_RESET=section.pin("gpio_RESET"),
-                           gpio_CS=section.pin("gpio_CS"))
-        expected_cs = _SPI_CHIP_SELECT.get((spec.spi_port, spec.spi_device))
-        if expected_cs is not None and spec.gpio_CS != expected_cs:
-            section.fail("gpio_CS", f"SPI{spec.spi_port} device {spec.spi_device} selects "
-                                    f"with GPIO{expected_cs}, not GPIO{spec.gpio_CS}")
-        return spec
+                           gpio_CS=chip_select)
     section.fail("interface", f"{interface!r} is not one of 'i2c', 'spi'")
 
 

@@ -16,6 +16,7 @@ SH1106 page 0xB0+n with column nibbles 0x0n/0x1n). Mock mode puts the real drive
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -104,7 +105,7 @@ def changed_runs(old: bytes | None, new: bytes, merge_gap: int) -> list[tuple[in
 
     >>> changed_runs(b"aaaaaaaa", b"abaaaaba", merge_gap=2)
     [(1, 2), (6, 7)]
-    >>> changed_runs(b"aaaaaaaa", b"abaaba", merge_gap=2)
+    >>> changed_runs(b"aaaaaaaa", b"abaabaaa", merge_gap=2)
     [(1, 5)]
     >>> changed_runs(None, b"ab", merge_gap=2), changed_runs(b"ab", b"ab", merge_gap=2)
     ([(0, 2)], [])
@@ -112,7 +113,7 @@ def changed_runs(old: bytes | None, new: bytes, merge_gap: int) -> list[tuple[in
     if old is None:
         return [(0, len(new))] if new else []
     runs: list[tuple[int, int]] = []
-    for index, (before, after) in enumerate(zip(old, new)):
+    for index, (before, after) in enumerate(zip(old, new, strict=True)):
         if before == after:
             continue
         if runs and index - runs[-1][1] <= merge_gap:
@@ -284,6 +285,8 @@ def open_display(args: argparse.Namespace, *, recording: bool = False) -> Displa
     With ``recording`` the real ssd1306/sh1106 driver runs on a :class:`RecordingBus`
     instead of I2C/SPI: mock mode with the production driver code.
     """
+    # pygame (under luma's emulators) greets stdout on import, over an asciiart screen.
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     if recording:
         return _open_recording(args)
     try:

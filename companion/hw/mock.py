@@ -292,21 +292,19 @@ def decode_keys(chunk: bytes) -> list[KeyEvent]:
     """
     events: list[KeyEvent] = []
     for token in _TERMINAL_TOKEN.finditer(chunk):
-        arrow = token["csi"] or token["ss3"]
+        key: Key | None
         if token["other"] is not None:
             continue
-        if arrow:
-            events.append(KeyEvent(_ARROWS[arrow], long=token["modifier"] is not None))
+        if arrow := token["csi"] or token["ss3"]:
+            key, long = _ARROWS[arrow], token["modifier"] is not None
         elif token["alt"] is not None:
-            key = _PLAIN_KEYS.get(token["alt"].lower())
-            if key is not None:
-                events.append(KeyEvent(key, long=True))
+            key, long = _PLAIN_KEYS.get(token["alt"].lower()), True
         elif token["byte"] == b"\x1b":
-            events.append(KeyEvent(Key.BACK))
+            key, long = Key.BACK, False
         else:
-            key = _PLAIN_KEYS.get(token["byte"].lower())
-            if key is not None:
-                events.append(KeyEvent(key, long=token["byte"].isupper()))
+            key, long = _PLAIN_KEYS.get(token["byte"].lower()), token["byte"].isupper()
+        if key is not None:
+            events.append(KeyEvent(key, long=long))
     return events
 
 

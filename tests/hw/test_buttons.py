@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue
 import time
+from collections.abc import Iterator
 
 import pytest
 from gpiozero import Button
@@ -23,7 +24,8 @@ def events() -> list[KeyEvent]:
 
 
 @pytest.fixture
-def pad(mock_factory: MockFactory, vtime: VirtualTime, events: list[KeyEvent]) -> ButtonPad:
+def pad(mock_factory: MockFactory, vtime: VirtualTime,
+        events: list[KeyEvent]) -> Iterator[ButtonPad]:
     pad = ButtonPad(PINS, events.append, pin_factory=mock_factory, clock=vtime.now,
                     timer=vtime.timer)
     yield pad

@@ -34,8 +34,9 @@ def test_readme_has_no_table_for_a_board_that_does_not_exist() -> None:
 def test_readme_full_frame_figures_are_what_luma_sends() -> None:
     row = re.search(r"\| full frame, luma's own `display\(\)` \| (\d+) \| (\d+) \|", README)
     assert row is not None
-    for driver, documented in zip(("ssd1306", "sh1106"), row.groups()):
+    for driver, documented in zip(("ssd1306", "sh1106"), row.groups(), strict=True):
         display = open_display(parse_display_args(["--display", driver]), recording=True)
+        assert display.bus is not None
         display.bus.start_frame()
         display.device.clear()                      # luma's own full-frame display()
         assert display.bus.frame_bytes == int(documented)

@@ -6,6 +6,7 @@ import io
 import os
 import queue
 import termios
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ def events() -> list[KeyEvent]:
 
 @pytest.fixture
 def virtual_pad(mock_factory: MockFactory, vtime: VirtualTime,
-                events: list[KeyEvent]) -> MockPad:
+                events: list[KeyEvent]) -> Iterator[MockPad]:
     pad = MockPad(PINS, events.append, factory=mock_factory, clock=vtime.now,
                   sleep=vtime.sleep, timer=vtime.timer)
     yield pad
@@ -149,9 +150,8 @@ def test_tty_source_presses_keys_and_restores_the_terminal(
 
 
 def test_tty_source_refuses_a_non_terminal(tmp_path: Path, virtual_pad: MockPad) -> None:
-    with open(tmp_path / "plain", "w") as plain:
-        with pytest.raises(ConfigError, match="not a terminal"):
-            TtyKeySource(virtual_pad, fd=plain.fileno())
+    with open(tmp_path / "plain", "w") as plain, pytest.raises(ConfigError, match="not a terminal"):
+        TtyKeySource(virtual_pad, fd=plain.fileno())
 
 
 def test_key_source_for_picks_script_then_terminal_then_idle(
@@ -197,7 +197,11 @@ def test_virtual_time_runs_timers_in_order_and_cancels() -> None:
     fired: list[tuple[str, float]] = []
     vtime.timer(0.3, lambda: fired.append(("late", vtime.now())))
     cancel = vtime.timer(0.2, lambda: fired.append(("cancelled", vtime.now())))
-    vtime.timer(0.1, lambda: vtime.timer(0.05, lambda: fired.append(("chained", vtime.now()))))
+
+    def chain() -> None:
+        vtime.timer(0.05, lambda: fired.append(("chained", vtime.now())))
+
+    vtime.timer(0.1, chain)
     cancel()
     vtime.sleep(1.0)
     assert fired == [("chained", pytest.approx(0.15)), ("late", pytest.approx(0.3))]

@@ -22,7 +22,7 @@ import time
 import tty
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin
@@ -134,6 +134,7 @@ class ThreadedSource:
     def start(self) -> None:
         if self._thread is not None:
             raise RuntimeError(f"{self._name} already started")
+        self._prepare()
         self._thread = threading.Thread(target=self._guarded, name=self._name, daemon=True)
         self._thread.start()
 
@@ -158,6 +159,9 @@ class ThreadedSource:
             self._run()
         except BaseException as error:  # handed to join(), which re-raises it
             self._error = error
+
+    def _prepare(self) -> None:
+        """Runs in the caller's thread just before the source's own thread starts."""
 
     def _run(self) -> None:
         raise NotImplementedError
@@ -319,11 +323,16 @@ class TtyKeySource(ThreadedSource):
         self._poll_s = poll_s
         if not os.isatty(self._fd):
             raise ConfigError(f"file descriptor {self._fd} is not a terminal")
+        self._saved: list[Any] = []
+
+    def _prepare(self) -> None:
+        # Switch before start() returns, and without flushing, so no key typed after
+        # start() is lost to the mode change.
+        self._saved = termios.tcgetattr(self._fd)
+        tty.setcbreak(self._fd, termios.TCSANOW)
 
     def _run(self) -> None:
-        saved = termios.tcgetattr(self._fd)
         try:
-            tty.setcbreak(self._fd)
             while not self._stopping.is_set():
                 readable, _, _ = select.select([self._fd], [], [], self._poll_s)
                 if not readable:
@@ -334,7 +343,7 @@ class TtyKeySource(ThreadedSource):
                 for event in decode_keys(chunk):
                     self._presser.press(event.key, long=event.long)
         finally:
-            termios.tcsetattr(self._fd, termios.TCSADRAIN, saved)
+            termios.tcsetattr(self._fd, termios.TCSADRAIN, self._saved)
 
 
 def key_source_for(presser: Presser, *, script: str | Path | None = None,

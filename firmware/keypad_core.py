@@ -35,6 +35,9 @@ ERROR_TEXT_LIMIT = MAX_FRAME_BYTES - len("$E 255 *00\n")
 SHORT = "P"
 LONG = "L"
 HELLO_REQUEST = "?"
+TOKEN_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_TOKEN_CHARS = 8
+MAX_REQUEST_CHARS = 32
 
 
 def checksum(payload):
@@ -162,28 +165,30 @@ class KeypadFirmware:
     """Everything the keypad does, minus the pins: samples and host input in, lines out.
 
     Every line carries a sequence number (mod 256) so the host can count lost lines; the
-    hello at boot carries 0. A heartbeat goes out when nothing else was sent for
-    HEARTBEAT_MS, and the LED lights for BLINK_MS whenever a line goes out, so a glance
+    hello at boot carries 0. The host asks for a hello with ``?TOKEN`` and a newline, and the
+    hello echoes TOKEN: lines the USB stack buffered while no host listened come before it,
+    so the host can tell them from live ones. A heartbeat goes out when nothing else was sent
+    for HEARTBEAT_MS, and the LED lights for BLINK_MS whenever a line goes out, so a glance
     shows the keypad alive and each press registered.
     """
 
-    def __init__(self, key_names, ticks_diff, now, warning=None):
+    def __init__(self, key_names, ticks_diff, now, warning=""):
         self._key_names = list(key_names)
         self._buttons = [Button(ticks_diff) for _name in self._key_names]
         self._ticks_diff = ticks_diff
         self._seq = 0
         self._last_sent = now
         self._lit_since = None
-        self._queued = [self._next_frame("H", str(PROTOCOL_VERSION))]
-        if warning:
-            self._queued.append(self._next_frame("E", printable(warning, ERROR_TEXT_LIMIT)))
+        self._host_line = ""
+        self._warning = printable(warning, ERROR_TEXT_LIMIT)
+        self._queued = self._hello("")
 
     def step(self, now, levels, host_input=""):
         """One scan: ``levels`` are the raw pressed states in key order; returns lines to send."""
         lines = self._queued
         self._queued = []
-        if HELLO_REQUEST in host_input:
-            lines.append(self._next_frame("H", str(PROTOCOL_VERSION)))
+        for token in self._hello_requests(host_input):
+            lines += self._hello(token)
         for name, button, level in zip(self._key_names, self._buttons, levels):
             kind = button.sample(level, now)
             if kind is not None:
@@ -198,6 +203,31 @@ class KeypadFirmware:
     def led_on(self, now):
         """Whether the LED should be lit at ``now``: for BLINK_MS after each line sent."""
         return self._lit_since is not None and self._ticks_diff(now, self._lit_since) < BLINK_MS
+
+    def _hello_requests(self, host_input):
+        """The tokens of the hello requests that ``host_input`` completes, in order.
+
+        A request is the rest of a line after its last ``?``; characters outside TOKEN_CHARS
+        are dropped, so nothing the host sends can break a frame.
+        """
+        tokens = []
+        for char in host_input:
+            if char not in "\r\n":
+                if len(self._host_line) < MAX_REQUEST_CHARS:
+                    self._host_line += char
+                continue
+            request, self._host_line = self._host_line, ""
+            if HELLO_REQUEST in request:
+                asked = request[request.rfind(HELLO_REQUEST) + 1:]
+                tokens.append("".join(c for c in asked if c in TOKEN_CHARS)[:MAX_TOKEN_CHARS])
+        return tokens
+
+    def _hello(self, token):
+        """The hello, then the boot warning if any: a host that missed boot still learns of it."""
+        lines = [self._next_frame("H", (str(PROTOCOL_VERSION) + " " + token).strip())]
+        if self._warning:
+            lines.append(self._next_frame("E", self._warning))
+        return lines
 
     def _next_frame(self, kind, fields):
         payload = kind + " " + str(self._seq)

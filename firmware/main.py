@@ -18,14 +18,14 @@ SCAN_PERIOD_MS = 2
 
 
 def load_pin_map():
-    """Return ``(pin map, warning)``: the file's pins, or the defaults and why the file was not used."""
+    """Return ``(pin map, warning)``: the file's pins, or the defaults and why it was not used."""
     try:
         with open(PIN_MAP_FILE) as pin_file:
             text = pin_file.read()
     except OSError:
-        return keypad_core.default_pin_map(), None
+        return keypad_core.default_pin_map(), ""
     try:
-        return keypad_core.parse_pin_map(text), None
+        return keypad_core.parse_pin_map(text), ""
     except ValueError as err:
         return keypad_core.default_pin_map(), PIN_MAP_FILE + " ignored: " + str(err)
 

@@ -3,7 +3,9 @@
 The wire protocol is specified in hardware/pico-keypad.md. In short, each line is a frame
 ``$<T> <seq> [fields]*<XOR checksum>`` ending in a newline: ``K`` a key (``P`` short,
 ``L`` long), ``B`` a heartbeat, ``H`` the hello, ``E`` a message from the keypad. The
-``$`` lets the reader resynchronise after a device reset cut a line short.
+``$`` lets the reader resynchronise after a device reset cut a line short. On connecting,
+the host sends ``?TOKEN`` and takes keys only after the hello echoing TOKEN: what came
+before it was buffered by the Pico's USB stack while nobody listened, and is stale.
 
 :class:`KeypadLineParser` is pure (bytes in, events and problems out), so every kind of line
 damage is testable without a thread. :class:`SerialKeypad` runs it on a reader thread over
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -21,7 +24,7 @@ from dataclasses import dataclass
 
 import serial
 
-from companion.errors import HardwareError
+from companion.errors import ConfigError, HardwareError
 from companion.hw.keys import Key, KeyEvent
 
 logger = logging.getLogger(__name__)
@@ -30,7 +33,8 @@ PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 120
 HEARTBEAT_S = 2.0
 SEQ_MODULO = 256
-HELLO_REQUEST = b"?\n"
+HELLO_REQUEST = b"?"
+HELLO_RETRY_S = 1.0
 _SHOWN_BYTES = 40
 _SEQ_FIELD = re.compile(r"0|[1-9][0-9]{0,2}")
 _CHECKSUM_FIELD = re.compile(rb"[0-9A-F]{2}")
@@ -84,34 +88,70 @@ class KeypadLineParser:
         self._overlong = False
         self._expected_seq: int | None = None
         self._keypad_version: int | None = None
+        self._awaited_token: str | None = None
+        self._stale_keys = 0
+        self._stale_problems = 0
         self.frames_received = 0
         """Count of well-formed frames so far; a stalled count means a silent keypad."""
+
+    @property
+    def awaiting_hello(self) -> bool:
+        """Whether keys are still held back until the hello answering :meth:`expect_hello`."""
+        return self._awaited_token is not None
+
+    def expect_hello(self, token: str) -> None:
+        """Treat everything until a hello echoing ``token`` as stale, and drop it.
+
+        Call it when ``?token`` goes to a freshly opened port: the keypad's USB stack keeps
+        what the keypad sent while no host had the port open and delivers that first, so
+        keys before the answer are old presses that nobody meant for this session. They are
+        summed up in one problem when the answer arrives.
+        """
+        self._awaited_token = token
+        self._stale_keys = self._stale_problems = 0
 
     def feed(self, data: bytes) -> list[KeyEvent | Problem]:
         """Take the next bytes read from the port; returns what they completed, in order."""
         results: list[KeyEvent | Problem] = []
         for byte in data:
-            if byte == 0x0A:  # newline ends a frame or a noise line
-                results.extend(self._end_line())
-            elif byte == 0x24:  # "$" starts a frame, whatever came before
-                results.extend(self._end_line(cut_short=True))
-                self._line.append(byte)
-            elif len(self._line) < MAX_FRAME_BYTES:
-                self._line.append(byte)
-            elif not self._overlong:
-                self._overlong = True
-                results.append(Problem(
-                    f"line longer than {MAX_FRAME_BYTES} bytes without a line end, discarded up to "
-                    f"the next one: {_show(bytes(self._line))}"))
+            results += self._admit(self._take_byte(byte))
         return results
 
     def reset(self) -> list[Problem]:
         """Forget the stream (the port was closed); reports a partial line lost with it."""
         self._expected_seq = None
+        self._awaited_token = None
         line = self._take_line()
         if not line:
             return []
         return [Problem(f"discarded a partial line when the keypad went away: {_show(line)}")]
+
+    def _take_byte(self, byte: int) -> list[KeyEvent | Problem]:
+        if byte == 0x0A:  # newline ends a frame or a noise line
+            return self._end_line()
+        if byte == 0x24:  # "$" starts a frame, whatever came before
+            ended = self._end_line(cut_short=True)
+            self._line.append(byte)
+            return ended
+        if len(self._line) < MAX_FRAME_BYTES:
+            self._line.append(byte)
+            return []
+        if self._overlong:
+            return []
+        self._overlong = True
+        return [Problem(f"line longer than {MAX_FRAME_BYTES} bytes without a line end, discarded "
+                        f"up to the next one: {_show(bytes(self._line))}")]
+
+    def _admit(self, results: list[KeyEvent | Problem]) -> list[KeyEvent | Problem]:
+        """Pass results on, or count them as stale while the hello answer is awaited."""
+        if self._awaited_token is None:
+            return results
+        for result in results:
+            if isinstance(result, KeyEvent):
+                self._stale_keys += 1
+            else:
+                self._stale_problems += 1
+        return []
 
     def _take_line(self) -> bytes:
         """Empty the line buffer; returns the line, or nothing if it was blank or already reported."""
@@ -158,12 +198,8 @@ class KeypadLineParser:
         """What a frame with a good checksum and sequence number means."""
         if kind == "B" and not args:
             return []
-        if kind == "H" and len(args) == 1 and args[0].isdigit():
-            self._keypad_version = int(args[0])
-            if self._keypad_version == PROTOCOL_VERSION:
-                return []
-            return [Problem(f"keypad speaks protocol {self._keypad_version}, this host only "
-                            f"{PROTOCOL_VERSION}: its keys are ignored until the two match")]
+        if kind == "H" and len(args) in (1, 2) and args[0].isdigit():
+            return self._hello(int(args[0]), args[1] if len(args) == 2 else "")
         if kind == "E" and args:
             return [Problem(f"keypad reports: {' '.join(args)}")]
         if kind == "K" and len(args) == 2 and args[1] in ("P", "L"):
@@ -175,22 +211,53 @@ class KeypadLineParser:
             return [KeyEvent(key, long=args[1] == "L")]
         return [self._unreadable(payload)]
 
+    def _hello(self, version: int, token: str) -> list[KeyEvent | Problem]:
+        results: list[KeyEvent | Problem] = []
+        if self._awaited_token is not None and token == self._awaited_token:
+            self._awaited_token = None
+            if self._stale_keys or self._stale_problems:
+                results.append(Problem(
+                    f"ignored what the keypad had buffered before this host was listening: "
+                    f"{self._stale_keys} key press(es), {self._stale_problems} problem(s)"))
+        self._keypad_version = version
+        if version != PROTOCOL_VERSION:
+            results.append(Problem(f"keypad speaks protocol {version}, this host only "
+                                   f"{PROTOCOL_VERSION}: its keys are ignored until the two match"))
+        return results
+
     @staticmethod
     def _unreadable(payload: bytes) -> Problem:
         return Problem(f"frame with a good checksum but unreadable content (firmware "
                        f"mismatch?): {_show(payload)}")
 
 
+@dataclass
+class _Connection:
+    """What the reader tracks for one opening of the port."""
+
+    heard_at: float
+    frames_heard: int
+    token: str
+    asked_at: float = 0.0
+    silence_reported: bool = False
+    hello_late_reported: bool = False
+
+
 class SerialKeypad:
     """Reads the Pico keypad on a background thread and hands each key to ``on_event``.
 
-    ``port`` is a device path or pyserial URL (opened here, e.g. ``/dev/ttyACM0`` or
-    ``loop://``), or a pyserial port object (its open state is then the caller's, though it
-    is reopened after a failure). When the keypad vanishes (unplugged, reset) the failure is
-    reported once, the port retried after each delay of ``backoff`` in turn (the last one
-    repeating), and its return reported. ``on_problem`` receives every problem as a sentence:
+    ``port`` is a device path or pyserial URL (opened here, exclusively, e.g.
+    ``/dev/ttyACM0`` or ``loop://``), or a pyserial port object (left open at the end if it
+    was, though closed and reopened after a failure; its read timeout becomes
+    ``read_timeout`` so that :meth:`stop` is noticed). When the keypad vanishes (unplugged,
+    reset) the failure is reported once, the port retried after each delay of ``backoff`` in
+    turn (the last one repeating), and its return reported. ``on_problem`` receives every problem as a sentence:
     line damage, lost lines, a keypad that stopped sending heartbeats, the port coming and
     going. Both callbacks run on the reader thread.
+
+    With ``ask_hello`` (the default), every connection starts with a hello request whose
+    token comes from ``token_source`` (1-8 characters of 0-9A-Z), repeated every
+    HELLO_RETRY_S until answered; keys count only from the answer on.
     """
 
     def __init__(self, port: str | serial.SerialBase, on_event: Callable[[KeyEvent], None], *,
@@ -199,9 +266,10 @@ class SerialKeypad:
                  backoff: Sequence[float] = (0.5, 1.0, 2.0, 5.0),
                  silence_timeout: float = 3 * HEARTBEAT_S,
                  read_timeout: float = 0.1,
-                 ask_hello: bool = True) -> None:
+                 ask_hello: bool = True,
+                 token_source: Callable[[], str] = lambda: secrets.token_hex(3).upper()) -> None:
         if not backoff or min(backoff) < 0:
-            raise ValueError(f"backoff needs at least one delay, none negative: {backoff!r}")
+            raise ConfigError(f"backoff needs at least one delay, none negative: {backoff!r}")
         self._owns_port = isinstance(port, str)
         self._port = (serial.serial_for_url(port, do_not_open=True, exclusive=True)
                       if isinstance(port, str) else port)
@@ -213,7 +281,9 @@ class SerialKeypad:
         self._backoff = tuple(backoff)
         self._silence_timeout = silence_timeout
         self._ask_hello = ask_hello
+        self._token_source = token_source
         self._parser = KeypadLineParser()
+        self._connection = _Connection(0.0, 0, "")
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -264,21 +334,47 @@ class SerialKeypad:
             self._port.open()
         if reconnecting:
             self._report(f"keypad on {self._name} is back")
+        self._connection = _Connection(self._clock(), self._parser.frames_received,
+                                       self._token_source() if self._ask_hello else "")
         if self._ask_hello:
-            self._port.write(HELLO_REQUEST)
+            self._parser.expect_hello(self._connection.token)
+            self._ask_for_hello()
+
+    def _ask_for_hello(self) -> None:
+        self._connection.asked_at = self._clock()
+        self._port.write(HELLO_REQUEST + self._connection.token.encode("ascii") + b"\n")
 
     def _read_until_stopped(self) -> None:
-        heard_at, frames_heard, silence_reported = self._clock(), self._parser.frames_received, False
         while not self._stopping.is_set():
             data = self._port.read(self._port.in_waiting or 1)
             for result in self._parser.feed(data):
                 self._deliver(result)
-            if self._parser.frames_received != frames_heard:
-                heard_at, frames_heard, silence_reported = self._clock(), self._parser.frames_received, False
-            elif not silence_reported and self._clock() - heard_at >= self._silence_timeout:
-                silence_reported = True
-                self._report(f"keypad on {self._name} has sent nothing for {self._silence_timeout:g} s "
-                             f"(it beats every {HEARTBEAT_S:g} s): is its firmware running?")
+            self._watch_silence()
+            if self._parser.awaiting_hello:
+                self._watch_hello()
+
+    def _watch_silence(self) -> None:
+        """Report once when no valid line came for ``silence_timeout``; heartbeats rearm it."""
+        link, now = self._connection, self._clock()
+        if self._parser.frames_received != link.frames_heard:
+            link.frames_heard, link.heard_at = self._parser.frames_received, now
+            link.silence_reported = False
+        elif not link.silence_reported and now - link.heard_at >= self._silence_timeout:
+            link.silence_reported = True
+            self._report(f"keypad on {self._name} has sent no valid line for "
+                         f"{self._silence_timeout:g} s (it beats every {HEARTBEAT_S:g} s): "
+                         f"is its firmware running?")
+
+    def _watch_hello(self) -> None:
+        """Ask again while the hello goes unanswered; say so once, since keys wait for it."""
+        link = self._connection
+        if self._clock() - link.asked_at < HELLO_RETRY_S:
+            return
+        if not link.hello_late_reported:
+            link.hello_late_reported = True
+            self._report(f"keypad on {self._name} has not answered its hello request; its keys "
+                         f"are ignored until it does (asking every {HELLO_RETRY_S:g} s)")
+        self._ask_for_hello()
 
     def _disconnect(self, *, closing: bool = False) -> None:
         for problem in self._parser.reset():

@@ -37,7 +37,7 @@ def run_firmware(keypad_core, start):
         now = (start + elapsed) % TICKS_PERIOD
         held = pressed_keys(elapsed)
         levels = [name in held for name in keypad_core.KEY_NAMES]
-        host_input = "?\n" if elapsed == 1000 else ""
+        host_input = "?AB12\n" if elapsed == 1000 else ""
         for line in firmware.step(now, levels, host_input):
             print(elapsed, repr(line), firmware.led_on(now))
 

@@ -103,7 +103,7 @@ def test_debounce_and_long_press_survive_the_tick_counter_wrapping() -> None:
 class FirmwareRun:
     """A KeypadFirmware for keys UP and OK, booted at 0 and scanned every SCAN_MS on a fake clock."""
 
-    def __init__(self, warning: str | None = None) -> None:
+    def __init__(self, warning: str = "") -> None:
         self.now = 0
         self.firmware = KeypadFirmware(["UP", "OK"], ticks_diff, self.now, warning)
 
@@ -121,12 +121,42 @@ class FirmwareRun:
 def test_the_firmware_says_hello_with_sequence_0_at_boot_and_when_asked() -> None:
     run = FirmwareRun()
     assert run.run_until(10) == [frame("H 0 1")]
-    assert run.run_until(20, host_input="x?\n") == [frame("H 1 1")]
+    assert run.run_until(20, host_input="?\n") == [frame("H 1 1")]
 
 
-def test_a_pin_map_warning_follows_the_boot_hello_as_an_error_frame() -> None:
+def test_a_hello_request_token_is_echoed_so_the_host_can_tell_live_lines_from_buffered_ones() -> None:
+    run = FirmwareRun()
+    run.run_until(10)
+    assert run.run_until(20, host_input="?7F3A\n") == [frame("H 1 1 7F3A")]
+    assert run.run_until(30, host_input="junk?B2\r") == [frame("H 2 1 B2")]
+
+
+def test_a_hello_request_counts_only_once_its_line_ends() -> None:
+    run = FirmwareRun()
+    run.run_until(10)
+    assert run.run_until(20, host_input="?C") == []
+    assert run.run_until(30, host_input="D\n") == [frame("H 1 1 CD")]
+
+
+def test_a_hello_token_is_cut_to_safe_characters_and_length() -> None:
+    run = FirmwareRun()
+    run.run_until(10)
+    assert run.run_until(20, host_input="?$a *B\u00e9C\n") == [frame("H 1 1 BC")]
+    assert run.run_until(30, host_input="?0123456789AB\n") == [frame("H 2 1 01234567")]
+
+
+def test_endless_host_input_without_a_line_end_is_bounded_and_then_forgotten() -> None:
+    run = FirmwareRun()
+    run.run_until(10)
+    assert run.run_until(20, host_input="x" * 10_000 + "?LOST") == []
+    assert run.run_until(30, host_input="\n?OK\n") == [frame("H 1 1 OK")]
+
+
+def test_a_pin_map_warning_follows_every_hello_as_an_error_frame() -> None:
     run = FirmwareRun(warning="keypad_pins.json ignored: not valid JSON")
     assert run.run_until(10) == [frame("H 0 1"), frame("E 1 keypad_pins.json ignored: not valid JSON")]
+    assert run.run_until(20, host_input="?A\n") == [
+        frame("H 2 1 A"), frame("E 3 keypad_pins.json ignored: not valid JSON")]
 
 
 def test_an_error_frame_stays_printable_and_within_the_frame_limit() -> None:

@@ -183,6 +183,41 @@ def test_keys_from_a_keypad_speaking_another_protocol_version_are_refused() -> N
     assert parser.feed(wire("H 0 1") + wire("K 1 OK P")) == [KeyEvent(Key.OK)]
 
 
+def test_while_a_hello_is_awaited_everything_before_it_is_stale_and_summed_up() -> None:
+    parser = KeypadLineParser()
+    parser.expect_hello("7F3A")
+    buffered = b"UP P*0F\n" + wire("H 0 1") + wire("K 1 OK P") + wire("H 2 1 0000") + wire("K 9 UP L")
+    assert parser.feed(buffered) == []
+    assert parser.awaiting_hello
+    assert parser.feed(wire("H 10 1 7F3A") + wire("K 11 LEFT P")) == [
+        Problem("ignored what the keypad had buffered before this host was listening: "
+                "2 key press(es), 2 problem(s)"),
+        KeyEvent(Key.LEFT),
+    ]
+    assert not parser.awaiting_hello
+
+
+def test_an_answered_hello_with_nothing_stale_is_silent() -> None:
+    parser = KeypadLineParser()
+    parser.expect_hello("A")
+    assert parser.feed(wire("H 3 1 A") + wire("K 4 OK P")) == [KeyEvent(Key.OK)]
+
+
+def test_a_keypad_reboot_after_the_answer_does_not_hold_keys_back() -> None:
+    parser = KeypadLineParser()
+    parser.expect_hello("A")
+    parser.feed(wire("H 3 1 A"))
+    assert parser.feed(wire("H 0 1") + wire("K 1 OK P")) == [KeyEvent(Key.OK)]
+
+
+def test_losing_the_port_forgets_the_awaited_hello() -> None:
+    parser = KeypadLineParser()
+    parser.expect_hello("A")
+    parser.reset()
+    assert not parser.awaiting_hello
+    assert parser.feed(wire("K 1 OK P")) == [KeyEvent(Key.OK)]
+
+
 def test_feeding_one_byte_at_a_time_gives_the_same_results() -> None:
     stream = (b"boot junk\r\n" + wire("H 0 1") + b"$K 1 U" + wire("K 1 UP P") + b"\xff" * 130
               + b"\n" + wire("K 3 OK L") + b"$K 4")

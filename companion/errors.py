@@ -35,3 +35,7 @@ class HardwareError(CompanionError, OSError):
 
 class ConfigError(CompanionError, ValueError):
     """A configuration file or command-line option is wrong."""
+
+
+class StorageError(CompanionError, OSError):
+    """The journal or a state file could not be written; the action that needed it was undone."""

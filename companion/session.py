@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.engine.base import Game
-from companion.errors import IllegalAction
+from companion.errors import IllegalAction, StorageError
 
 # change is "action" (data: the action's JSON) or "undo" (data: the dropped action's JSON)
 Listener = Callable[[str, dict[str, Any]], None]
@@ -35,9 +35,18 @@ class Session:
         self.listeners: list[Listener] = []
 
     def push(self, action: Any) -> None:
-        """Push ``action``; an illegal one raises :class:`IllegalAction` and nobody hears of it."""
+        """Push ``action``; an illegal one raises :class:`IllegalAction` and nobody hears of it.
+
+        A listener that fails to store the action (a full disk) makes the push not happen: the
+        game is rolled back and :class:`StorageError` says why, so the screen never shows a play
+        the journal does not hold.
+        """
         self.game.push(action)
-        self._tell("action", action.to_json())
+        try:
+            self._tell("action", action.to_json())
+        except OSError as err:
+            self.game.pop()
+            raise StorageError(f"could not save the play: {err}") from err
 
     def push_text(self, text: str) -> None:
         self.push(self.game.parse(text))
@@ -47,7 +56,11 @@ class Session:
         if not self.game.actions:
             raise IllegalAction("nothing to undo")
         dropped = self.game.pop()
-        self._tell("undo", dropped.to_json())
+        try:
+            self._tell("undo", dropped.to_json())
+        except OSError as err:
+            self.game.push(dropped)
+            raise StorageError(f"could not save the undo: {err}") from err
         return dropped
 
     def _tell(self, change: str, data: dict[str, Any]) -> None:

@@ -97,3 +97,26 @@ def test_a_whole_game_round_trips():
     game = random_game("tezuma", 4, random.Random(11), ability_rate=0.5)
     again = read_record(export_lines(game)).game
     assert again.is_over() and again.summary() == game.summary()
+
+
+def test_a_session_rolls_back_what_its_journal_could_not_store():
+    from companion.errors import StorageError
+    from companion.session import Session
+
+    game = game_with("paper-egg", "water-trick", "sword-walking", "baby-chicks")
+    session = Session(game)
+    full = [False]
+
+    def journal(change, data):
+        if full[0]:
+            raise OSError(28, "No space left on device")
+
+    session.listeners.append(journal)
+    session.push_text("B9")
+    full[0] = True
+    before = repr(game.state), list(game.actions)
+    with pytest.raises(StorageError, match="No space left"):
+        session.push_text("B1")
+    with pytest.raises(StorageError, match="could not save the undo"):
+        session.undo()
+    assert (repr(game.state), list(game.actions)) == before

@@ -154,7 +154,7 @@ class KeypadLineParser:
         return []
 
     def _take_line(self) -> bytes:
-        """Empty the line buffer; returns the line, or nothing if it was blank or already reported."""
+        """Empty the line buffer; returns the line, or b"" if it was blank or already reported."""
         line = bytes(self._line).removesuffix(b"\r")
         self._line.clear()
         overlong, self._overlong = self._overlong, False
@@ -186,7 +186,7 @@ class KeypadLineParser:
         self.frames_received += 1
         results: list[KeyEvent | Problem] = []
         if kind == "H":
-            self._expected_seq = None  # a hello starts the count afresh: the keypad may have rebooted
+            self._expected_seq = None  # a hello starts the count afresh: the keypad may reboot
         elif self._expected_seq is not None and seq != self._expected_seq:
             results.append(Problem(
                 f"lost {(seq - self._expected_seq) % SEQ_MODULO} line(s) from the keypad (sequence "
@@ -251,9 +251,9 @@ class SerialKeypad:
     was, though closed and reopened after a failure; its read timeout becomes
     ``read_timeout`` so that :meth:`stop` is noticed). When the keypad vanishes (unplugged,
     reset) the failure is reported once, the port retried after each delay of ``backoff`` in
-    turn (the last one repeating), and its return reported. ``on_problem`` receives every problem as a sentence:
-    line damage, lost lines, a keypad that stopped sending heartbeats, the port coming and
-    going. Both callbacks run on the reader thread.
+    turn (the last one repeating), and its return reported. ``on_problem`` receives every
+    problem as a sentence: line damage, lost lines, a keypad that stopped sending
+    heartbeats, the port coming and going. Both callbacks run on the reader thread.
 
     With ``ask_hello`` (the default), every connection starts with a hello request whose
     token comes from ``token_source`` (1-8 characters of 0-9A-Z), repeated every

@@ -101,14 +101,15 @@ def test_debounce_and_long_press_survive_the_tick_counter_wrapping() -> None:
 
 
 class FirmwareRun:
-    """A KeypadFirmware for keys UP and OK, booted at 0 and scanned every SCAN_MS on a fake clock."""
+    """A KeypadFirmware for keys UP and OK, booted at 0, scanned every SCAN_MS on a fake clock."""
 
     def __init__(self, warning: str = "") -> None:
         self.now = 0
         self.firmware = KeypadFirmware(["UP", "OK"], ticks_diff, self.now, warning)
 
-    def run_until(self, end_ms: int, pressed: tuple[str, ...] = (), host_input: str = "") -> list[str]:
-        """Scan with ``pressed`` held from now until just before ``end_ms``; returns the lines sent."""
+    def run_until(self, end_ms: int, pressed: tuple[str, ...] = (),
+                  host_input: str = "") -> list[str]:
+        """Scan with ``pressed`` held from now until just before ``end_ms``; returns lines sent."""
         lines = []
         while self.now < end_ms:
             levels = ["UP" in pressed, "OK" in pressed]
@@ -124,7 +125,7 @@ def test_the_firmware_says_hello_with_sequence_0_at_boot_and_when_asked() -> Non
     assert run.run_until(20, host_input="?\n") == [frame("H 1 1")]
 
 
-def test_a_hello_request_token_is_echoed_so_the_host_can_tell_live_lines_from_buffered_ones() -> None:
+def test_a_hello_request_token_is_echoed_so_the_host_can_tell_live_lines_from_old_ones() -> None:
     run = FirmwareRun()
     run.run_until(10)
     assert run.run_until(20, host_input="?7F3A\n") == [frame("H 1 1 7F3A")]
@@ -154,7 +155,8 @@ def test_endless_host_input_without_a_line_end_is_bounded_and_then_forgotten() -
 
 def test_a_pin_map_warning_follows_every_hello_as_an_error_frame() -> None:
     run = FirmwareRun(warning="keypad_pins.json ignored: not valid JSON")
-    assert run.run_until(10) == [frame("H 0 1"), frame("E 1 keypad_pins.json ignored: not valid JSON")]
+    assert run.run_until(10) == [
+        frame("H 0 1"), frame("E 1 keypad_pins.json ignored: not valid JSON")]
     assert run.run_until(20, host_input="?A\n") == [
         frame("H 2 1 A"), frame("E 3 keypad_pins.json ignored: not valid JSON")]
 
@@ -185,7 +187,8 @@ def test_sequence_numbers_wrap_at_256() -> None:
     run = FirmwareRun()
     lines = run.run_until(100)
     for press in range(257):
-        lines += run.run_until(200 + 100 * press, pressed=("UP",)) + run.run_until(250 + 100 * press)
+        lines += run.run_until(200 + 100 * press, pressed=("UP",))
+        lines += run.run_until(250 + 100 * press)
     sequence_numbers = [int(line.split(" ")[1].split("*")[0]) for line in lines]
     assert sequence_numbers == [n % 256 for n in range(258)]
 

@@ -36,7 +36,8 @@ class FakeBoard:
         self.led_levels: list[tuple[int, bool]] = []
 
     def is_low(self, gpio: object) -> bool:
-        return any(start <= self.now < end and gpio == pressed for start, end, pressed in self.presses)
+        return any(start <= self.now < end and gpio == pressed
+                   for start, end, pressed in self.presses)
 
     def sleep_ms(self, duration: int) -> None:
         self.now += duration
@@ -115,7 +116,8 @@ def test_default_pins_short_and_long_presses_and_the_hello_on_request(
     assert board.pins["LED"].mode == "OUT"
 
 
-def test_the_led_blinks_when_a_line_goes_out(monkeypatch: pytest.MonkeyPatch, in_tmp_dir: Path) -> None:
+def test_the_led_blinks_when_a_line_goes_out(
+        monkeypatch: pytest.MonkeyPatch, in_tmp_dir: Path) -> None:
     board = FakeBoard(presses=[], host_input={}, run_ms=1000)
     run_main(monkeypatch, board)
     lit = [at for at, level in board.led_levels if level]
@@ -134,7 +136,8 @@ def test_the_pin_map_file_moves_a_key(monkeypatch: pytest.MonkeyPatch, in_tmp_di
 def test_a_broken_pin_map_file_falls_back_to_the_defaults_and_says_why(
         monkeypatch: pytest.MonkeyPatch, in_tmp_dir: Path) -> None:
     (in_tmp_dir / "keypad_pins.json").write_text('{"OK": 25}', encoding="utf-8")
-    board = FakeBoard(presses=[(100, 200, keypad_core.DEFAULT_PINS["OK"])], host_input={}, run_ms=400)
+    ok = keypad_core.DEFAULT_PINS["OK"]
+    board = FakeBoard(presses=[(100, 200, ok)], host_input={}, run_ms=400)
     assert run_main(monkeypatch, board) == [
         frame("H 0 1"),
         frame("E 1 keypad_pins.json ignored: OK: 25 is not a free GP number (0-22, 26-28)"),

@@ -50,7 +50,8 @@ def test_the_firmwares_own_output_parses_to_its_presses_without_problems() -> No
     for now in range(0, 9000, 2):
         levels = [1000 <= now < 1100, 3000 <= now < 4000]
         stream += "".join(firmware.step(now, levels, "?" if now == 5000 else ""))
-    assert KeypadLineParser().feed(stream.encode()) == [KeyEvent(Key.UP), KeyEvent(Key.OK, long=True)]
+    assert KeypadLineParser().feed(stream.encode()) == [
+        KeyEvent(Key.UP), KeyEvent(Key.OK, long=True)]
 
 
 def test_crlf_line_ends_from_micropython_stdout_are_accepted() -> None:
@@ -91,7 +92,8 @@ def test_frames_are_counted_for_the_silence_watchdog() -> None:
     (wire("E 1 keypad_pins.json ignored: not valid JSON"),
      "keypad reports: keypad_pins.json ignored: not valid JSON"),
 ])
-def test_each_damaged_or_foreign_line_is_reported_and_yields_no_event(line: bytes, message: str) -> None:
+def test_each_damaged_or_foreign_line_is_reported_and_yields_no_event(
+        line: bytes, message: str) -> None:
     assert KeypadLineParser().feed(line) == [Problem(message)]
 
 
@@ -115,7 +117,8 @@ def test_a_line_without_end_is_reported_once_and_the_next_frame_still_parses() -
 def test_an_overlong_frame_is_reported_once_and_the_next_line_still_parses() -> None:
     parser = KeypadLineParser()
     results = parser.feed(b"$K 1 " + b"A" * 200 + b"\n" + wire("K 2 OK L"))
-    assert len(messages(results)) == 1 and messages(results)[0].startswith("line longer than 120 bytes")
+    [problem] = messages(results)
+    assert problem.startswith("line longer than 120 bytes")
     assert events(results) == [KeyEvent(Key.OK, long=True)]
 
 
@@ -133,7 +136,8 @@ def test_a_keypad_reset_mid_line_loses_only_the_cut_frame() -> None:
 def test_a_partial_line_is_reported_when_the_port_goes_away() -> None:
     parser = KeypadLineParser()
     parser.feed(wire("K 1 OK P") + b"$K 2 U")
-    assert parser.reset() == [Problem("discarded a partial line when the keypad went away: b'$K 2 U'")]
+    assert parser.reset() == [
+        Problem("discarded a partial line when the keypad went away: b'$K 2 U'")]
     assert parser.reset() == []
 
 
@@ -177,7 +181,8 @@ def test_keys_from_a_keypad_speaking_another_protocol_version_are_refused() -> N
     parser = KeypadLineParser()
     results = parser.feed(wire("H 0 2") + wire("K 1 OK P"))
     assert results == [
-        Problem("keypad speaks protocol 2, this host only 1: its keys are ignored until the two match"),
+        Problem("keypad speaks protocol 2, this host only 1: "
+                "its keys are ignored until the two match"),
         Problem("ignored key OK sent in protocol 2"),
     ]
     assert parser.feed(wire("H 0 1") + wire("K 1 OK P")) == [KeyEvent(Key.OK)]
@@ -186,7 +191,8 @@ def test_keys_from_a_keypad_speaking_another_protocol_version_are_refused() -> N
 def test_while_a_hello_is_awaited_everything_before_it_is_stale_and_summed_up() -> None:
     parser = KeypadLineParser()
     parser.expect_hello("7F3A")
-    buffered = b"UP P*0F\n" + wire("H 0 1") + wire("K 1 OK P") + wire("H 2 1 0000") + wire("K 9 UP L")
+    buffered = (b"UP P*0F\n" + wire("H 0 1") + wire("K 1 OK P") + wire("H 2 1 0000")
+                + wire("K 9 UP L"))
     assert parser.feed(buffered) == []
     assert parser.awaiting_hello
     assert parser.feed(wire("H 10 1 7F3A") + wire("K 11 LEFT P")) == [

@@ -125,7 +125,8 @@ def test_frames_written_to_a_loop_port_come_out_as_events_in_order(
     assert received == [KeyEvent(Key.UP), KeyEvent(Key.OK, long=True), KeyEvent(Key.BACK)]
     assert recorder.no_more_problems() == [
         "checksum mismatch (sent 00, computed 11): b'K 2 OK L'",
-        "lost 1 line(s) from the keypad (sequence 2 expected, 3 received): a key press may be missing"]
+        "lost 1 line(s) from the keypad (sequence 2 expected, 3 received): "
+        "a key press may be missing"]
     assert loop_port.is_open  # the caller's port stays the caller's
 
 
@@ -151,7 +152,8 @@ def test_a_failing_event_callback_is_logged_and_the_reader_keeps_going(
 
     with SerialKeypad(loop_port, on_event, read_timeout=0.01, ask_hello=False):
         loop_port.write(wire("K 1 UP P") + wire("K 2 DOWN P"))
-        assert [delivered.get(timeout=WAIT_S) for _ in range(2)] == [KeyEvent(Key.UP), KeyEvent(Key.DOWN)]
+        assert [delivered.get(timeout=WAIT_S) for _ in range(2)] == [
+            KeyEvent(Key.UP), KeyEvent(Key.DOWN)]
     assert "keypad callback failed on KeyEvent(key=<Key.UP: 'UP'>, long=False)" in caplog.text
     assert "screen not ready" in caplog.text
 
@@ -174,11 +176,13 @@ def test_the_keypad_is_asked_for_its_hello_with_a_fresh_token_on_every_connect(
         assert port.from_host.get(timeout=WAIT_S) == b"?T2\n"
 
 
-def test_keys_buffered_before_the_hello_answer_are_dropped_and_summed_up(recorder: Recorder) -> None:
+def test_keys_buffered_before_the_hello_answer_are_dropped_and_summed_up(
+        recorder: Recorder) -> None:
     port = FlakyPort(answer_hellos=False)
     with recorder.keypad(port):
         assert port.from_host.get(timeout=WAIT_S) == b"?T1\n"
-        port.send(b"P*0F\n" + wire("K 4 OK P") + wire("K 5 OK L") + wire("H 6 1 T1") + wire("K 7 UP P"))
+        port.send(b"P*0F\n" + wire("K 4 OK P") + wire("K 5 OK L"))
+        port.send(wire("H 6 1 T1") + wire("K 7 UP P"))
         assert recorder.next_event() == KeyEvent(Key.UP)
         assert recorder.no_more_problems() == [
             "ignored what the keypad had buffered before this host was listening: "
@@ -214,13 +218,15 @@ def test_a_keypad_missing_at_start_is_reported_once_then_picked_up(recorder: Rec
     assert recorder.no_more_problems() == []
 
 
-def test_unplugging_mid_line_reports_the_loss_and_the_return_then_reads_on(recorder: Recorder) -> None:
+def test_unplugging_mid_line_reports_the_loss_and_the_return_then_reads_on(
+        recorder: Recorder) -> None:
     port = FlakyPort()
     with recorder.keypad(port, ask_hello=False):
         port.send(wire("K 1 UP P") + b"$K 2 DO")
         assert recorder.next_event() == KeyEvent(Key.UP)
         port.unplug.set()
-        assert recorder.next_problem() == "discarded a partial line when the keypad went away: b'$K 2 DO'"
+        assert recorder.next_problem() == (
+            "discarded a partial line when the keypad went away: b'$K 2 DO'")
         assert recorder.next_problem() == (
             "keypad on flaky unavailable (device reports readiness to read but returned no data); "
             "retrying")
@@ -267,12 +273,14 @@ def test_a_silent_keypad_is_reported_once_until_it_speaks_again(
         assert recorder.next_event() == KeyEvent(Key.LEFT)
         now[0] = 11.0
         assert recorder.next_problem() == (
-            "keypad on loop:// has sent no valid line for 6 s (it beats every 2 s): is its firmware running?")
+            "keypad on loop:// has sent no valid line for 6 s (it beats every 2 s): "
+            "is its firmware running?")
         loop_port.write(wire("K 3 UP P"))
         assert recorder.next_event() == KeyEvent(Key.UP)
         assert recorder.no_more_problems() == []
         now[0] += 6.0
-        assert recorder.next_problem().startswith("keypad on loop:// has sent no valid line for 6 s")
+        assert recorder.next_problem().startswith(
+            "keypad on loop:// has sent no valid line for 6 s")
 
 
 def test_join_raises_when_the_reader_cannot_stop_in_time(recorder: Recorder) -> None:

@@ -9,8 +9,7 @@ from tests.engine.helpers import draft, game_with, new_game, trick
 
 def drafted(game_id="tezuma-2015", players=4, **options):
     game = new_game(game_id, players, **options)
-    while game.decision.kind == "draft":
-        game.push(next(iter(game.legal_actions)))
+    draft_seats(game)
     return game
 
 
@@ -52,22 +51,21 @@ def test_wrong_seat_is_refused_with_whose_turn_it_is():
         game.push(type(play)(2, play.cards))
 
 
-def test_2015_draft_goes_round_clockwise_three_times():
-    game = new_game("tezuma-2015", start_seat=2)
+def draft_seats(game):
+    """Draft the first legal card each time; return the seats in the order they were asked."""
     seats = []
     while game.decision.kind == "draft":
         seats.append(game.decision.seat)
         game.push(next(iter(game.legal_actions)))
-    assert seats == [2, 3, 0, 1] * 3
+    return seats
+
+
+def test_2015_draft_goes_round_clockwise_three_times():
+    assert draft_seats(new_game("tezuma-2015", start_seat=2)) == [2, 3, 0, 1] * 3
 
 
 def test_later_draft_snakes_back_from_the_last_picker():
-    game = new_game("tezuma", start_seat=1)
-    seats = []
-    while game.decision.kind == "draft":
-        seats.append(game.decision.seat)
-        game.push(next(iter(game.legal_actions)))
-    assert seats == [1, 2, 3, 0, 0, 3, 2, 1, 1, 2, 3, 0]
+    assert draft_seats(new_game("tezuma", start_seat=1)) == [1, 2, 3, 0, 0, 3, 2, 1, 1, 2, 3, 0]
 
 
 def test_draft_refuses_a_second_card_of_a_kind_and_a_taken_card():

@@ -245,20 +245,23 @@ class ScriptKeySource(ThreadedSource):
     """
 
     def __init__(self, script: str, presser: Presser, *, name: str = "<script>",
-                 sleep: Callable[[float], None] | None = None) -> None:
+                 sleep: Callable[[float], None] | None = None,
+                 on_done: Callable[[], None] | None = None) -> None:
         super().__init__(f"script-keys {name}")
         self.steps = parse_script(script, name)
         self._presser = presser
         self._sleep = sleep if sleep is not None else self._stopping.wait
+        self._on_done = on_done
 
     @classmethod
     def from_file(cls, path: str | Path, presser: Presser, *,
-                  sleep: Callable[[float], None] | None = None) -> ScriptKeySource:
+                  sleep: Callable[[float], None] | None = None,
+                  on_done: Callable[[], None] | None = None) -> ScriptKeySource:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as err:
             raise ConfigError(f"{path}: cannot read key script: {err.strerror}") from err
-        return cls(text, presser, name=str(path), sleep=sleep)
+        return cls(text, presser, name=str(path), sleep=sleep, on_done=on_done)
 
     def _run(self) -> None:
         for step in self.steps:
@@ -268,6 +271,8 @@ class ScriptKeySource(ThreadedSource):
                 self._presser.press(step.key, long=step.long)
             else:
                 self._sleep(step)
+        if self._on_done is not None:
+            self._on_done()
 
 
 _ARROWS = {b"A": Key.UP, b"B": Key.DOWN, b"C": Key.RIGHT, b"D": Key.LEFT}

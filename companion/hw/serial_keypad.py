@@ -42,7 +42,7 @@ _CHECKSUM_FIELD = re.compile(rb"[0-9A-F]{2}")
 
 @dataclass(frozen=True)
 class Problem:
-    """Something on the line that was not a clean frame; ``message`` is a sentence for the log."""
+    """Something the reader noticed and the table should hear of; ``message`` is a sentence."""
 
     message: str
 
@@ -72,7 +72,8 @@ class KeypadLineParser:
     """Turns the keypad's byte stream into key events and problems; never raises on any input.
 
     Only a frame whose checksum, grammar and key name are all right becomes an event; every
-    other byte is reported once, as part of the line it arrived in.
+    other byte is reported once, as part of the line it arrived in (or, while a hello is
+    awaited, in one summary when it comes).
 
     >>> parser = KeypadLineParser()
     >>> parser.feed(b"$H 0 1*49\\r\\n$K 1 UP P*0F\\n")

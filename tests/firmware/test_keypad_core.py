@@ -7,9 +7,14 @@ import operator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import keypad_core
 from keypad_core import LONG, SHORT, Button, KeypadFirmware, checksum, frame, parse_pin_map
+
+from companion.hw.debounce import Debouncer
+from companion.hw.keys import Key
 
 FIRMWARE_DIR = Path(keypad_core.__file__).parent
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms() wraps here on the RP2040
@@ -255,3 +260,22 @@ def test_the_firmware_docstring_examples_hold() -> None:
     results = doctest.testmod(keypad_core)
     assert results.attempted > 0
     assert results.failed == 0
+
+
+@given(st.lists(st.tuples(st.integers(1, 600), st.booleans()), max_size=20))
+def test_the_pico_debounces_exactly_as_the_on_board_buttons_do(
+        levels: list[tuple[int, bool]]) -> None:
+    """Same presses, same events: the Pico keypad and the HAT's buttons feel alike."""
+    samples = [pressed for duration, pressed in levels for _ in range(duration)]
+    pico, board = Button(ticks_diff), Debouncer(Key.OK, debounce_s=keypad_core.DEBOUNCE_MS,
+                                                    hold_s=keypad_core.LONG_PRESS_MS)
+    pico_events, board_events, previous = [], [], False
+    for index, pressed in enumerate(samples):
+        now = index * SCAN_MS
+        kind = pico.sample(pressed, now)
+        if kind is not None:
+            pico_events.append((now, kind == LONG))
+        events = board.edge(pressed, now) if pressed != previous else board.advance(now)
+        board_events += [(now, event.long) for event in events]
+        previous = pressed
+    assert pico_events == board_events

@@ -17,6 +17,12 @@ from companion.paths import state_dir
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["run"]:
+        # the device takes luma's display options too, so it parses its own command line
+        from companion.daemon.app import main_run
+
+        return main_run(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -31,6 +37,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    commands.add_parser("run", help="run the device (--mock for simulated hardware; run --help for options)")
 
     games = commands.add_parser("games", help="list the playable game ids")
     games.set_defaults(handler=cmd_games)

@@ -1,0 +1,60 @@
+"""A whole device on fake buses, in virtual time: mock pins in, the real SSD1306 driver out."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from gpiozero.pins.mock import MockFactory
+
+from companion.daemon.app import Device
+from companion.daemon.store import Store
+from companion.hw.boards import load_board
+from companion.hw.display import open_display, parse_display_args
+from companion.hw.keys import KeyEvent
+from companion.hw.mock import MockPad, VirtualTime
+from companion.ui.planner import presses_for
+
+
+class MockDevice:
+    """The production :class:`Device` with MockFactory buttons and a recording display bus."""
+
+    def __init__(self, state: Path, *, board: str = "adafruit-oled-bonnet", seed: int = 1) -> None:
+        self.time = VirtualTime(1000.0)
+        self.board = load_board(board)
+        self.display = open_display(parse_display_args([], self.board), recording=True)
+        self.device = Device(Store(state, wall=lambda: "2026-11-25T12:00:00+00:00"), self.display,
+                             clock=self.time.now, rng=random.Random(seed))
+        self.pad = MockPad(self.board.buttons, self.device.post, factory=MockFactory(),
+                           clock=self.time.now, sleep=self.time.sleep, timer=self.time.timer)
+        self.device.start()
+        self.device.loop.run_until_idle()
+        self.presses = 0
+
+    @property
+    def app(self) -> Any:
+        return self.device.app
+
+    @property
+    def game(self) -> Any:
+        return self.device.app.session.game if self.device.app.session else None
+
+    def press(self, event: KeyEvent) -> None:
+        """Close and open the switch on its mock pin; let the loop handle what it produced."""
+        self.pad.press(event.key, long=event.long)
+        self.device.loop.run_until_idle()
+        self.presses += 1
+
+    def enter(self, action: Any) -> None:
+        """Enter an engine action with the keys a person would press."""
+        for event in presses_for(self.app, action):
+            self.press(event)
+
+    def wait(self, seconds: float) -> None:
+        self.time.sleep(seconds)
+        self.device.loop.run_until_idle()
+
+    def close(self) -> None:
+        self.pad.close()
+        self.device.close()

@@ -1,0 +1,7 @@
+"""The device's screens: a pure state machine from key events to 128x64 pictures (see :mod:`.app`)."""
+
+from companion.ui.app import App, Settings
+from companion.ui.planner import presses_for
+from companion.ui.text import Catalog
+
+__all__ = ["App", "Catalog", "Settings", "presses_for"]

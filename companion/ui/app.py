@@ -1,0 +1,330 @@
+"""The device's user interface as a state machine: key events in, a 128x64 one-bit picture out.
+
+Pure apart from drawing with Pillow: no threads, no sleeping, no clock of its own. The daemon
+
+* feeds every :class:`~companion.hw.keys.KeyEvent` to :meth:`App.handle`;
+* calls :meth:`App.tick` once :meth:`App.next_deadline` (a ``clock()`` value) has passed;
+* redraws with :meth:`App.render` whenever :attr:`App.version` changed, and maps
+  :attr:`App.display_state` ("on", "dim", "off") to the panel's contrast or to hiding it;
+* persists what the callbacks hand it: a new game's :class:`~companion.engine.base.Setup`
+  (``on_new_game`` returns the journalled :class:`~companion.session.Session`), card facts the
+  table told (``on_fact``) and :class:`Settings` (``on_settings``).
+
+Every change to the game goes through the session, so the journal hears exactly what the engine
+accepted. A key the rules refuse flashes the engine's reason and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PIL import Image
+
+from companion.engine.base import Game, Setup, game_class, game_ids
+from companion.errors import CompanionError, ConfigError, IllegalAction
+from companion.hw.keys import Key, KeyEvent
+from companion.session import Session
+from companion.ui import tezuma  # noqa: F401  (registers the Tezuma screens)
+from companion.ui.canvas import ROWS, Canvas, Typeface
+from companion.ui.screens import UIS, Confirm, GameUI, HistoryScreen, Menu, ResumeOffer, Screen, SettingsScreen, SetupForm
+from companion.ui.text import Catalog, load_seat_names
+
+DIM_AFTER_S = 120.0
+OFF_AFTER_S = 600.0
+FLASH_S = 1.0
+DISPLAY_STATES = ("on", "dim", "off")
+CONTRAST_RANGE = (15, 255)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the user sets on the device; the daemon stores it with ``to_json`` / ``from_json``.
+
+    >>> Settings.from_json({"language": "ja", "contrast": 999})
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: settings: contrast must be a whole number 15-255, not 999
+    """
+
+    language: str = "en"
+    contrast: int = 207  # the value written to the SSD1306/SH1106 contrast register when "on"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"language": self.language, "contrast": self.contrast}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Settings:
+        language, contrast = data.get("language", cls.language), data.get("contrast", cls.contrast)
+        low, high = CONTRAST_RANGE
+        if language not in ("en", "ja"):
+            raise ConfigError(f"settings: language must be en or ja, not {language!r}")
+        if not isinstance(contrast, int) or isinstance(contrast, bool) or not low <= contrast <= high:
+            raise ConfigError(f"settings: contrast must be a whole number {low}-{high}, not {contrast!r}")
+        return cls(language, contrast)
+
+
+def _ignore(*_: object) -> None:
+    """The default for callbacks the daemon may leave out (tests, demos)."""
+
+
+class App:
+    """The screens, the timers and the session they drive. See the module docstring for the contract."""
+
+    def __init__(
+        self,
+        session: Session | None = None,
+        *,
+        clock: Callable[[], float],
+        rng: random.Random,
+        settings: Settings = Settings(),
+        catalog: Catalog | None = None,
+        typeface: Typeface | None = None,
+        on_new_game: Callable[[Setup], Session] = Session,
+        resume_offer: Game[Any] | None = None,
+        on_resume: Callable[[Game[Any]], Session] = Session,
+        on_fact: Callable[[str, str, int], None] = _ignore,
+        on_settings: Callable[[Settings], None] = _ignore,
+        table_facts: Callable[[str], Mapping[str, Any]] = lambda game_id: {},
+        dim_after: float = DIM_AFTER_S,
+        off_after: float = OFF_AFTER_S,
+    ) -> None:
+        self._clock = clock
+        self.rng = rng
+        self.settings = settings
+        self.catalog = catalog or Catalog.load()
+        self.face = typeface or Typeface.find()
+        self._seat_names = load_seat_names()
+        self._on_new_game = on_new_game
+        self._on_resume = on_resume
+        self.on_fact = on_fact
+        self._on_settings = on_settings
+        self.table_facts = table_facts
+        self.dim_after, self.off_after = dim_after, off_after
+
+        self.session: Session | None = None
+        self.ui: GameUI | None = None
+        self._stack: list[Screen] = []
+        self._display = "on"
+        self._last_input = clock()
+        self._message: str | None = None
+        self._flashing_until: float | None = None
+        self._version = 0
+        self._image: Image.Image | None = None
+        if session is not None:
+            self._attach(session)
+        elif resume_offer is not None:
+            self._offer_resume(resume_offer)
+        else:
+            self.new_game_form()
+        self._refresh()
+
+    # --- the daemon's side ---------------------------------------------------------------
+
+    def handle(self, event: KeyEvent) -> None:
+        """One key press. A press that wakes a dim or blank display does nothing else."""
+        now = self._clock()
+        self._settle(now)
+        self._last_input = now
+        if self._display != "on":
+            self._display = "on"
+            self._version += 1
+            return
+        self._message, self._flashing_until = None, None
+        try:
+            if event.key is Key.BACK and event.long and self.session is not None:
+                self.offer_undo()
+            else:
+                self.top.on_key(event)
+        except CompanionError as err:
+            self._message, self._flashing_until = str(err), now + FLASH_S
+        self._refresh()
+
+    def tick(self) -> None:
+        """Apply whatever timers have come due by ``clock()``; cheap to call early."""
+        self._settle(self._clock())
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`tick` has something to do next (a ``clock()`` value), or None."""
+        deadlines = []
+        if self._flashing_until is not None:
+            deadlines.append(self._flashing_until)
+        if self._display == "on":
+            deadlines.append(self._last_input + self.dim_after)
+        if self._display != "off":
+            deadlines.append(self._last_input + self.off_after)
+        return min(deadlines, default=None)
+
+    @property
+    def display_state(self) -> str:
+        """"on", "dim" (idle for ``dim_after`` s) or "off" (idle for ``off_after`` s)."""
+        return self._display
+
+    @property
+    def version(self) -> int:
+        """Grows whenever the picture or the display state changed: redraw when it differs."""
+        return self._version
+
+    def render(self) -> Image.Image:
+        """The current picture, mode "1", 128x64."""
+        assert self._image is not None  # drawn in __init__ and after every change
+        return self._image.copy()
+
+    # --- what screens use ----------------------------------------------------------------
+
+    @property
+    def top(self) -> Screen:
+        return self._stack[-1]
+
+    @property
+    def screens(self) -> tuple[Screen, ...]:
+        """The screen stack, bottom (the game screen) first."""
+        return tuple(self._stack)
+
+    @property
+    def lang(self) -> str:
+        """The language shown: the setting, unless the font cannot draw it."""
+        return self.settings.language if self.face.japanese else "en"
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return self.catalog.languages
+
+    def t(self, key: str, **fields: object) -> str:
+        return self.catalog.text(self.lang, key, **fields)
+
+    def seat_label(self, seat: int) -> str:
+        return self.t("seat.label", n=seat + 1)
+
+    def seat_names(self) -> list[str]:
+        return self._seat_names[self.lang]
+
+    def game_class(self, game_id: str) -> type[Game[Any]]:
+        return game_class(game_id)
+
+    def ui_class(self, game_id: str) -> type[GameUI]:
+        try:
+            return UIS[game_id]
+        except KeyError:
+            raise ConfigError(f"the device has no screens for {game_id!r} yet") from None
+
+    def game_title(self, game_id: str) -> str:
+        return game_class(game_id).title
+
+    def open(self, screen: Screen) -> None:
+        self._stack.append(screen)
+
+    def close(self, screen: Screen) -> None:
+        """Remove ``screen``; the game screen at the bottom is never removed this way."""
+        if len(self._stack) > 1 and screen in self._stack:
+            self._stack.remove(screen)
+
+    def push(self, action: Any) -> None:
+        """Enter ``action`` through the session; refused actions raise and change nothing."""
+        session, ui = self._game_parts()
+        before = ui.snapshot()
+        session.push(action)
+        notices = ui.notices(before)
+        self._stack = [ui.base(), *reversed(notices)]
+
+    def offer_undo(self) -> None:
+        session, ui = self._game_parts()
+        if not session.game.actions:
+            raise IllegalAction(self.t("undo.nothing"))
+        text = ui.describe(session.game.peek())
+        self._stack = [s for s in self._stack if not isinstance(s, Confirm)]
+        self.open(Confirm(self, self.t("undo.title"), text, self._undo))
+
+    def open_menu(self) -> None:
+        entries: list[tuple[str, Callable[[], None]]] = []
+        if self.ui is not None:
+            ui = self.ui
+            entries += [
+                (self.t("menu.continue"), lambda: self.close(self.top)),
+                (self.t("menu.history"), lambda: self.open(HistoryScreen(self, ui.history()))),
+                (self.t("menu.undo"), self.offer_undo),
+            ]
+        entries.append((self.t("menu.settings"), lambda: self.open(SettingsScreen(self))))
+        if self.ui is not None:
+            entries.append((self.t("menu.new_game"), self._confirm_new_game))
+        self.open(Menu(self, self.t("menu.title"), entries))
+
+    def new_game_form(self) -> None:
+        ids = [game_id for game_id in game_ids() if game_id in UIS]
+        form = SetupForm(self, ids)
+        self._stack = [*self._stack[:1], form] if self.session is not None else [form]
+
+    def start_game(self, setup: Setup) -> None:
+        """Hand a new game's setup to the daemon, which journals it and returns the session."""
+        self._attach(self._on_new_game(setup))
+
+    def change_settings(self, **changes: Any) -> None:
+        low, high = CONTRAST_RANGE
+        settings = replace(self.settings, **changes)
+        settings = replace(settings, contrast=min(high, max(low, settings.contrast)))
+        if settings != self.settings:
+            self.settings = settings
+            self._on_settings(settings)
+
+    # --- inside ----------------------------------------------------------------------------
+
+    def _game_parts(self) -> tuple[Session, GameUI]:
+        if self.session is None or self.ui is None:
+            raise IllegalAction(self.t("game.none"))
+        return self.session, self.ui
+
+    def _attach(self, session: Session) -> None:
+        ui = self.ui_class(session.game.game_id)(self, session)
+        self.session, self.ui = session, ui
+        self._stack = [ui.base()]
+
+    def _undo(self) -> None:
+        session, ui = self._game_parts()
+        session.undo()
+        self._stack = [ui.base()]
+
+    def _offer_resume(self, game: Game[Any]) -> None:
+        ui_class = self.ui_class(game.game_id)
+        where = ui_class(self, Session(game)).where()
+        players = ", ".join(game.setup.players)
+        self._stack = [ResumeOffer(self, game.title, [players, where], lambda: self._attach(self._on_resume(game)))]
+
+    def _confirm_new_game(self) -> None:
+        self.open(Confirm(self, self.t("menu.new_game"), self.t("confirm.new_game"), self.new_game_form))
+
+    def _settle(self, now: float) -> None:
+        changed = False
+        if self._flashing_until is not None and now >= self._flashing_until:
+            self._flashing_until = None
+            changed = True
+        idle = now - self._last_input
+        state = "off" if idle >= self.off_after else "dim" if idle >= self.dim_after else "on"
+        if DISPLAY_STATES.index(state) > DISPLAY_STATES.index(self._display):
+            self._display = state
+            self._version += 1
+        if changed:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        """Redraw, and bump the version only if the picture really changed."""
+        canvas = Canvas(self.face)
+        self.top.draw(canvas)
+        if self._message is not None:
+            self._draw_message(canvas, self._message, flashing=self._flashing_until is not None)
+        image = canvas.image
+        if self._image is None or image.tobytes() != self._image.tobytes():
+            self._image = image
+            self._version += 1
+
+    def _draw_message(self, canvas: Canvas, message: str, *, flashing: bool) -> None:
+        """A refusal over the bottom three rows: inverted while it flashes, then plain until the next key."""
+        first = ROWS - 3
+        canvas.fill(0, first, canvas.image.width, rows=3, value=1 if flashing else 0)
+        if not flashing:
+            canvas.rule(first - 1)
+        canvas.lines(first, 3, message, invert=flashing)

@@ -1,0 +1,183 @@
+"""Drawing on the 128x64 one-bit panel: eight text rows of 8 pixels, each exactly one display page.
+
+Every screen lays its text on that row grid. SSD1306 and SH1106 RAM is organised in 8-pixel pages,
+and the display writer sends only pages that changed, so a key press that alters one row costs one
+page (128 bytes) on the bus rather than the whole 1024-byte frame.
+
+The font is misaki gothic (8 px; kana and kanji in 8x8 cells, Latin in 4x8 cells: 32 columns a
+row). Without it the screens fall back to Pillow's built-in bitmap font, Latin only, and say so in
+the log: the device keeps working in English rather than failing to start.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH, HEIGHT, ROW = 128, 64, 8
+ROWS = HEIGHT // ROW
+MISAKI_PATHS = (
+    Path("/usr/share/fonts/truetype/misaki/misaki_gothic.ttf"),  # Debian/Raspberry Pi OS: fonts-misaki
+    Path("/usr/share/fonts/misaki/misaki_gothic.ttf"),
+    Path("/usr/local/share/fonts/misaki_gothic.ttf"),
+)
+_BITMAP_TOP = 2  # Pillow's bitmap font leaves two blank rows above its tallest glyphs
+ELLIPSIS = "…"
+
+log = logging.getLogger(__name__)
+
+
+class Typeface:
+    """One font placed on the row grid; ``japanese`` says whether it can show kana and kanji."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        if path is None:
+            self._font: ImageFont.ImageFont | ImageFont.FreeTypeFont = ImageFont.load_default_imagefont()
+            self.japanese = False
+            self._top = -_BITMAP_TOP
+        else:
+            self._font = ImageFont.truetype(str(path), ROW)
+            self.japanese = True
+            self._top = 0
+
+    @classmethod
+    def find(cls, candidates: Iterable[Path] = MISAKI_PATHS) -> Typeface:
+        """misaki gothic from the first candidate path that exists, else the built-in fallback."""
+        candidates = list(candidates)
+        for path in candidates:
+            if path.is_file():
+                return cls(path)
+        log.warning(
+            "misaki gothic not found (looked in %s): screens use Pillow's bitmap font, English only;"
+            " install the Debian package fonts-misaki for Japanese",
+            ", ".join(map(str, candidates)) or "no paths",
+        )
+        return cls(None)
+
+    def printable(self, text: str) -> str:
+        """``text`` as this font can draw it: the bitmap font has Latin-1 only."""
+        if self.japanese:
+            return text
+        return text.encode("latin-1", "replace").decode("latin-1").replace(ELLIPSIS, "~")
+
+    def width(self, text: str) -> int:
+        return int(self._font.getlength(self.printable(text)))
+
+    def fit(self, text: str, width: int) -> str:
+        """``text`` cut to ``width`` pixels, ending in an ellipsis when something was cut."""
+        if self.width(text) <= width:
+            return text
+        while text and self.width(text + ELLIPSIS) > width:
+            text = text[:-1]
+        return text + ELLIPSIS
+
+    def wrap(self, text: str, width: int) -> list[str]:
+        """Greedy line breaking at spaces; words (or Japanese runs) wider than a line break anywhere."""
+        lines: list[str] = []
+        line = ""
+        for word in text.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if self.width(candidate) <= width:
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+            line = word
+            while self.width(line) > width:
+                cut = len(line)
+                while cut > 1 and self.width(line[:cut]) > width:
+                    cut -= 1
+                lines.append(line[:cut])
+                line = line[cut:]
+        if line:
+            lines.append(line)
+        return lines
+
+    def draw(self, image: Image.Image, x: int, row: int, text: str, fill: int) -> None:
+        """Draw inside the row's 8-pixel band only, so no glyph ever touches a neighbouring page."""
+        mask = Image.new("1", (WIDTH - x, ROW), 0)
+        ImageDraw.Draw(mask).text((0, self._top), self.printable(text), font=self._font, fill=1)
+        image.paste(fill, (x, row * ROW, WIDTH, row * ROW + ROW), mask)
+
+
+class Canvas:
+    """A blank frame plus the handful of drawing verbs every screen needs."""
+
+    def __init__(self, typeface: Typeface) -> None:
+        self.face = typeface
+        self.image = Image.new("1", (WIDTH, HEIGHT), 0)
+        self._draw = ImageDraw.Draw(self.image)
+
+    def text(self, row: int, text: str, *, x: int = 0, width: int | None = None, invert: bool = False,
+             right: bool = False) -> int:
+        """Write ``text`` on ``row`` (cut to ``width``); returns the x just past it."""
+        room = (width if width is not None else WIDTH - x)
+        text = self.face.fit(text, room)
+        size = self.face.width(text)
+        if right:
+            x = x + room - size
+        if invert:  # one lit pixel either side, so the first and last letters keep their edges
+            self.fill(max(0, x - 1), row, min(WIDTH, x + size + 1))
+        self.face.draw(self.image, x, row, text, 0 if invert else 1)
+        return x + size
+
+    def title(self, text: str) -> None:
+        """The top row as a lit bar with ``text`` dark on it: which screen this is, at a glance."""
+        self.fill(0, 0, WIDTH)
+        self.face.draw(self.image, 1, 0, self.face.fit(text, WIDTH - 1), 0)
+
+    def lines(self, first_row: int, rows: int, text: str, *, invert: bool = False) -> bool:
+        """Wrap ``text`` over ``rows`` rows from ``first_row``; False when it did not fit."""
+        wrapped = self.face.wrap(text, WIDTH)
+        shown = wrapped[:rows]
+        if len(wrapped) > rows:
+            shown[-1] = self.face.fit(shown[-1] + ELLIPSIS * 2, WIDTH)
+        if invert:
+            self.fill(0, first_row, WIDTH, rows=rows)
+        for offset, line in enumerate(shown):
+            self.face.draw(self.image, 0, first_row + offset, line, 0 if invert else 1)
+        return len(wrapped) <= rows
+
+    def fits(self, text: str, rows: int) -> bool:
+        return len(self.face.wrap(text, WIDTH)) <= rows
+
+    def fill(self, x0: int, row: int, x1: int, *, rows: int = 1, value: int = 1) -> None:
+        self._draw.rectangle((x0, row * ROW, x1 - 1, (row + rows) * ROW - 1), fill=value)
+
+    def cell(self, x: int, row: int, width: int, text: str, *, invert: bool = False) -> None:
+        """``text`` centred in a cell ``width`` pixels wide; inverted, the whole cell is lit (a cursor)."""
+        if invert:
+            self.fill(x, row, x + width)
+        offset = max(0, (width - self.face.width(text)) // 2)
+        self.face.draw(self.image, x + offset, row, text, 0 if invert else 1)
+
+    def dot(self, x: int, row: int) -> None:
+        """A single pixel in the middle of a cell: a place kept for a card no longer offered."""
+        self.image.putpixel((x, row * ROW + 4), 1)
+
+    def divider(self, x: int, row: int) -> None:
+        """A dotted upright between two cells of ``row``."""
+        for y in range(row * ROW + 1, row * ROW + ROW - 1, 2):
+            self.image.putpixel((x, y), 1)
+
+    def rule(self, row: int) -> None:
+        """A thin line along the bottom of ``row`` (separates a title from its content)."""
+        self._draw.line((0, row * ROW + ROW - 1, WIDTH - 1, row * ROW + ROW - 1), fill=1)
+
+    def bar(self, x: int, row: int, length: int) -> None:
+        """A horizontal bar 5 pixels high inside ``row``."""
+        if length > 0:
+            self._draw.rectangle((x, row * ROW + 1, x + length - 1, row * ROW + 5), fill=1)
+
+    def columns(self, row: int, cells: Sequence[tuple[int, str]], *, invert: bool = False) -> None:
+        """Right-aligned numbers ending at the given x positions: table columns."""
+        for right_edge, text in cells:
+            self.text(row, text, x=right_edge - self.face.width(text), invert=invert)
+
+    def invert_all(self) -> None:
+        self.image = Image.eval(self.image, lambda value: 255 - value).convert("1")
+        self._draw = ImageDraw.Draw(self.image)

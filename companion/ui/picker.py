@@ -1,0 +1,128 @@
+"""Cursor models for choosing with four arrows and OK, and the search that finds the fewest presses.
+
+The models are immutable values, so the key planner can explore them freely: a breadth-first
+search over "cursor after key" finds the shortest way to any choice, which is how tests and the
+bench enter whole games by key presses, and how the picker's layout was tuned (docs/screens.md).
+
+A :class:`Grid` is rows of entries, and rows belong to groups (a suit whose cards fill two rows
+is one group). LEFT/RIGHT step through the entries of the cursor's group, wrapping around;
+UP/DOWN go to the row above or below (wrapping), to the same column or the row's last entry.
+
+>>> grid = Grid.of([[(1, "B1"), (7, "B7")], [(9, "B9")], [(2, "U2"), (6, "U6")]], groups=[0, 0, 1], value="B7")
+>>> grid.moved(Key.RIGHT).value, grid.moved(Key.DOWN).value, grid.moved(Key.UP).value
+('B9', 'B9', 'U6')
+>>> [event.key.name for event in shortest(grid, lambda g: g.value == "U2", Grid.steps)]
+['LEFT', 'UP']
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
+
+from companion.hw.keys import Key, KeyEvent
+
+T = TypeVar("T", bound=Hashable)
+S = TypeVar("S", bound=Hashable)
+ARROWS = (Key.LEFT, Key.RIGHT, Key.UP, Key.DOWN)
+
+
+@dataclass(frozen=True)
+class Grid(Generic[T]):
+    """Rows of ``(slot, value)`` entries in slot order, each row's group, and a cursor on one entry."""
+
+    rows: tuple[tuple[tuple[int, T], ...], ...]
+    groups: tuple[int, ...]
+    row: int = 0
+    col: int = 0
+
+    @classmethod
+    def of(cls, rows: Iterable[Iterable[tuple[int, T]]], *, groups: Iterable[int] | None = None,
+           value: T | None = None) -> Grid[T]:
+        """A grid of the non-empty rows (each its own group unless told), cursor on ``value`` or first."""
+        pairs = [(tuple(row), group) for row, group in zip(rows, groups if groups is not None else itertools.count())]
+        kept = [(row, group) for row, group in pairs if row]
+        if not kept:
+            raise ValueError("a grid needs at least one entry")
+        grid = cls(tuple(row for row, _ in kept), tuple(group for _, group in kept))
+        return grid.at(value) or grid
+
+    @property
+    def value(self) -> T:
+        return self.rows[self.row][self.col][1]
+
+    @property
+    def slot(self) -> int:
+        return self.rows[self.row][self.col][0]
+
+    def at(self, value: T | None) -> Grid[T] | None:
+        """The same grid with the cursor on ``value``, or None when it is not offered."""
+        for r, row in enumerate(self.rows):
+            for c, (_, candidate) in enumerate(row):
+                if candidate == value:
+                    return replace(self, row=r, col=c)
+        return None
+
+    def nearest(self, group: int, slot: int) -> Grid[T]:
+        """The cursor in ``group`` on the entry closest to ``slot`` (the lower one on a tie)."""
+        places = [(r, c) for r in range(len(self.rows)) if self.groups[r] == group for c in range(len(self.rows[r]))]
+        r, c = min(places, key=lambda rc: (abs(self.rows[rc[0]][rc[1]][0] - slot), self.rows[rc[0]][rc[1]][0]))
+        return replace(self, row=r, col=c)
+
+    def moved(self, key: Key) -> Grid[T]:
+        if key in (Key.LEFT, Key.RIGHT):
+            step = 1 if key is Key.RIGHT else -1
+            group = self.groups[self.row]
+            places = [(r, c) for r in range(len(self.rows)) if self.groups[r] == group for c in range(len(self.rows[r]))]
+            r, c = places[(places.index((self.row, self.col)) + step) % len(places)]
+            return replace(self, row=r, col=c)
+        if key in (Key.UP, Key.DOWN):
+            row = (self.row + (1 if key is Key.DOWN else -1)) % len(self.rows)
+            return replace(self, row=row, col=min(self.col, len(self.rows[row]) - 1))
+        return self
+
+    def steps(self) -> Iterator[tuple[KeyEvent, Grid[T]]]:
+        for key in ARROWS:
+            yield KeyEvent(key), self.moved(key)
+
+
+@dataclass(frozen=True)
+class Number:
+    """A whole number in ``[low, high]``: UP/DOWN step by one, RIGHT/LEFT by five (no wrap).
+
+    >>> Number(0, 0, 20).moved(Key.RIGHT).moved(Key.UP).value
+    6
+    """
+
+    value: int
+    low: int
+    high: int
+
+    BIG_STEP = 5
+
+    def moved(self, key: Key) -> Number:
+        step = {Key.UP: 1, Key.DOWN: -1, Key.RIGHT: self.BIG_STEP, Key.LEFT: -self.BIG_STEP}.get(key, 0)
+        return replace(self, value=min(self.high, max(self.low, self.value + step)))
+
+    def steps(self) -> Iterator[tuple[KeyEvent, Number]]:
+        for key in ARROWS:
+            yield KeyEvent(key), self.moved(key)
+
+
+def shortest(start: S, goal: Callable[[S], bool], steps: Callable[[S], Iterable[tuple[KeyEvent, S]]]) -> list[KeyEvent]:
+    """The fewest key events leading from ``start`` to a state ``goal`` accepts (breadth first)."""
+    paths: dict[S, list[KeyEvent]] = {start: []}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        if goal(state):
+            return paths[state]
+        for event, following in steps(state):
+            if following not in paths:
+                paths[following] = [*paths[state], event]
+                queue.append(following)
+    raise ValueError("that choice cannot be reached from here")
+

@@ -1,0 +1,330 @@
+"""Screens that do not depend on the game: the base class, menus, confirmations, settings, history.
+
+A screen draws itself on a :class:`~companion.ui.canvas.Canvas` and reacts to keys. A key it
+refuses raises a :class:`~companion.errors.CompanionError`; the app flashes the message and
+nothing else changes. Screens are stacked by the app: the game screen for the current decision at
+the bottom, notices (trick results, revokes, deal scores) and menus above it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from companion.hw.keys import Key, KeyEvent
+from companion.ui.canvas import ROWS, WIDTH, Canvas
+
+if TYPE_CHECKING:
+    from companion.session import Session
+    from companion.ui.app import App
+
+
+class Screen:
+    """One step of the interaction: what the glass shows and what each key does there."""
+
+    # The key that leaves this screen towards the game screen: the key planner presses it.
+    leave_key: ClassVar[Key] = Key.BACK
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def t(self, key: str, **fields: object) -> str:
+        return self.app.t(key, **fields)
+
+    def draw(self, canvas: Canvas) -> None:
+        raise NotImplementedError
+
+    def on_key(self, event: KeyEvent) -> None:
+        """React to one key; BACK leaves by default."""
+        if event.key is Key.BACK:
+            self.app.close(self)
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        """The keys that enter ``action`` from here, or None when this screen does not enter actions."""
+        return None
+
+
+class Notice(Screen):
+    """Something the table should read before play goes on (a trick result, a revoke): OK goes on."""
+
+    leave_key = Key.OK
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key in (Key.OK, Key.BACK):
+            self.app.close(self)
+
+
+class GameUI:
+    """What a game's screens give the app; one subclass per family of games, registered by id."""
+
+    game_ids: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, app: App, session: Session) -> None:
+        self.app = app
+        self.session = session
+
+    def base(self) -> Screen:
+        """The screen for the decision the game waits for (or the final ranking)."""
+        raise NotImplementedError
+
+    def snapshot(self) -> object:
+        """Enough of the state to tell afterwards what an action changed."""
+        raise NotImplementedError
+
+    def notices(self, before: object) -> list[Screen]:
+        """What the table must be told after an action, first shown first."""
+        raise NotImplementedError
+
+    def history(self) -> list[tuple[str, Callable[[], Screen]]]:
+        """One line per finished trick, and how to open its details."""
+        raise NotImplementedError
+
+    def describe(self, action: Any) -> str:
+        """An action in words, for the undo confirmation."""
+        raise NotImplementedError
+
+    def where(self) -> str:
+        """How far the game has come, for the resume offer."""
+        raise NotImplementedError
+
+    @classmethod
+    def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
+        """Game-specific rows of the setup form."""
+        raise NotImplementedError
+
+    @classmethod
+    def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
+        """Make the setup from the form (perhaps after more screens) and hand it to :meth:`App.start_game`."""
+        raise NotImplementedError
+
+
+UIS: dict[str, type[GameUI]] = {}
+
+
+def register_ui(cls: type[GameUI]) -> type[GameUI]:
+    for game_id in cls.game_ids:
+        UIS[game_id] = cls
+    return cls
+
+
+class ListScreen(Screen):
+    """A title and a scrolling list; UP/DOWN move (wrapping), OK picks."""
+
+    def __init__(self, app: App, title: str, items: Sequence[str]) -> None:
+        super().__init__(app)
+        self.title = title
+        self.items = list(items)
+        self.index = 0
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title)
+        room = ROWS - 1
+        top = min(max(0, self.index - room + 1), max(0, len(self.items) - room))
+        for offset, item in enumerate(self.items[top : top + room]):
+            chosen = top + offset == self.index
+            canvas.text(1 + offset, ("> " if chosen else "  ") + item, invert=chosen)
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key in (Key.UP, Key.DOWN) and self.items:
+            self.index = (self.index + (1 if event.key is Key.DOWN else -1)) % len(self.items)
+        elif event.key is Key.OK and self.items:
+            self.pick(self.index)
+        else:
+            super().on_key(event)
+
+    def pick(self, index: int) -> None:
+        raise NotImplementedError
+
+
+class Menu(ListScreen):
+    """Named actions, each a callable run when picked."""
+
+    def __init__(self, app: App, title: str, entries: Sequence[tuple[str, Callable[[], None]]]) -> None:
+        super().__init__(app, title, [label for label, _ in entries])
+        self.actions = [action for _, action in entries]
+
+    def pick(self, index: int) -> None:
+        self.actions[index]()
+
+
+class Confirm(Screen):
+    """A question that OK answers yes and BACK answers no."""
+
+    def __init__(self, app: App, title: str, text: str, on_yes: Callable[[], None]) -> None:
+        super().__init__(app)
+        self.title, self.text, self.on_yes = title, text, on_yes
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title)
+        canvas.lines(1, ROWS - 2, self.text)
+        canvas.text(ROWS - 1, self.t("hint.yes_no"))
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key is Key.OK:
+            self.app.close(self)
+            self.on_yes()
+        else:
+            super().on_key(event)
+
+
+class HistoryScreen(ListScreen):
+    """Every finished trick of the game, newest last; OK shows one in full."""
+
+    def __init__(self, app: App, entries: Sequence[tuple[str, Callable[[], Screen]]]) -> None:
+        title = app.t("history.title") if entries else app.t("history.empty")
+        super().__init__(app, title, [line for line, _ in entries])
+        self.details = [open_detail for _, open_detail in entries]
+        self.index = max(0, len(entries) - 1)
+
+    def pick(self, index: int) -> None:
+        self.app.open(self.details[index]())
+
+
+class SettingsScreen(Screen):
+    """Contrast and language; every change is applied at once and handed to the app to persist."""
+
+    CONTRAST_STEP = 32
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.row = 0
+
+    def draw(self, canvas: Canvas) -> None:
+        settings = self.app.settings
+        canvas.title(self.t("settings.title"))
+        level = settings.contrast // self.CONTRAST_STEP + 1
+        rows = [
+            (self.t("settings.contrast"), "#" * level + "." * (8 - level)),
+            (self.t("settings.language"), self.app.catalog.text(settings.language, "language.name")),
+        ]
+        for index, (label, value) in enumerate(rows):
+            chosen = index == self.row
+            canvas.text(2 + index, ("> " if chosen else "  ") + label, invert=chosen)
+            canvas.text(2 + index, f"< {value} >" if chosen else value, x=64)
+        canvas.text(ROWS - 1, self.t("hint.settings"))
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key in (Key.UP, Key.DOWN):
+            self.row = 1 - self.row
+        elif event.key in (Key.LEFT, Key.RIGHT):
+            step = 1 if event.key is Key.RIGHT else -1
+            if self.row == 0:
+                self.app.change_settings(contrast=self.app.settings.contrast + step * self.CONTRAST_STEP)
+            else:
+                languages = self.app.languages
+                index = (languages.index(self.app.settings.language) + step) % len(languages)
+                self.app.change_settings(language=languages[index])
+        else:
+            super().on_key(event)
+
+
+class ResumeOffer(Screen):
+    """An unfinished game found at start-up: OK resumes it, BACK starts a new one."""
+
+    def __init__(self, app: App, title: str, lines: Sequence[str], on_resume: Callable[[], None]) -> None:
+        super().__init__(app)
+        self.title, self.lines, self.on_resume = title, list(lines), on_resume
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.t("resume.title"))
+        canvas.text(1, self.title)
+        row = 2
+        for line in self.lines:
+            canvas.lines(row, 2, line)
+            row += len(canvas.face.wrap(line, WIDTH)[:2])
+        canvas.text(ROWS - 1, self.t("hint.resume"))
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key is Key.OK:
+            self.on_resume()
+        elif event.key is Key.BACK:
+            self.app.new_game_form()
+
+
+@dataclass
+class Choice:
+    """One row of the setup form: a label and options cycled with LEFT/RIGHT."""
+
+    key: str
+    label: str
+    options: list[str]
+    labels: list[str]
+    index: int = 0
+
+    @property
+    def value(self) -> str:
+        return self.options[self.index]
+
+
+class SetupForm(Screen):
+    """A new game: which game, how many players, their names, then the game's own options; Start."""
+
+    def __init__(self, app: App, game_ids: Sequence[str]) -> None:
+        super().__init__(app)
+        self.game_ids = list(game_ids)
+        self.game = Choice("game", self.t("setup.game"), self.game_ids, [app.game_title(g) for g in self.game_ids])
+        self.players = Choice("players", self.t("setup.players"), [], [])
+        self.names: list[Choice] = []
+        self.extra: list[Choice] = []
+        self.row = 0
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Refill the rows that depend on the game and the player count, keeping what still applies."""
+        cls = self.app.game_class(self.game.value)
+        counts = [str(n) for n in range(cls.min_players, cls.max_players + 1)]
+        wanted = self.players.value if self.players.options else counts[-1]
+        self.players.options = self.players.labels = counts
+        self.players.index = counts.index(wanted) if wanted in counts else len(counts) - 1
+        pool = self.app.seat_names()
+        names = [choice.value for choice in self.names]
+        while len(names) < int(self.players.value):
+            names.append(next(n for n in pool if n not in names))
+        self.names = [
+            Choice(f"seat{seat}", self.app.seat_label(seat), pool, pool, pool.index(name) if name in pool else 0)
+            for seat, name in enumerate(names[: int(self.players.value)])
+        ]
+        self.extra = self.app.ui_class(self.game.value).setup_choices(self.app, self.game.value, int(self.players.value))
+
+    @property
+    def rows(self) -> list[Choice | None]:
+        """The form's rows; None is the Start row."""
+        return [self.game, self.players, *self.names, *self.extra, None]
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.t("setup.title"))
+        rows = self.rows
+        room = ROWS - 1
+        top = min(max(0, self.row - room + 1), len(rows) - room) if len(rows) > room else 0
+        for offset, choice in enumerate(rows[top : top + room]):
+            chosen = top + offset == self.row
+            label = self.t("setup.start") if choice is None else choice.label
+            canvas.text(1 + offset, ("> " if chosen else "  ") + label, width=56, invert=chosen)
+            if choice is not None:
+                value = choice.labels[choice.index]
+                canvas.text(1 + offset, f"< {value} >" if chosen else f"  {value}", x=56)
+
+    def on_key(self, event: KeyEvent) -> None:
+        rows = self.rows
+        choice = rows[self.row]
+        if event.key in (Key.UP, Key.DOWN):
+            self.row = (self.row + (1 if event.key is Key.DOWN else -1)) % len(rows)
+        elif event.key in (Key.LEFT, Key.RIGHT) and choice is not None:
+            self._cycle(choice, 1 if event.key is Key.RIGHT else -1)
+        elif event.key is Key.OK and choice is None:
+            cls = self.app.ui_class(self.game.value)
+            cls.start(self.app, self.game.value, [c.value for c in self.names], self.extra)
+        elif event.key is Key.BACK and self.app.session is not None:
+            self.app.close(self)
+
+    def _cycle(self, choice: Choice, step: int) -> None:
+        taken = {c.value for c in self.names if c is not choice}
+        for _ in choice.options:
+            choice.index = (choice.index + step) % len(choice.options)
+            if choice not in self.names or choice.value not in taken:
+                break
+        if choice in (self.game, self.players):
+            self._rebuild()
+            self.row = min(self.row, len(self.rows) - 1)
+

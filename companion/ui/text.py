@@ -1,0 +1,104 @@
+"""Screen text in every language the device speaks, from the catalogues in ``companion/data/i18n``.
+
+A catalogue is a flat JSON object of keys to ``str.format`` templates. Every language must define the
+same keys with the same placeholders, so a missing or mistyped translation stops the program at
+start-up with a message naming the file and key, instead of leaving a blank on the glass mid-game.
+
+>>> catalog = Catalog({"en": {"hello": "Hi {name}"}, "ja": {"hello": "{name}さん"}})
+>>> catalog.text("ja", "hello", name="Aki")
+'Akiさん'
+>>> Catalog({"en": {"hello": "Hi {name}"}, "ja": {"hello": "やあ"}})
+Traceback (most recent call last):
+...
+companion.errors.ConfigError: i18n/ja.json: 'hello' must use the placeholders {name}, as en.json does
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+from companion.errors import ConfigError
+
+LANGUAGES = ("en", "ja")
+SEAT_NAMES_FILE = "seat-names.json"
+NAME_CELLS = 4  # a seat name fits a 16-pixel field: 4 half-width or 2 full-width characters
+
+
+def _read(name: str) -> Any:
+    resource = resources.files("companion.data") / "i18n" / name
+    try:
+        return json.loads(resource.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"i18n/{name} is missing from the package") from None
+    except json.JSONDecodeError as err:
+        raise ConfigError(f"i18n/{name}: not valid JSON ({err})") from None
+
+
+def _placeholders(template: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
+
+
+def cells(text: str) -> int:
+    """Width in half-width cells: ASCII takes one, kana and kanji take two.
+
+    >>> cells("Aki"), cells("あき")
+    (3, 4)
+    """
+    return sum(1 if ord(char) < 0x80 else 2 for char in text)
+
+
+class Catalog:
+    """Templates by language and key; ``text`` fills one in."""
+
+    def __init__(self, tables: Mapping[str, Mapping[str, str]]) -> None:
+        if "en" not in tables:
+            raise ConfigError("the English catalogue (i18n/en.json) is required: it defines the keys")
+        reference = tables["en"]
+        for lang, table in tables.items():
+            if not isinstance(table, Mapping) or not all(isinstance(v, str) for v in table.values()):
+                raise ConfigError(f"i18n/{lang}.json must be an object of strings")
+            missing = sorted(set(reference) - set(table))
+            extra = sorted(set(table) - set(reference))
+            if missing or extra:
+                raise ConfigError(f"i18n/{lang}.json: missing keys {missing}, unknown keys {extra}")
+            for key, template in table.items():
+                wanted = _placeholders(reference[key])
+                if _placeholders(template) != wanted:
+                    names = ", ".join(f"{{{name}}}" for name in sorted(wanted)) or "no placeholders"
+                    raise ConfigError(f"i18n/{lang}.json: {key!r} must use the placeholders {names}, as en.json does")
+        self._tables = {lang: dict(table) for lang, table in tables.items()}
+
+    @classmethod
+    def load(cls) -> Catalog:
+        """The catalogues shipped in the package, one per language in :data:`LANGUAGES`."""
+        return cls({lang: _read(f"{lang}.json") for lang in LANGUAGES})
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(self._tables)
+
+    def text(self, lang: str, key: str, **fields: object) -> str:
+        return self._tables[lang][key].format(**fields)
+
+
+def load_seat_names() -> dict[str, list[str]]:
+    """The short list of seat names offered at setup, per language, checked to fit a table row."""
+    data = _read(SEAT_NAMES_FILE)
+    if not isinstance(data, dict) or set(data) != set(LANGUAGES):
+        raise ConfigError(f"i18n/{SEAT_NAMES_FILE} must map each of {', '.join(LANGUAGES)} to a list of names")
+    for lang, names in data.items():
+        if not isinstance(names, list) or len(names) < 4 or not all(isinstance(n, str) and n for n in names):
+            raise ConfigError(f"i18n/{SEAT_NAMES_FILE}: {lang} needs at least 4 non-empty names")
+        if len(set(names)) != len(names):
+            raise ConfigError(f"i18n/{SEAT_NAMES_FILE}: {lang} lists a name twice")
+        too_wide = [n for n in names if cells(n) > NAME_CELLS]
+        if too_wide:
+            raise ConfigError(
+                f"i18n/{SEAT_NAMES_FILE}: {too_wide[0]!r} is too wide for a table row"
+                f" ({NAME_CELLS} half-width or {NAME_CELLS // 2} full-width characters)"
+            )
+    return data

@@ -1,0 +1,799 @@
+"""Screens for both Tezuma editions: draft, trick entry, results, revokes, questions, deal scores.
+
+The trick screen is one row per seat. The seat whose turn it is has the card picker in its row:
+the suit, then the ranks 1-9 and T in fixed places, a dot where a card is no longer offered. The
+picker offers only cards the table has not seen this deal, starts on the lead suit (a seat known
+to be void in it, and the leader, start on the suit with most unseen cards nearby) and on its trump while
+any of them is unseen (a seat is likelier to hold one of several trumps than any one number card),
+else on the rank of the last card entered. LEFT/RIGHT step along the ranks and wrap; UP/DOWN change suit.
+
+OK plays the card. Holding OK (a long press) plays it with the seat's ability; AUX arms the
+ability instead, showing its uses left, and then OK plays with it. Paper Egg and Five-Color Sand
+need no card; Fire Breathing takes the first card with the ability and the second with OK.
+
+Each confirmed card changes two rows of the screen (the seat that played, the seat that plays
+next), each arrow press one row: with a page-diffing display writer that is a quarter of a frame
+or less per press (docs/screens.md has the figures).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from companion.carddata import printed_cards
+from companion.engine.base import Answer, Question
+from companion.errors import IllegalPlay
+from companion.games.tezuma import (
+    ABILITY,
+    CARDLESS,
+    FIRE,
+    PENALTY,
+    SCORING,
+    Card,
+    DealState,
+    Draft,
+    Play,
+    Revoke,
+    TezumaGame,
+    Trick,
+    TrickResult,
+)
+from companion.hw.keys import Key, KeyEvent
+from companion.ui.canvas import ROWS, WIDTH, Canvas
+from companion.ui.picker import ARROWS, Grid, Number, shortest
+from companion.ui.screens import Choice, GameUI, ListScreen, Notice, Screen, register_ui
+
+if TYPE_CHECKING:
+    from companion.session import Session
+    from companion.ui.app import App
+
+TRUMP_SLOT = 10  # ranks sit in slots 1-9, the trump after them
+ONE_ROW = 3  # a suit offering more cards than this is split into two rows for UP/DOWN
+CELL = 8  # pixel width of one rank in the picker row
+NAME_X, CARD_X, CELLS_X = 16, 36, 46
+PANEL_ROW, PANEL_ROWS = 5, 3  # the last trick's reason, under the seat rows
+OK, LONG_OK = KeyEvent(Key.OK), KeyEvent(Key.OK, long=True)
+FOLLOW_HOW = ("horse-swallowing", "fire-breathing", "many-umbrellas", "cup-and-ball")
+
+
+def slot(card: Card) -> int:
+    return TRUMP_SLOT if card.is_trump else card.rank
+
+
+def scoring_label(cards: dict[str, Any], lang: str, card_id: str) -> str:
+    """A scoring card as the table knows it: the data's English label, else kind name and id."""
+    scoring = cards["scoring"]
+    return str(scoring["label"].format(id=card_id) if lang == "en" else f"{scoring[lang]}{card_id}")
+
+
+def laid_out(game: TezumaGame, deal: DealState, kind: str) -> list[str]:
+    """The cards of ``kind`` on the table for this deal's draft."""
+    if kind == PENALTY:
+        return list(game.suits)
+    return list(deal.layout["scoring" if kind == SCORING else "abilities"])
+
+
+class Names:
+    """How seats, cards, abilities and reasons read in the language on screen.
+
+    English screens show the engine's own sentences; other languages build them from the result
+    codes with catalogue templates (``en.json`` holds the English templates, which tests compare
+    with the engine's sentences so the builder stays faithful).
+    """
+
+    def __init__(self, app: App, game: TezumaGame) -> None:
+        self.app = app
+        self.game = game
+
+    @property
+    def lang(self) -> str:
+        return self.app.lang
+
+    def t(self, key: str, **fields: object) -> str:
+        return self.app.t(key, **fields)
+
+    def seat(self, seat: int) -> str:
+        return f"{self.app.seat_label(seat)} {self.game.setup.players[seat]}"
+
+    def suit(self, code: str) -> str:
+        return str(self.game.suits[code][self.lang])
+
+    def suit_mark(self, code: str) -> str:
+        """One character: the letter in English, the first character of the name in Japanese."""
+        return code if self.lang == "en" else self.suit(code)[0]
+
+    def rank(self, rank: int) -> str:
+        return self.t("card.trump") if rank == 0 else str(rank)
+
+    def card(self, card: Card) -> str:
+        return self.suit_mark(card.suit) + self.rank(card.rank)
+
+    def cards(self, cards: Sequence[Card]) -> str:
+        return "+".join(self.card(c) for c in cards)
+
+    def ability(self, ability: str) -> str:
+        return str(self.game.abilities[ability][self.lang])
+
+    def kind(self, kind: str) -> str:
+        if kind == ABILITY:
+            return self.t("kind.ability")
+        return str(self.game.cards["penalty" if kind == PENALTY else "scoring"][self.lang])
+
+    def scoring(self, card_id: str) -> str:
+        return scoring_label(self.game.cards, self.lang, card_id)
+
+    def draft_card(self, kind: str, card: str) -> str:
+        if kind == PENALTY:
+            return self.suit(card)
+        return self.scoring(card) if kind == SCORING else self.ability(card)
+
+    def play(self, play: Play) -> str:
+        parts = [self.cards(play.cards)] if play.cards else []
+        if play.ability:
+            parts.append(self.ability(play.ability))
+        return " ".join(parts)
+
+    def reason(self, result: TrickResult, trick: Trick, *, house: bool = True) -> str:
+        if self.lang == "en":
+            return result.reason if house or not result.house else result.reason.removesuffix(f"; {result.house}")
+        return self.coded_reason(result, trick, house=house)
+
+    def coded_reason(self, result: TrickResult, trick: Trick, *, house: bool = True) -> str:
+        """The reason from the result's codes, in the language on screen."""
+        label = self.app.seat_label
+        abilities = {seat: ability for seat, _, ability in trick.plays() if ability}
+        rule_ability = {"sand": "five-color-sand", "trump-sword": "sword-walking", "follow-sword": "sword-walking",
+                        "trump-butterfly": "butterfly-dance", "trump-butterfly-water": "butterfly-dance"}
+        key, ability = f"reason.{result.rule}", rule_ability.get(result.rule)
+        how = abilities.get(result.winner)
+        if result.rule == "follow" and how in FOLLOW_HOW:
+            key, ability = "reason.follow-ability", how
+        text = self.t(
+            key,
+            winner=label(result.winner),
+            suit=self.suit(trick.lead_suit) if trick.lead_suit else "",
+            value=result.value,
+            ability=self.ability(ability) if ability else "",
+            water=self.ability("water-trick"),
+        )
+        if result.water_voided:
+            text = self.t("reason.water-voided", text=text, ability=self.ability("water-trick"))
+        if result.next_lead_by:
+            text = self.t("reason.next-lead", text=text, leader=label(result.next_lead),
+                          ability=self.ability(result.next_lead_by))
+        if house and result.house:
+            text = self.t("reason.house", text=text, house=self.house(result))
+        return text
+
+    def house(self, result: TrickResult) -> str:
+        """The house ruling that decided ``result`` (Tezuma has one: two next-lead abilities)."""
+        if self.lang == "en" and result.house:
+            return result.house
+        return self.t("house.next-lead", ability=self.ability(result.next_lead_by or ""))
+
+    def revoke(self, revoke: Revoke) -> str:
+        return self.t("revoke.text", seat=self.app.seat_label(revoke.seat), suit=self.suit(revoke.suit),
+                      trick=revoke.trick + 1, deal=revoke.deal + 1, shown=revoke.proved_in_trick + 1)
+
+    def question(self, question: Question) -> str:
+        """The engine's question about a lost score-card fact, in the language on screen."""
+        _, card_id, tricks = question.key.split(":")
+        deal = self.game.state.deal
+        holders = [self.app.seat_label(s) for s in range(self.game.n) if deal.picks[s].get(SCORING) == card_id]
+        return self.t("question.points", card=self.scoring(card_id), seats=", ".join(holders), tricks=tricks)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What an action may change that the table must be told about."""
+
+    open_trick: tuple[int, int] | None
+    revokes: int
+    scored: int
+
+
+@register_ui
+class TezumaUI(GameUI):
+    game_ids = ("tezuma-2015", "tezuma")
+
+    def __init__(self, app: App, session: Session) -> None:
+        super().__init__(app, session)
+        self.names = Names(app, self.game)
+
+    @property
+    def game(self) -> TezumaGame:
+        game = self.session.game
+        assert isinstance(game, TezumaGame)  # registered for Tezuma ids only
+        return game
+
+    def base(self) -> Screen:
+        decision = self.game.decision
+        if decision is None:
+            return FinalScreen(self.app, self)
+        screens: dict[str, Callable[[App, TezumaUI], Screen]] = {
+            "draft": DraftScreen, "play": TrickScreen, "answer": QuestionScreen}
+        return screens[decision.kind](self.app, self)
+
+    def snapshot(self) -> Snapshot:
+        state = self.game.state
+        decision = self.game.decision
+        open_trick = None
+        if decision is not None and decision.kind == "play":
+            open_trick = (len(state.deals) - 1, len(state.deal.tricks) - 1)
+        return Snapshot(open_trick, len(state.revokes), sum(d.scores is not None for d in state.deals))
+
+    def notices(self, before: object) -> list[Screen]:
+        assert isinstance(before, Snapshot)
+        state = self.game.state
+        shown: list[Screen] = []
+        if before.open_trick is not None:
+            deal_index, trick_index = before.open_trick
+            trick = state.deals[deal_index].tricks[trick_index]
+            if trick.result is not None and self._needs_result_screen(trick, trick_index):
+                shown.append(ResultScreen(self.app, self, deal_index, trick_index))
+        shown += [RevokeScreen(self.app, self, revoke) for revoke in state.revokes[before.revokes :]]
+        scored = [index for index, deal in enumerate(state.deals) if deal.scores is not None]
+        shown += [DealScreen(self.app, self, index) for index in scored[before.scored :]]
+        return shown
+
+    def _needs_result_screen(self, trick: Trick, index: int) -> bool:
+        """The trick screen's panel shows most results; a full screen is needed for a house ruling,
+        a reason too long for the panel, and the deal's last trick (the next screen is not a trick)."""
+        assert trick.result is not None
+        last = index == self.game.tricks_per_deal - 1
+        panel = self.app.t("trick.last", trick=index + 1, reason=self.names.reason(trick.result, trick))
+        return bool(trick.result.house) or last or len(self.app.face.wrap(panel, WIDTH)) > PANEL_ROWS
+
+    def history(self) -> list[tuple[str, Callable[[], Screen]]]:
+        entries: list[tuple[str, Callable[[], Screen]]] = []
+        for d, deal in enumerate(self.game.state.deals):
+            for k, trick in enumerate(deal.tricks):
+                if trick.result is None:
+                    continue
+                plays = " ".join(f"{seat + 1}:{self.names.cards(cards) or '-'}" for seat, cards, _ in trick.plays())
+                line = f"{d + 1}-{k + 1} {plays} >{self.app.seat_label(trick.result.winner)}"
+                entries.append((line, lambda d=d, k=k: ResultScreen(self.app, self, d, k)))
+        return entries
+
+    def describe(self, action: Any) -> str:
+        names = self.names
+        if isinstance(action, Draft):
+            return self.app.t("undo.draft", seat=names.seat(action.seat), kind=names.kind(action.kind),
+                              card=names.draft_card(action.kind, action.card))
+        if isinstance(action, Play):
+            return self.app.t("undo.play", seat=names.seat(action.seat), play=names.play(action))
+        assert isinstance(action, Answer)
+        _, card_id, tricks = action.key.split(":")
+        return self.app.t("undo.answer", value=action.value, card=names.scoring(card_id), tricks=tricks)
+
+    def where(self) -> str:
+        deal = self.game.state.deal
+        if deal.in_draft:
+            return self.app.t("resume.draft", deal=deal.index + 1)
+        return self.app.t("resume.trick", deal=deal.index + 1, trick=len(deal.tricks))
+
+    # --- setup -------------------------------------------------------------------------------
+
+    @classmethod
+    def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
+        cards = printed_cards(game_id)
+        modes = (["recommended"] if "recommended" in cards else []) + ["random", "choose"]
+        return [
+            Choice("beginner", app.t("setup.beginner"), ["no", "yes"], [app.t("no"), app.t("yes")]),
+            Choice("cards", app.t("setup.cards"), modes, [app.t(f"setup.cards.{mode}") for mode in modes]),
+        ]
+
+    @classmethod
+    def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
+        values = {choice.key: choice.value for choice in choices}
+        beginner = values["beginner"] == "yes"
+        if values["cards"] == "choose":
+            app.open(LayoutScreen(app, game_id, names, beginner))
+            return
+        cards = printed_cards(game_id)
+        options: dict[str, Any] = {"beginner": beginner}
+        if values["cards"] == "random" and "recommended" in cards:
+            # this edition lays out the book's sets unless told otherwise: draw them here instead
+            options.update(random_layout(cards, len(names), app))
+        begin(app, game_id, names, options)
+
+
+def random_layout(cards: dict[str, Any], players: int, app: App) -> dict[str, list[str]]:
+    """Scoring cards and abilities drawn with the app's random source (the required card kept)."""
+    wanted = cards["laid_out"]
+    required = wanted.get("required_scoring", {}).get(str(players))
+    eligible = [c["id"] for c in cards["scoring"]["cards"] if players in c["players"] and c["id"] != required]
+    count = wanted["scoring"][str(players)] - (1 if required else 0)
+    scoring = sorted(app.rng.sample(eligible, count) + ([required] if required else []))
+    abilities = app.rng.sample([a["id"] for a in cards["abilities"]], wanted["abilities"][str(players)])
+    return {"scoring": scoring, "abilities": abilities}
+
+
+def begin(app: App, game_id: str, names: Sequence[str], options: dict[str, Any]) -> None:
+    cls = app.game_class(game_id)
+    setup = cls.new_setup(names, options=options, seed=app.rng.randrange(2**32), cards=printed_cards(game_id),
+                          table_facts=app.table_facts(game_id))
+    app.start_game(setup)
+
+
+class LayoutScreen(ListScreen):
+    """Choose the laid-out scoring cards and abilities on the device; OK toggles, the last row starts."""
+
+    def __init__(self, app: App, game_id: str, names: Sequence[str], beginner: bool) -> None:
+        cards = printed_cards(game_id)
+        self.game_id, self.names, self.beginner = game_id, list(names), beginner
+        n = len(names)
+        self.options = [(SCORING, c["id"], scoring_label(cards, app.lang, c["id"]))
+                        for c in cards["scoring"]["cards"] if n in c["players"]]
+        if not beginner:
+            self.options += [(ABILITY, a["id"], a[app.lang]) for a in cards["abilities"]]
+        self.wanted = {SCORING: cards["laid_out"]["scoring"][str(n)], ABILITY: cards["laid_out"]["abilities"][str(n)]}
+        self.chosen: list[tuple[str, str]] = []
+        super().__init__(app, "", [])
+        self._relabel()
+
+    def _relabel(self) -> None:
+        counts = {kind: sum(1 for k, _ in self.chosen if k == kind) for kind in self.wanted}
+        self.title = self.t("layout.title", scoring=f"{counts[SCORING]}/{self.wanted[SCORING]}",
+                            abilities=f"{counts[ABILITY]}/{0 if self.beginner else self.wanted[ABILITY]}")
+        marks = ["[x] " if (kind, card) in self.chosen else "[ ] " for kind, card, _ in self.options]
+        self.items = [mark + label for mark, (_, _, label) in zip(marks, self.options)] + [self.t("setup.start")]
+
+    def pick(self, index: int) -> None:
+        if index == len(self.options):
+            chosen = {kind: [card for k, card in self.chosen if k == kind] for kind in self.wanted}
+            begin(self.app, self.game_id, self.names,
+                  {"beginner": self.beginner, "scoring": chosen[SCORING], "abilities": chosen[ABILITY]})
+            return
+        kind, card, _ = self.options[index]
+        if (kind, card) in self.chosen:
+            self.chosen.remove((kind, card))
+        else:
+            self.chosen.append((kind, card))
+        self._relabel()
+
+
+class TezumaScreen(Screen):
+    """A screen with the game's names at hand."""
+
+    def __init__(self, app: App, ui: TezumaUI) -> None:
+        super().__init__(app)
+        self.ui = ui
+        self.game = ui.game
+        self.names = ui.names
+
+
+class TrickScreen(TezumaScreen):
+    """Enter one seat's play: the card picker in that seat's row; see the module docstring."""
+
+    def __init__(self, app: App, ui: TezumaUI) -> None:
+        super().__init__(app, ui)
+        game = self.game
+        decision = game.decision
+        assert decision is not None and decision.seat is not None
+        self.deal = game.state.deal
+        self.trick = self.deal.tricks[-1]
+        self.seat = decision.seat
+        self.held = self.deal.picks[self.seat].get(ABILITY)
+        self.armed = False
+        self.first: Card | None = None  # Fire Breathing's first card, once taken
+        self.grid = self.card_grid()
+
+    # --- the picker ----------------------------------------------------------------------
+
+    def card_grid(self, first: Card | None = None) -> Grid[Card]:
+        """The cards offered, one suit a group; with ``first``, Fire Breathing's possible partners.
+
+        A suit with more than :data:`ONE_ROW` cards offered is two rows, its lower and upper half,
+        so UP/DOWN reach the middle of a suit in one press on the way to the next suit.
+        """
+        offered = self.game.unplayed_cards()
+        if first is not None:
+            offered = [c for c in offered if c.suit == first.suit and not c.is_trump and c != first]
+        rows: list[list[tuple[int, Card]]] = []
+        groups: list[int] = []
+        for group, suit in enumerate(self.game.suits):
+            entries = sorted((slot(c), c) for c in offered if c.suit == suit)
+            half = (len(entries) + 1) // 2 if len(entries) > ONE_ROW else len(entries)
+            rows += [entries[:half], entries[half:]]
+            groups += [group, group]
+        grid = Grid.of(rows, groups=groups)
+        if first is not None:
+            return grid.nearest(grid.groups[0], first.rank)
+        suits = list(self.game.suits)
+        suit = self._start_suit([suits[group] for group in dict.fromkeys(grid.groups)])
+        return grid.nearest(suits.index(suit), TRUMP_SLOT if self._trumps_left(suit) else self._last_slot())
+
+    def _start_suit(self, suits: list[str]) -> str:
+        """The lead suit; for the leader, or a seat known to be void in it, the suit that puts the
+        most unseen cards fewest UP/DOWN presses away."""
+        void = {suit for suit, _ in self.deal.declined[self.seat]}
+        lead = self.trick.lead_suit
+        if lead in suits and lead not in void:
+            return lead
+        weight = {suit: 0 if suit in void else self._cards_left(suit) for suit in suits}
+        n = len(suits)
+
+        def presses_away(start: int) -> int:
+            return sum(weight[suit] * min(abs(start - i), n - abs(start - i)) for i, suit in enumerate(suits))
+
+        return suits[min(range(n), key=presses_away)]
+
+    def _trumps_left(self, suit: str) -> int:
+        return self.game.trumps_per_suit - self.deal.trumps_down[suit]
+
+    def _cards_left(self, suit: str) -> int:
+        numbers = sum(1 for c in self.game.unplayed_cards() if c.suit == suit and not c.is_trump)
+        return numbers + self._trumps_left(suit)
+
+    def _last_slot(self) -> int:
+        """The slot of the last card put down this deal (the middle before any)."""
+        for trick in reversed(self.deal.tricks):
+            for turn in reversed(trick.turns):
+                if turn.cards:
+                    return slot(turn.cards[-1])
+        return TRUMP_SLOT // 2
+
+    # --- keys ----------------------------------------------------------------------------
+
+    def on_key(self, event: KeyEvent) -> None:
+        key = event.key
+        if key in ARROWS:
+            self.grid = self.grid.moved(key)
+        elif key is Key.AUX:
+            self._toggle_ability()
+        elif key is Key.OK:
+            self._confirm(with_ability=event.long or self.armed)
+        elif key is Key.BACK:
+            if self.first is not None:
+                self.first, self.grid = None, self.card_grid()
+            elif self.armed:
+                self.armed = False
+            else:
+                self.app.open_menu()
+
+    def _confirm(self, *, with_ability: bool) -> None:
+        card = self.grid.value
+        if self.first is not None:
+            self.app.push(Play(self.seat, (self.first, card), FIRE))
+        elif not with_ability:
+            self.app.push(Play(self.seat, (card,)))
+        elif self._ability() in CARDLESS:
+            self.app.push(Play(self.seat, (), self._ability()))
+        elif self._ability() == FIRE:
+            self._take_first(card)
+        else:
+            self.app.push(Play(self.seat, (card,), self._ability()))
+
+    def _ability(self) -> str:
+        if self.held is None:
+            raise IllegalPlay(self.t("trick.no_ability", seat=self.app.seat_label(self.seat)))
+        return self.held
+
+    def _take_first(self, card: Card) -> None:
+        """Fire Breathing: keep ``card`` and offer its partners, once the engine agrees a pair can follow."""
+        partners = [c for c in self.game.unplayed_cards() if c.suit == card.suit and not c.is_trump and c != card]
+        # an impossible pair makes the engine name the real obstacle (uses, hand, trump, no partner)
+        self.game.check(Play(self.seat, (card, partners[0] if partners and not card.is_trump else card), FIRE))
+        self.first, self.armed = card, True
+        self.grid = self.card_grid(first=card)
+
+    def _toggle_ability(self) -> None:
+        if self.first is not None:
+            self.first, self.armed, self.grid = None, False, self.card_grid()
+        elif self.armed:
+            self.armed = False
+        else:
+            ability = self._ability()
+            if not any(play.ability == ability for play in self.game.legal_actions):
+                cards = () if ability in CARDLESS else (self.grid.value,) * (2 if ability == FIRE else 1)
+                self.game.check(Play(self.seat, cards, ability))  # raises the engine's reason
+            self.armed = True
+
+    # --- planning ------------------------------------------------------------------------
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        if not isinstance(action, Play) or action.seat != self.seat:
+            return None
+        keys: list[KeyEvent] = []
+        grid, armed = self.grid, self.armed
+        if self.first is not None:
+            keys.append(KeyEvent(Key.BACK))  # drop the half-made Fire Breathing pair
+            grid = self.card_grid()
+        if armed and action.ability is None:
+            keys.append(KeyEvent(Key.AUX))
+            armed = False
+        confirm = OK if armed else LONG_OK
+        if action.ability is None:
+            return keys + path_to(grid, action.cards[0]) + [OK]
+        if action.ability in CARDLESS:
+            return keys + [confirm]
+        if action.ability == FIRE:  # the record keeps the order the two cards were named in
+            first, second = action.cards
+            return keys + path_to(grid, first) + [confirm] + path_to(self.card_grid(first=first), second) + [OK]
+        return keys + path_to(grid, action.cards[0]) + [confirm]
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def draw(self, canvas: Canvas) -> None:
+        self._header(canvas)
+        for seat in range(self.game.n):
+            self._seat_row(canvas, 1 + seat, seat)
+        finished = [trick for trick in self.deal.tricks if trick.result is not None]
+        if finished:
+            last = finished[-1]
+            assert last.result is not None
+            panel = self.t("trick.last", trick=len(finished), reason=self.names.reason(last.result, last))
+        else:
+            panel = self.t("trick.leads", seat=self.names.seat(self.trick.lead))
+        canvas.lines(PANEL_ROW, PANEL_ROWS, panel)
+
+    def _header(self, canvas: Canvas) -> None:
+        if self.first is not None:
+            canvas.title(self.t("trick.fire", ability=self.names.ability(FIRE), card=self.names.card(self.first)))
+        elif self.armed and self.held is not None:
+            canvas.title(self.t("trick.armed", ability=self.names.ability(self.held), uses=self.deal.uses[self.seat]))
+        else:
+            canvas.text(0, self.t("trick.header", deal=self.deal.index + 1, deals=self.game.n))
+
+    def _seat_row(self, canvas: Canvas, row: int, seat: int) -> None:
+        active = seat == self.seat
+        if active:
+            canvas.text(row, ">")
+        canvas.text(row, self.app.seat_label(seat), x=4, width=NAME_X - 4)
+        canvas.text(row, self.game.setup.players[seat], x=NAME_X, width=CARD_X - NAME_X - 2)
+        if active:
+            self._picker(canvas, row)
+        else:
+            canvas.text(row, self._played(seat), x=CARD_X)
+
+    def _played(self, seat: int) -> str:
+        """What ``seat`` has put down this trick, or its card of the last trick in parentheses."""
+        turns = [turn for turn in self.trick.turns if turn.seat == seat]
+        if turns:
+            cards = [card for turn in turns for card in turn.cards]
+            ability = self.trick.ability_of(seat)
+            shown = self.names.cards(cards) or "-"
+            return f"{shown} {self.names.ability(ability)}" if ability else shown
+        if len(self.deal.tricks) > 1:
+            before = [c for turn in self.deal.tricks[-2].turns if turn.seat == seat for c in turn.cards]
+            return f"({self.names.cards(before)})" if before else ""
+        return ""
+
+    def _picker(self, canvas: Canvas, row: int) -> None:
+        if self.armed and self.held in CARDLESS:
+            canvas.text(row, self.t("trick.no_card"), x=CARD_X)
+            return
+        grid = self.grid
+        canvas.text(row, self.names.suit_mark(grid.value.suit), x=CARD_X)
+        halves = [[s for s, _ in entries] for entries, group in zip(grid.rows, grid.groups)
+                  if group == grid.groups[grid.row]]
+        offered = {s for half in halves for s in half}
+        for cell in range(1, TRUMP_SLOT + 1):
+            x = CELLS_X + (cell - 1) * CELL
+            if cell in offered:
+                label = self.names.rank(0 if cell == TRUMP_SLOT else cell)
+                canvas.cell(x, row, CELL, label, invert=cell == grid.slot)
+            else:
+                canvas.dot(x + CELL // 2 - 1, row)
+        if len(halves) > 1:  # where UP/DOWN jump: between the suit's lower and upper half
+            canvas.divider(CELLS_X + halves[0][-1] * CELL, row)
+
+
+def path_to(grid: Grid[Card], card: Card) -> list[KeyEvent]:
+    return shortest(grid, lambda g: g.value == card, Grid.steps)
+
+
+class DraftScreen(TezumaScreen):
+    """One seat takes a laid-out card: UP/DOWN choose the kind, LEFT/RIGHT the card, OK takes it."""
+
+    def __init__(self, app: App, ui: TezumaUI) -> None:
+        super().__init__(app, ui)
+        decision = self.game.decision
+        assert decision is not None and decision.seat is not None
+        self.deal = self.game.state.deal
+        self.seat = decision.seat
+        taken = {kind: {picks.get(kind) for picks in self.deal.picks} for kind in self.game.kinds}
+        mine = self.deal.picks[self.seat]
+        grid: Grid[tuple[str, str]] = Grid.of(
+            [(index, (kind, card)) for index, card in enumerate(laid_out(self.game, self.deal, kind))
+             if card not in taken[kind]]
+            for kind in self.game.kinds if kind not in mine
+        )
+        self.grid = self._near_last_pick(grid)
+
+    def _near_last_pick(self, grid: Grid[tuple[str, str]]) -> Grid[tuple[str, str]]:
+        """Start where the last pick was taken, so the cursor (and the screen) barely moves."""
+        last = self.game.actions[-1] if self.game.actions else None
+        if not isinstance(last, Draft) or not self.deal.drafted:
+            return grid
+        kinds = [row[0][1][0] for row in grid.rows]
+        row = kinds.index(last.kind) if last.kind in kinds else 0
+        return grid.nearest(row, laid_out(self.game, self.deal, last.kind).index(last.card))
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key in ARROWS:
+            self.grid = self.grid.moved(event.key)
+        elif event.key is Key.OK:
+            kind, card = self.grid.value
+            self.app.push(Draft(self.seat, kind, card))
+        elif event.key is Key.BACK:
+            self.app.open_menu()
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        if not isinstance(action, Draft) or action.seat != self.seat:
+            return None
+        return shortest(self.grid, lambda g: g.value == (action.kind, action.card), Grid.steps) + [OK]
+
+    def draw(self, canvas: Canvas) -> None:
+        """The laid-out cards still on the table, one kind a row, and every seat's picks below, the
+        seat to pick marked: taking a card changes a few rows, not the whole screen."""
+        names = self.names
+        canvas.title(self.t("draft.title", deal=self.deal.index + 1))
+        taken = {kind: {picks.get(kind) for picks in self.deal.picks} for kind in self.game.kinds}
+        cursor_kind, cursor_card = self.grid.value
+        for row, kind in enumerate(self.game.kinds, start=1):
+            canvas.text(row, names.kind(kind), x=4, width=44)
+            offered = [card for card in laid_out(self.game, self.deal, kind) if card not in taken[kind]]
+            if kind == ABILITY:
+                shown = cursor_card if kind == cursor_kind else offered[0]
+                canvas.text(row, names.ability(shown), x=48, invert=kind == cursor_kind)
+                continue
+            for position, card in enumerate(offered):
+                label = names.suit_mark(card) if kind == PENALTY else card
+                canvas.cell(48 + position * 10, row, 10, label, invert=(kind, card) == (cursor_kind, cursor_card))
+        for seat in range(self.game.n):
+            row = 1 + len(self.game.kinds) + seat
+            picks = self.deal.picks[seat]
+            shown = [names.suit_mark(picks[PENALTY]) if PENALTY in picks else "-", picks.get(SCORING, "-")]
+            if ABILITY in self.game.kinds:
+                shown.append(names.ability(picks[ABILITY]) if ABILITY in picks else "-")
+            if seat == self.seat:
+                canvas.text(row, ">")
+            canvas.text(row, f"{names.seat(seat)}: {' '.join(shown)}", x=4)
+
+
+class QuestionScreen(TezumaScreen):
+    """A score-card fact the print lost: UP/DOWN +-1, RIGHT/LEFT +-5, OK answers (and is remembered)."""
+
+    def __init__(self, app: App, ui: TezumaUI) -> None:
+        super().__init__(app, ui)
+        decision = self.game.decision
+        assert decision is not None and decision.question is not None
+        self.question = decision.question
+        self.number = Number(self.question.suggestion, self.question.minimum, self.question.maximum)
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key in ARROWS:
+            self.number = self.number.moved(event.key)
+        elif event.key is Key.OK:
+            self.app.push(Answer(self.question.key, self.number.value))
+            self.app.on_fact(self.game.game_id, self.question.key, self.number.value)
+        elif event.key is Key.BACK:
+            self.app.open_menu()
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        if not isinstance(action, Answer) or action.key != self.question.key:
+            return None
+        return shortest(self.number, lambda n: n.value == action.value, Number.steps) + [OK]
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.t("question.title"))
+        canvas.lines(1, 3, self.names.question(self.question))
+        canvas.text(5, f"< {self.number.value} >", x=48)
+        canvas.text(ROWS - 1, self.t("hint.number"))
+
+
+class ResultScreen(Notice):
+    """One finished trick in full: who played what, who won and why, and any house ruling."""
+
+    def __init__(self, app: App, ui: TezumaUI, deal: int, trick: int) -> None:
+        super().__init__(app)
+        self.ui, self.deal, self.index = ui, deal, trick
+        self.trick = ui.game.state.deals[deal].tricks[trick]
+
+    def draw(self, canvas: Canvas) -> None:
+        names = self.ui.names
+        result = self.trick.result
+        assert result is not None
+        canvas.title(self.t("result.title", deal=self.deal + 1, trick=self.index + 1,
+                              seat=names.seat(result.winner)))
+        plays = [f"{seat + 1}:{names.cards(cards) or '-'}{'*' if ability else ''}"
+                 for seat, cards, ability in self.trick.plays()]
+        canvas.text(1, " ".join(plays))
+        if result.house:
+            canvas.lines(2, 3, names.reason(result, self.trick, house=False))
+            canvas.text(5, self.t("result.house"), invert=True)
+            canvas.lines(6, 2, names.house(result))
+        else:
+            canvas.lines(2, ROWS - 2, names.reason(result, self.trick))
+
+
+class RevokeScreen(Notice):
+    """A revoke the table's cards proved: the device names it, the table decides what to do."""
+
+    def __init__(self, app: App, ui: TezumaUI, revoke: Revoke) -> None:
+        super().__init__(app)
+        self.ui, self.revoke = ui, revoke
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.t("revoke.title"))
+        canvas.lines(1, 5, self.ui.names.revoke(self.revoke))
+        canvas.text(ROWS - 1, self.t("revoke.hint"))
+
+
+class DealScreen(Notice):
+    """A deal's scores as a table (tricks, points, penalty cards, deal score, total), or LEFT/RIGHT
+    for a bar chart of the totals."""
+
+    COLUMNS: ClassVar[tuple[int, ...]] = (56, 72, 90, 110, 127)  # right edges
+
+    def __init__(self, app: App, ui: TezumaUI, deal: int) -> None:
+        super().__init__(app)
+        self.ui, self.index = ui, deal
+        self.chart = False
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key in (Key.LEFT, Key.RIGHT):
+            self.chart = not self.chart
+        else:
+            super().on_key(event)
+
+    def totals(self) -> list[int]:
+        """Totals as they stood after this deal (the deal table is also shown for past deals)."""
+        deals = self.ui.game.state.deals[: self.index + 1]
+        return [sum(deal.scores[seat] for deal in deals if deal.scores) for seat in range(self.ui.game.n)]
+
+    def draw(self, canvas: Canvas) -> None:
+        (self._chart if self.chart else self._table)(canvas)
+        canvas.text(ROWS - 1, self.t("hint.deal"))
+
+    def _table(self, canvas: Canvas) -> None:
+        game = self.ui.game
+        deal = game.state.deals[self.index]
+        assert deal.points is not None and deal.penalties is not None and deal.scores is not None
+        canvas.title(self.t("deal.title", deal=self.index + 1))
+        heads = [self.t(f"deal.{column}") for column in ("tricks", "points", "penalty", "score", "total")]
+        canvas.columns(1, list(zip(self.COLUMNS, heads)))
+        totals = self.totals()
+        for seat in range(game.n):
+            values = [deal.tricks_won[seat], deal.points[seat], -deal.penalties[seat], deal.scores[seat], totals[seat]]
+            canvas.text(2 + seat, self.ui.names.seat(seat), width=self.COLUMNS[0] - 12)
+            canvas.columns(2 + seat, [(x, str(v)) for x, v in zip(self.COLUMNS, values)])
+
+    def _chart(self, canvas: Canvas) -> None:
+        canvas.title(self.t("chart.title", deal=self.index + 1))
+        totals = self.totals()
+        longest = WIDTH - 40 - 16
+        top = max(totals) or 1
+        for seat, total in enumerate(totals):
+            canvas.text(2 + seat, self.ui.game.setup.players[seat], width=36)
+            canvas.bar(38, 2 + seat, longest * total // top)
+            canvas.text(2 + seat, str(total), x=WIDTH - 14, width=14, right=True)
+
+
+class FinalScreen(TezumaScreen):
+    """The game is over: ranking by total, ties sharing a place; OK starts a new game."""
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key is Key.OK:
+            self.app.new_game_form()
+        elif event.key is Key.BACK:
+            self.app.open_menu()
+
+    def draw(self, canvas: Canvas) -> None:
+        totals = self.game.totals()
+        winners = self.game.winners()
+        canvas.title(self.t("final.title"))
+        order = sorted(range(self.game.n), key=lambda seat: (-totals[seat], seat))
+        for row, seat in enumerate(order, start=1):
+            place = 1 + sum(1 for other in totals if other > totals[seat])
+            canvas.text(row, f"{place}. {self.names.seat(seat)}", width=80)
+            canvas.text(row, str(totals[seat]), x=80, width=20, right=True)
+            if seat in winners:
+                canvas.text(row, self.t("final.win"), x=104)
+        who = ", ".join(self.game.setup.players[seat] for seat in winners)
+        canvas.text(6, self.t("final.winners" if len(winners) > 1 else "final.winner", names=who))
+        canvas.text(ROWS - 1, self.t("hint.final"))

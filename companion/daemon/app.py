@@ -174,6 +174,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keypad", help="serial port of the optional Pico keypad, e.g. /dev/ttyACM0")
     parser.add_argument("--save-frame", type=Path, help="write the last frame shown as a PNG on exit")
     parser.add_argument("--seed", type=int, help="seed for the device's random draws (default: from the OS)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every journalled action (debug level)")
 
 
 def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
@@ -252,6 +253,8 @@ def main_run(argv: Sequence[str]) -> int:
         display_parser(None, full).print_help()
         return 0
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if ours.verbose:
+        logging.getLogger("companion").setLevel(logging.DEBUG)
     try:
         return cmd_run(ours, luma_argv)
     except CompanionError as err:

@@ -52,6 +52,7 @@ class Store:
         self.settings_path = root / SETTINGS_FILE
         self._wall = wall
         self._journal: Journal | None = None
+        self.accepted = 0  # actions in the journalled game, once their line is on disk
 
     # --- games ---------------------------------------------------------------------------
 
@@ -97,12 +98,14 @@ class Store:
         if self.journal_path.exists():
             self._archive("game")
         self._journal = Journal.create(self.journal_path, header_json(setup))
+        self.accepted = 0
         return self._session(game_class(setup.game)(setup))
 
     def resume(self, game: Game[Any]) -> Session:
         """Carry on the recovered game, appending to the journal it came from."""
         if self._journal is None:
             raise CompanionError("no journal is open to resume")
+        self.accepted = len(game.actions)
         return self._session(game)
 
     def _session(self, game: Game[Any]) -> Session:
@@ -115,6 +118,8 @@ class Store:
             raise CompanionError("no journal is open")
         line = data if change == "action" else {"type": "undo"}
         self._journal.append({**line, "at": self._wall()})
+        self.accepted += 1 if change == "action" else -1
+        log.debug("accepted %d", self.accepted)
 
     def close(self) -> None:
         if self._journal is not None:

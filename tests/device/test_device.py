@@ -8,12 +8,12 @@ import pytest
 from companion.engine.record import GameBuilder, read_record
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import table_model
-from tests.device.harness import MockDevice
+from companion.daemon.virtual import VirtualDevice
 
 OK, UP, RIGHT = KeyEvent(Key.OK), KeyEvent(Key.UP), KeyEvent(Key.RIGHT)
 
 
-def start_game(dev: MockDevice, game_id: str) -> None:
+def start_game(dev: VirtualDevice, game_id: str) -> None:
     """On the new-game form: pick the game on the first row, jump to Start (UP wraps), OK."""
     for _ in range(len(dev.app.top.game_ids)):
         if dev.app.top.game.value == game_id:
@@ -24,7 +24,7 @@ def start_game(dev: MockDevice, game_id: str) -> None:
     assert dev.game is not None and dev.game.game_id == game_id
 
 
-def play_through_keys(dev: MockDevice, seed: int, max_actions: int | None = None) -> None:
+def play_through_keys(dev: VirtualDevice, seed: int, max_actions: int | None = None) -> None:
     rng = random.Random(seed)
     game = dev.game
     table = table_model(game, rng, 0.4)
@@ -46,7 +46,7 @@ def journal_game(state):
 
 @pytest.mark.parametrize("game_id", ["tezuma-2015", "tezuma"])
 def test_a_whole_game_through_mock_buttons_matches_the_replay_of_its_journal(tmp_path, game_id):
-    dev = MockDevice(tmp_path)
+    dev = VirtualDevice(tmp_path)
     try:
         start_game(dev, game_id)
         play_through_keys(dev, seed=3)
@@ -62,13 +62,13 @@ def test_a_whole_game_through_mock_buttons_matches_the_replay_of_its_journal(tmp
 
 
 def test_restart_resumes_at_the_exact_action(tmp_path):
-    dev = MockDevice(tmp_path)
+    dev = VirtualDevice(tmp_path)
     start_game(dev, "tezuma")
     play_through_keys(dev, seed=5, max_actions=40)
     before = dev.game.summary(), list(dev.game.actions)
     dev.close()  # a pulled plug: nothing is flushed on purpose beyond what each action did
 
-    again = MockDevice(tmp_path)
+    again = VirtualDevice(tmp_path)
     try:
         assert type(again.app.top).__name__ == "ResumeOffer"
         again.press(OK)
@@ -78,7 +78,7 @@ def test_restart_resumes_at_the_exact_action(tmp_path):
 
 
 def test_a_torn_last_line_is_dropped_with_a_message_not_a_crash(tmp_path):
-    dev = MockDevice(tmp_path)
+    dev = VirtualDevice(tmp_path)
     start_game(dev, "tezuma-2015")
     play_through_keys(dev, seed=7, max_actions=20)
     actions = list(dev.game.actions)
@@ -86,7 +86,7 @@ def test_a_torn_last_line_is_dropped_with_a_message_not_a_crash(tmp_path):
     journal = tmp_path / "current.jsonl"
     with journal.open("ab") as f:
         f.write(b'{"type":"play","seat":1,"car')  # the plug was pulled mid-write
-    again = MockDevice(tmp_path)
+    again = VirtualDevice(tmp_path)
     try:
         assert any("torn" in m for m in again.device.startup_messages)
         again.press(OK)
@@ -97,7 +97,7 @@ def test_a_torn_last_line_is_dropped_with_a_message_not_a_crash(tmp_path):
 
 
 def test_undo_by_long_back_is_journalled(tmp_path):
-    dev = MockDevice(tmp_path)
+    dev = VirtualDevice(tmp_path)
     try:
         start_game(dev, "tezuma")
         play_through_keys(dev, seed=9, max_actions=15)
@@ -113,7 +113,7 @@ def test_undo_by_long_back_is_journalled(tmp_path):
 
 
 def test_idle_dims_then_blanks_and_the_waking_press_does_nothing_else(tmp_path):
-    dev = MockDevice(tmp_path)
+    dev = VirtualDevice(tmp_path)
     try:
         start_game(dev, "tezuma")
         panel = dev.display.bus.panel
@@ -131,7 +131,7 @@ def test_idle_dims_then_blanks_and_the_waking_press_does_nothing_else(tmp_path):
 
 
 def test_the_panel_shows_what_the_app_drew(tmp_path):
-    dev = MockDevice(tmp_path)
+    dev = VirtualDevice(tmp_path)
     try:
         start_game(dev, "tezuma")
         play_through_keys(dev, seed=2, max_actions=10)

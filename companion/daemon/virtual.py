@@ -1,4 +1,8 @@
-"""A whole device on fake buses, in virtual time: mock pins in, the real SSD1306 driver out."""
+"""A whole device on fake buses, in virtual time: mock pins in, the real SSD1306 driver out.
+
+Tests, benchmarks and the kill test drive the production :class:`~companion.daemon.app.Device`
+through it; nothing here is a second UI path, only a faster clock and hands on the mock pins.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ from companion.hw.mock import MockPad, VirtualTime
 from companion.ui.planner import presses_for
 
 
-class MockDevice:
+class VirtualDevice:
     """The production :class:`Device` with MockFactory buttons and a recording display bus."""
 
     def __init__(self, state: Path, *, board: str = "adafruit-oled-bonnet", seed: int = 1) -> None:
@@ -31,6 +35,7 @@ class MockDevice:
         self.device.start()
         self.device.loop.run_until_idle()
         self.presses = 0
+        self.pressed: list[KeyEvent] = []  # every key, in order: a key script can be written from it
 
     @property
     def app(self) -> Any:
@@ -45,6 +50,7 @@ class MockDevice:
         self.pad.press(event.key, long=event.long)
         self.device.loop.run_until_idle()
         self.presses += 1
+        self.pressed.append(event)
 
     def enter(self, action: Any) -> None:
         """Enter an engine action with the keys a person would press."""
@@ -58,3 +64,8 @@ class MockDevice:
     def close(self) -> None:
         self.pad.close()
         self.device.close()
+
+
+def key_script(events: list[KeyEvent]) -> str:
+    """The events as a mock-mode key script (``companion run --mock --keys``)."""
+    return "".join(f"{'hold' if e.long else 'press'} {e.key.name}\n" for e in events)

@@ -170,6 +170,11 @@ class App:
         """Grows whenever the picture or the display state changed: redraw when it differs."""
         return self._version
 
+    @property
+    def message(self) -> str | None:
+        """The reason the last key was refused, shown until the next key (None when all is well)."""
+        return self._message
+
     def render(self) -> Image.Image:
         """The current picture, mode "1", 128x64."""
         assert self._image is not None  # drawn in __init__ and after every change

@@ -26,6 +26,7 @@ MISAKI_PATHS = (
 )
 _BITMAP_TOP = 2  # Pillow's bitmap font leaves two blank rows above its tallest glyphs
 ELLIPSIS = "…"
+ON = 255  # a lit pixel, as mode "1" images store it
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ class Typeface:
         """Draw inside the row's 8-pixel band only, so no glyph ever touches a neighbouring page."""
         mask = Image.new("1", (WIDTH - x, ROW), 0)
         ImageDraw.Draw(mask).text((0, self._top), self.printable(text), font=self._font, fill=1)
-        image.paste(fill, (x, row * ROW, WIDTH, row * ROW + ROW), mask)
+        image.paste(ON if fill else 0, (x, row * ROW, WIDTH, row * ROW + ROW), mask)
 
 
 class Canvas:
@@ -142,11 +143,8 @@ class Canvas:
             self.face.draw(self.image, 0, first_row + offset, line, 0 if invert else 1)
         return len(wrapped) <= rows
 
-    def fits(self, text: str, rows: int) -> bool:
-        return len(self.face.wrap(text, WIDTH)) <= rows
-
     def fill(self, x0: int, row: int, x1: int, *, rows: int = 1, value: int = 1) -> None:
-        self._draw.rectangle((x0, row * ROW, x1 - 1, (row + rows) * ROW - 1), fill=value)
+        self._draw.rectangle((x0, row * ROW, x1 - 1, (row + rows) * ROW - 1), fill=ON if value else 0)
 
     def cell(self, x: int, row: int, width: int, text: str, *, invert: bool = False) -> None:
         """``text`` centred in a cell ``width`` pixels wide; inverted, the whole cell is lit (a cursor)."""
@@ -157,27 +155,23 @@ class Canvas:
 
     def dot(self, x: int, row: int) -> None:
         """A single pixel in the middle of a cell: a place kept for a card no longer offered."""
-        self.image.putpixel((x, row * ROW + 4), 1)
+        self.image.putpixel((x, row * ROW + 4), ON)
 
     def divider(self, x: int, row: int) -> None:
         """A dotted upright between two cells of ``row``."""
         for y in range(row * ROW + 1, row * ROW + ROW - 1, 2):
-            self.image.putpixel((x, y), 1)
+            self.image.putpixel((x, y), ON)
 
     def rule(self, row: int) -> None:
         """A thin line along the bottom of ``row`` (separates a title from its content)."""
-        self._draw.line((0, row * ROW + ROW - 1, WIDTH - 1, row * ROW + ROW - 1), fill=1)
+        self._draw.line((0, row * ROW + ROW - 1, WIDTH - 1, row * ROW + ROW - 1), fill=ON)
 
     def bar(self, x: int, row: int, length: int) -> None:
         """A horizontal bar 5 pixels high inside ``row``."""
         if length > 0:
-            self._draw.rectangle((x, row * ROW + 1, x + length - 1, row * ROW + 5), fill=1)
+            self._draw.rectangle((x, row * ROW + 1, x + length - 1, row * ROW + 5), fill=ON)
 
     def columns(self, row: int, cells: Sequence[tuple[int, str]], *, invert: bool = False) -> None:
         """Right-aligned numbers ending at the given x positions: table columns."""
         for right_edge, text in cells:
             self.text(row, text, x=right_edge - self.face.width(text), invert=invert)
-
-    def invert_all(self) -> None:
-        self.image = Image.eval(self.image, lambda value: 255 - value).convert("1")
-        self._draw = ImageDraw.Draw(self.image)

@@ -315,8 +315,11 @@ class SetupForm(Screen):
         elif event.key is Key.OK and choice is None:
             cls = self.app.ui_class(self.game.value)
             cls.start(self.app, self.game.value, [c.value for c in self.names], self.extra)
-        elif event.key is Key.BACK and self.app.session is not None:
-            self.app.close(self)
+        elif event.key is Key.BACK:
+            if self.app.session is not None:
+                self.app.close(self)  # back to the game in progress
+            else:
+                self.app.open_menu()
 
     def _cycle(self, choice: Choice, step: int) -> None:
         taken = {c.value for c in self.names if c is not choice}

@@ -86,8 +86,18 @@ class Catalog:
 
 
 def load_seat_names() -> dict[str, list[str]]:
-    """The short list of seat names offered at setup, per language, checked to fit a table row."""
-    data = _read(SEAT_NAMES_FILE)
+    """The short list of seat names offered at setup, per language (``i18n/seat-names.json``)."""
+    return check_seat_names(_read(SEAT_NAMES_FILE))
+
+
+def check_seat_names(data: object) -> dict[str, list[str]]:
+    """Every language has at least four distinct names, each narrow enough for a table row.
+
+    >>> check_seat_names({"en": ["Aki", "Ben", "Chie", "Dai"], "ja": ["あき", "べん", "ちえ", "だいすけ"]})
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: i18n/seat-names.json: 'だいすけ' is too wide for a table row (4 half-width or 2 full-width characters)
+    """
     if not isinstance(data, dict) or set(data) != set(LANGUAGES):
         raise ConfigError(f"i18n/{SEAT_NAMES_FILE} must map each of {', '.join(LANGUAGES)} to a list of names")
     for lang, names in data.items():

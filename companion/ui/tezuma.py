@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.carddata import printed_cards
 from companion.engine.base import Answer, Question
-from companion.errors import IllegalPlay
+from companion.errors import IllegalAction, IllegalPlay
 from companion.games.tezuma import (
     ABILITY,
     CARDLESS,
@@ -112,6 +112,10 @@ class Names:
 
     def cards(self, cards: Sequence[Card]) -> str:
         return "+".join(self.card(c) for c in cards)
+
+    def turn(self, seat: int, cards: Sequence[Card], ability: str | None) -> str:
+        """One seat's part of a trick in a few characters: ``2:U8*`` (``*``: with an ability)."""
+        return f"{seat + 1}:{self.cards(cards) or '-'}{'*' if ability else ''}"
 
     def ability(self, ability: str) -> str:
         return str(self.game.abilities[ability][self.lang])
@@ -252,7 +256,7 @@ class TezumaUI(GameUI):
             for k, trick in enumerate(deal.tricks):
                 if trick.result is None:
                     continue
-                plays = " ".join(f"{seat + 1}:{self.names.cards(cards) or '-'}" for seat, cards, _ in trick.plays())
+                plays = " ".join(self.names.turn(seat, cards, ability) for seat, cards, ability in trick.plays())
                 line = f"{d + 1}-{k + 1} {plays} >{self.app.seat_label(trick.result.winner)}"
                 entries.append((line, lambda d=d, k=k: ResultScreen(self.app, self, d, k)))
         return entries
@@ -322,7 +326,7 @@ class LayoutScreen(ListScreen):
     """Choose the laid-out scoring cards and abilities on the device; OK toggles, the last row starts."""
 
     def __init__(self, app: App, game_id: str, names: Sequence[str], beginner: bool) -> None:
-        cards = printed_cards(game_id)
+        self.cards = cards = printed_cards(game_id)
         self.game_id, self.names, self.beginner = game_id, list(names), beginner
         n = len(names)
         self.options = [(SCORING, c["id"], scoring_label(cards, app.lang, c["id"]))
@@ -344,6 +348,12 @@ class LayoutScreen(ListScreen):
     def pick(self, index: int) -> None:
         if index == len(self.options):
             chosen = {kind: [card for k, card in self.chosen if k == kind] for kind in self.wanted}
+            for kind, cards in chosen.items():
+                # checked here: the engine reads an empty choice as "the book's sets"
+                wanted = 0 if kind == ABILITY and self.beginner else self.wanted[kind]
+                if len(cards) != wanted:
+                    name = self.t("kind.ability") if kind == ABILITY else self.cards["scoring"][self.app.lang]
+                    raise IllegalAction(self.t("layout.count", wanted=wanted, kind=name, chosen=len(cards)))
             begin(self.app, self.game_id, self.names,
                   {"beginner": self.beginner, "scoring": chosen[SCORING], "abilities": chosen[ABILITY]})
             return
@@ -700,9 +710,7 @@ class ResultScreen(Notice):
         assert result is not None
         canvas.title(self.t("result.title", deal=self.deal + 1, trick=self.index + 1,
                               seat=names.seat(result.winner)))
-        plays = [f"{seat + 1}:{names.cards(cards) or '-'}{'*' if ability else ''}"
-                 for seat, cards, ability in self.trick.plays()]
-        canvas.text(1, " ".join(plays))
+        canvas.text(1, " ".join(names.turn(seat, cards, ability) for seat, cards, ability in self.trick.plays()))
         if result.house:
             canvas.lines(2, 3, names.reason(result, self.trick, house=False))
             canvas.text(5, self.t("result.house"), invert=True)

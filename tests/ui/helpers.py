@@ -1,0 +1,118 @@
+"""Shared pieces for the UI tests: a fake clock, apps over known games, key-driven play, goldens."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from companion.carddata import printed_cards
+from companion.engine.base import Game, game_class
+from companion.hw.keys import Key, KeyEvent
+from companion.session import Session
+from companion.ui import App, Settings, presses_for
+from companion.ui.canvas import MISAKI_PATHS
+
+NAMES = ("Aki", "Ben", "Chie", "Dai")
+GOLDEN = Path(__file__).parent / "golden"
+DOCS_IMG = Path(__file__).parents[2] / "docs" / "img"
+HAVE_MISAKI = any(path.is_file() for path in MISAKI_PATHS)
+needs_misaki = pytest.mark.skipif(
+    not HAVE_MISAKI, reason="misaki gothic (Debian package fonts-misaki) is not installed: the screens are drawn with it"
+)
+
+
+class FakeClock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def press(key: Key, long: bool = False) -> KeyEvent:
+    return KeyEvent(key, long)
+
+
+def new_game(game_id: str = "tezuma-2015", players: int = 4, **options: Any) -> Game[Any]:
+    cls = game_class(game_id)
+    return cls(cls.new_setup(NAMES[:players], options=options, seed=7, cards=printed_cards(game_id)))
+
+
+def renamed(game: Game[Any]) -> Game[Any]:
+    """The same game (setup and log) with the short seat names the screens are laid out for."""
+    setup = dataclasses.replace(game.setup, players=NAMES[: len(game.setup.players)])
+    copy = type(game)(setup)
+    for action in game.actions:
+        copy.push(action)
+    return copy
+
+
+def make_app(game: Game[Any] | None = None, *, clock: FakeClock | None = None, language: str = "en",
+             **kwargs: Any) -> App:
+    session = Session(game) if game is not None else None
+    return App(session, clock=clock or FakeClock(), rng=random.Random(0), settings=Settings(language=language),
+               **kwargs)
+
+
+def enter(app: App, actions: Iterable[Any]) -> int:
+    """Enter each action by the planner's keys alone; returns the number of presses."""
+    count = 0
+    for action in actions:
+        keys = presses_for(app, action)
+        for event in keys:
+            app.handle(event)
+        count += len(keys)
+    return count
+
+
+def texts(game: Game[Any], *lines: str) -> list[Any]:
+    """Actions from the game's notation, parsed against a scratch copy as it advances."""
+    scratch = game.copy()
+    actions = []
+    for line in lines:
+        actions.append(scratch.push_text(line))
+    return actions
+
+
+def changed_pages(before: Image.Image, after: Image.Image) -> int:
+    """How many 8-pixel display pages differ: what a page-diffing display writer would send."""
+    rows = before.width // 8
+    old, new = before.tobytes(), after.tobytes()
+    return sum(old[page * 8 * rows : (page + 1) * 8 * rows] != new[page * 8 * rows : (page + 1) * 8 * rows]
+               for page in range(before.height // 8))
+
+
+def check_golden(image: Image.Image, name: str, *, docs: bool = False) -> None:
+    """Compare with ``golden/<name>.png`` pixel for pixel; ``UPDATE_GOLDEN=1`` rewrites it (and the
+    4x copy in docs/img when ``docs``)."""
+    path = GOLDEN / f"{name}.png"
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        image.save(path)
+        if docs:
+            image.convert("L").resize((image.width * 4, image.height * 4), Image.Resampling.NEAREST).save(
+                DOCS_IMG / f"{name}.png")
+        return
+    if not path.exists():
+        pytest.fail(f"no golden image {path.name}: run UPDATE_GOLDEN=1 pytest tests/ui to create it")
+    expected = Image.open(path).convert("1")
+    if expected.size != image.size or expected.tobytes() != image.tobytes():
+        actual = path.with_name(f"{name}.actual.png")
+        image.save(actual)
+        pytest.fail(f"{name} differs from its golden image; see {actual} (UPDATE_GOLDEN=1 accepts it)")
+
+
+def seat_rows(image: Image.Image, rows: Sequence[int]) -> bytes:
+    """The bytes of some text rows, to compare parts of two pictures."""
+    return b"".join(image.crop((0, row * 8, image.width, row * 8 + 8)).tobytes() for row in rows)

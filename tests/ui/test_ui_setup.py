@@ -1,0 +1,147 @@
+"""Starting a game on the device: the setup form, laying out cards, and the resume offer."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.carddata import printed_cards
+from companion.engine.base import Game, Setup, game_class
+from companion.errors import RecordError
+from companion.hw.keys import Key
+from companion.session import Session
+from companion.ui.screens import Confirm, Menu, ResumeOffer, SetupForm
+from companion.ui.tezuma import DraftScreen, LayoutScreen, TrickScreen
+from tests.ui.helpers import make_app, new_game, press
+
+
+class Daemon:
+    """Stands in for the daemon's callbacks: keeps what it was handed."""
+
+    def __init__(self) -> None:
+        self.setups: list[Setup] = []
+        self.resumed: list[Game[Any]] = []
+
+    def new_game(self, setup: Setup) -> Session:
+        self.setups.append(setup)
+        return Session(game_class(setup.game)(setup))
+
+    def resume(self, game: Game[Any]) -> Session:
+        self.resumed.append(game)
+        return Session(game)
+
+
+def keys(app: Any, *names: str) -> None:
+    for name in names:
+        app.handle(press(Key[name]))
+
+
+def test_a_new_game_with_the_books_sets() -> None:
+    daemon = Daemon()
+    app = make_app(on_new_game=daemon.new_game)
+    assert isinstance(app.top, SetupForm)
+    keys(app, "RIGHT", "DOWN", "LEFT")  # tezuma-2015, 3 players
+    keys(app, *["DOWN"] * 6, "OK")  # past the names, beginner and cards to Start
+    (setup,) = daemon.setups
+    recommended = printed_cards("tezuma-2015")["recommended"]
+    assert setup.game == "tezuma-2015" and setup.players == ("Aki", "Ben", "Chie")
+    assert setup.options["layouts"][0] == {"scoring": recommended["scoring"]["3"],
+                                           "abilities": recommended["abilities"]}
+    assert setup.seed == random.Random(0).randrange(2**32)
+    assert isinstance(app.top, DraftScreen)
+
+
+def test_names_come_from_the_list_and_are_never_shared() -> None:
+    daemon = Daemon()
+    app = make_app(on_new_game=daemon.new_game)
+    keys(app, "DOWN", "DOWN", "DOWN", "RIGHT")  # P2: Ben -> Chie is P3's -> Dai is P4's -> Emi
+    keys(app, *["DOWN"] * 5, "OK")
+    assert daemon.setups[0].players == ("Aki", "Emi", "Chie", "Dai")
+
+
+def test_a_random_layout_is_drawn_from_the_apps_random_source() -> None:
+    setups = []
+    for _ in range(2):
+        daemon = Daemon()
+        app = make_app(on_new_game=daemon.new_game)
+        keys(app, "RIGHT", *["DOWN"] * 7, "RIGHT", "DOWN", "OK")  # 4 players, cards: random
+        setups.append(daemon.setups[0])
+    assert setups[0] == setups[1]
+    layout = setups[0].options["layouts"][0]
+    assert "7" in layout["scoring"] and len(layout["scoring"]) == 5 and len(layout["abilities"]) == 6
+    assert layout != {"scoring": ["1", "2", "3", "4", "7"], "abilities": printed_cards("tezuma-2015")["recommended"]["abilities"]}
+
+
+def test_cards_chosen_on_the_device_and_the_engine_names_a_wrong_count() -> None:
+    daemon = Daemon()
+    app = make_app(on_new_game=daemon.new_game)
+    keys(app, "RIGHT", *["DOWN"] * 7, "LEFT", "DOWN", "OK")  # 4 players, cards: choose
+    layout = app.top
+    assert isinstance(layout, LayoutScreen)
+    keys(app, "OK", "DOWN", "OK", "DOWN", "OK", "DOWN", "OK", "DOWN", "DOWN", "DOWN", "OK")  # charts 1-4 and 7
+    keys(app, *["UP"] * 7)  # wrapping round to the last row
+    assert layout.index == len(layout.items) - 1  # Start
+    keys(app, "OK")
+    assert app.message == "lay out 6 ability cards, not 0" and daemon.setups == []
+    keys(app, *["DOWN"] * 8)
+    for _ in range(6):
+        keys(app, "OK", "DOWN")
+    keys(app, *["DOWN"] * 6, "OK")
+    (setup,) = daemon.setups
+    assert setup.options["layouts"][0]["scoring"] == ["1", "2", "3", "4", "7"]
+    assert setup.options["layouts"][0]["abilities"][:2] == ["sword-walking", "paper-egg"]
+
+
+def test_a_beginner_game_lays_out_no_abilities() -> None:
+    daemon = Daemon()
+    app = make_app(on_new_game=daemon.new_game)
+    keys(app, *["DOWN"] * 6, "RIGHT", "DOWN", "DOWN", "OK")  # the later edition, 4 players, beginner
+    (setup,) = daemon.setups
+    assert setup.game == "tezuma" and setup.options["beginner"] is True
+    assert all(layout["abilities"] == [] for layout in setup.options["layouts"])
+
+
+def test_a_journal_that_cannot_be_opened_is_flashed_and_the_form_stays() -> None:
+    def broken(setup: Setup) -> Session:
+        raise RecordError("journal: disk full")
+
+    app = make_app(on_new_game=broken)
+    keys(app, *["DOWN"] * 8, "OK")
+    assert app.message == "journal: disk full" and isinstance(app.top, SetupForm)
+
+
+def test_the_resume_offer_says_where_the_game_stopped() -> None:
+    game = new_game()
+    for line in ["penalty R", "penalty B", "penalty U", "penalty W", "scoring 1", "scoring 2", "scoring 3",
+                 "scoring 4", "ability paper-egg", "ability horse-swallowing", "ability butterfly-dance",
+                 "ability five-color-sand", "B7", "B2", "B6", "B3", "U5"]:
+        game.push_text(line)
+    daemon = Daemon()
+    app = make_app(resume_offer=game, on_resume=daemon.resume)
+    offer = app.top
+    assert isinstance(offer, ResumeOffer) and offer.lines == ["Aki, Ben, Chie, Dai", "Resume deal 1 trick 2?"]
+    keys(app, "OK")
+    assert daemon.resumed == [game] and isinstance(app.top, TrickScreen) and app.top.seat == 1
+
+
+def test_declining_the_resume_offer_opens_the_setup_form() -> None:
+    app = make_app(resume_offer=new_game())
+    keys(app, "BACK")
+    assert isinstance(app.top, SetupForm)
+
+
+def test_a_new_game_from_the_menu_asks_first_and_back_returns_to_the_game() -> None:
+    game = new_game()
+    app = make_app(game)
+    keys(app, "BACK", "UP", "OK")  # the menu's last entry: New game
+    assert isinstance(app.top, Confirm)
+    keys(app, "OK")
+    assert isinstance(app.top, SetupForm)
+    keys(app, "BACK")
+    assert isinstance(app.top, DraftScreen)
+
+
+def test_the_menu_without_a_game_offers_the_settings() -> None:
+    app = make_app()
+    keys(app, "BACK")
+    assert isinstance(app.top, Menu) and app.top.items == ["Settings"]

@@ -1,0 +1,114 @@
+"""Catalogues, reasons built from codes, and the font fallback."""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.errors import ConfigError
+from companion.games.tezuma import TezumaGame
+from companion.sim import random_game
+from companion.ui.canvas import Typeface
+from companion.ui.tezuma import FOLLOW_HOW, Names
+from companion.ui.text import Catalog, check_seat_names, load_seat_names
+from tests.ui.helpers import make_app, new_game
+
+
+class Speaker:
+    """The little of the app that :class:`Names` uses, in a chosen language and without a font."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.catalog = Catalog.load()
+
+    def t(self, key: str, **fields: object) -> str:
+        return self.catalog.text(self.lang, key, **fields)
+
+    def seat_label(self, seat: int) -> str:
+        return self.t("seat.label", n=seat + 1)
+
+
+def names(game: TezumaGame, lang: str) -> Names:
+    return Names(Speaker(lang), game)  # type: ignore[arg-type]
+
+
+def played(*lines: str, abilities: list[str] | None = None) -> TezumaGame:
+    game = new_game(abilities=abilities or ["paper-egg", "pail-dance", "baby-chicks", "five-color-sand",
+                                              "water-trick", "sword-walking"])
+    for line in lines:
+        game.push_text(line)
+    assert isinstance(game, TezumaGame)
+    return game
+
+
+DRAFT = ["penalty R", "penalty B", "penalty U", "penalty W", "scoring 1", "scoring 2", "scoring 3", "scoring 4"]
+
+
+def test_the_shipped_catalogues_agree_and_the_seat_names_fit() -> None:
+    catalog = Catalog.load()
+    assert catalog.languages == ("en", "ja")
+    assert catalog.text("ja", "trick.armed", ability="紙卵", uses=3) == "紙卵 残り3回"
+    assert all(len(names) >= 4 for names in load_seat_names().values())
+
+
+def test_a_catalogue_missing_a_key_is_refused_at_load() -> None:
+    with pytest.raises(ConfigError, match=r"i18n/ja.json: missing keys \['b'\]"):
+        Catalog({"en": {"a": "A", "b": "B"}, "ja": {"a": "あ"}})
+
+
+@pytest.mark.parametrize("data", [{"en": ["A", "B", "C", "D"]}, {"en": ["A", "A", "C", "D"], "ja": ["あ", "い", "う", "え"]}])
+def test_bad_seat_name_lists_are_refused(data: object) -> None:
+    with pytest.raises(ConfigError, match="seat-names.json"):
+        check_seat_names(data)
+
+
+def test_english_templates_rebuild_the_engines_reasons_from_the_codes() -> None:
+    """The builder Japanese screens use, run with the English templates, says what the engine says."""
+    compared = 0
+    for game_id, players, seed in [("tezuma-2015", 4, 1), ("tezuma", 4, 2), ("tezuma-2015", 3, 3), ("tezuma", 3, 4)]:
+        game = random_game(game_id, players, random.Random(seed), ability_rate=0.6)
+        assert isinstance(game, TezumaGame)
+        english = names(game, "en")
+        for deal in game.state.deals:
+            for trick in deal.tricks:
+                result = trick.result
+                assert result is not None
+                how = {seat: ability for seat, _, ability in trick.plays()}.get(result.winner)
+                if how in FOLLOW_HOW and result.rule.startswith("follow"):
+                    continue  # the engine adds the arithmetic ("9, Horse-Swallowing +2"): codes carry the ability
+                assert english.coded_reason(result, trick) == result.reason
+                compared += 1
+    assert compared > 150
+
+
+def test_japanese_reasons_name_the_rule_the_suit_and_any_house_ruling() -> None:
+    game = played(*DRAFT, "ability paper-egg", "ability pail-dance", "ability baby-chicks", "ability five-color-sand",
+                  "B7", "B2 pail-dance", "B6 baby-chicks", "B3")
+    trick = game.state.deal.tricks[0]
+    assert trick.result is not None and trick.result.house
+    assert names(game, "ja").reason(trick.result, trick) == (
+        "P1: 蝶の最高値(7)。次はP3がリード(ヒヨコ)。ハウスルール: 後から宣言したヒヨコが次のリードを決める")
+    assert names(game, "en").reason(trick.result, trick, house=False) == "P1: highest butterfly (7); P3 leads next (Baby Chicks)"
+
+
+def test_revokes_and_questions_read_as_the_engine_writes_them() -> None:
+    game = played(*DRAFT, "ability paper-egg", "ability pail-dance", "ability baby-chicks", "ability five-color-sand",
+                  "B7", "U2", "B6", "B3", "R9", "B1")
+    (revoke,) = game.state.revokes
+    assert names(game, "en").revoke(revoke) == revoke.text(game.suit_name(revoke.suit))
+    assert names(game, "ja").revoke(revoke) == "P2は第1ディール1トリックで蝶をフォローしなかったが、持っていた(2トリック目で判明)"
+
+
+def test_without_misaki_the_screens_fall_back_to_english_and_say_so(tmp_path: Path,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        face = Typeface.find([tmp_path / "misaki_gothic.ttf"])
+    assert not face.japanese and "fonts-misaki" in caplog.text
+    app = make_app(new_game(), language="ja", typeface=face)
+    assert app.lang == "en" and app.t("menu.title") == "Menu"
+    picture = app.render()
+    assert picture.size == (128, 64) and picture.mode == "1" and picture.getbbox() is not None
+    assert face.printable("蝶7") == "?7"

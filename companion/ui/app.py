@@ -30,14 +30,13 @@ from companion.hw.keys import Key, KeyEvent
 from companion.session import Session
 from companion.ui import tezuma  # noqa: F401  (registers the Tezuma screens)
 from companion.ui.canvas import ROWS, Canvas, Typeface
-from companion.ui.screens import UIS, Confirm, GameUI, HistoryScreen, Menu, ResumeOffer, Screen, SettingsScreen, SetupForm
+from companion.ui.screens import CONTRAST_RANGE, UIS, Confirm, GameUI, HistoryScreen, Menu, ResumeOffer, Screen, SettingsScreen, SetupForm
 from companion.ui.text import Catalog, load_seat_names
 
 DIM_AFTER_S = 120.0
 OFF_AFTER_S = 600.0
 FLASH_S = 1.0
 DISPLAY_STATES = ("on", "dim", "off")
-CONTRAST_RANGE = (15, 255)
 
 log = logging.getLogger(__name__)
 

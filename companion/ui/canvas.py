@@ -171,6 +171,14 @@ class Canvas:
         if length > 0:
             self._draw.rectangle((x, row * ROW + 1, x + length - 1, row * ROW + 5), fill=ON)
 
+    def gauge(self, x: int, row: int, width: int, fraction: float) -> None:
+        """An outlined bar filled to ``fraction``: a level such as the contrast."""
+        top, bottom = row * ROW + 1, row * ROW + 6
+        self._draw.rectangle((x, top, x + width - 1, bottom), outline=ON)
+        filled = round((width - 4) * min(1.0, max(0.0, fraction)))
+        if filled:
+            self._draw.rectangle((x + 2, top + 2, x + 1 + filled, bottom - 2), fill=ON)
+
     def columns(self, row: int, cells: Sequence[tuple[int, str]], *, invert: bool = False) -> None:
         """Right-aligned numbers ending at the given x positions: table columns."""
         for right_edge, text in cells:

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from companion.hw.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 
+CONTRAST_RANGE = (15, 255)  # what the SSD1306/SH1106 contrast register takes, bar the darkest values
+
 if TYPE_CHECKING:
     from companion.session import Session
     from companion.ui.app import App
@@ -193,15 +195,13 @@ class SettingsScreen(Screen):
     def draw(self, canvas: Canvas) -> None:
         settings = self.app.settings
         canvas.title(self.t("settings.title"))
-        level = settings.contrast // self.CONTRAST_STEP + 1
-        rows = [
-            (self.t("settings.contrast"), "#" * level + "." * (8 - level)),
-            (self.t("settings.language"), self.app.catalog.text(settings.language, "language.name")),
-        ]
-        for index, (label, value) in enumerate(rows):
+        labels = [self.t("settings.contrast"), self.t("settings.language")]
+        for index, label in enumerate(labels):
             chosen = index == self.row
             canvas.text(2 + index, ("> " if chosen else "  ") + label, invert=chosen)
-            canvas.text(2 + index, f"< {value} >" if chosen else value, x=64)
+        low, high = CONTRAST_RANGE
+        canvas.gauge(64, 2, 56, (settings.contrast - low) / (high - low))
+        canvas.text(3, self.app.catalog.text(settings.language, "language.name"), x=64)
         canvas.text(ROWS - 1, self.t("hint.settings"))
 
     def on_key(self, event: KeyEvent) -> None:

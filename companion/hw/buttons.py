@@ -125,6 +125,12 @@ class ButtonPad:
             if not self._closed:
                 self._on_event(KeyEvent(key))
 
+    @property
+    def settled(self) -> bool:
+        """No key is pressed or waiting for its debounce or hold deadline: every event is out."""
+        with self._lock:
+            return all(d.deadline is None and not d.pressed for d in self._debouncers.values())
+
     def close(self) -> None:
         """Cancel pending timers and release every pin; safe to call twice."""
         with self._lock:

@@ -36,6 +36,7 @@ SETTLE_FACTOR = 2.5
 """Mock presses and releases last this many debounce periods, so they always settle."""
 
 MAX_REPEAT = 10_000
+SETTLE_CHECKS = 40  # wait at most ten more settle periods for a late timer
 
 
 def install_mock_factory() -> MockFactory:
@@ -108,6 +109,12 @@ class MockPad:
         self._sleep(self.pad.hold_s + settle if long else settle)
         pin.drive_high()
         self._sleep(settle)
+        # On a loaded machine the settle timer can run late: the press is done only once its
+        # event is out, so a script's next step (or its end) never overtakes it.
+        for _ in range(SETTLE_CHECKS):
+            if self.pad.settled:
+                break
+            self._sleep(settle / 4)
 
     def close(self) -> None:
         self.pad.close()

@@ -206,3 +206,25 @@ def test_virtual_time_runs_timers_in_order_and_cancels() -> None:
     vtime.sleep(1.0)
     assert fired == [("chained", pytest.approx(0.15)), ("late", pytest.approx(0.3))]
     assert vtime.now() == pytest.approx(1.0)
+
+
+def test_a_press_waits_for_a_late_settle_timer_so_nothing_overtakes_it():
+    """Under load the debounce timer can fire late; the scripted press returns only after its event."""
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.hw.keys import Key
+    from companion.hw.mock import MockPad, VirtualTime
+
+    clock = VirtualTime()
+    late: list = []
+
+    def late_timer(delay, callback):  # every deadline fires 100 ms after it was due
+        return clock.timer(delay + 0.1, callback)
+
+    events: list = []
+    pad = MockPad({Key.OK: 5}, events.append, factory=MockFactory(), clock=clock.now, sleep=clock.sleep, timer=late_timer)
+    try:
+        pad.press(Key.OK)
+        assert [e.key for e in events] == [Key.OK] and pad.pad.settled
+    finally:
+        pad.close()

@@ -1,0 +1,57 @@
+"""``companion run --mock`` as a process: a key script, SIGTERM, and systemd's notify protocol."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from companion.engine.record import GameBuilder, read_record
+
+DEMO = Path(__file__).resolve().parents[2] / "docs" / "examples" / "first-tricks.keys"
+
+
+def companion(*args, **kwargs):
+    return subprocess.Popen([sys.executable, "-m", "companion.cli", "run", *args], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def test_the_shipped_key_script_plays_two_tricks_and_exits(tmp_path):
+    frame = tmp_path / "last.png"
+    child = companion("--mock", "--state-dir", str(tmp_path), "--keys", str(DEMO), "--exit-when-done",
+                      "--seed", "1", "--save-frame", str(frame))
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err
+    game = read_record((tmp_path / "current.jsonl").read_text(encoding="utf-8").splitlines(), GameBuilder()).game
+    assert len(game.actions) == 20 and game.state.deal.tricks[1].result.reason == "P3: Five-Color Sand"
+    assert frame.exists() and "display bytes" in err
+
+
+def test_sigterm_stops_cleanly_and_tells_systemd(tmp_path):
+    address = str(tmp_path / "notify.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(address)
+    listener.settimeout(60)
+    env = {**os.environ, "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "400000", "WATCHDOG_PID": ""}
+    child = companion("--mock", "--state-dir", str(tmp_path), env=env)
+    try:
+        messages = []
+        while not any("WATCHDOG=1" in m for m in messages):
+            messages.append(listener.recv(4096).decode())
+        assert any("READY=1" in m for m in messages)
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=30) == 0
+        listener.settimeout(5)
+        tail = []
+        try:
+            while True:
+                tail.append(listener.recv(4096).decode())
+        except TimeoutError:
+            pass
+        assert any("STOPPING=1" in m for m in tail)
+    finally:
+        child.kill()
+        child.communicate(timeout=10)
+        listener.close()

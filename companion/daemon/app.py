@@ -15,7 +15,8 @@ import random
 import sys
 import time
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +148,7 @@ class Device:
 # --- the command line ----------------------------------------------------------------------
 
 
-def configured_board(environ: dict[str, str] | os._Environ[str] = os.environ) -> str:
+def configured_board(environ: Mapping[str, str] = os.environ) -> str:
     """The board named in ``$CONFIGURATION_DIRECTORY/config.toml`` (``board = "..."``), else the default."""
     directory = environ.get("CONFIGURATION_DIRECTORY")
     if not directory:
@@ -184,13 +185,12 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     device = Device(store, display, rng=random.Random(args.seed), notifier=Notifier.from_environ())
     for message in device.startup_messages:
         print(f"companion: {message}", file=sys.stderr)
-    keys = _open_keys(args, board, device)
     try:
-        device.start()
-        device.run()
+        with ExitStack() as keys:
+            _open_keys(args, board, device, keys)
+            device.start()
+            device.run()
     finally:
-        for source in keys:
-            source.close()
         if args.save_frame:
             device.app.render().save(args.save_frame)
         if display.bus is not None:
@@ -211,13 +211,8 @@ def _open_display(args: argparse.Namespace, board: Board, luma_argv: Sequence[st
     return open_display(luma_args, recording=True)  # headless: the real driver class on a recording bus
 
 
-class _Closer:
-    def __init__(self, close: Callable[[], object]) -> None:
-        self.close = close
-
-
-def _open_keys(args: argparse.Namespace, board: Board, device: Device) -> list[_Closer]:
-    opened: list[_Closer] = []
+def _open_keys(args: argparse.Namespace, board: Board, device: Device, keys: ExitStack) -> None:
+    """Open every key source the options ask for; ``keys`` closes them in reverse order."""
     if args.mock:
         from companion.hw.mock import MockPad, ScriptKeySource, key_source_for
 
@@ -227,19 +222,19 @@ def _open_keys(args: argparse.Namespace, board: Board, device: Device) -> list[_
             source = ScriptKeySource.from_file(args.keys, pad, on_done=done)
         else:
             source = key_source_for(pad)
+        keys.callback(pad.close)
         source.start()
-        opened += [_Closer(lambda: source.stop(timeout=2.0)), _Closer(pad.close)]
+        keys.callback(source.stop, timeout=2.0)
     else:
         from companion.hw.buttons import ButtonPad
 
-        opened.append(ButtonPad(board.buttons, device.post, encoder_pins=board.encoder_pins))  # type: ignore[arg-type]
+        keys.enter_context(ButtonPad(board.buttons, device.post, encoder_pins=board.encoder_pins))
     if args.keypad:
         from companion.hw.serial_keypad import SerialKeypad
 
-        keypad = SerialKeypad(args.keypad, device.post, on_problem=lambda text: log.warning("keypad: %s", text))
-        keypad.start()
-        opened.append(_Closer(lambda: (keypad.stop(), keypad.join(2.0))))
-    return opened
+        keys.enter_context(  # entering starts its reader thread; leaving stops and joins it
+            SerialKeypad(args.keypad, device.post, on_problem=lambda text: log.warning("keypad: %s", text))
+        )
 
 
 def main_run(argv: Sequence[str]) -> int:

@@ -55,3 +55,34 @@ def test_sigterm_stops_cleanly_and_tells_systemd(tmp_path):
         child.kill()
         child.communicate(timeout=10)
         listener.close()
+
+
+def test_the_board_comes_from_config_toml_else_the_default(tmp_path):
+    import pytest
+
+    from companion.daemon.app import DEFAULT_BOARD, configured_board
+    from companion.errors import ConfigError
+
+    assert configured_board({}) == DEFAULT_BOARD
+    assert configured_board({"CONFIGURATION_DIRECTORY": str(tmp_path)}) == DEFAULT_BOARD
+    (tmp_path / "config.toml").write_text('board = "waveshare-oled-1.3-hat"\n')
+    assert configured_board({"CONFIGURATION_DIRECTORY": str(tmp_path)}) == "waveshare-oled-1.3-hat"
+    (tmp_path / "config.toml").write_text("board = [1]\n")
+    with pytest.raises(ConfigError, match="preset name or a file path"):
+        configured_board({"CONFIGURATION_DIRECTORY": str(tmp_path)})
+    (tmp_path / "config.toml").write_text("board = \n")
+    with pytest.raises(ConfigError, match="config.toml"):
+        configured_board({"CONFIGURATION_DIRECTORY": str(tmp_path)})
+
+
+def test_a_damaged_journal_is_set_aside_and_the_device_starts(tmp_path):
+    from companion.daemon.virtual import VirtualDevice
+
+    (tmp_path / "current.jsonl").write_text('{"format":"tabletop-companion-record"}\nnot json\n{"type":"undo"}\n')
+    dev = VirtualDevice(tmp_path)
+    try:
+        assert dev.game is None and any("kept as" in m for m in dev.device.startup_messages)
+        assert not (tmp_path / "current.jsonl").exists()
+        assert [p.name.startswith("damaged-") for p in (tmp_path / "games").iterdir()] == [True]
+    finally:
+        dev.close()

@@ -37,6 +37,14 @@ def play_through_keys(dev: VirtualDevice, seed: int, max_actions: int | None = N
         count += 1
 
 
+@pytest.fixture
+def dev(tmp_path):
+    """A virtual device on a fresh state directory, closed after the test."""
+    device = VirtualDevice(tmp_path)
+    yield device
+    device.close()
+
+
 def journal_game(state):
     lines = (state / "current.jsonl").read_text(encoding="utf-8").splitlines()
     builder = read_record(lines, GameBuilder())
@@ -45,20 +53,16 @@ def journal_game(state):
 
 
 @pytest.mark.parametrize("game_id", ["tezuma-2015", "tezuma"])
-def test_a_whole_game_through_mock_buttons_matches_the_replay_of_its_journal(tmp_path, game_id):
-    dev = VirtualDevice(tmp_path)
-    try:
-        start_game(dev, game_id)
-        play_through_keys(dev, seed=3)
-        live = dev.game
-        assert live.is_over() and len(live.state.deals) == 4
-        replayed = journal_game(tmp_path)
-        assert replayed.summary() == live.summary()
-        assert replayed.totals() == live.totals()
-        cards = sum(1 for a in live.actions if a.type == "play")
-        assert dev.presses / cards < 4  # the bench reports the exact figure
-    finally:
-        dev.close()
+def test_a_whole_game_through_mock_buttons_matches_the_replay_of_its_journal(dev, tmp_path, game_id):
+    start_game(dev, game_id)
+    play_through_keys(dev, seed=3)
+    live = dev.game
+    assert live.is_over() and len(live.state.deals) == 4
+    replayed = journal_game(tmp_path)
+    assert replayed.summary() == live.summary()
+    assert replayed.totals() == live.totals()
+    cards = sum(1 for a in live.actions if a.type == "play")
+    assert dev.presses / cards < 4  # the bench reports the exact figure
 
 
 def test_restart_resumes_at_the_exact_action(tmp_path):
@@ -96,45 +100,33 @@ def test_a_torn_last_line_is_dropped_with_a_message_not_a_crash(tmp_path):
         again.close()
 
 
-def test_undo_by_long_back_is_journalled(tmp_path):
-    dev = VirtualDevice(tmp_path)
-    try:
-        start_game(dev, "tezuma")
-        play_through_keys(dev, seed=9, max_actions=15)
-        actions = list(dev.game.actions)
-        dev.press(KeyEvent(Key.BACK, long=True))
-        dev.press(OK)  # confirm
-        assert list(dev.game.actions) == actions[:-1]
-        lines = (tmp_path / "current.jsonl").read_text().splitlines()
-        assert json.loads(lines[-1])["type"] == "undo"
-        assert journal_game(tmp_path).actions == actions[:-1]
-    finally:
-        dev.close()
+def test_undo_by_long_back_is_journalled(dev, tmp_path):
+    start_game(dev, "tezuma")
+    play_through_keys(dev, seed=9, max_actions=15)
+    actions = list(dev.game.actions)
+    dev.press(KeyEvent(Key.BACK, long=True))
+    dev.press(OK)  # confirm
+    assert list(dev.game.actions) == actions[:-1]
+    lines = (tmp_path / "current.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1])["type"] == "undo"
+    assert journal_game(tmp_path).actions == actions[:-1]
 
 
-def test_idle_dims_then_blanks_and_the_waking_press_does_nothing_else(tmp_path):
-    dev = VirtualDevice(tmp_path)
-    try:
-        start_game(dev, "tezuma")
-        panel = dev.display.bus.panel
-        dev.wait(121)
-        assert dev.app.display_state == "dim" and panel.contrast == 1
-        dev.wait(480)
-        assert dev.app.display_state == "off" and not panel.display_on
-        actions = len(dev.game.actions)
-        screen = dev.app.top
-        dev.press(OK)
-        assert dev.app.display_state == "on" and panel.display_on
-        assert len(dev.game.actions) == actions and dev.app.top is screen
-    finally:
-        dev.close()
+def test_idle_dims_then_blanks_and_the_waking_press_does_nothing_else(dev, tmp_path):
+    start_game(dev, "tezuma")
+    panel = dev.display.bus.panel
+    dev.wait(121)
+    assert dev.app.display_state == "dim" and panel.contrast == 1
+    dev.wait(480)
+    assert dev.app.display_state == "off" and not panel.display_on
+    actions = len(dev.game.actions)
+    screen = dev.app.top
+    dev.press(OK)
+    assert dev.app.display_state == "on" and panel.display_on
+    assert len(dev.game.actions) == actions and dev.app.top is screen
 
 
-def test_the_panel_shows_what_the_app_drew(tmp_path):
-    dev = VirtualDevice(tmp_path)
-    try:
-        start_game(dev, "tezuma")
-        play_through_keys(dev, seed=2, max_actions=10)
-        assert dev.display.bus.panel.image().tobytes() == dev.app.render().convert("1").tobytes()
-    finally:
-        dev.close()
+def test_the_panel_shows_what_the_app_drew(dev, tmp_path):
+    start_game(dev, "tezuma")
+    play_through_keys(dev, seed=2, max_actions=10)
+    assert dev.display.bus.panel.image().tobytes() == dev.app.render().convert("1").tobytes()

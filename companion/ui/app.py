@@ -31,7 +31,7 @@ from companion.session import Session
 from companion.ui import tezuma  # noqa: F401  (registers the Tezuma screens)
 from companion.ui.canvas import ROWS, Canvas, Typeface
 from companion.ui.screens import CONTRAST_RANGE, UIS, Confirm, GameUI, HistoryScreen, Menu, ResumeOffer, Screen, SettingsScreen, SetupForm
-from companion.ui.text import Catalog, load_seat_names
+from companion.ui.text import LANGUAGES, Catalog, load_seat_names
 
 DIM_AFTER_S = 120.0
 OFF_AFTER_S = 600.0
@@ -61,8 +61,8 @@ class Settings:
     def from_json(cls, data: Mapping[str, Any]) -> Settings:
         language, contrast = data.get("language", cls.language), data.get("contrast", cls.contrast)
         low, high = CONTRAST_RANGE
-        if language not in ("en", "ja"):
-            raise ConfigError(f"settings: language must be en or ja, not {language!r}")
+        if language not in LANGUAGES:
+            raise ConfigError(f"settings: language must be {' or '.join(LANGUAGES)}, not {language!r}")
         if not isinstance(contrast, int) or isinstance(contrast, bool) or not low <= contrast <= high:
             raise ConfigError(f"settings: contrast must be a whole number {low}-{high}, not {contrast!r}")
         return cls(language, contrast)

@@ -63,7 +63,7 @@ class Typeface:
         """``text`` as this font can draw it: the bitmap font has Latin-1 only."""
         if self.japanese:
             return text
-        return text.encode("latin-1", "replace").decode("latin-1").replace(ELLIPSIS, "~")
+        return text.replace(ELLIPSIS, "~").encode("latin-1", "replace").decode("latin-1")
 
     def width(self, text: str) -> int:
         return int(self._font.getlength(self.printable(text)))
@@ -131,17 +131,16 @@ class Canvas:
         self.fill(0, 0, WIDTH)
         self.face.draw(self.image, 1, 0, self.face.fit(text, WIDTH - 1), 0)
 
-    def lines(self, first_row: int, rows: int, text: str, *, invert: bool = False) -> bool:
-        """Wrap ``text`` over ``rows`` rows from ``first_row``; False when it did not fit."""
+    def lines(self, first_row: int, rows: int, text: str, *, invert: bool = False) -> None:
+        """Wrap ``text`` over ``rows`` rows from ``first_row``; an ellipsis says when more was cut."""
         wrapped = self.face.wrap(text, WIDTH)
         shown = wrapped[:rows]
         if len(wrapped) > rows:
-            shown[-1] = self.face.fit(shown[-1] + ELLIPSIS * 2, WIDTH)
+            shown[-1] = self.face.fit(f"{shown[-1]} {ELLIPSIS}", WIDTH)
         if invert:
             self.fill(0, first_row, WIDTH, rows=rows)
         for offset, line in enumerate(shown):
             self.face.draw(self.image, 0, first_row + offset, line, 0 if invert else 1)
-        return len(wrapped) <= rows
 
     def fill(self, x0: int, row: int, x1: int, *, rows: int = 1, value: int = 1) -> None:
         self._draw.rectangle((x0, row * ROW, x1 - 1, (row + rows) * ROW - 1), fill=ON if value else 0)
@@ -163,7 +162,7 @@ class Canvas:
             self.image.putpixel((x, y), ON)
 
     def rule(self, row: int) -> None:
-        """A thin line along the bottom of ``row`` (separates a title from its content)."""
+        """A thin line along the bottom of ``row``: sets a message apart from the screen under it."""
         self._draw.line((0, row * ROW + ROW - 1, WIDTH - 1, row * ROW + ROW - 1), fill=ON)
 
     def bar(self, x: int, row: int, length: int) -> None:
@@ -179,7 +178,7 @@ class Canvas:
         if filled:
             self._draw.rectangle((x + 2, top + 2, x + 1 + filled, bottom - 2), fill=ON)
 
-    def columns(self, row: int, cells: Sequence[tuple[int, str]], *, invert: bool = False) -> None:
+    def columns(self, row: int, cells: Sequence[tuple[int, str]]) -> None:
         """Right-aligned numbers ending at the given x positions: table columns."""
         for right_edge, text in cells:
-            self.text(row, text, x=right_edge - self.face.width(text), invert=invert)
+            self.text(row, text, x=right_edge - self.face.width(text))

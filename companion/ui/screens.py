@@ -8,6 +8,7 @@ the bottom, notices (trick results, revokes, deal scores) and menus above it.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from companion.ui.app import App
 
 
-class Screen:
+class Screen(ABC):
     """One step of the interaction: what the glass shows and what each key does there."""
 
     # The key that leaves this screen towards the game screen: the key planner presses it.
@@ -34,8 +35,8 @@ class Screen:
     def t(self, key: str, **fields: object) -> str:
         return self.app.t(key, **fields)
 
-    def draw(self, canvas: Canvas) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def draw(self, canvas: Canvas) -> None: ...
 
     def on_key(self, event: KeyEvent) -> None:
         """React to one key; BACK leaves by default."""
@@ -57,7 +58,7 @@ class Notice(Screen):
             self.app.close(self)
 
 
-class GameUI:
+class GameUI(ABC):
     """What a game's screens give the app; one subclass per family of games, registered by id."""
 
     game_ids: ClassVar[tuple[str, ...]] = ()
@@ -66,45 +67,46 @@ class GameUI:
         self.app = app
         self.session = session
 
+    @abstractmethod
     def base(self) -> Screen:
         """The screen for the decision the game waits for (or the final ranking)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def snapshot(self) -> object:
         """Enough of the state to tell afterwards what an action changed."""
-        raise NotImplementedError
 
+    @abstractmethod
     def notices(self, before: object) -> list[Screen]:
         """What the table must be told after an action, first shown first."""
-        raise NotImplementedError
 
+    @abstractmethod
     def history(self) -> list[tuple[str, Callable[[], Screen]]]:
         """One line per finished trick, and how to open its details."""
-        raise NotImplementedError
 
+    @abstractmethod
     def describe(self, action: Any) -> str:
         """An action in words, for the undo confirmation."""
-        raise NotImplementedError
 
+    @abstractmethod
     def where(self) -> str:
         """How far the game has come, for the resume offer."""
-        raise NotImplementedError
 
     @classmethod
+    @abstractmethod
     def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
         """Game-specific rows of the setup form."""
-        raise NotImplementedError
 
     @classmethod
+    @abstractmethod
     def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         """Make the setup from the form (perhaps after more screens) and hand it to :meth:`App.start_game`."""
-        raise NotImplementedError
 
 
 UIS: dict[str, type[GameUI]] = {}
 
 
 def register_ui(cls: type[GameUI]) -> type[GameUI]:
+    """Class decorator: ``cls`` draws the games in its ``game_ids`` (the app finds it by id)."""
     for game_id in cls.game_ids:
         UIS[game_id] = cls
     return cls
@@ -135,8 +137,8 @@ class ListScreen(Screen):
         else:
             super().on_key(event)
 
-    def pick(self, index: int) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def pick(self, index: int) -> None: ...
 
 
 class Menu(ListScreen):

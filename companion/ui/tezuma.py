@@ -2,10 +2,12 @@
 
 The trick screen is one row per seat. The seat whose turn it is has the card picker in its row:
 the suit, then the ranks 1-9 and T in fixed places, a dot where a card is no longer offered. The
-picker offers only cards the table has not seen this deal, starts on the lead suit (a seat known
-to be void in it, and the leader, start on the suit with most unseen cards nearby) and on its trump while
-any of them is unseen (a seat is likelier to hold one of several trumps than any one number card),
-else on the rank of the last card entered. LEFT/RIGHT step along the ranks and wrap; UP/DOWN change suit.
+picker offers only cards the table has not seen this deal. It starts on the lead suit (the leader,
+and a seat known to be void in it, start on the suit with the most unseen cards fewest presses
+away), on that suit's trump while one is unseen (a seat is likelier to hold one of several trumps
+than any one number card), else on the rank of the last card entered. LEFT/RIGHT step along the
+suit's ranks and wrap round; UP/DOWN jump between the lower and upper half of a suit (a dotted
+line marks the split) and on to the next suit.
 
 OK plays the card. Holding OK (a long press) plays it with the seat's ability; AUX arms the
 ability instead, showing its uses left, and then OK plays with it. Paper Egg and Five-Color Sand
@@ -18,7 +20,7 @@ or less per press (docs/screens.md has the figures).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -62,7 +64,7 @@ def slot(card: Card) -> int:
     return TRUMP_SLOT if card.is_trump else card.rank
 
 
-def scoring_label(cards: dict[str, Any], lang: str, card_id: str) -> str:
+def scoring_label(cards: Mapping[str, Any], lang: str, card_id: str) -> str:
     """A scoring card as the table knows it: the data's English label, else kind name and id."""
     scoring = cards["scoring"]
     return str(scoring["label"].format(id=card_id) if lang == "en" else f"{scoring[lang]}{card_id}")
@@ -304,7 +306,7 @@ class TezumaUI(GameUI):
         begin(app, game_id, names, options)
 
 
-def random_layout(cards: dict[str, Any], players: int, app: App) -> dict[str, list[str]]:
+def random_layout(cards: Mapping[str, Any], players: int, app: App) -> dict[str, list[str]]:
     """Scoring cards and abilities drawn with the app's random source (the required card kept)."""
     wanted = cards["laid_out"]
     required = wanted.get("required_scoring", {}).get(str(players))
@@ -467,15 +469,16 @@ class TrickScreen(TezumaScreen):
     def _confirm(self, *, with_ability: bool) -> None:
         card = self.grid.value
         if self.first is not None:
-            self.app.push(Play(self.seat, (self.first, card), FIRE))
+            play = Play(self.seat, (self.first, card), FIRE)
         elif not with_ability:
-            self.app.push(Play(self.seat, (card,)))
-        elif self._ability() in CARDLESS:
-            self.app.push(Play(self.seat, (), self._ability()))
-        elif self._ability() == FIRE:
-            self._take_first(card)
+            play = Play(self.seat, (card,))
         else:
-            self.app.push(Play(self.seat, (card,), self._ability()))
+            ability = self._ability()
+            if ability == FIRE:
+                self._take_first(card)
+                return
+            play = Play(self.seat, () if ability in CARDLESS else (card,), ability)
+        self.app.push(play)
 
     def _ability(self) -> str:
         if self.held is None:
@@ -617,11 +620,11 @@ class DraftScreen(TezumaScreen):
     def _near_last_pick(self, grid: Grid[tuple[str, str]]) -> Grid[tuple[str, str]]:
         """Start where the last pick was taken, so the cursor (and the screen) barely moves."""
         last = self.game.actions[-1] if self.game.actions else None
-        if not isinstance(last, Draft) or not self.deal.drafted:
+        if not isinstance(last, Draft):
             return grid
-        kinds = [row[0][1][0] for row in grid.rows]
-        row = kinds.index(last.kind) if last.kind in kinds else 0
-        return grid.nearest(row, laid_out(self.game, self.deal, last.kind).index(last.card))
+        kinds = [row[0][1][0] for row in grid.rows]  # one row (and group) per kind still to take
+        group = kinds.index(last.kind) if last.kind in kinds else 0
+        return grid.nearest(group, laid_out(self.game, self.deal, last.kind).index(last.card))
 
     def on_key(self, event: KeyEvent) -> None:
         if event.key in ARROWS:
@@ -750,7 +753,7 @@ class DealScreen(Notice):
             super().on_key(event)
 
     def totals(self) -> list[int]:
-        """Totals as they stood after this deal (the deal table is also shown for past deals)."""
+        """Totals as they stood after this deal."""
         deals = self.ui.game.state.deals[: self.index + 1]
         return [sum(deal.scores[seat] for deal in deals if deal.scores) for seat in range(self.ui.game.n)]
 
@@ -795,9 +798,7 @@ class FinalScreen(TezumaScreen):
         totals = self.game.totals()
         winners = self.game.winners()
         canvas.title(self.t("final.title"))
-        order = sorted(range(self.game.n), key=lambda seat: (-totals[seat], seat))
-        for row, seat in enumerate(order, start=1):
-            place = 1 + sum(1 for other in totals if other > totals[seat])
+        for row, (place, seat) in enumerate(ranking(totals), start=1):
             canvas.text(row, f"{place}. {self.names.seat(seat)}", width=80)
             canvas.text(row, str(totals[seat]), x=80, width=20, right=True)
             if seat in winners:
@@ -805,3 +806,13 @@ class FinalScreen(TezumaScreen):
         who = ", ".join(self.game.setup.players[seat] for seat in winners)
         canvas.text(6, self.t("final.winners" if len(winners) > 1 else "final.winner", names=who))
         canvas.text(ROWS - 1, self.t("hint.final"))
+
+
+def ranking(totals: Sequence[int]) -> list[tuple[int, int]]:
+    """(place, seat) from the highest total down; equal totals share a place, the next place skips.
+
+    >>> ranking([10, 12, 12, 3])
+    [(1, 1), (1, 2), (3, 0), (4, 3)]
+    """
+    order = sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat))
+    return [(1 + sum(other > totals[seat] for other in totals), seat) for seat in order]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -106,13 +106,10 @@ def check_golden(image: Image.Image, name: str, *, docs: bool = False) -> None:
         return
     if not path.exists():
         pytest.fail(f"no golden image {path.name}: run UPDATE_GOLDEN=1 pytest tests/ui to create it")
-    expected = Image.open(path).convert("1")
+    with Image.open(path) as stored:
+        expected = stored.convert("1")
     if expected.size != image.size or expected.tobytes() != image.tobytes():
         actual = path.with_name(f"{name}.actual.png")
         image.save(actual)
         pytest.fail(f"{name} differs from its golden image; see {actual} (UPDATE_GOLDEN=1 accepts it)")
 
-
-def seat_rows(image: Image.Image, rows: Sequence[int]) -> bytes:
-    """The bytes of some text rows, to compare parts of two pictures."""
-    return b"".join(image.crop((0, row * 8, image.width, row * 8 + 8)).tobytes() for row in rows)

@@ -131,5 +131,5 @@ def test_undo_confirmation() -> None:
 
 @pytest.mark.parametrize("name", ["setup", "trick-entry"])
 def test_goldens_are_one_bit_128_by_64(name: str) -> None:
-    image = Image.open(GOLDEN / f"{name}.png")
-    assert image.size == (128, 64) and image.mode == "1"
+    with Image.open(GOLDEN / f"{name}.png") as image:
+        assert image.size == (128, 64) and image.mode == "1"

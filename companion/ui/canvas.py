@@ -27,6 +27,7 @@ MISAKI_PATHS = (
 _BITMAP_TOP = 2  # Pillow's bitmap font leaves two blank rows above its tallest glyphs
 ELLIPSIS = "…"
 ON = 255  # a lit pixel, as mode "1" images store it
+CACHE_SIZE = 4096  # rendered strings kept per typeface (a few hundred KiB at most)
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,10 @@ class Typeface:
             self._font = ImageFont.truetype(str(path), ROW)
             self.japanese = True
             self._top = 0
+        # Screens redraw the same few hundred strings over and over: rendering them once keeps a
+        # key press's frame to a couple of milliseconds on a Pi (bench/device.py).
+        self._widths: dict[str, int] = {}
+        self._masks: dict[tuple[str, int], Image.Image] = {}
 
     @classmethod
     def find(cls, candidates: Iterable[Path] = MISAKI_PATHS) -> Typeface:
@@ -66,7 +71,12 @@ class Typeface:
         return text.replace(ELLIPSIS, "~").encode("latin-1", "replace").decode("latin-1")
 
     def width(self, text: str) -> int:
-        return int(self._font.getlength(self.printable(text)))
+        width = self._widths.get(text)
+        if width is None:
+            if len(self._widths) >= CACHE_SIZE:
+                self._widths.clear()
+            width = self._widths[text] = int(self._font.getlength(self.printable(text)))
+        return width
 
     def fit(self, text: str, width: int) -> str:
         """``text`` cut to ``width`` pixels, ending in an ellipsis when something was cut."""
@@ -100,8 +110,13 @@ class Typeface:
 
     def draw(self, image: Image.Image, x: int, row: int, text: str, fill: int) -> None:
         """Draw inside the row's 8-pixel band only, so no glyph ever touches a neighbouring page."""
-        mask = Image.new("1", (WIDTH - x, ROW), 0)
-        ImageDraw.Draw(mask).text((0, self._top), self.printable(text), font=self._font, fill=1)
+        mask = self._masks.get((text, WIDTH - x))
+        if mask is None:
+            if len(self._masks) >= CACHE_SIZE:
+                self._masks.clear()
+            mask = Image.new("1", (WIDTH - x, ROW), 0)
+            ImageDraw.Draw(mask).text((0, self._top), self.printable(text), font=self._font, fill=1)
+            self._masks[(text, WIDTH - x)] = mask
         image.paste(ON if fill else 0, (x, row * ROW, WIDTH, row * ROW + ROW), mask)
 
 

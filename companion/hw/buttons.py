@@ -1,8 +1,11 @@
 """Buttons on GPIO pins (real or gpiozero mock), debounced by us, reported as KeyEvents.
 
 gpiozero's own ``bounce_time`` ignores edges for a while after the first one, which can
-drop the release of a quick tap and cannot be tested with mock pins; so each Button is
-opened with ``bounce_time=None`` and its raw edges go to a :class:`Debouncer`. Holds and
+drop the release of a quick tap and cannot be tested with mock pins; so each switch is
+opened with ``bounce_time=None`` and its raw edges go to a :class:`Debouncer`. The switches
+are gpiozero ``DigitalInputDevice``s, the base of ``Button`` without its hold thread: that
+thread wakes ten times a second per button to look for holds, which our debouncer already
+times, and it was the device's only idle CPU use. Holds and
 settling releases are noticed by a one-shot timer armed for the debouncer's next deadline
 (no polling loop); the timer is injectable so tests fire it from a fake clock.
 """
@@ -15,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping
 from types import TracebackType
 
-from gpiozero import Button, Factory, GPIOZeroError, RotaryEncoder
+from gpiozero import DigitalInputDevice, Factory, GPIOZeroError, RotaryEncoder
 
 from companion.errors import HardwareError
 from companion.hw.debounce import DEFAULT_DEBOUNCE_S, DEFAULT_HOLD_S, Debouncer
@@ -35,7 +38,7 @@ def thread_timer(delay_s: float, callback: Callable[[], None]) -> Cancel:
 
 
 class ButtonPad:
-    """One gpiozero Button per key (wired to ground, internal pull-up) plus an optional encoder.
+    """One gpiozero input device per key (wired to ground, internal pull-up) plus an optional encoder.
 
     ``on_event`` is called from gpiozero's edge thread or the timer thread, one call at a
     time; it should hand the event on (to a queue, say) rather than draw on the display.
@@ -60,7 +63,7 @@ class ButtonPad:
         self._debouncers = {key: Debouncer(key, debounce_s=debounce_s, hold_s=hold_s)
                             for key in self.pin_map}
         self._cancels: dict[Key, Cancel] = {}
-        self._buttons: list[Button] = []
+        self._buttons: list[DigitalInputDevice] = []
         self._encoder: RotaryEncoder | None = None
         self._closed = False
         try:
@@ -72,13 +75,13 @@ class ButtonPad:
             self.close()
             raise
 
-    def _open_button(self, key: Key, pin: int, pin_factory: Factory | None) -> Button:
+    def _open_button(self, key: Key, pin: int, pin_factory: Factory | None) -> DigitalInputDevice:
         try:
-            button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+            button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
         except GPIOZeroError as err:
             raise HardwareError(f"cannot open GPIO{pin} for key {key.name}: {err}") from err
-        button.when_pressed = functools.partial(self._on_edge, key, True)
-        button.when_released = functools.partial(self._on_edge, key, False)
+        button.when_activated = functools.partial(self._on_edge, key, True)
+        button.when_deactivated = functools.partial(self._on_edge, key, False)
         return button
 
     def _open_encoder(self, pins: tuple[int, int],

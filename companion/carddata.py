@@ -68,6 +68,15 @@ def load_facts(path: Path) -> dict[str, Any]:
     return facts
 
 
+def save_facts(path: Path, facts: Mapping[str, Any]) -> None:
+    """Write the facts file whole and atomically: a pulled plug leaves the old or the new file."""
+    from companion.daemon.journal import atomic_replace
+
+    validate_facts(dict(facts), str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_replace(path, (json.dumps(facts, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
+
+
 def validate_facts(facts: object, where: str = "card facts") -> None:
     """Facts are nested objects of string keys ending in non-negative integers."""
     if not isinstance(facts, dict):

@@ -156,13 +156,6 @@ def _facts_path(args: argparse.Namespace) -> Path:
     return args.facts or state_dir() / carddata.FACTS_FILE
 
 
-def _save_facts(path: Path, facts: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(facts, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
-
-
 def cmd_cards_list(args: argparse.Namespace) -> int:
     facts = carddata.load_facts(_facts_path(args))
     for game_id in game_ids():
@@ -178,8 +171,7 @@ def cmd_cards_set(args: argparse.Namespace) -> int:
     facts = carddata.load_facts(path)
     carddata.check_fact_key(args.game, args.key)
     carddata.set_fact(facts, args.game, args.key, args.value)
-    carddata.validate_facts(facts)
-    _save_facts(path, facts)
+    carddata.save_facts(path, facts)
     print(f"{args.game} {args.key} = {args.value}")
     return 0
 
@@ -189,7 +181,7 @@ def cmd_cards_delete(args: argparse.Namespace) -> int:
     facts = carddata.load_facts(path)
     if not carddata.delete_fact(facts, args.game, args.key):
         raise CompanionError(f"no fact {args.game} {args.key}")
-    _save_facts(path, facts)
+    carddata.save_facts(path, facts)
     return 0
 
 
@@ -206,7 +198,7 @@ def cmd_cards_import(args: argparse.Namespace) -> int:
         carddata.check_fact_key(game, key)
     for change in carddata.merge_facts(facts, other):
         print(f"changed: {change}")
-    _save_facts(path, facts)
+    carddata.save_facts(path, facts)
     return 0
 
 

@@ -137,7 +137,7 @@ class Store:
     def remember_fact(self, game_id: str, key: str, value: int) -> None:
         facts = self.facts()
         carddata.set_fact(facts, game_id, key, value)
-        self._write_json(self.facts_path, facts)
+        carddata.save_facts(self.facts_path, facts)
 
     def load_settings(self) -> Settings:
         try:
@@ -154,11 +154,7 @@ class Store:
             return Settings()
 
     def save_settings(self, settings: Settings) -> None:
-        self._write_json(self.settings_path, settings.to_json())
-
-    @staticmethod
-    def _write_json(path: Path, data: Any) -> None:
-        atomic_replace(path, (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
+        atomic_replace(self.settings_path, (json.dumps(settings.to_json(), indent=1) + "\n").encode("utf-8"))
 
 
 def _stamp(iso: str) -> str:

@@ -63,6 +63,12 @@ def test_a_whole_game_through_mock_buttons_matches_the_replay_of_its_journal(dev
     assert replayed.totals() == live.totals()
     cards = sum(1 for a in live.actions if a.type == "play")
     assert dev.presses / cards < 4  # the bench reports the exact figure
+    # every answer the table gave is remembered for the next game, apart from the printed data
+    facts = json.loads((tmp_path / "card-facts.json").read_text())[game_id]
+    answers = [a for a in live.actions if a.type == "answer"]
+    assert answers and all(
+        facts["points"][a.key.split(":")[1]][a.key.split(":")[2]] == a.value for a in answers
+    )
 
 
 def test_restart_resumes_at_the_exact_action(tmp_path):

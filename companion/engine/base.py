@@ -92,6 +92,15 @@ class LegalActions:
     """A lazy view of the actions legal now: iterate to generate, ``in`` to check one.
 
     Generating every legal play can be large (cards times abilities), so nothing is built until asked.
+
+    >>> from companion.carddata import printed_cards
+    >>> from companion.games.tezuma import Draft, Tezuma2015
+    >>> game = Tezuma2015(Tezuma2015.new_setup("ABCD", cards=printed_cards("tezuma-2015")))
+    >>> legal = game.legal_actions
+    >>> legal.count(), bool(legal)  # 4 minus cards + 5 charts + 6 abilities for the first pick
+    (15, True)
+    >>> Draft(0, "penalty", "R") in legal, Draft(1, "penalty", "R") in legal
+    (True, False)
     """
 
     def __init__(self, game: Game[Any]) -> None:

@@ -33,10 +33,6 @@ def header_json(setup: Setup) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION, **setup_to_json(setup)}
 
 
-def action_json(action: Any) -> dict[str, Any]:
-    return action.to_json()
-
-
 def dumps(obj: Mapping[str, Any]) -> str:
     """One record line: compact, UTF-8 text kept readable (seat names may be Japanese)."""
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
@@ -44,7 +40,7 @@ def dumps(obj: Mapping[str, Any]) -> str:
 
 def export_lines(game: Game[Any]) -> list[str]:
     """The whole record of ``game`` as lines, without undo lines."""
-    return [dumps(header_json(game.setup)), *(dumps(action_json(a)) for a in game.actions)]
+    return [dumps(header_json(game.setup)), *(dumps(a.to_json()) for a in game.actions)]
 
 
 def setup_from_header(data: Mapping[str, Any]) -> Setup:

@@ -10,7 +10,16 @@ class CompanionError(Exception):
 
 
 class IllegalAction(CompanionError, ValueError):
-    """An action the rules (or what the table can prove) forbid; the game is left unchanged."""
+    """An action the rules (or what the table can prove) forbid; the game is left unchanged.
+
+    ``code`` and ``params`` say the same as the message in a form a screen can put into another
+    language (``params`` hold ids, such as an ability's, not display names).
+    """
+
+    def __init__(self, message: str, *, code: str | None = None, **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class IllegalPlay(IllegalAction):

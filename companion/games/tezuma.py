@@ -746,7 +746,7 @@ class TezumaGame(Game[TezumaState]):
     def check(self, action: object) -> None:
         expected = self._expected()
         if expected is None:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", code="game_over")
         kind, seat = expected
         if isinstance(action, Answer):
             self._check_answer(self.decision, action)
@@ -756,7 +756,10 @@ class TezumaGame(Game[TezumaState]):
         if kind != action.type:
             raise IllegalAction(f"waiting for: {self.decision.prompt}")  # type: ignore[union-attr]
         if action.seat != seat:
-            raise IllegalAction(f"it is {self.seat_label(seat or 0)}'s turn, not {self._label(action.seat)}'s")
+            raise IllegalAction(
+                f"it is {self.seat_label(seat or 0)}'s turn, not {self._label(action.seat)}'s",
+                code="not_your_turn", expected=self.seat_label(seat or 0), actual=self._label(action.seat),
+            )
         if isinstance(action, Draft):
             self._check_draft(action)
         else:
@@ -770,7 +773,10 @@ class TezumaGame(Game[TezumaState]):
         if question is None or question.key != answer.key:
             raise IllegalAction(f"no question about {answer.key!r} is open")
         if not question.minimum <= answer.value <= question.maximum:
-            raise IllegalAction(f"points are {question.minimum}-{question.maximum}, not {answer.value}")
+            raise IllegalAction(
+                f"points are {question.minimum}-{question.maximum}, not {answer.value}",
+                code="answer_range", minimum=question.minimum, maximum=question.maximum, value=answer.value,
+            )
 
     def _check_draft(self, draft: Draft) -> None:
         deal = self.state.deal
@@ -799,13 +805,18 @@ class TezumaGame(Game[TezumaState]):
         if len(cards) != expected:
             raise IllegalPlay(self._card_count_reason(ability, len(cards)))
         if len(cards) > deal.hand[seat]:
-            raise IllegalPlay(f"{self.seat_label(seat)} has {deal.hand[seat]} card(s) in hand")
+            raise IllegalPlay(
+                f"{self.seat_label(seat)} has {deal.hand[seat]} card(s) in hand",
+                code="hand_count", seat=self.seat_label(seat), count=deal.hand[seat],
+            )
         for card in cards:
             self._check_card(deal, card)
         if ability == FIRE:
             first, second = cards
             if first.is_trump or second.is_trump or first.suit != second.suit or first == second:
-                raise IllegalPlay("Fire Breathing puts down two different number cards of one suit, no trump")
+                raise IllegalPlay(
+                    "Fire Breathing puts down two different number cards of one suit, no trump", code="fire_breathing"
+                )
 
     def _card_count_reason(self, ability: str | None, count: int) -> str:
         if ability in CARDLESS:
@@ -820,30 +831,31 @@ class TezumaGame(Game[TezumaState]):
         if card.is_trump:
             if deal.trumps_down[card.suit] >= self.trumps_per_suit:
                 raise IllegalPlay(
-                    f"all {self.trumps_per_suit} {self.suit_name(card.suit)} trumps are already on the table or taken"
+                    f"all {self.trumps_per_suit} {self.suit_name(card.suit)} trumps are already on the table or taken",
+                    code="trumps_gone", count=self.trumps_per_suit, suit=card.suit,
                 )
             return
         if card.rank not in self.ranks:
-            raise IllegalPlay(f"{card} is not in the {self.n}-player deck")
+            raise IllegalPlay(f"{card} is not in the {self.n}-player deck", code="not_in_deck", card=str(card), players=self.n)
         if card in deal.put_down:
-            raise IllegalPlay(f"{card} was already played this deal")
+            raise IllegalPlay(f"{card} was already played this deal", code="already_played", card=str(card))
 
     def _check_ability(self, deal: DealState, trick: Trick, play: Play, deferred: bool) -> None:
         seat, ability = play.seat, play.ability
         label = self.seat_label(seat)
         if self.beginner:
-            raise IllegalPlay("abilities are not used in the beginner variant")
+            raise IllegalPlay("abilities are not used in the beginner variant", code="beginner")
         if ability not in self.abilities:
             raise IllegalPlay(f"unknown ability {ability!r}")
         name = self.ability_name(ability)
         if deal.picks[seat].get(ABILITY) != ability:
-            raise IllegalPlay(f"{label} does not hold {name}")
+            raise IllegalPlay(f"{label} does not hold {name}", code="ability_not_held", seat=label, ability=ability)
         if deferred or trick.ability_of(seat):
-            raise IllegalPlay(f"{label} already used an ability this trick")
+            raise IllegalPlay(f"{label} already used an ability this trick", code="one_ability_per_trick", seat=label)
         if deal.uses[seat] <= 0:
-            raise IllegalPlay(f"{label} has no {name} uses left this deal")
+            raise IllegalPlay(f"{label} has no {name} uses left this deal", code="ability_used_up", seat=label, ability=ability)
         if ability in NOT_FOR_LEAD and seat == trick.lead:
-            raise IllegalPlay(f"{name} cannot be used by the lead player")
+            raise IllegalPlay(f"{name} cannot be used by the lead player", code="ability_not_for_lead", ability=ability)
 
     # --- generation ------------------------------------------------------------------------
 

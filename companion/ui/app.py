@@ -140,6 +140,9 @@ class App:
                 self.offer_undo()
             else:
                 self.top.on_key(event)
+        except IllegalAction as err:
+            self._message = self.ui.refusal(err) if self.ui is not None else str(err)
+            self._flashing_until = now + FLASH_S
         except CompanionError as err:
             self._message, self._flashing_until = str(err), now + FLASH_S
         self._refresh()

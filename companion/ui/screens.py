@@ -9,10 +9,11 @@ the bottom, notices (trick results, revokes, deal scores) and menus above it.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from companion.errors import IllegalAction
 from companion.hw.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 
@@ -90,6 +91,17 @@ class GameUI(ABC):
     @abstractmethod
     def where(self) -> str:
         """How far the game has come, for the resume offer."""
+
+    def refusal(self, error: IllegalAction) -> str:
+        """The engine's refusal in the language on screen: its code through the catalogue, where
+        the engine gave one, else the engine's own (English) sentence."""
+        if self.app.lang == "en" or error.code is None:
+            return str(error)
+        return self.app.t(f"refusal.{error.code}", **self.localized(error.params))
+
+    def localized(self, params: Mapping[str, object]) -> dict[str, object]:
+        """Refusal parameters with ids turned into names on screen; games with named ids override."""
+        return dict(params)
 
     @classmethod
     @abstractmethod

@@ -222,6 +222,10 @@ class TezumaUI(GameUI):
             "draft": DraftScreen, "play": TrickScreen, "answer": QuestionScreen}
         return screens[decision.kind](self.app, self)
 
+    def localized(self, params: Mapping[str, object]) -> dict[str, object]:
+        names = {"ability": self.names.ability, "suit": self.names.suit}
+        return {key: names[key](str(value)) if key in names else value for key, value in params.items()}
+
     def snapshot(self) -> Snapshot:
         state = self.game.state
         decision = self.game.decision

@@ -40,6 +40,7 @@ class TimedDevice(VirtualDevice):
     def __init__(self, state: Path, seed: int) -> None:
         super().__init__(state, seed=seed)
         self.latencies: list[float] = []
+        self.journalled: list[bool] = []  # whether that press appended (and fsynced) an action
         self.bytes_per_press: list[int] = []
         self._frame_at: float | None = None
         show = self.display.display
@@ -54,6 +55,7 @@ class TimedDevice(VirtualDevice):
         settle = SETTLE_FACTOR * self.pad.pad.debounce_s
         pin = self.pad.pin(event.key)
         before = self.display.bus.total_bytes
+        accepted = self.device.store.accepted
         pin.drive_low()
         self.time.sleep(self.pad.pad.hold_s + settle if event.long else settle)
         self._frame_at = None
@@ -63,14 +65,16 @@ class TimedDevice(VirtualDevice):
         self.device.loop.run_until_idle()
         if self._frame_at is not None:
             self.latencies.append(self._frame_at - released)
+            self.journalled.append(self.device.store.accepted != accepted)
         self.bytes_per_press.append(self.display.bus.total_bytes - before)
         self.presses += 1
         self.pressed.append(event)
 
 
-def play_games(games: int) -> tuple[TimedDevice, list[float], int, int]:
-    """Whole 4-player games through the keys; returns the last device and the press counts."""
-    latencies: list[float] = []
+def play_games(games: int) -> tuple[TimedDevice, list[tuple[float, bool]], int, int]:
+    """Whole 4-player games through the keys; returns the last device, (latency, journalled) per
+    frame and the press counts."""
+    latencies: list[tuple[float, bool]] = []
     card_presses = cards = 0
     dev = None
     for i in range(games):
@@ -93,7 +97,7 @@ def play_games(games: int) -> tuple[TimedDevice, list[float], int, int]:
                     card_presses += len(keys)
                     cards += 1
                 table.after(game, action)
-            latencies += dev.latencies
+            latencies += zip(dev.latencies, dev.journalled)
             dev.close()
     assert dev is not None
     return dev, latencies, card_presses, cards
@@ -169,12 +173,17 @@ def main() -> None:
     parser.add_argument("--start-runs", type=int, default=5)
     args = parser.parse_args()
 
-    dev, latencies, card_presses, cards = play_games(args.games)
+    dev, frames, card_presses, cards = play_games(args.games)
     per_press = statistics.mean(dev.bytes_per_press)
-    print(
-        f"press-to-frame ({len(latencies)} frames): p50 {percentile(latencies, 0.5) * 1000:.2f} ms, "
-        f"p99 {percentile(latencies, 0.99) * 1000:.2f} ms (plus the 20 ms debounce settle by design)"
-    )
+    for label, chosen in [
+        ("all", [t for t, _ in frames]),
+        ("with a journal append (fsync)", [t for t, j in frames if j]),
+        ("without", [t for t, j in frames if not j]),
+    ]:
+        print(
+            f"press-to-frame, {label} ({len(chosen)} frames): p50 {percentile(chosen, 0.5) * 1000:.2f} ms, "
+            f"p99 {percentile(chosen, 0.99) * 1000:.2f} ms (plus the 20 ms debounce settle by design)"
+        )
     print(
         f"display bytes per press (last game, {len(dev.bytes_per_press)} presses): mean {per_press:.0f} "
         f"= {per_press / FULL_FRAME:.1%} of a {FULL_FRAME}-byte frame, p99 {percentile(dev.bytes_per_press, 0.99)}"

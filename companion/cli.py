@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 from companion import carddata
 from companion.engine.base import game_class, game_ids
-from companion.engine.record import GameBuilder, dumps, export_lines, read_record
+from companion.engine.record import GameBuilder, export_lines, read_record
 from companion.errors import CompanionError
 from companion.paths import state_dir
 

@@ -14,6 +14,7 @@ end, and the final journal must replay to the planned game.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -23,7 +24,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,8 +96,6 @@ def script_for_rest(state: Path, game_id: str, planned: list[Any]) -> tuple[str,
 
 def journal_actions(state: Path) -> tuple[list[Any], int]:
     read = read_journal(state / "current.jsonl")
-    import json
-
     builder = read_record((json.dumps(o) for o in read.objects), GameBuilder())
     if builder.failure is not None:
         raise AssertionError(f"journal does not replay: {builder.failure}")

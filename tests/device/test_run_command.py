@@ -1,6 +1,5 @@
 """``companion run --mock`` as a process: a key script, SIGTERM, and systemd's notify protocol."""
 
-import json
 import os
 import signal
 import socket

@@ -216,7 +216,6 @@ def test_a_press_waits_for_a_late_settle_timer_so_nothing_overtakes_it():
     from companion.hw.mock import MockPad, VirtualTime
 
     clock = VirtualTime()
-    late: list = []
 
     def late_timer(delay, callback):  # every deadline fires 100 ms after it was due
         return clock.timer(delay + 0.1, callback)

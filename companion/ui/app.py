@@ -84,7 +84,7 @@ class App:
         settings: Settings = Settings(),
         catalog: Catalog | None = None,
         typeface: Typeface | None = None,
-        on_new_game: Callable[[Setup], Session] = Session,
+        on_new_game: Callable[[Setup], Session] = lambda setup: Session(game_class(setup.game)(setup)),
         resume_offer: Game[Any] | None = None,
         on_resume: Callable[[Game[Any]], Session] = Session,
         on_fact: Callable[[str, str, int], None] = _ignore,

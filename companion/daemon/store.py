@@ -18,7 +18,7 @@ from typing import Any
 from companion import carddata
 from companion.daemon.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, archive_journal, atomic_replace
 from companion.engine.base import Game, Setup, game_class
-from companion.engine.record import GameBuilder, header_json, read_record
+from companion.engine.record import GameBuilder, header_json, read_objects
 from companion.errors import CompanionError, ConfigError, RecordError
 from companion.session import Session
 from companion.ui.app import Settings
@@ -71,7 +71,7 @@ class Store:
             found.messages.append(self._set_aside(f"journal damaged ({err})"))
             return found
         found.messages += [f"dropped a torn last line: {d}" for d in journal.recovered.dropped]
-        builder = read_record((json.dumps(obj) for obj in journal.recovered.objects), GameBuilder())
+        builder = read_objects(journal.recovered.objects, GameBuilder())
         if builder.failure is not None or builder.game is None:
             journal.close()
             found.messages.append(self._set_aside(f"journal unreadable ({builder.failure})"))

@@ -121,14 +121,21 @@ def read_record(lines: Iterable[str], visitor: RecordVisitor | None = None) -> A
     Blank lines are skipped. A line that is not JSON, not an object, or breaks the rules stops the
     reading with a :class:`RecordError` naming the line, handed to ``visitor.error``.
     """
+    parsed = ((n, _parse_line(text, n)) for n, text in enumerate(lines, start=1) if text.strip())
+    return _feed(parsed, visitor)
+
+
+def read_objects(objects: Iterable[Mapping[str, Any]], visitor: RecordVisitor | None = None) -> Any:
+    """:func:`read_record` for lines already decoded (the journal reader hands over objects)."""
+    return _feed(enumerate(objects, start=1), visitor)
+
+
+def _feed(numbered: Iterable[tuple[int, Mapping[str, Any]]], visitor: RecordVisitor | None) -> Any:
     visitor = visitor if visitor is not None else GameBuilder()
     started = False
     number = 0
     try:
-        for number, text in enumerate(lines, start=1):
-            if not text.strip():
-                continue
-            data = _parse_line(text, number)
+        for number, data in numbered:
             try:
                 if not started:
                     visitor.begin(setup_from_header(data), number)

@@ -14,7 +14,6 @@ end, and the final journal must replay to the planned game.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
@@ -30,7 +29,7 @@ from typing import Any
 
 from companion.daemon.journal import read_journal
 from companion.daemon.virtual import VirtualDevice, key_script
-from companion.engine.record import GameBuilder, read_record
+from companion.engine.record import GameBuilder, read_objects
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import table_model
 
@@ -96,7 +95,7 @@ def script_for_rest(state: Path, game_id: str, planned: list[Any]) -> tuple[str,
 
 def journal_actions(state: Path) -> tuple[list[Any], int]:
     read = read_journal(state / "current.jsonl")
-    builder = read_record((json.dumps(o) for o in read.objects), GameBuilder())
+    builder = read_objects(read.objects, GameBuilder())
     if builder.failure is not None:
         raise AssertionError(f"journal does not replay: {builder.failure}")
     return list(builder.game.actions), len(read.dropped)

@@ -216,7 +216,6 @@ class DealState:
     start: int
     layout: Mapping[str, Sequence[str]]
     draft_order: list[tuple[int, int]]
-    players: int
     picks: list[dict[str, str]] = field(default_factory=list)
     tricks: list[Trick] = field(default_factory=list)
     put_down: set[Card] = field(default_factory=set)
@@ -451,7 +450,6 @@ class TezumaGame(Game[TezumaState]):
                 start=start,
                 layout=self.options["layouts"][index],
                 draft_order=order,
-                players=n,
                 picks=[{} for _ in range(n)],
                 hand=[hand_size] * n,
                 uses=[0] * n,

@@ -2,6 +2,6 @@
 
 from companion.ui.app import App, Settings
 from companion.ui.planner import presses_for
-from companion.ui.text import Catalog
+from companion.text import Catalog
 
 __all__ = ["App", "Catalog", "Settings", "presses_for"]

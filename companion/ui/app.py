@@ -31,7 +31,7 @@ from companion.session import Session
 from companion.ui import tezuma  # noqa: F401  (registers the Tezuma screens)
 from companion.ui.canvas import ROWS, Canvas, Typeface
 from companion.ui.screens import CONTRAST_RANGE, UIS, Confirm, GameUI, HistoryScreen, Menu, ResumeOffer, Screen, SettingsScreen, SetupForm
-from companion.ui.text import LANGUAGES, Catalog, load_seat_names
+from companion.text import LANGUAGES, Catalog, load_seat_names
 
 DIM_AFTER_S = 120.0
 OFF_AFTER_S = 600.0

@@ -7,7 +7,7 @@ import pytest
 from companion.errors import IllegalAction
 from companion.session import Session
 from companion.ui import App, Settings
-from companion.ui.text import Catalog
+from companion.text import Catalog
 from tests.engine.helpers import game_with, trick
 from tests.ui.helpers import FakeClock
 

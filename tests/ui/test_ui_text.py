@@ -13,7 +13,7 @@ from companion.games.tezuma import TezumaGame
 from companion.sim import random_game
 from companion.ui.canvas import Typeface
 from companion.ui.tezuma import FOLLOW_HOW, Names
-from companion.ui.text import Catalog, check_seat_names, load_seat_names
+from companion.text import Catalog, check_seat_names, load_seat_names
 from tests.ui.helpers import make_app, new_game
 
 

@@ -1,6 +1,9 @@
-"""Screen text in every language the device speaks, from the catalogues in ``companion/data/i18n``.
+"""Text in every language the device speaks, from the catalogues in ``companion/data/i18n``.
 
-A catalogue is a flat JSON object of keys to ``str.format`` templates. Every language must define the
+A catalogue is a flat JSON object of keys to ``str.format`` templates: the generic ``<lang>.json``
+plus one fragment per game module, ``games/<module>.<lang>.json``, so a new game brings its own text.
+The engine never writes sentences: it gives :class:`~companion.engine.tricks.Phrase` codes, and
+:class:`Formatter` turns them into text for the screens and for ``companion replay`` alike. Every language must define the
 same keys with the same placeholders, so a missing or mistyped translation stops the program at
 start-up with a message naming the file and key, instead of leaving a blank on the glass mid-game.
 
@@ -18,9 +21,11 @@ from __future__ import annotations
 import json
 import string
 from collections.abc import Mapping
+from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
 
+from companion.engine.tricks import Phrase, Seat, Term
 from companion.errors import ConfigError
 
 LANGUAGES = ("en", "ja")
@@ -29,7 +34,7 @@ NAME_CELLS = 4  # a seat name fits a 16-pixel field: 4 half-width or 2 full-widt
 
 
 def _read(name: str) -> Any:
-    resource = resources.files("companion.data") / "i18n" / name
+    resource = resources.files("companion.data").joinpath("i18n", *name.split("/"))
     try:
         return json.loads(resource.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -75,7 +80,17 @@ class Catalog:
     @classmethod
     def load(cls) -> Catalog:
         """The catalogues shipped in the package, one per language in :data:`LANGUAGES`."""
-        return cls({lang: _read(f"{lang}.json") for lang in LANGUAGES})
+        tables = {lang: _read(f"{lang}.json") for lang in LANGUAGES}
+        fragments = resources.files("companion.data") / "i18n" / "games"
+        modules = sorted({entry.name.split(".")[0] for entry in fragments.iterdir() if entry.name.endswith(".json")})
+        for module in modules:
+            for lang in LANGUAGES:
+                fragment = _read(f"games/{module}.{lang}.json")
+                clash = sorted(set(fragment) & set(tables[lang]))
+                if clash:
+                    raise ConfigError(f"i18n/games/{module}.{lang}.json: keys {clash} are defined twice")
+                tables[lang] = {**tables[lang], **fragment}
+        return cls(tables)
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -83,6 +98,47 @@ class Catalog:
 
     def text(self, lang: str, key: str, **fields: object) -> str:
         return self._tables[lang][key].format(**fields)
+
+    def has(self, key: str) -> bool:
+        return key in self._tables["en"]
+
+
+Names = Callable[[Term, str], "str | None"]
+
+
+class Formatter:
+    """Phrases to text in one language: seats become labels, terms the game's names for them.
+
+    ``names`` gives a term's name from the game's card data (suit names are data); a term it does
+    not know is looked up in the catalogue as ``<kind>.<id>``.
+
+    >>> catalog = Catalog({"en": {"seat.label": "P{n}", "phrase.join": "{first}; {then}",
+    ...                           "won": "{winner}: highest {suit} ({value})", "suit.B": "bird"}})
+    >>> Formatter(catalog, "en").reason([Phrase("won", {"winner": Seat(0), "suit": Term("suit", "B"), "value": 9})])
+    'P1: highest bird (9)'
+    """
+
+    def __init__(self, catalog: Catalog, lang: str, names: Names | None = None) -> None:
+        self.catalog, self.lang, self._names = catalog, lang, names
+
+    def value(self, value: object) -> object:
+        if isinstance(value, Seat):
+            return self.catalog.text(self.lang, "seat.label", n=value.index + 1)
+        if isinstance(value, Term):
+            named = self._names(value, self.lang) if self._names is not None else None
+            return named if named is not None else self.catalog.text(self.lang, f"{value.kind}.{value.id}")
+        return value
+
+    def phrase(self, phrase: Phrase) -> str:
+        return self.catalog.text(self.lang, phrase.code, **{k: self.value(v) for k, v in phrase.params.items()})
+
+    def reason(self, phrases: Sequence[Phrase]) -> str:
+        """The phrases joined as one reason, the deciding one first."""
+        text = ""
+        for phrase in phrases:
+            part = self.phrase(phrase)
+            text = self.catalog.text(self.lang, "phrase.join", first=text, then=part) if text else part
+        return text
 
 
 def load_seat_names() -> dict[str, list[str]]:

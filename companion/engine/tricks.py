@@ -1,0 +1,488 @@
+"""What every trick-taking game shares, between :class:`~companion.engine.base.Game` and each game.
+
+A trick-taking game here is a number of deals; each deal a number of tricks; each trick one turn per
+seat in the direction of play, led by the last trick's winner (or whoever the game says). The layer
+keeps that lifecycle, the cards each seat captured, per-deal and total scores, and the proofs of
+revoke the table's public information gives. A game supplies only its own rules:
+
+* ``must_follow(trick)``: the suits a seat must follow if able (the follow obligation);
+* ``resolve(trick)``: who won and why, as a :class:`TrickResult` whose reason is made of
+  :class:`Phrase` codes with parameters, never of English (one formatter turns codes into any
+  language, English included: :mod:`companion.text`);
+* ``score_deal(deal)``: the deal's scores, or None while a fact the print lost is still unknown.
+
+The reason a trick went one way is decided by small rule objects tried in an explicit order
+(:func:`first_decision`), so a new ability or effect is a new object and a conflict between two of
+them is settled in one visible place.
+
+A revoke is certain once a seat that declined suit S (played another card while S was owed) shows an
+S card later in the deal, or is known to hold one at the moment it declines (a card returned to its
+hand in public). Both are flagged at once, naming the trick of the decline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from companion.engine.base import Game
+from companion.errors import IllegalPlay
+
+CardT = TypeVar("CardT", bound="SuitedCard")
+ContextT = TypeVar("ContextT")
+OutcomeT = TypeVar("OutcomeT")
+
+
+# --- cards -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class SuitedCard:
+    """A card of a suit (or colour) and a number, written like ``B7`` or ``W12``.
+
+    >>> SuitedCard.parse("w12"), str(SuitedCard("B", 3))
+    (SuitedCard(suit='W', rank=12), 'B3')
+    """
+
+    suit: str
+    rank: int
+
+    def __str__(self) -> str:
+        return f"{self.suit}{self.rank}"
+
+    @classmethod
+    def parse(cls, text: object) -> SuitedCard:
+        if not isinstance(text, str) or len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
+            raise IllegalPlay(f"{text!r} is not a card: write a suit letter and a number, like B7", code="not_a_card",
+                              text=str(text))
+        return cls(text[0].upper(), int(text[1:]))
+
+
+# --- reasons as codes ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat named in a reason; shown as the seat's label (P1.., or 1番..) by the formatter."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Term:
+    """A named thing of a game (a suit, a colour, an ability): the formatter looks up ``kind.id``."""
+
+    kind: str
+    id: str
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One sentence of a reason: a catalogue key and its parameters.
+
+    Parameter values are plain numbers and strings, :class:`Seat` or :class:`Term`.
+
+    >>> Phrase("iroha.win", {"winner": Seat(1), "colour": Term("colour", "B"), "value": 9}).to_json()
+    {'code': 'iroha.win', 'params': {'winner': {'seat': 1}, 'colour': {'colour': 'B'}, 'value': 9}}
+    """
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": {key: _param_json(value) for key, value in self.params.items()}}
+
+
+def _param_json(value: Any) -> Any:
+    if isinstance(value, Seat):
+        return {"seat": value.index}
+    if isinstance(value, Term):
+        return {value.kind: value.id}
+    return value
+
+
+@dataclass(frozen=True)
+class TrickResult:
+    """Who won a trick, who leads the next and why (phrases, first the deciding one).
+
+    ``house`` is the code of a house ruling that decided the trick (rulings.md): screens name it.
+    Games add their own fields in a subclass.
+    """
+
+    winner: int
+    next_lead: int
+    reason: tuple[Phrase, ...]
+    house: str | None = None
+
+
+# --- rules as objects ----------------------------------------------------------------------
+
+
+class Rule(Protocol[ContextT, OutcomeT]):
+    """One way a trick can be decided; ``decide`` returns None when the rule does not apply."""
+
+    name: str
+
+    def decide(self, context: ContextT) -> OutcomeT | None: ...
+
+
+def first_decision(rules: Iterable[Rule[ContextT, OutcomeT]], context: ContextT) -> OutcomeT:
+    """The outcome of the first rule, in the given priority order, that applies.
+
+    The order of ``rules`` is the precedence between them: the one place a conflict is decided.
+
+    >>> class Always:
+    ...     name = "always"
+    ...     def decide(self, context): return f"{context} by default"
+    >>> class Never:
+    ...     name = "never"
+    ...     def decide(self, context): return None
+    >>> first_decision([Never(), Always()], "trick 1")
+    'trick 1 by default'
+    """
+    for rule in rules:
+        outcome = rule.decide(context)
+        if outcome is not None:
+            return outcome
+    raise LookupError("no rule decided the trick: the last rule in the order must always apply")
+
+
+# --- the trick, the deal and the game state ------------------------------------------------
+
+
+@dataclass
+class Turn(Generic[CardT]):
+    """One seat's entry in a trick, in the order entries came; ``cards`` may be empty (a declaration)."""
+
+    seat: int
+    cards: tuple[CardT, ...]
+
+
+@dataclass
+class Trick(Generic[CardT]):
+    """The cards of one trick in the order they went down, and its result once complete."""
+
+    lead: int
+    turns: list[Turn[CardT]] = field(default_factory=list)
+    result: TrickResult | None = None
+
+    @property
+    def cards(self) -> list[CardT]:
+        return [card for turn in self.turns for card in turn.cards]
+
+    @property
+    def lead_suit(self) -> str | None:
+        return next((turn.cards[0].suit for turn in self.turns if turn.cards), None)
+
+    def card_of(self, seat: int) -> CardT | None:
+        return next((turn.cards[0] for turn in self.turns if turn.seat == seat and turn.cards), None)
+
+
+@dataclass(frozen=True)
+class Revoke:
+    """A failure to follow that public information proved: ``seat`` declined ``suit`` in ``trick``
+    and held it, as shown in ``proved_in_trick`` (0-based indexes)."""
+
+    deal: int
+    trick: int
+    seat: int
+    suit: str
+    proved_in_trick: int
+
+    def phrase(self) -> Phrase:
+        return Phrase("revoke.text", {"seat": Seat(self.seat), "suit": Term("suit", self.suit), "trick": self.trick + 1,
+                                 "deal": self.deal + 1, "shown": self.proved_in_trick + 1})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deal": self.deal, "trick": self.trick, "seat": self.seat, "suit": self.suit,
+                "proved_in_trick": self.proved_in_trick}
+
+
+@dataclass
+class RevokeWatch:
+    """Per seat: the suits it declined (with the trick), and cards the table knows it holds."""
+
+    declined: list[list[tuple[str, int]]]
+    known: list[list[SuitedCard]]
+    found: list[Revoke] = field(default_factory=list)
+
+    @classmethod
+    def for_seats(cls, seats: int) -> RevokeWatch:
+        return cls([[] for _ in range(seats)], [[] for _ in range(seats)])
+
+    def shown(self, deal: int, seat: int, card: SuitedCard, trick: int) -> None:
+        """``seat`` showed ``card`` (played or revealed) in ``trick``: it proves any decline of its suit."""
+        if card in self.known[seat]:
+            self.known[seat].remove(card)
+        for suit, declined_in in self.declined[seat]:
+            if suit == card.suit:
+                self._flag(Revoke(deal, declined_in, seat, suit, trick))
+
+    def declined_suits(self, deal: int, seat: int, suits: Iterable[str], trick: int) -> None:
+        """``seat`` did not follow ``suits`` in ``trick``: a card of them known in its hand proves it now."""
+        for suit in suits:
+            self.declined[seat].append((suit, trick))
+            if any(card.suit == suit for card in self.known[seat]):
+                self._flag(Revoke(deal, trick, seat, suit, trick))
+
+    def returned(self, seat: int, card: SuitedCard) -> None:
+        """``card`` went back to ``seat``'s hand where everyone saw it."""
+        self.known[seat].append(card)
+
+    def _flag(self, revoke: Revoke) -> None:
+        if not any(r.seat == revoke.seat and r.trick == revoke.trick and r.suit == revoke.suit for r in self.found):
+            self.found.append(revoke)
+
+
+@dataclass
+class Deal(Generic[CardT]):
+    """One deal: its tricks, what each seat captured and won, revokes, and its scores once known."""
+
+    index: int
+    start: int
+    seats: int
+    tricks: list[Trick[CardT]] = field(default_factory=list)
+    captured: list[list[CardT]] = field(default_factory=list)
+    tricks_won: list[int] = field(default_factory=list)
+    watch: RevokeWatch = field(default_factory=lambda: RevokeWatch([], []))
+    scores: list[int] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.captured:
+            self.captured = [[] for _ in range(self.seats)]
+            self.tricks_won = [0] * self.seats
+            self.watch = RevokeWatch.for_seats(self.seats)
+
+    @property
+    def revokes(self) -> list[Revoke]:
+        return self.watch.found
+
+    @property
+    def trick(self) -> Trick[CardT]:
+        return self.tricks[-1]
+
+    def shown_cards(self) -> Iterator[CardT]:
+        for trick in self.tricks:
+            yield from trick.cards
+
+
+DealT = TypeVar("DealT", bound=Deal[Any])
+
+
+@dataclass
+class TrickState(Generic[DealT]):
+    """The fold of a trick-taking game's log: its deals so far and the running totals."""
+
+    deals: list[DealT] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    learned: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def deal(self) -> DealT:
+        return self.deals[-1]
+
+    @property
+    def revokes(self) -> list[Revoke]:
+        return [revoke for deal in self.deals for revoke in deal.revokes]
+
+
+StateT = TypeVar("StateT", bound=TrickState[Any])
+
+
+class TrickGame(Game[StateT]):
+    """Deals of tricks: lifecycle, turn order, follow obligation, revokes, captures and scores.
+
+    Subclasses set the class attributes, build their deal in ``new_deal`` and give ``must_follow``,
+    ``resolve`` and ``score_deal``. They call :meth:`put_down` for every card that reaches the table
+    and :meth:`finish_trick` when a trick is complete.
+    """
+
+    direction: ClassVar[int] = 1  # +1: play passes to the left (clockwise); -1: to the right
+    # A term kind (as in ``Term("suit", "B")``) -> the card-data list naming it (entries with a
+    # "code" or "id" and a name per language): names are data, so a table can correct them.
+    term_tables: ClassVar[Mapping[str, str]] = {}
+    n: int
+
+    def configure(self) -> None:
+        self.n = len(self.setup.players)
+
+    # --- what a game gives -------------------------------------------------------------------
+
+    def deal_count(self) -> int:
+        """Deals in a game: as many as players unless the game says otherwise."""
+        return self.n
+
+    def tricks_in_deal(self, deal: Deal[Any]) -> int:
+        raise NotImplementedError
+
+    def first_lead(self, deal_index: int) -> int:
+        """The first lead of a deal: by default the left neighbour of a dealer who moves left each deal."""
+        dealer = (int(self.setup.options.get("dealer", 0)) + deal_index) % self.n
+        return (dealer + self.direction) % self.n
+
+    def new_deal(self, index: int, lead: int) -> Deal[Any]:
+        return Deal(index, lead, self.n)
+
+    def must_follow(self, trick: Trick[Any]) -> frozenset[str]:
+        """The suits a seat about to play owes, if it holds any (the lead suit, by default)."""
+        lead = trick.lead_suit
+        return frozenset({lead}) if lead is not None else frozenset()
+
+    def resolve(self, trick: Trick[Any]) -> TrickResult:
+        raise NotImplementedError
+
+    def score_deal(self, deal: Deal[Any]) -> list[int] | None:
+        raise NotImplementedError
+
+    # --- the fold ------------------------------------------------------------------------------
+
+    def initial_state(self) -> StateT:
+        state = self.new_state()
+        state.totals = [0] * self.n
+        self.start_deal(state, self.first_lead(0))
+        return state
+
+    def new_state(self) -> StateT:
+        return TrickState()  # type: ignore[return-value]
+
+    def start_deal(self, state: StateT, lead: int) -> None:
+        deal = self.new_deal(len(state.deals), lead)
+        state.deals.append(deal)
+        self.open_trick(deal, lead)
+
+    def open_trick(self, deal: Deal[Any], lead: int) -> None:
+        deal.tricks.append(Trick(lead))
+
+    def seat_to_play(self, trick: Trick[Any]) -> int:
+        """Whose card comes next: the lead, then each seat in the direction of play."""
+        return (trick.lead + self.direction * len(trick.turns)) % self.n
+
+    def trick_complete(self, trick: Trick[Any]) -> bool:
+        return len(trick.turns) == self.n
+
+    def put_down(self, deal: Deal[Any], seat: int, cards: Sequence[SuitedCard], *, owed: frozenset[str] | None = None,
+                 free: bool = False) -> None:
+        """Record ``cards`` of ``seat`` in the open trick and what they prove.
+
+        ``owed`` is what the seat had to follow (computed before the cards went down); ``free``
+        marks a play the rules let ignore it (an ability), which declines nothing.
+        """
+        trick = deal.trick
+        index = len(deal.tricks) - 1
+        owed = self.must_follow(trick) if owed is None else owed
+        trick.turns.append(Turn(seat, tuple(cards)))
+        for card in cards:
+            deal.watch.shown(deal.index, seat, card, index)
+        if cards and owed and not free and cards[0].suit not in owed:
+            deal.watch.declined_suits(deal.index, seat, sorted(owed), index)
+
+    def finish_trick(self, state: StateT, deal: Deal[Any], *, kept: Callable[[Any], bool] = lambda card: False) -> None:
+        """Resolve the open trick, hand its cards (but those ``kept``) to the winner, and go on."""
+        trick = deal.trick
+        result = self.resolve(trick)
+        trick.result = result
+        deal.captured[result.winner].extend(card for card in trick.cards if not kept(card))
+        deal.tricks_won[result.winner] += 1
+        if len(deal.tricks) < self.tricks_in_deal(deal):
+            self.open_trick(deal, result.next_lead)
+        else:
+            self.close_deal(state)
+
+    def close_deal(self, state: StateT) -> None:
+        """Score the last deal if every fact is known, then start the next one."""
+        deal = state.deal
+        if deal.scores is not None or not self.deal_played(deal):
+            return
+        scores = self.score_deal(deal)
+        if scores is None:
+            return
+        deal.scores = scores
+        state.totals = [total + score for total, score in zip(state.totals, scores)]
+        if len(state.deals) < self.deal_count():
+            self.start_deal(state, self.next_deal_lead(state))
+
+    def next_deal_lead(self, state: StateT) -> int:
+        return self.first_lead(len(state.deals))
+
+    def deal_played(self, deal: Deal[Any]) -> bool:
+        return len(deal.tricks) == self.tricks_in_deal(deal) and deal.tricks[-1].result is not None
+
+    # --- the common questions ------------------------------------------------------------------
+
+    def term_name(self, term: Term, lang: str) -> str | None:
+        """A term's name in ``lang`` from the card data, or None for the catalogue to name it."""
+        table = self.term_tables.get(term.kind)
+        entries = self.setup.cards.get(table, []) if table else []
+        for entry in entries:
+            if entry.get("code", entry.get("id")) == term.id:
+                name = entry.get(lang)
+                return name if isinstance(name, str) else None
+        return None
+
+    def totals(self) -> list[int]:
+        return list(self.state.totals)
+
+    def winners(self) -> list[int]:
+        """Seats sharing the top total: the books have no tie-break, so ties share the win."""
+        return super().winners()
+
+    def summary(self) -> dict[str, Any]:
+        """The common replay schema (docs/record-format.md), plus the game's own keys per deal and trick."""
+        deals = []
+        for deal in self.state.deals:
+            tricks = []
+            for index, trick in enumerate(deal.tricks):
+                if trick.result is None:
+                    continue
+                entry = {
+                    "lead": trick.lead,
+                    "winner": trick.result.winner,
+                    "next_lead": trick.result.next_lead,
+                    "reason": [phrase.to_json() for phrase in trick.result.reason],
+                    "house": trick.result.house,
+                    "cards": [{"seat": turn.seat, "card": "+".join(str(c) for c in turn.cards) or None}
+                              for turn in trick.turns],
+                }
+                entry.update(self.trick_summary(deal, index, trick))
+                tricks.append(entry)
+            entry = {"start": deal.start, "tricks": tricks, "tricks_won": list(deal.tricks_won), "scores": deal.scores}
+            entry.update(self.deal_summary(deal))
+            deals.append(entry)
+        return {
+            "game": self.game_id,
+            "players": list(self.setup.players),
+            "deals": deals,
+            "totals": self.totals(),
+            "winners": self.winners() if self.is_over() else [],
+            "revokes": [revoke.to_json() | {"reason": [revoke.phrase().to_json()]} for revoke in self.state.revokes],
+            "pending": self.pending(),
+        }
+
+    def trick_summary(self, deal: Deal[Any], index: int, trick: Trick[Any]) -> dict[str, Any]:
+        """Game-specific keys of one trick in the replay schema (documented per game)."""
+        return {}
+
+    def deal_summary(self, deal: Deal[Any]) -> dict[str, Any]:
+        """Game-specific keys of one deal in the replay schema (documented per game)."""
+        return {}
+
+    def unseen(self, deck: Iterable[CardT]) -> list[CardT]:
+        """The cards of ``deck`` the table has not seen this deal (each card exists once)."""
+        shown = set(self.state.deal.shown_cards())
+        return [card for card in deck if card not in shown]
+
+
+def check_unseen(card: SuitedCard, deal: Deal[Any], describe: Callable[[SuitedCard], str] = str) -> None:
+    """Refuse a card already put down this deal (every card of these decks exists once)."""
+    if card in set(deal.shown_cards()):
+        raise IllegalPlay(f"{describe(card)} was already played this deal", code="already_played", card=str(card))
+
+
+def seats_in_order(lead: int, seats: int, direction: int = 1) -> list[int]:
+    """Seats in playing order from ``lead``.
+
+    >>> seats_in_order(2, 4), seats_in_order(2, 4, -1)
+    ([2, 3, 0, 1], [2, 1, 0, 3])
+    """
+    return [(lead + direction * step) % seats for step in range(seats)]

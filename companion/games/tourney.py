@@ -181,6 +181,9 @@ class TourneyDeal(Deal[SuitedCard]):
 
     npc_laid: tuple[SuitedCard, ...] | None = None
     npc_left: list[SuitedCard] = field(default_factory=list)
+    # every card the device was told of this deal -> "played", "prediction" or "npc" (in the NPC's row):
+    # an index over the tricks for the uniqueness check, so it stays out of the state's repr
+    seen: dict[SuitedCard, str] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -372,9 +375,6 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         """A seat as a reason names it: the NPC is no player seat."""
         return NPC_TERM if seat == self.npc else Seat(seat)
 
-    def seen_cards(self, deal: TourneyDeal) -> set[SuitedCard]:
-        """Every card the device was told of this deal: played, predicted, or in the NPC's row."""
-        return {*deal.shown_cards(), *deal.predictions(), *(deal.npc_laid or ())}
 
     # --- the layer's hooks -------------------------------------------------------------------
 
@@ -447,8 +447,10 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         deal = self.deal
         if isinstance(action, NpcRow):
             deal.npc_laid, deal.npc_left = action.cards, list(action.cards)
+            deal.seen.update(dict.fromkeys(action.cards, "npc"))
         elif isinstance(action, Predict):
             self.trick.predictions[action.seat] = action.card
+            deal.seen[action.card] = "prediction"
         else:
             self.put_down(deal, action.seat, (action.card,))
         self._settle()
@@ -470,6 +472,12 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
                 trick.npc_reason = choice.reason
             else:
                 break
+
+    def put_down(self, deal: Deal[Any], seat: int, cards: Sequence[SuitedCard], *, owed: frozenset[str] | None = None,
+                 free: bool = False) -> None:
+        super().put_down(deal, seat, cards, owed=owed, free=free)
+        assert isinstance(deal, TourneyDeal)
+        deal.seen.update(dict.fromkeys(cards, "played"))
 
     def npc_to_play(self, deal: TourneyDeal) -> bool:
         trick = deal.tourney_tricks[-1]
@@ -513,13 +521,13 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         if card.suit not in self.suits or card.rank not in self.numbers:
             raise IllegalPlay(f"{card} is not a card: suits are {', '.join(self.suits)}, numbers"
                               f" {self.numbers[0]}-{self.numbers[-1]}", code="not_a_card", text=str(card))
-        deal = self.deal
-        if card in set(deal.shown_cards()):
+        seen = self.deal.seen.get(card)
+        if seen == "played":
             raise IllegalPlay(f"{card} was already played this deal", code="already_played", card=str(card))
-        if card in set(deal.predictions()):
+        if seen == "prediction":
             raise IllegalPlay(f"{card} was already put down as a prediction this deal", code="tourney.prediction_card",
                               card=str(card))
-        if card in (deal.npc_laid or ()):
+        if seen == "npc":
             raise IllegalPlay(f"{card} lies in the NPC's row", code="tourney.npc_card", card=str(card))
 
     def _check_row(self, row: NpcRow, decision: Decision) -> None:
@@ -559,7 +567,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         decision = self.decision
         if decision is None:
             return
-        unseen = [card for card in self.deck() if card not in self.seen_cards(self.deal)]
+        unseen = [card for card in self.deck() if card not in self.deal.seen]
         if decision.kind == "npc":  # every ordered row: lazily, there are billions
             yield from (NpcRow(cards) for cards in itertools.permutations(unseen, self.npc_cards))
             return

@@ -52,8 +52,9 @@ class IrohanihohedoUI(TrickUI):
         return super().base()
 
     def colour_mark(self, code: str) -> str:
-        """One character: the colour letter in English, the first character of the name in Japanese."""
-        return code if self.app.lang == "en" else self.game.colour_name(code, self.app.lang)[0]
+        """One character: the colour letter in lower case in English (an upper-case O reads as a zero
+        in the 8 px font), the first character of the name in Japanese."""
+        return code.lower() if self.app.lang == "en" else self.game.colour_name(code, self.app.lang)[0]
 
     def card_text(self, card: Any) -> str:
         return f"{self.colour_mark(card.suit)}{card.rank}"

@@ -135,7 +135,8 @@ class TrickUI(GameUI):
 
     def deal_column_edges(self, count: int) -> list[int]:
         """Right edges of the deal table's ``count`` columns (the total last)."""
-        return [WIDTH - 1 - 18 * (count - 1 - i) for i in range(count)]
+        spacing = min(24, (WIDTH - 56) // count)  # names keep the left 56 pixels
+        return [WIDTH - 1 - spacing * (count - 1 - i) for i in range(count)]
 
     # --- setup -------------------------------------------------------------------------------
 

@@ -404,7 +404,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         return len(trick.turns) == self.places and not self.missing_predictions(trick)
 
     def resolve(self, trick: Trick[Any]) -> TourneyResult:
-        """The strongest card wins; every card's place is its rank by strength among the four."""
+        """The strongest card wins; every card's place is its rank by strength among the four. The
+        reason names the winner's card, then why the NPC played its card."""
         assert isinstance(trick, TourneyTrick)
         ranking = sorted(trick.turns, key=lambda turn: self.strength(turn.cards[0]), reverse=True)
         places = [0] * self.places
@@ -413,7 +414,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         hits = tuple(None if card is None else self.place_of(card.suit) == places[seat]
                      for seat, card in enumerate(trick.predictions))
         winner, best = ranking[0].seat, ranking[0].cards[0]
-        reason = (_card_phrase("tourney.win", best, winner=self.who(winner)),)
+        reason = (_card_phrase("tourney.win", best, winner=self.who(winner)),
+                  *((trick.npc_reason,) if trick.npc_reason is not None else ()))
         return TourneyResult(winner, winner, reason, places=tuple(places), hits=hits)
 
     def deal_points(self, deal: TourneyDeal) -> tuple[list[int], list[int]]:
@@ -606,14 +608,13 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     # --- the replay schema ----------------------------------------------------------------------
 
     def trick_summary(self, deal: Deal[Any], index: int, trick: Trick[Any]) -> dict[str, Any]:
-        """``places`` (per seat, 1 strongest), ``hits`` (per seat; null for the NPC),
-        ``predictions`` (per seat), ``npc`` (why the NPC played its card, or null)."""
+        """``places`` (per seat, 1 strongest), ``hits`` and ``predictions`` (per seat; null for the
+        NPC). Why the NPC played its card is the reason's second phrase."""
         assert isinstance(trick, TourneyTrick) and isinstance(trick.result, TourneyResult)
         return {
             "places": list(trick.result.places),
             "hits": list(trick.result.hits),
             "predictions": [None if card is None else str(card) for card in trick.predictions],
-            "npc": trick.npc_reason.to_json() if trick.npc_reason is not None else None,
         }
 
     def deal_summary(self, deal: Deal[Any]) -> dict[str, Any]:

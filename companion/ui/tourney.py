@@ -362,7 +362,7 @@ class NpcRowScreen(TrickScreenBase):
         by_suit = {suit: [c for c in self.chosen if c.suit == suit] for suit in self.game.suits}
         for row, (suit, cards) in enumerate(by_suit.items(), start=1):
             canvas.text(row, self.ui.suit_mark(suit), x=4)
-            canvas.text(row, " ".join(str(card.rank) for card in cards), x=16, width=CARD_X - 16 + 80)
+            canvas.text(row, " ".join(str(card.rank) for card in cards), x=16)
         canvas.text(5, ">", x=CARD_X - 8)
         draw_picker(canvas, self.ui, self.grid, 5)
         canvas.lines(6, 2, self.t("tourney.npc.hint"))

@@ -18,7 +18,7 @@ from companion.ui import presses_for
 from companion.ui.screens import SetupForm
 from companion.ui.tourney import Entry, NpcRowScreen, NpcScreen, PlacesScreen, TrickScreen
 from companion.ui.tricks import DealScreen, FinalScreen, RevokeScreen
-from tests.ui.helpers import check_golden, choose_game, enter, make_app, needs_misaki, press, renamed, texts
+from tests.ui.helpers import HAVE_MISAKI, check_golden, choose_game, enter, make_app, needs_misaki, press, renamed, texts
 
 ROW = "W3 W12 F2 F11 S5 C7 C1"
 
@@ -90,6 +90,8 @@ def test_the_npc_row_is_entered_card_by_card_and_back_takes_the_last_one_back() 
     for event in first_card:
         app.handle(event)
     assert screen.chosen == [SuitedCard("W", 3)]
+    if HAVE_MISAKI:
+        check_golden(app.render(), "tourney-npc-row")
     app.handle(press(Key.BACK))
     assert screen.chosen == [] and app.top is screen
     enter(app, [row])

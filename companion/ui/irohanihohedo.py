@@ -21,12 +21,12 @@ from companion.hw.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, shortest
 from companion.ui.screens import Choice, Screen, register_ui
-from companion.ui.tricks import TrickScreenBase, TrickUI, FinalScreen, yes_no
+from companion.ui.tricks import CARD_X, FinalScreen, TrickScreenBase, TrickUI, seat_row, yes_no
 
 if TYPE_CHECKING:
     from companion.ui.app import App
 
-NAME_X, CARD_X, CELLS_X = 16, 36, 48
+CELLS_X = 48
 CELL = 12  # pixel width of one number in the picker row (two digits and a margin)
 OK = KeyEvent(Key.OK)
 
@@ -171,10 +171,7 @@ class TrickScreen(TrickScreenBase):
 
     def _seat_row(self, canvas: Canvas, row: int, seat: int, marker: str | None) -> None:
         active = seat == self.seat
-        if active:
-            canvas.text(row, ">")
-        canvas.text(row, self.app.seat_label(seat), x=4, width=NAME_X - 4)
-        canvas.text(row, self.game.setup.players[seat], x=NAME_X, width=CARD_X - NAME_X - 2)
+        seat_row(canvas, self.app, self.game.setup.players, row, seat, active=active)
         if active:
             self._picker(canvas, row)
             return

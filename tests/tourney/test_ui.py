@@ -7,18 +7,21 @@ from functools import cache
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.engine.record import export_lines, read_record
 from companion.engine.tricks import SuitedCard
 from companion.errors import IllegalAction
 from companion.games.tourney import NpcRow, Play, Predict, Tourney
 from companion.hw.keys import Key, KeyEvent
-from companion.sim import random_game
-from companion.ui import presses_for
+from companion.session import Session
+from companion.sim import new_random_game, play_out, random_game
+from companion.ui import App, presses_for
 from companion.ui.screens import SetupForm
 from companion.ui.tourney import Entry, NpcRowScreen, NpcScreen, PlacesScreen, TrickScreen
 from companion.ui.tricks import DealScreen, FinalScreen, RevokeScreen
-from tests.ui.helpers import HAVE_MISAKI, check_golden, choose_game, enter, make_app, needs_misaki, press, renamed, texts
+from tests.ui.helpers import HAVE_MISAKI, FakeClock, check_golden, choose_game, enter, make_app, needs_misaki, press, renamed, texts
 
 ROW = "W3 W12 F2 F11 S5 C7 C1"
 
@@ -181,3 +184,24 @@ def test_the_deal_table_has_tricks_hits_and_score_per_player() -> None:
     assert [head for head, _ in columns] == ["deal.tricks", "tourney.deal.hits", "deal.score"]
     assert all(len(values) == 3 for _, values in columns)
     assert deal_screen.index == 0
+
+
+key_names = st.sampled_from([Key.OK] * 4 + [Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT] * 2 + [Key.BACK, Key.AUX] * 2)
+key_presses = st.lists(st.builds(KeyEvent, key_names, st.sampled_from([False] * 9 + [True])), min_size=40, max_size=300)
+
+
+@given(st.integers(0, 2**16), st.integers(0, 150), key_presses)
+def test_random_presses_never_crash_and_the_record_replays(seed: int, prefix: int, events: list[KeyEvent]) -> None:
+    rng = random.Random(seed)
+    game = new_random_game("tourney", rng.choice([3, 4]), rng)
+    play_out(game, rng, ability_rate=0.3, max_actions=prefix)
+    clock = FakeClock()
+    app = App(Session(game), clock=clock, rng=rng)
+    for event in events:
+        app.handle(event)
+        clock.advance(0.3)
+        app.tick()
+        assert app.render().size == (128, 64)
+    if app.session is not None:  # whatever was entered, the record replays to the same game
+        entered = app.session.game
+        assert read_record(export_lines(entered)).game.summary() == entered.summary()

@@ -5,7 +5,7 @@ Run: python bench/tourney.py [--games N] [--seed S] [--scripted K]. Prints figur
 - games/s replaying the pushes of whole random games (3 players, where the fold plays the NPC, and 4),
   and with the simulated table choosing every action (real hands, following suit);
 - key presses per card over K scripted whole games entered through the key planner (what a person
-  presses), split by what was entered: the NPC's row, lead and playing cards, predictions (AUX
+  presses), with predictions entered in random order and round from the lead, split by what was entered: the NPC's row, lead and playing cards, predictions (AUX
   presses that switch to another seat's prediction or to the plays count with the card they enter),
   and the share of a 1024-byte frame the page-diff writer sends per press.
 
@@ -25,17 +25,20 @@ from companion.carddata import printed_cards
 from companion.games.tourney import NpcRow, Play, Predict, Tourney
 from companion.session import Session
 from companion.sim import table_model
+from companion.sim.tourney import TourneyTable
 from companion.ui import App, presses_for
 
 FULL_FRAME = 1024
 
 
-def random_actions(players: int, seed: int, reveal_rate: float = 0.3) -> tuple[Any, list[Any]]:
+def random_actions(players: int, seed: int, reveal_rate: float = 0.3, in_turn: bool = False) -> tuple[Any, list[Any]]:
     """One whole game from the simulated table: its setup and actions."""
     rng = random.Random(seed)
     names = ["Aki", "Ben", "Chie", "Dai"][:players]
     game = Tourney(Tourney.new_setup(names, seed=seed, cards=printed_cards("tourney"), options={"dealer": seed % players}))
     table = table_model(game, rng, reveal_rate)
+    assert isinstance(table, TourneyTable)
+    table.in_turn = in_turn
     while not game.is_over():
         action = table.choose(game, rng)
         game.push(action)
@@ -71,12 +74,12 @@ def changed_pages(before: bytes, after: bytes, width: int = 128, pages: int = 8)
     return sum(before[p * row:(p + 1) * row] != after[p * row:(p + 1) * row] for p in range(pages))
 
 
-def key_figures(players: int, scripted: int, seed: int) -> None:
+def key_figures(players: int, scripted: int, seed: int, in_turn: bool) -> None:
     presses: Counter[str] = Counter()
     cards: Counter[str] = Counter()
     pages = total_presses = 0
     for i in range(scripted):
-        setup, actions = random_actions(players, seed + 500 + i)
+        setup, actions = random_actions(players, seed + 500 + i, in_turn=in_turn)
         app = App(Session(Tourney(setup)), clock=lambda: 0.0, rng=random.Random(i))
         picture = app.render().tobytes()
         for action in actions:
@@ -92,8 +95,10 @@ def key_figures(players: int, scripted: int, seed: int) -> None:
             total_presses += len(keys)
             assert isinstance(action, (NpcRow, Play, Predict))
     split = ", ".join(f"{kind} {presses[kind] / cards[kind]:.2f}" for kind in sorted(cards))
-    print(f"tourney {players}p: {sum(presses.values()) / sum(cards.values()):.2f} presses per card over {scripted}"
-          f" scripted games ({split}); display bytes per press {pages * 128 / total_presses / FULL_FRAME:.1%} of a frame")
+    order = "round from the lead" if in_turn else "in random order"
+    print(f"tourney {players}p, predictions {order}: {sum(presses.values()) / sum(cards.values()):.2f} presses per card"
+          f" over {scripted} scripted games ({split}); display bytes per press"
+          f" {pages * 128 / total_presses / FULL_FRAME:.1%} of a frame")
 
 
 def main() -> None:
@@ -106,7 +111,8 @@ def main() -> None:
     for players in (3, 4):
         engine_figures(players, args.games, args.seed)
     for players in (3, 4):
-        key_figures(players, args.scripted, args.seed)
+        for in_turn in (False, True):
+            key_figures(players, args.scripted, args.seed, in_turn)
 
 
 if __name__ == "__main__":

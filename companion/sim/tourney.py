@@ -16,10 +16,15 @@ from companion.sim import TABLE_MODELS
 
 
 class TourneyTable:
-    """Deals each deal's hands (and with three players the NPC's row and prediction pile)."""
+    """Deals each deal's hands (and with three players the NPC's row and prediction pile).
+
+    Predictions come from the players in random order, as the book allows; ``in_turn`` makes them
+    come round from the lead instead, as a table that does not think about it would.
+    """
 
     def __init__(self, game: Tourney, rng: random.Random, reveal_rate: float) -> None:
         self.reveal_rate = reveal_rate
+        self.in_turn = False
         self.hands: list[list[SuitedCard]] = []
         self.npc_row: list[SuitedCard] = []
         self.npc_pile: list[SuitedCard] = []
@@ -57,7 +62,7 @@ class TourneyTable:
             return Play(decision.seat or 0, rng.choice(self.hands[decision.seat or 0]))
         next_play = game.seat_to_play(trick) if len(trick.turns) < game.places else None
         if missing and (next_play is None or decision.kind == "predict" and rng.random() >= self.reveal_rate):
-            seat = rng.choice(missing)
+            seat = missing[0] if self.in_turn else rng.choice(missing)
             return Predict(seat, rng.choice(self.hands[seat]))
         assert next_play is not None
         return Play(next_play, rng.choice(self.playable(next_play, trick.lead_suit)))

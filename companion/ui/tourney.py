@@ -6,8 +6,8 @@ in (face down on the table: the device does not show it). The row being entered 
 picker: the suit, then its numbers in two halves (1-7, 8-14), a dot where a card was already seen
 this deal; LEFT/RIGHT step through the suit, UP/DOWN go to the other half and on to the next suit,
 OK enters. After the lead's card, the row marked ``?`` takes a prediction, the row marked ``>`` a
-playing card. AUX moves to the next entry still open: another seat's prediction, or the next
-playing card (so a table that reveals predictions at the end enters the plays first; both orders
+playing card. AUX moves to the next entry still open (holding it, to the one before): another
+seat's prediction, or the next playing card (so a table that reveals predictions at the end enters the plays first; both orders
 give equivalent records, see :mod:`companion.games.tourney`).
 
 **The NPC** (three players): at each deal's start its seven face-up cards are entered with the same
@@ -41,7 +41,7 @@ NAME_X, CARD_X, CELLS_X = 16, 40, 50
 CELL = 10  # pixel width of one number in the picker row
 HALF = 7  # numbers per picker row: 1-7 and 8-14
 OK = KeyEvent(Key.OK)
-AUX = KeyEvent(Key.AUX)
+AUX, LONG_AUX = KeyEvent(Key.AUX), KeyEvent(Key.AUX, long=True)
 
 
 @dataclass(frozen=True)
@@ -242,9 +242,9 @@ class TrickScreen(TrickScreenBase):
             suit = self.trick.lead_suit if self.trick.lead_suit not in void else None
         return card_grid(self.game, last_card(self.game), suit)
 
-    def next_entry(self, entry: Entry) -> Entry:
+    def next_entry(self, entry: Entry, step: int = 1) -> Entry:
         entries = self.entries()
-        return entries[(entries.index(entry) + 1) % len(entries)] if entry in entries else entries[0]
+        return entries[(entries.index(entry) + step) % len(entries)] if entry in entries else entries[0]
 
     # --- keys ----------------------------------------------------------------------------
 
@@ -253,8 +253,8 @@ class TrickScreen(TrickScreenBase):
             self.grid = self.grid.moved(event.key)
         elif event.key is Key.OK:
             self.app.push(self.entry.kind(self.entry.seat, self.grid.value))
-        elif event.key is Key.AUX:
-            self.entry = self.next_entry(self.entry)
+        elif event.key is Key.AUX:  # held: back to the previous open entry
+            self.entry = self.next_entry(self.entry, -1 if event.long else 1)
             self.grid = self.grid_for(self.entry)
         elif event.key is Key.BACK:
             self.app.open_menu()
@@ -265,11 +265,10 @@ class TrickScreen(TrickScreenBase):
         wanted = Entry(type(action), action.seat)
         if wanted not in self.entries():
             return None
-        keys, entry, grid = [], self.entry, self.grid
-        while entry != wanted:
-            keys.append(AUX)
-            entry = self.next_entry(entry)
-            grid = self.grid_for(entry)
+        entries = self.entries()
+        ahead = (entries.index(wanted) - entries.index(self.entry)) % len(entries)
+        keys = [AUX] * ahead if ahead <= len(entries) - ahead else [LONG_AUX] * (len(entries) - ahead)
+        grid = self.grid if wanted == self.entry else self.grid_for(wanted)
         return keys + shortest(grid, lambda g: g.value == action.card, Grid.steps) + [OK]
 
     # --- drawing -------------------------------------------------------------------------

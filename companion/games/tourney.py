@@ -301,8 +301,6 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         dealer = self.setup.options.get("dealer", 0)
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.n:
             raise RecordError(f"options.dealer must be a seat 0-{self.n - 1}, not {dealer!r}")
-        if self.n + (self.npc is not None) != self.places:
-            raise RecordError(f"{self.title} needs {self.places} hands a trick: {self.places - 1} or {self.places} players")
 
     # --- card data -------------------------------------------------------------------------
 
@@ -328,8 +326,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         for key in ("hand_size", "tricks_per_deal", "points_per_trick", "points_without_tricks", "npc_cards"):
             need(_is_int(cards.get(key)) and cards[key] >= 0, f"{key!r} must be a whole number >= 0")
         need(cards["hand_size"] == 2 * cards["tricks_per_deal"], "a trick takes two cards of a hand")
-        need(len(numbers) * 4 == 4 * cards["hand_size"] and cards["npc_cards"] == cards["tricks_per_deal"],
-             "four hands use the deck; the NPC plays one card a trick")
+        need(len(numbers) == cards["hand_size"], "four hands use the whole deck: as many numbers as cards in a hand")
+        need(cards["npc_cards"] == cards["tricks_per_deal"], "the NPC plays one face-up card a trick")
 
     @classmethod
     def new_setup(

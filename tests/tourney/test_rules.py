@@ -7,7 +7,7 @@ import pytest
 from companion.carddata import printed_cards
 from companion.engine.record import export_lines, read_record
 from companion.engine.tricks import SuitedCard
-from companion.errors import IllegalAction, RecordError
+from companion.errors import CardDataError, IllegalAction, RecordError
 from companion.games.tourney import NpcRow, Play, Predict, Tourney, TourneyTrick, npc_choice
 from companion.text import Catalog
 
@@ -326,3 +326,15 @@ def test_english_refusal_templates_say_exactly_what_the_engine_says() -> None:
         key = code.replace("tourney.", "tourney.refusal.", 1)
         assert catalog.text("en", key, **found[code].params) == str(found[code])
         assert catalog.text("ja", key, **found[code].params)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"suits": []}, "4 suits"),
+    ({"numbers": list(range(1, 14))}, "whole deck"),
+    ({"npc_cards": 6}, "one face-up card a trick"),
+    ({"hand_size": 13}, "two cards of a hand"),
+])
+def test_card_data_is_validated_on_load(change: dict[str, object], message: str) -> None:
+    cards = {**printed_cards("tourney"), **change}
+    with pytest.raises(CardDataError, match=message):
+        Tourney.validate_cards(cards)

@@ -120,6 +120,10 @@ def test_predictions_in_any_order_aux_steps_through_the_open_entries() -> None:
     screen = app.top
     assert isinstance(screen, TrickScreen) and screen.entry.kind is Predict and screen.entry.seat == 1
     assert [(e.kind, e.seat) for e in screen.entries()] == [(Predict, 1), (Predict, 2), (Predict, 0), (Play, 2)]
+    app.handle(press(Key.AUX, long=True))  # held: back round to the playing card
+    assert screen.entry == Entry(Play, 2)
+    app.handle(press(Key.AUX))
+    assert screen.entry == Entry(Predict, 1)
     enter(app, [Predict(0, SuitedCard("S", 3)), Play(2, SuitedCard("C", 10))])  # P1 first, then the plays
     assert game.trick.predictions[0] == SuitedCard("S", 3) and game.trick.card_of(3) == SuitedCard("C", 7)
 

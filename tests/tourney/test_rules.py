@@ -219,9 +219,6 @@ def test_npc_follows_with_the_front_card_of_the_lead_suit_not_its_strongest() ->
 
 def test_npc_without_the_lead_suit_plays_the_front_card_of_its_strongest_suit_left() -> None:
     game = new(3)
-    push(game, ROW, "C9", "P2?S1", "P3?S2", "P1?S3", "C10")
-    assert trick_of(game, 0, 0).card_of(3) == SuitedCard("C", 7)  # holding Cross: follows
-    game = new(3)
     push(game, "F3 F4 F2 F11 C7 C1 C2", "S9", "P2?S1", "P3?S2", "P1?S3", "S10")
     trick = trick_of(game, 0, 0)
     assert trick.card_of(3) == SuitedCard("F", 3)  # no Shamrock, no Wyvern: Fleur-de-lis, front card
@@ -237,8 +234,8 @@ def test_npc_takes_a_place_wins_and_then_leads_with_the_front_card_of_its_strong
     # P2 S9, P3 S10, NPC S5, P1 S2: the NPC's card is 3rd and P1's 4th, so P1's Cross hits
     assert result.places == (4, 2, 1, 3)
     assert result.hits == (True, False, False, None)
-    # next trick: P3 won; now the NPC wins one with a Wyvern it holds: lead Cross, NPC has Cross
-    push(game, "C13", "P3?F1", "P1?F3", "P2?F4")  # P3 leads C13, NPC plays C7 (front Cross), then P1, P2
+    # P3 won and leads Cross 13; the NPC, next, plays its front Cross at once (before the predictions)
+    push(game, "C13", "P3?F1", "P1?F3", "P2?F4")
     assert trick_of(game, 0, 1).card_of(3) == SuitedCard("C", 7)
     push(game, "W1", "C14")
     assert trick_of(game, 0, 1).result.winner == 0  # P1's Wyvern 1 beats every Cross

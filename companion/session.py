@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.engine.base import Game
 from companion.errors import IllegalAction, StorageError
+from companion.storage import WriteUnsure
 
 # change is "action" (data: the action's JSON) or "undo" (data: the dropped action's JSON)
 Listener = Callable[[str, dict[str, Any]], None]
@@ -39,28 +40,34 @@ class Session:
 
         A listener that fails to store the action (a full disk) makes the push not happen: the
         game is rolled back and :class:`StorageError` says why, so the screen never shows a play
-        the journal does not hold.
+        the journal does not hold. The one exception is :class:`~companion.storage.WriteUnsure`:
+        the journal holds the line but the card may not keep it, so the play stays and the
+        error says so.
         """
         self.game.push(action)
         try:
             self._tell("action", action.to_json())
         except OSError as err:
+            if isinstance(err, WriteUnsure):
+                raise StorageError(f"the play is kept, but the card may lose it: {err}") from err
             self.game.pop()
-            raise StorageError(f"could not save the play: {err}") from err
+            raise StorageError(f"could not save the play, so it was taken back: {err}") from err
 
     def push_text(self, text: str) -> None:
         self.push(self.game.parse(text))
 
     def undo(self) -> Any:
-        """Drop the last action; an error if there is none."""
+        """Drop the last action; an error if there is none. A failure to store it works as in :meth:`push`."""
         if not self.game.actions:
             raise IllegalAction("nothing to undo")
         dropped = self.game.pop()
         try:
             self._tell("undo", dropped.to_json())
         except OSError as err:
+            if isinstance(err, WriteUnsure):
+                raise StorageError(f"the undo is kept, but the card may lose it: {err}") from err
             self.game.push(dropped)
-            raise StorageError(f"could not save the undo: {err}") from err
+            raise StorageError(f"could not save the undo, so the play stays: {err}") from err
         return dropped
 
     def _tell(self, change: str, data: dict[str, Any]) -> None:

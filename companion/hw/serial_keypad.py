@@ -1,7 +1,7 @@
 """Host side of the optional Pico keypad: its USB-serial lines in, :class:`KeyEvent` out.
 
 The wire protocol is specified in hardware/pico-keypad.md. In short, each line is a frame
-``$<T> <seq> [fields]*<XOR checksum>`` ending in a newline: ``K`` a key (``P`` short,
+``$<T> <seq> [fields]*<CRC-16>`` ending in a newline: ``K`` a key (``P`` short,
 ``L`` long), ``B`` a heartbeat, ``H`` the hello, ``E`` a message from the keypad. The
 ``$`` lets the reader resynchronise after a device reset cut a line short. On connecting,
 the host sends ``?TOKEN`` and takes keys only after the hello echoing TOKEN: what came
@@ -9,7 +9,9 @@ before it was buffered by the Pico's USB stack while nobody listened, and is sta
 
 :class:`KeypadLineParser` is pure (bytes in, events and problems out), so every kind of line
 damage is testable without a thread. :class:`SerialKeypad` runs it on a reader thread over
-pyserial and survives the keypad being unplugged or reset.
+pyserial and survives the keypad being unplugged or reset. A keypad (or anything else on the
+port) that floods it with junk costs little: the parser scans in chunks, and problems reach the
+log at most :data:`PROBLEM_BURST` per :data:`PROBLEM_INTERVAL_S`, the rest as a count.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from companion.hw.keys import Key, KeyEvent
 
 logger = logging.getLogger(__name__)
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_FRAME_BYTES = 120
 HEARTBEAT_S = 2.0
 SEQ_MODULO = 256
@@ -37,7 +39,11 @@ HELLO_REQUEST = b"?"
 HELLO_RETRY_S = 1.0
 _SHOWN_BYTES = 40
 _SEQ_FIELD = re.compile(r"0|[1-9][0-9]{0,2}")
-_CHECKSUM_FIELD = re.compile(rb"[0-9A-F]{2}")
+_CHECKSUM_FIELD = re.compile(rb"[0-9A-F]{4}")
+_OLD_CHECKSUM_FIELD = re.compile(rb"[0-9A-F]{2}")  # protocol 1: recognised only to say "update"
+_LINE_BREAK = re.compile(rb"[\n$]")  # what ends a line: a newline, or the "$" starting the next frame
+PROBLEM_BURST = 10  # problems passed on in one interval; the rest are counted
+PROBLEM_INTERVAL_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -50,16 +56,47 @@ class Problem:
         return self.message
 
 
-def checksum(payload: bytes) -> str:
-    """The frame checksum: the XOR of the payload bytes as two upper-case hex digits.
+def _crc_table() -> tuple[int, ...]:
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _bit in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+        table.append(crc)
+    return tuple(table)
 
-    >>> checksum(b"B 7")
-    '55'
+
+_CRC_TABLE = _crc_table()
+
+
+def checksum(payload: bytes) -> str:
+    """The frame check: CRC-16/CCITT-FALSE of the payload bytes as four upper-case hex digits
+    (the firmware's keypad_core.checksum computes the same bit by bit).
+
+    >>> checksum(b"123456789")  # the CRC catalogue's check value
+    '29B1'
     """
+    crc = 0xFFFF
+    for byte in payload:
+        crc = ((crc << 8) & 0xFFFF) ^ _CRC_TABLE[(crc >> 8) ^ byte]
+    return f"{crc:04X}"
+
+
+def _xor(payload: bytes) -> int:
     value = 0
     for byte in payload:
         value ^= byte
-    return f"{value:02X}"
+    return value
+
+
+def escape(text: str) -> str:
+    """``text`` with control characters written as escapes, so a device cannot drive a terminal
+    or forge log lines through our messages.
+
+    >>> escape("pins\\x1b[2J ok\\n")
+    'pins\\\\x1b[2J ok\\\\n'
+    """
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 def _show(data: bytes) -> str:
@@ -76,10 +113,10 @@ class KeypadLineParser:
     awaited, in one summary when it comes).
 
     >>> parser = KeypadLineParser()
-    >>> parser.feed(b"$H 0 1*49\\r\\n$K 1 UP P*0F\\n")
+    >>> parser.feed(b"$H 0 2*E055\\r\\n$K 1 UP P*D68C\\n")
     [KeyEvent(key=<Key.UP: 'UP'>, long=False)]
-    >>> print(*parser.feed(b"$K 2 OK L*00\\n$K 4 OK L*17\\n"), sep="\\n")
-    checksum mismatch (sent 00, computed 11): b'K 2 OK L'
+    >>> print(*parser.feed(b"$K 2 OK L*0000\\n$K 4 OK L*86AE\\n"), sep="\\n")
+    checksum mismatch (sent 0000, computed 0B4F): b'K 2 OK L'
     lost 2 line(s) from the keypad (sequence 2 expected, 4 received): a key press may be missing
     KeyEvent(key=<Key.OK: 'OK'>, long=True)
     """
@@ -112,10 +149,26 @@ class KeypadLineParser:
         self._stale_keys = self._stale_problems = 0
 
     def feed(self, data: bytes) -> list[KeyEvent | Problem]:
-        """Take the next bytes read from the port; returns what they completed, in order."""
+        """Take the next bytes read from the port; returns what they completed, in order.
+
+        The bytes between line breaks are copied in slices, so the work per byte is a few
+        machine instructions whatever arrives; only each line break costs Python code.
+        """
         results: list[KeyEvent | Problem] = []
-        for byte in data:
-            results += self._admit(self._take_byte(byte))
+        start = 0
+        for match in _LINE_BREAK.finditer(data):
+            end = match.start()
+            if end > start:
+                results += self._admit(self._take_run(data[start:end]))
+            if data[end] == 0x0A:  # newline ends a frame or a noise line
+                results += self._admit(self._end_line())
+            else:  # "$" starts a frame, whatever came before
+                ended = self._end_line(cut_short=True)
+                self._line.append(0x24)
+                results += self._admit(ended)
+            start = end + 1
+        if start < len(data):
+            results += self._admit(self._take_run(data[start:]))
         return results
 
     def reset(self) -> list[Problem]:
@@ -127,16 +180,13 @@ class KeypadLineParser:
             return []
         return [Problem(f"discarded a partial line when the keypad went away: {_show(line)}")]
 
-    def _take_byte(self, byte: int) -> list[KeyEvent | Problem]:
-        if byte == 0x0A:  # newline ends a frame or a noise line
-            return self._end_line()
-        if byte == 0x24:  # "$" starts a frame, whatever came before
-            ended = self._end_line(cut_short=True)
-            self._line.append(byte)
-            return ended
-        if len(self._line) < MAX_FRAME_BYTES:
-            self._line.append(byte)
+    def _take_run(self, run: bytes) -> list[KeyEvent | Problem]:
+        """Bytes inside a line (no newline, no "$"): kept up to MAX_FRAME_BYTES, then reported once."""
+        room = MAX_FRAME_BYTES - len(self._line)
+        if len(run) <= room:
+            self._line += run
             return []
+        self._line += run[:room]
         if self._overlong:
             return []
         self._overlong = True
@@ -174,8 +224,12 @@ class KeypadLineParser:
 
     def _read_frame(self, body: bytes) -> list[KeyEvent | Problem]:
         payload, star, sent = body.rpartition(b"*")
+        if star and _OLD_CHECKSUM_FIELD.fullmatch(sent) and int(sent, 16) == _xor(payload):
+            return [Problem(f"keypad firmware speaks protocol 1 (an XOR checksum), this host only "
+                            f"{PROTOCOL_VERSION}: copy firmware/ onto the keypad again; its keys are "
+                            f"ignored: {_show(payload)}")]
         if not star or not _CHECKSUM_FIELD.fullmatch(sent):
-            return [Problem(f"frame without a valid *XX checksum: {_show(body)}")]
+            return [Problem(f"frame without a valid *XXXX checksum: {_show(body)}")]
         computed = checksum(payload)
         if sent.decode() != computed:
             return [Problem(f"checksum mismatch (sent {sent.decode()}, computed {computed}): "
@@ -202,7 +256,7 @@ class KeypadLineParser:
         if kind == "H" and len(args) in (1, 2) and args[0].isdigit():
             return self._hello(int(args[0]), args[1] if len(args) == 2 else "")
         if kind == "E" and args:
-            return [Problem(f"keypad reports: {' '.join(args)}")]
+            return [Problem(f"keypad reports: {escape(' '.join(args))}")]
         if kind == "K" and len(args) == 2 and args[1] in ("P", "L"):
             key = Key.__members__.get(args[0])
             if key is None:
@@ -230,6 +284,49 @@ class KeypadLineParser:
     def _unreadable(payload: bytes) -> Problem:
         return Problem(f"frame with a good checksum but unreadable content (firmware "
                        f"mismatch?): {_show(payload)}")
+
+
+class ProblemLimiter:
+    """Passes on at most ``burst`` problems per ``interval`` seconds and counts the rest, so a
+    flood of junk costs a log line per interval rather than one per junk line.
+
+    >>> now = [0.0]
+    >>> limiter = ProblemLimiter(lambda: now[0], burst=2, interval=10.0)
+    >>> [m for text in "abcd" for m in limiter.admit(text)]
+    ['a', 'b']
+    >>> now[0] = 10.0
+    >>> limiter.flush()
+    ['2 more keypad problem(s) in 10 s not shown (junk on the port?)']
+    """
+
+    def __init__(self, clock: Callable[[], float], *, burst: int = PROBLEM_BURST,
+                 interval: float = PROBLEM_INTERVAL_S) -> None:
+        self._clock = clock
+        self._burst = burst
+        self._interval = interval
+        self._window_start = clock()
+        self._passed = 0
+        self._held_back = 0
+
+    def admit(self, message: str) -> list[str]:
+        """What to pass on now for ``message``: it, or nothing, after any summary now due."""
+        due = self.flush()
+        if self._passed < self._burst:
+            self._passed += 1
+            return [*due, message]
+        self._held_back += 1
+        return due
+
+    def flush(self) -> list[str]:
+        """The count of what was held back, once its interval is over (call it now and then)."""
+        now = self._clock()
+        if now - self._window_start < self._interval:
+            return []
+        held, self._held_back = self._held_back, 0
+        self._window_start, self._passed = now, 0
+        if not held:
+            return []
+        return [f"{held} more keypad problem(s) in {self._interval:g} s not shown (junk on the port?)"]
 
 
 @dataclass
@@ -284,6 +381,7 @@ class SerialKeypad:
         self._ask_hello = ask_hello
         self._token_source = token_source
         self._parser = KeypadLineParser()
+        self._limiter = ProblemLimiter(clock)
         self._connection = _Connection(0.0, 0, "")
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -350,6 +448,8 @@ class SerialKeypad:
             data = self._port.read(self._port.in_waiting or 1)
             for result in self._parser.feed(data):
                 self._deliver(result)
+            for summary in self._limiter.flush():
+                self._deliver(Problem(summary), limited=False)
             self._watch_silence()
             if self._parser.awaiting_hello:
                 self._watch_hello()
@@ -390,11 +490,13 @@ class SerialKeypad:
     def _report(self, message: str) -> None:
         self._deliver(Problem(message))
 
-    def _deliver(self, result: KeyEvent | Problem) -> None:
-        """Hand one result to its callback; a failing callback is logged, never kills the reader."""
+    def _deliver(self, result: KeyEvent | Problem, *, limited: bool = True) -> None:
+        """Hand one result to its callback (problems through the limiter); a failing callback is
+        logged, never kills the reader."""
         try:
             if isinstance(result, Problem):
-                self._on_problem(result.message)
+                for message in self._limiter.admit(result.message) if limited else [result.message]:
+                    self._on_problem(message)
             else:
                 self._on_event(result)
         except Exception:  # noqa: BLE001 - the reader must outlive any callback bug

@@ -22,7 +22,6 @@ from typing import Any
 
 from companion.engine.base import Game
 from companion.errors import IllegalAction, StorageError
-from companion.storage import WriteUnsure
 
 # change is "action" (data: the action's JSON) or "undo" (data: the dropped action's JSON)
 Listener = Callable[[str, dict[str, Any]], None]
@@ -40,16 +39,12 @@ class Session:
 
         A listener that fails to store the action (a full disk) makes the push not happen: the
         game is rolled back and :class:`StorageError` says why, so the screen never shows a play
-        the journal does not hold. The one exception is :class:`~companion.storage.WriteUnsure`:
-        the journal holds the line but the card may not keep it, so the play stays and the
-        error says so.
+        the journal does not hold.
         """
         self.game.push(action)
         try:
             self._tell("action", action.to_json())
         except OSError as err:
-            if isinstance(err, WriteUnsure):
-                raise StorageError(f"the play is kept, but the card may lose it: {err}") from err
             self.game.pop()
             raise StorageError(f"could not save the play, so it was taken back: {err}") from err
 
@@ -64,8 +59,6 @@ class Session:
         try:
             self._tell("undo", dropped.to_json())
         except OSError as err:
-            if isinstance(err, WriteUnsure):
-                raise StorageError(f"the undo is kept, but the card may lose it: {err}") from err
             self.game.push(dropped)
             raise StorageError(f"could not save the undo, so the play stays: {err}") from err
         return dropped

@@ -192,6 +192,8 @@ class Journal:
                 view = view[count:]
             os.fsync(self._fd)
         except OSError as err:
+            if written == 0 and len(line):  # the write itself failed: nothing reached the file
+                raise StorageError(f"{self.path}: could not save ({reason(err)}); the journal is as it was") from err
             try:
                 os.ftruncate(self._fd, self._size)
             except OSError as second:

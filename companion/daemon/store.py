@@ -21,7 +21,7 @@ from companion.engine.base import Game, Setup, game_class
 from companion.engine.record import GameBuilder, header_json, read_lines
 from companion.errors import CompanionError, ConfigError, StorageError
 from companion.session import Session
-from companion.storage import atomic_replace, reason, read_text
+from companion.storage import WriteUnsure, atomic_replace, read_text, reason
 from companion.ui.app import Settings
 
 log = logging.getLogger(__name__)
@@ -94,8 +94,6 @@ class Store:
             self.close()
             found.game = None
             found.messages.append(self._set_aside(f"could not resume the game ({type(err).__name__}: {err})"))
-        for message in found.messages:
-            log.warning("%s", message)
         return found
 
     def _recover(self, found: Recovered) -> None:
@@ -106,15 +104,19 @@ class Store:
                 raise
             return
         except OSError as err:
-            found.messages.append(
+            found.messages.append(self._logged(
+                logging.ERROR,
                 f"cannot open the journal {self.journal_path} ({reason(err)}): it is left as it is;"
-                " a new game will move it into games/"
-            )
+                " a new game will move it into games/",
+            ))
             return
         for dropped in journal.recovered.dropped:
-            torn = dropped.last <= dropped.line and not journal.recovered.missing_newline
+            torn = dropped.last <= dropped.line  # what a pulled plug leaves: no cause for alarm
             what = "a torn last line" if torn else "a damaged journal, from the first bad line on"
-            found.messages.append(f"dropped {what}: {dropped}; kept in {self.journal_path.name}.dropped")
+            found.messages.append(self._logged(
+                logging.WARNING if torn else logging.ERROR,
+                f"dropped {what}: {dropped}; kept in {self.journal_path.name}.dropped",
+            ))
         builder = read_lines(journal.recovered, GameBuilder())
         if builder.game is None:
             journal.close()
@@ -126,17 +128,24 @@ class Store:
                 tail = journal.keep_prefix(builder.good)
             except OSError as err:
                 journal.close()
-                found.messages.append(
+                found.messages.append(self._logged(
+                    logging.ERROR,
                     f"the journal's {builder.failure} and could not be cut there ({reason(err)}):"
-                    " the game cannot be resumed; a new game will move it into games/"
-                )
+                    " the game cannot be resumed; a new game will move it into games/",
+                ))
                 return
-            found.messages.append(
+            found.messages.append(self._logged(
+                logging.ERROR,
                 f"kept the game up to the journal's {builder.failure}; {objects - builder.good} line(s)"
-                f" from there on ({len(tail)} bytes) kept in {self.journal_path.name}.dropped"
-            )
+                f" from there on ({len(tail)} bytes) kept in {self.journal_path.name}.dropped",
+            ))
         self._journal = journal
         found.game = builder.game
+
+    @staticmethod
+    def _logged(level: int, message: str) -> str:
+        log.log(level, "%s", message)
+        return message
 
     def _set_aside(self, why: str) -> str:
         try:
@@ -168,7 +177,9 @@ class Store:
             if self.journal_path.exists() or self.journal_path.is_symlink():
                 self._archive("game")
         except OSError as err:
-            self._fail("could not put the last game away to start a new one", err)
+            if self.journal_path.exists():  # not moved: the last game stays current, still open
+                self._fail("could not put the last game away to start a new one", err)
+            log.error("the last game was moved into %s, but syncing that failed: %s", GAMES_DIR, reason(err))
         self.close()
         try:
             self._journal = Journal.create(self.journal_path, header)
@@ -195,11 +206,16 @@ class Store:
         return session
 
     def _append(self, change: str, data: dict[str, Any]) -> None:
+        """Journal one change. A failure raises (the session then takes the change back), except
+        when the line stayed in the file unflushed (:class:`WriteUnsure`): the change is kept, as
+        the file holds it, and the screen is told the card may lose it."""
         line = data if change == "action" else {"type": "undo"}
         try:
             if self._journal is None:
                 raise JournalClosed("no journal is open: start a new game once the storage works")
             self._journal.append({**line, "at": self._wall()})
+        except WriteUnsure as err:
+            self._notice(f"kept, but the card may lose it: {err}")
         except OSError as err:
             log.error("journalling %s %s failed: %s", change, line, err)
             raise

@@ -21,7 +21,7 @@ from companion.daemon.journal import (
     read_journal,
 )
 from companion.errors import RecordError, StorageError
-from companion.storage import atomic_replace
+from companion.storage import WriteUnsure, atomic_replace
 
 HEADER = {"kind": "header", "game": "tezuma", "players": 4}
 RECORDS = [
@@ -324,3 +324,49 @@ def test_atomic_replace_failure_keeps_the_old_file_and_no_temp(
         atomic_replace(target, b"new\n")
     assert target.read_bytes() == b"old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["export.jsonl"]
+
+
+def test_fsync_then_truncate_failing_keeps_the_whole_line_and_closes_the_journal(
+    journal_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An SD card gone read-only: the line is in the file, unflushed; nothing may follow it."""
+
+    def failing(*_: object) -> None:
+        raise OSError(5, "Input/output error")
+
+    with Journal.open(journal_path) as journal:
+        monkeypatch.setattr(os, "fsync", failing)
+        monkeypatch.setattr(os, "ftruncate", failing)
+        with pytest.raises(WriteUnsure, match="closed for writing"):
+            journal.append({"kind": "play", "seat": 3})
+        monkeypatch.undo()
+        assert journal.closed
+        with pytest.raises(JournalClosed):
+            journal.append({"kind": "play", "seat": 0})
+    assert read_journal(journal_path).objects[-1] == {"kind": "play", "seat": 3}
+
+
+def test_a_half_written_line_that_cannot_be_taken_back_closes_the_journal(
+    journal_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_write = os.write
+    writes = []
+
+    def half_then_full(fd: int, data: memoryview) -> int:
+        writes.append(len(data))
+        if len(writes) == 1:
+            return real_write(fd, data[:4])
+        raise OSError(28, "No space left on device")
+
+    def failing_truncate(*_: object) -> None:
+        raise OSError(30, "Read-only file system")
+
+    with Journal.open(journal_path) as journal:
+        monkeypatch.setattr(os, "write", half_then_full)
+        monkeypatch.setattr(os, "ftruncate", failing_truncate)
+        with pytest.raises(JournalClosed, match="half-written line could not be taken back"):
+            journal.append({"kind": "play", "seat": 3})
+        monkeypatch.undo()
+        assert journal.closed
+    read = read_journal(journal_path)
+    assert read.objects == [HEADER, *RECORDS] and len(read.dropped) == 1  # dropped as torn on the next open

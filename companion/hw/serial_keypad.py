@@ -16,6 +16,7 @@ log at most :data:`PROBLEM_BURST` per :data:`PROBLEM_INTERVAL_S`, the rest as a 
 
 from __future__ import annotations
 
+import binascii
 import logging
 import re
 import secrets
@@ -42,6 +43,9 @@ _SEQ_FIELD = re.compile(r"0|[1-9][0-9]{0,2}")
 _CHECKSUM_FIELD = re.compile(rb"[0-9A-F]{4}")
 _OLD_CHECKSUM_FIELD = re.compile(rb"[0-9A-F]{2}")  # protocol 1: recognised only to say "update"
 _LINE_BREAK = re.compile(rb"[\n$]")  # what ends a line: a newline, or the "$" starting the next frame
+_BLANK_LINES = re.compile(rb"(?:\r?\n)+")
+_CANDIDATE = re.compile(rb"\$[^$\n]*\*[0-9A-F]{4}\r?\n")  # what could be a frame, found at C speed
+MUTE_AFTER = 16  # damaged lines in a row after which junk is only counted until a good frame
 PROBLEM_BURST = 10  # problems passed on in one interval; the rest are counted
 PROBLEM_INTERVAL_S = 10.0
 
@@ -56,30 +60,21 @@ class Problem:
         return self.message
 
 
-def _crc_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _bit in range(8):
-            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
-        table.append(crc)
-    return tuple(table)
-
-
-_CRC_TABLE = _crc_table()
-
-
 def checksum(payload: bytes) -> str:
     """The frame check: CRC-16/CCITT-FALSE of the payload bytes as four upper-case hex digits
-    (the firmware's keypad_core.checksum computes the same bit by bit).
+    (``binascii.crc_hqx`` is this CRC given the start value 0xFFFF; the firmware's
+    keypad_core.checksum computes the same bit by bit).
 
     >>> checksum(b"123456789")  # the CRC catalogue's check value
     '29B1'
     """
-    crc = 0xFFFF
-    for byte in payload:
-        crc = ((crc << 8) & 0xFFFF) ^ _CRC_TABLE[(crc >> 8) ^ byte]
-    return f"{crc:04X}"
+    return f"{binascii.crc_hqx(payload, 0xFFFF):04X}"
+
+
+def _good_check(line: bytes) -> bool:
+    """Whether a frame-like line (``$...*XXXX`` and its line end) carries the right CRC."""
+    payload, _star, rest = line.rpartition(b"*")
+    return rest[:4] == b"%04X" % binascii.crc_hqx(payload[1:], 0xFFFF)
 
 
 def _xor(payload: bytes) -> int:
@@ -129,6 +124,8 @@ class KeypadLineParser:
         self._awaited_token: str | None = None
         self._stale_keys = 0
         self._stale_problems = 0
+        self._junk_run = 0  # damaged lines since the last frame with a good check
+        self._muted_bytes = 0  # junk skipped uncounted-by-line since muting began
         self.frames_received = 0
         """Count of well-formed frames so far; a stalled count means a silent keypad."""
 
@@ -151,34 +148,96 @@ class KeypadLineParser:
     def feed(self, data: bytes) -> list[KeyEvent | Problem]:
         """Take the next bytes read from the port; returns what they completed, in order.
 
-        The bytes between line breaks are copied in slices, so the work per byte is a few
-        machine instructions whatever arrives; only each line break costs Python code.
+        The bytes between line breaks are copied in slices, so only line breaks cost Python
+        code. After MUTE_AFTER damaged lines in a row, junk is skipped with one regular-expression
+        search per frame-like line and reported as a byte count when a good frame (or a reset)
+        ends it: a flood of line breaks costs little more than a flood of anything else.
         """
         results: list[KeyEvent | Problem] = []
-        start = 0
-        for match in _LINE_BREAK.finditer(data):
-            end = match.start()
-            if end > start:
-                results += self._admit(self._take_run(data[start:end]))
+        pos = 0
+        while pos < len(data):
+            if self._junk_run >= MUTE_AFTER:
+                pos = self._skip(data, pos, results)
+                continue
+            if not self._line and not self._overlong:
+                blanks = _BLANK_LINES.match(data, pos)  # blank lines say nothing: skip them at once
+                if blanks is not None:
+                    pos = blanks.end()
+                    continue
+            match = _LINE_BREAK.search(data, pos)
+            end = len(data) if match is None else match.start()
+            if end > pos:
+                results += self._admit(self._take_run(data[pos:end]))
+            if match is None:
+                break
             if data[end] == 0x0A:  # newline ends a frame or a noise line
                 results += self._admit(self._end_line())
             else:  # "$" starts a frame, whatever came before
                 ended = self._end_line(cut_short=True)
                 self._line.append(0x24)
                 results += self._admit(ended)
-            start = end + 1
-        if start < len(data):
-            results += self._admit(self._take_run(data[start:]))
+            pos = end + 1
         return results
 
     def reset(self) -> list[Problem]:
         """Forget the stream (the port was closed); reports a partial line lost with it."""
         self._expected_seq = None
         self._awaited_token = None
+        if self._junk_run >= MUTE_AFTER:
+            self._muted_bytes += len(self._take_line())
+            return self._unmute()
+        self._junk_run = 0
         line = self._take_line()
         if not line:
             return []
         return [Problem(f"discarded a partial line when the keypad went away: {_show(line)}")]
+
+    def _skip(self, data: bytes, pos: int, results: list[KeyEvent | Problem]) -> int:
+        """Muted: count junk up to the next frame-like line and read that; returns where to go on."""
+        carry = self._take_line()
+        if carry.startswith(b"$"):  # a frame may have begun before these bytes
+            head = carry + data[pos : pos + MAX_FRAME_BYTES + 1]
+            match = _CANDIDATE.match(head)
+            if match is not None and match.end() - 1 <= MAX_FRAME_BYTES:
+                results += self._admit(self._muted_frame(head[: match.end()]))
+                return pos + match.end() - len(carry)
+            open_line = b"\n" not in head and b"$" not in head[1:] and len(head) <= MAX_FRAME_BYTES
+            if open_line and pos + len(head) - len(carry) >= len(data):
+                self._line += head  # still open at the end of what arrived
+                return len(data)
+        self._muted_bytes += len(carry)
+        for match in _CANDIDATE.finditer(data, pos):
+            line = match.group()
+            if len(line) - 1 <= MAX_FRAME_BYTES and _good_check(line):
+                self._muted_bytes += match.start() - pos
+                results += self._admit(self._muted_frame(line))
+                return match.end()
+        last = data.rfind(b"$", pos)
+        if last >= 0 and b"\n" not in data[last:] and len(data) - last <= MAX_FRAME_BYTES:
+            self._muted_bytes += last - pos
+            self._line += data[last:]
+        else:
+            self._muted_bytes += len(data) - pos
+        return len(data)
+
+    def _muted_frame(self, line: bytes) -> list[KeyEvent | Problem]:
+        """A frame-like line met while muted: junk unless its check is good, which ends muting."""
+        if not _good_check(line):
+            self._muted_bytes += len(line)
+            return []
+        return [*self._unmute(), *self._read_frame(line[1:].removesuffix(b"\n").removesuffix(b"\r"))]
+
+    def _unmute(self) -> list[Problem]:
+        skipped, self._muted_bytes, self._junk_run = self._muted_bytes, 0, 0
+        if not skipped:
+            return []
+        return [Problem(f"ignored {skipped} more byte(s) of damaged lines from the keypad after "
+                        f"{MUTE_AFTER} in a row")]
+
+    def _junk(self, message: str) -> list[KeyEvent | Problem]:
+        """A damaged line's problem; enough of them in a row mute the reports (see :meth:`feed`)."""
+        self._junk_run += 1
+        return [Problem(message)]
 
     def _take_run(self, run: bytes) -> list[KeyEvent | Problem]:
         """Bytes inside a line (no newline, no "$"): kept up to MAX_FRAME_BYTES, then reported once."""
@@ -190,8 +249,8 @@ class KeypadLineParser:
         if self._overlong:
             return []
         self._overlong = True
-        return [Problem(f"line longer than {MAX_FRAME_BYTES} bytes without a line end, discarded "
-                        f"up to the next one: {_show(bytes(self._line))}")]
+        return self._junk(f"line longer than {MAX_FRAME_BYTES} bytes without a line end, discarded "
+                          f"up to the next one: {_show(bytes(self._line))}")
 
     def _admit(self, results: list[KeyEvent | Problem]) -> list[KeyEvent | Problem]:
         """Pass results on, or count them as stale while the hello answer is awaited."""
@@ -216,24 +275,25 @@ class KeypadLineParser:
         if not line:
             return []
         if not line.startswith(b"$"):
-            return [Problem(f"ignored noise from the keypad: {_show(line)}")]
+            return self._junk(f"ignored noise from the keypad: {_show(line)}")
         if cut_short:
-            return [Problem(f"discarded a frame cut short by the next one (keypad reset?): "
-                            f"{_show(line)}")]
+            return self._junk(f"discarded a frame cut short by the next one (keypad reset?): "
+                              f"{_show(line)}")
         return self._read_frame(line[1:])
 
     def _read_frame(self, body: bytes) -> list[KeyEvent | Problem]:
         payload, star, sent = body.rpartition(b"*")
         if star and _OLD_CHECKSUM_FIELD.fullmatch(sent) and int(sent, 16) == _xor(payload):
-            return [Problem(f"keypad firmware speaks protocol 1 (an XOR checksum), this host only "
-                            f"{PROTOCOL_VERSION}: copy firmware/ onto the keypad again; its keys are "
-                            f"ignored: {_show(payload)}")]
+            return self._junk(f"keypad firmware speaks protocol 1 (an XOR checksum), this host only "
+                              f"{PROTOCOL_VERSION}: copy firmware/ onto the keypad again; its keys "
+                              f"are ignored: {_show(payload)}")
         if not star or not _CHECKSUM_FIELD.fullmatch(sent):
-            return [Problem(f"frame without a valid *XXXX checksum: {_show(body)}")]
+            return self._junk(f"frame without a valid *XXXX checksum: {_show(body)}")
         computed = checksum(payload)
         if sent.decode() != computed:
-            return [Problem(f"checksum mismatch (sent {sent.decode()}, computed {computed}): "
-                            f"{_show(payload)}")]
+            return self._junk(f"checksum mismatch (sent {sent.decode()}, computed {computed}): "
+                              f"{_show(payload)}")
+        self._junk_run = 0
         fields = payload.decode("ascii", errors="replace").split(" ")
         if len(fields) < 2 or not _SEQ_FIELD.fullmatch(fields[1]) or int(fields[1]) >= SEQ_MODULO:
             return [self._unreadable(payload)]

@@ -335,3 +335,31 @@ def test_any_bytes_in_any_chunks_parse_the_same_and_never_raise(
         chunked += parser.feed(stream[start:end])
     assert chunked == whole
     assert all(isinstance(result, (KeyEvent, Problem)) for result in whole)
+
+
+junk_heavy = st.lists(st.one_of(st.sampled_from([b"$", b"\n", b"*", b"\r", b"$K 1 OK P*", b"1612", b"junk\n"]),
+                                st.binary(max_size=8), some_frame, corrupt_frame()), max_size=120).map(b"".join)
+
+
+@given(junk_heavy, st.lists(st.integers(0, 2000), max_size=12))
+def test_muted_or_not_any_chunking_gives_the_same_results(stream: bytes, cuts: list[int]) -> None:
+    """Floods of line breaks, half frames and damaged frames switch the parser to counting junk;
+    what it reports must still not depend on how the bytes were split into reads."""
+    whole = KeypadLineParser().feed(stream)
+    parser = KeypadLineParser()
+    chunked = []
+    bounds = [0, *sorted(cut for cut in cuts if cut <= len(stream)), len(stream)]
+    for start, end in zip(bounds, bounds[1:]):
+        chunked += parser.feed(stream[start:end])
+    assert chunked == whole
+    one_by_one = KeypadLineParser()
+    assert [r for byte in stream for r in one_by_one.feed(bytes([byte]))] == whole
+
+
+@given(st.lists(st.tuples(st.integers(0, 60), st.sampled_from(list(Key))), min_size=1, max_size=6))
+def test_a_muted_parser_still_finds_every_good_frame(pieces: list[tuple[int, Key]]) -> None:
+    stream, expected = b"", []
+    for seq, (junk_lines, key) in enumerate(pieces):
+        stream += b"$\n" * junk_lines + wire(f"K {seq} {key.name} P")
+        expected.append(KeyEvent(key))
+    assert events(KeypadLineParser().feed(stream)) == expected

@@ -312,17 +312,32 @@ def test_an_empty_backoff_is_refused(recorder: Recorder, loop_port: serial.Seria
 
 def test_a_flood_of_junk_reaches_the_log_as_a_burst_then_a_count(
         recorder: Recorder, loop_port: serial.SerialBase) -> None:
+    """The parser reports MUTE_AFTER damaged lines and then a byte count; the reader passes on
+    PROBLEM_BURST problems per interval and then how many it held back."""
     now = [0.0]
+    burst, mute = serial_keypad.PROBLEM_BURST, serial_keypad.MUTE_AFTER
     with recorder.keypad(loop_port, ask_hello=False, clock=lambda: now[0], silence_timeout=1e9):
         loop_port.write(b"junk\n" * 500 + wire("K 1 OK P"))
         assert recorder.next_event() == KeyEvent(Key.OK)  # the junk did not hide the key
-        shown = [recorder.next_problem() for _ in range(serial_keypad.PROBLEM_BURST)]
-        assert shown == ["ignored noise from the keypad: b'junk'"] * serial_keypad.PROBLEM_BURST
+        shown = [recorder.next_problem() for _ in range(burst)]
+        assert shown == ["ignored noise from the keypad: b'junk'"] * burst
         assert recorder.no_more_problems() == []
         now[0] = serial_keypad.PROBLEM_INTERVAL_S
+        held_back = mute - burst + 1  # the rest of the reported lines, and the parser's count
         assert recorder.next_problem() == (
-            f"{500 - serial_keypad.PROBLEM_BURST} more keypad problem(s) in "
-            f"{serial_keypad.PROBLEM_INTERVAL_S:g} s not shown (junk on the port?)")
+            f"{held_back} more keypad problem(s) in {serial_keypad.PROBLEM_INTERVAL_S:g} s not shown "
+            "(junk on the port?)")
+
+
+def test_a_muted_parser_counts_the_junk_and_reports_it_with_the_next_good_frame() -> None:
+    parser = serial_keypad.KeypadLineParser()
+    results = parser.feed(b"junk\n" * 500 + b"$$$$\n\n\n" + wire("K 1 OK P"))
+    problems = [r.message for r in results if not isinstance(r, KeyEvent)]
+    assert problems[:-1] == ["ignored noise from the keypad: b'junk'"] * serial_keypad.MUTE_AFTER
+    skipped = (500 - serial_keypad.MUTE_AFTER) * 5 + 7
+    assert problems[-1] == (f"ignored {skipped} more byte(s) of damaged lines from the keypad after "
+                            f"{serial_keypad.MUTE_AFTER} in a row")
+    assert results[-1] == KeyEvent(Key.OK)
 
 
 def test_control_characters_from_the_keypad_are_escaped_in_its_reports(

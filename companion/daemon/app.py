@@ -142,8 +142,8 @@ class Device:
     def _show_notices(self, first: Sequence[str] = ()) -> None:
         """Put what went wrong outside the UI (storage, start-up recovery) on the screen."""
         notices = [*first, *self.store.take_notices()]
-        if notices:
-            self.app.show_message("; ".join(notices))
+        if notices:  # after the key's own refusal, if it had one
+            self.app.show_message("; ".join(filter(None, [self.app.message, *notices])))
 
     def _save_settings(self, settings: Settings) -> None:
         self.settings = settings

@@ -18,7 +18,7 @@ from typing import Any
 from companion import carddata
 from companion.daemon.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, JournalClosed, JournalInUse, archive_journal
 from companion.engine.base import Game, Setup, game_class
-from companion.engine.record import GameBuilder, header_json, read_lines
+from companion.engine.record import GameBuilder, decode_json, header_json, read_lines
 from companion.errors import CompanionError, ConfigError, StorageError
 from companion.session import Session
 from companion.storage import WriteUnsure, atomic_replace, read_text, reason
@@ -172,11 +172,15 @@ class Store:
         """
         game = game_class(setup.game)(setup)
         header = header_json(setup)
+        had_game = False
         try:
             self.root.mkdir(parents=True, exist_ok=True)
-            if self.journal_path.exists() or self.journal_path.is_symlink():
+            had_game = self.journal_path.exists() or self.journal_path.is_symlink()
+            if had_game:
                 self._archive("game")
         except OSError as err:
+            if not had_game:
+                self._fail("could not start the new game", err)
             if self.journal_path.exists():  # not moved: the last game stays current, still open
                 self._fail("could not put the last game away to start a new one", err)
             log.error("the last game was moved into %s, but syncing that failed: %s", GAMES_DIR, reason(err))
@@ -253,13 +257,13 @@ class Store:
     def load_settings(self) -> Settings:
         """The saved settings; a missing file is the defaults, a bad one the defaults and a notice."""
         try:
-            data = json.loads(read_text(self.settings_path, SETTINGS_LIMIT))
+            data = decode_json(read_text(self.settings_path, SETTINGS_LIMIT))
             if not isinstance(data, dict):
                 raise ConfigError("settings: not a JSON object")
             return Settings.from_json(data)
         except FileNotFoundError:
             return Settings()
-        except (CompanionError, ValueError, RecursionError) as err:
+        except CompanionError as err:
             self._notice(f"{self.settings_path} unusable ({err}): using the default settings")
             return Settings()
 

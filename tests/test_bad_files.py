@@ -3,9 +3,9 @@ or a hang, and the device keeps running with what it has (issue: faults and bad 
 
 from __future__ import annotations
 
+import io
 import json
-import os
-import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ from companion.cli import main
 from companion.daemon.store import Store
 from companion.daemon.virtual import VirtualDevice
 from companion.errors import CompanionError
+from companion.hw.keys import Key, KeyEvent
 from companion.ui.app import Settings
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "tezuma.jsonl"
@@ -77,8 +78,6 @@ def test_a_state_directory_that_cannot_be_made_leaves_a_running_device_that_says
     try:
         assert any("state directory" in m for m in dev.device.startup_messages)
         assert "state directory" in (dev.app.message or "")
-        from companion.hw.keys import Key, KeyEvent
-
         dev.press(KeyEvent(Key.UP))
         dev.press(KeyEvent(Key.OK))  # start a game: refused with the reason, the device goes on
         assert dev.game is None and "could not start the new game" in (dev.app.message or "")
@@ -96,9 +95,6 @@ def test_a_damaged_settings_file_is_named_on_the_screen_at_start(tmp_path: Path)
 
 
 def test_replay_reads_standard_input_with_the_same_reader(tmp_path: Path, capsys, monkeypatch) -> None:
-    import io
-    import sys
-
     data = EXAMPLE.read_bytes().rstrip(b"\n")  # no newline after the last line: still counts
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
     code = main(["replay", "--json", "-"])

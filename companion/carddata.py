@@ -27,8 +27,8 @@ from typing import Any
 
 from companion.engine.base import game_class
 from companion.engine.record import decode_json
-from companion.errors import CardDataError, RecordError
-from companion.storage import atomic_replace, read_text
+from companion.errors import CardDataError, RecordError, StorageError
+from companion.storage import atomic_replace, read_text, reason
 
 FACTS_FILE = "card-facts.json"
 FACTS_LIMIT = 1 << 20  # a facts file holds a few hundred numbers; a megabyte is not one
@@ -159,6 +159,10 @@ def save_facts(path: Path, facts: Mapping[str, Any]) -> None:
     Raises :class:`~companion.errors.StorageError` when it cannot be written (the old file stays).
     """
     validate_facts(dict(facts), str(path))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # the state directory of a fresh install
+    except OSError as err:
+        raise StorageError(f"could not write {path}: {reason(err)}") from err
     atomic_replace(path, (json.dumps(facts, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
 
 

@@ -100,3 +100,10 @@ def test_replay_reads_standard_input_with_the_same_reader(tmp_path: Path, capsys
     code = main(["replay", "--json", "-"])
     out = capsys.readouterr().out
     assert code == 0 and json.loads(out)["game"] == "tezuma"
+
+
+def test_cards_set_on_a_fresh_install_creates_the_state_directory(tmp_path: Path, capsys) -> None:
+    facts = tmp_path / "state" / "card-facts.json"
+    code, err = run(capsys, "cards", "--facts", str(facts), "set", "tezuma-2015", "points:2:5", "7")
+    assert code == 0, err
+    assert json.loads(facts.read_text(encoding="utf-8")) == {"tezuma-2015": {"points": {"2": {"5": 7}}}}

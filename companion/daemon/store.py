@@ -99,10 +99,10 @@ class Store:
     def _recover(self, found: Recovered) -> None:
         try:
             journal = Journal.open(self.journal_path)
-        except (FileNotFoundError, JournalInUse) as err:
-            if isinstance(err, JournalInUse):
-                raise
-            return
+        except JournalInUse:
+            raise
+        except FileNotFoundError:
+            return  # no game was running
         except OSError as err:
             found.messages.append(self._logged(
                 logging.ERROR,
@@ -130,14 +130,15 @@ class Store:
                 journal.close()
                 found.messages.append(self._logged(
                     logging.ERROR,
-                    f"the journal's {builder.failure} and could not be cut there ({reason(err)}):"
-                    " the game cannot be resumed; a new game will move it into games/",
+                    f"journal {builder.failure}; cutting it there failed ({reason(err)}), so the game"
+                    " cannot be resumed; a new game will move it into games/",
                 ))
                 return
             found.messages.append(self._logged(
                 logging.ERROR,
-                f"kept the game up to the journal's {builder.failure}; {objects - builder.good} line(s)"
-                f" from there on ({len(tail)} bytes) kept in {self.journal_path.name}.dropped",
+                f"journal {builder.failure}; the game before that line is kept, and the"
+                f" {objects - builder.good} line(s) from there on ({len(tail)} bytes) are in"
+                f" {self.journal_path.name}.dropped",
             ))
         self._journal = journal
         found.game = builder.game

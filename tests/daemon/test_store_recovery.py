@@ -39,7 +39,8 @@ def test_a_legal_prefix_is_resumed_and_only_the_refused_line_on_is_set_aside(pla
     journal.write_bytes(whole + refused)
     dev = restart(state)
     try:
-        assert any("kept the game up to the journal's line 10" in m for m in dev.device.startup_messages)
+        assert any(m.startswith("journal line 10: illegal action") and "the game before that line is kept" in m
+                   for m in dev.device.startup_messages)
         assert dev.app.message is not None and "line 10" in dev.app.message  # on the screen too
         dev.press(OK)
         assert list(dev.game.actions) == actions

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.daemon.store import Store
 from companion.engine.record import GameBuilder, read_bytes
 from tests.fuzz.mutation import READERS, mutate_record, record_seeds
 
@@ -67,3 +68,21 @@ def test_the_mutations_reach_the_card_data_and_the_rules_not_only_the_json_parse
     assert any("card data:" in f for f in failures)  # the shape check refused a header
     assert any("illegal action" in f for f in failures)  # an action reached the rules
     assert any(f == "None" for f in failures)  # and some mutations were harmless
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(rng=st.randoms(use_true_random=False))
+def test_the_device_and_replay_read_every_mutated_record_alike(rng: random.Random, tmp_path_factory) -> None:
+    """One reader: what ``replay`` adjudicates is exactly what the device resumes (or neither)."""
+    data = mutate_record(rng.choice(record_seeds()), rng)
+    replayed = read_bytes(data, GameBuilder())
+    state = tmp_path_factory.mktemp("state")
+    (state / "current.jsonl").write_bytes(data)
+    store = Store(state)
+    found = store.recover()
+    store.close()
+    if replayed.game is None:
+        assert found.game is None and found.messages
+    else:
+        assert found.game is not None and list(found.game.actions) == list(replayed.game.actions)
+        assert (replayed.failure is None) == (found.messages == [])

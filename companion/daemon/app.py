@@ -147,8 +147,8 @@ class Device:
 
     def _save_settings(self, settings: Settings) -> None:
         self.settings = settings
+        self._shown_state = ""  # contrast may have changed: apply it on the next show, saved or not
         self.store.save_settings(settings)
-        self._shown_state = ""  # contrast may have changed: apply it on the next show
 
 
 # --- the command line ----------------------------------------------------------------------

@@ -245,7 +245,8 @@ def cell_settings(state: Path, fault: str) -> Cell:
         with _errors_logged() as log, inject(fault, _in_state(state, "settings.json")):
             dev.press(KeyEvent(Key.LEFT))
             message = dev.app.message or ""
-        consistent = (state / "settings.json").read_bytes() == before and _no_temp_files(state)
+        applied = dev.display.bus.panel.contrast == dev.app.settings.contrast != 207  # in use, though not saved
+        consistent = applied and (state / "settings.json").read_bytes() == before and _no_temp_files(state)
         dev.press(KeyEvent(Key.RIGHT))  # storage works again: saved now
         saved = json.loads((state / "settings.json").read_text(encoding="utf-8")) == dev.app.settings.to_json()
         return Cell(True, consistent and saved, message, bool(log.lines))

@@ -105,7 +105,9 @@ class KeypadLineParser:
 
     Only a frame whose checksum, grammar and key name are all right becomes an event; every
     other byte is reported once, as part of the line it arrived in (or, while a hello is
-    awaited, in one summary when it comes).
+    awaited, in one summary when it comes; or, after MUTE_AFTER damaged lines in a row, in a
+    byte count when the next good frame or a reset ends the run). What it reports does not
+    depend on how the bytes were split into reads.
 
     >>> parser = KeypadLineParser()
     >>> parser.feed(b"$H 0 2*E055\\r\\n$K 1 UP P*D68C\\n")

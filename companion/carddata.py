@@ -19,15 +19,97 @@ Table facts are keyed like the engine's question keys, a colon path: ``points:3:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from companion.engine.base import game_class
-from companion.errors import CardDataError
+from companion.engine.record import decode_json
+from companion.errors import CardDataError, RecordError, StorageError
+from companion.storage import atomic_replace, read_text, reason
 
 FACTS_FILE = "card-facts.json"
+FACTS_LIMIT = 1 << 20  # a facts file holds a few hundred numbers; a megabyte is not one
+
+
+# --- shapes: what untrusted card data must look like before any rule reads it ----------------
+
+
+class MapOf:
+    """A shape: an object with any keys whose values all have the shape ``values``."""
+
+    def __init__(self, values: object) -> None:
+        self.values = values
+
+    def __repr__(self) -> str:
+        return f"MapOf({self.values!r})"
+
+
+def check_shape(data: object, shape: object, where: str) -> None:
+    """Raise :class:`CardDataError` naming the first place where ``data`` does not fit ``shape``.
+
+    A shape is ``str``, ``int`` (never a bool), ``bool``, a compiled pattern (a string that
+    matches it whole), ``[item shape]`` (a list), ``MapOf(value shape)`` (an object of any keys),
+    or a dict of key to shape (an object with at least those keys; a key ending in ``?`` may be
+    left out). Card data embedded in a record is untrusted: checking its shape first lets the
+    game's own validation and rules index it without a TypeError.
+
+    >>> check_shape({"suits": [{"code": "B"}, {"code": 7}]}, {"suits": [{"code": str}]}, "cards")
+    Traceback (most recent call last):
+    ...
+    companion.errors.CardDataError: cards: suits[1].code must be a string, not 7
+    >>> check_shape({"points": {"0": 3}, "label": "#{id}"}, {"points": MapOf(int), "label": re.compile(r"[^{}]*\\{id\\}[^{}]*")}, "card")
+    """
+    _check(data, shape, where, "")
+
+
+_NAMES = {str: "a string", int: "a whole number", bool: "true or false"}
+
+
+def _check(data: object, shape: object, where: str, path: str) -> None:
+    def fail(expected: str) -> None:
+        shown = repr(data) if isinstance(data, (str, int, float, bool)) or data is None else type(data).__name__
+        if isinstance(data, str) and len(shown) > 40:
+            shown = shown[:40] + "..."
+        raise CardDataError(f"{where}: {path or 'the whole'} must be {expected}, not {shown}")
+
+    if isinstance(shape, type):
+        if not isinstance(data, shape) or (shape is int and isinstance(data, bool)):  # type: ignore[arg-type]
+            fail(_NAMES[shape])  # type: ignore[index]
+    elif isinstance(shape, re.Pattern):
+        if not isinstance(data, str) or not shape.fullmatch(data):
+            fail(f"a string like {shape.pattern!r}")
+    elif isinstance(shape, list):
+        if not isinstance(data, list):
+            fail("a list")
+        for index, item in enumerate(data):  # type: ignore[arg-type]
+            _check(item, shape[0], where, f"{path}[{index}]")
+    elif isinstance(shape, MapOf):
+        if not isinstance(data, dict):
+            fail("an object")
+        for key, value in data.items():  # type: ignore[union-attr]
+            _check(value, shape.values, where, f"{path}.{key}" if path else str(key))
+    elif isinstance(shape, dict):
+        if not isinstance(data, dict):
+            fail("an object")
+        for key, inner in shape.items():
+            name = key.removesuffix("?")
+            here = f"{path}.{name}" if path else name
+            if name in data:  # type: ignore[operator]
+                _check(data[name], inner, where, here)  # type: ignore[index]
+            elif not key.endswith("?"):
+                raise CardDataError(f"{where}: {here} is missing")
+    else:
+        raise TypeError(f"not a shape: {shape!r}")
+
+
+def _load_json(text: str, where: str) -> Any:
+    try:
+        return decode_json(text)
+    except RecordError as err:
+        raise CardDataError(f"{where}: {err}; fix or move it away") from None
 
 
 def printed_cards(game_id: str) -> dict[str, Any]:
@@ -35,11 +117,10 @@ def printed_cards(game_id: str) -> dict[str, Any]:
     cls = game_class(game_id)
     resource = resources.files("companion.data") / "cards" / f"{game_id}.json"
     try:
-        data = json.loads(resource.read_text(encoding="utf-8"))
+        text = resource.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CardDataError(f"no card data shipped for {game_id}") from None
-    except json.JSONDecodeError as err:
-        raise CardDataError(f"cards/{game_id}.json: {err}") from None
+    data = _load_json(text, f"cards/{game_id}.json")
     cls.validate_cards(data)
     return data
 
@@ -54,27 +135,42 @@ def check_fact_key(game_id: str, key: str) -> None:
     game_class(game_id).check_fact_key(printed_cards(game_id), key)
 
 
-def load_facts(path: Path) -> dict[str, Any]:
-    """The table facts file, or an empty one; a damaged file is an error, never silently replaced."""
+def load_facts(path: Path, *, missing_ok: bool = True) -> dict[str, Any]:
+    """The table facts file, or an empty one if there is none (and ``missing_ok``); a damaged
+    file is an error, never silently replaced.
+
+    Errors are :class:`~companion.errors.CompanionError`: StorageError when the file cannot be
+    read (a directory, no permission, not UTF-8, too big), CardDataError when it is not facts.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, FACTS_LIMIT)
     except FileNotFoundError:
+        if not missing_ok:
+            raise CardDataError(f"{path}: no such file") from None
         return {}
-    try:
-        facts = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise CardDataError(f"{path}: not valid JSON ({err}); fix or move it away") from None
+    facts = _load_json(text, str(path))
     validate_facts(facts, str(path))
     return facts
 
 
 def save_facts(path: Path, facts: Mapping[str, Any]) -> None:
-    """Write the facts file whole and atomically: a pulled plug leaves the old or the new file."""
-    from companion.daemon.journal import atomic_replace
+    """Write the facts file whole and atomically: a pulled plug leaves the old or the new file.
 
+    Raises :class:`~companion.errors.StorageError` when it cannot be written (the old file stays).
+    """
     validate_facts(dict(facts), str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # the state directory of a fresh install
+    except OSError as err:
+        raise StorageError(f"could not write {path}: {reason(err)}") from err
     atomic_replace(path, (json.dumps(facts, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
+
+
+def validate_table_facts(game_id: str, cards: Mapping[str, Any], table_facts: object) -> None:
+    """Facts a record's header embeds must be facts ``game_id`` could ask for, about ``cards``."""
+    validate_facts({game_id: table_facts}, f"{game_id} table facts")
+    for game, key, _ in iter_facts({game_id: table_facts}):
+        game_class(game).check_fact_key(cards, key)
 
 
 def validate_facts(facts: object, where: str = "card facts") -> None:
@@ -102,10 +198,13 @@ def iter_facts(facts: Mapping[str, Any]) -> Iterator[tuple[str, str, int]]:
 
 
 def set_fact(facts: dict[str, Any], game: str, key: str, value: int) -> None:
+    """Set one fact; a key that would go through or replace another fact is refused."""
     node = facts.setdefault(game, {})
     *parents, leaf = key.split(":")
     for part in parents:
-        node = node.setdefault(part, {})
+        node = node.setdefault(part, {}) if isinstance(node, dict) else None
+    if not isinstance(node, dict) or isinstance(node.get(leaf), dict):
+        raise CardDataError(f"{game} {key}: clashes with another fact in the file (a value where a group is, or the reverse)")
     node[leaf] = value
 
 

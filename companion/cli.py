@@ -11,11 +11,14 @@ from typing import Any, TextIO
 
 from companion import carddata
 from companion.engine.base import game_class, game_ids
-from companion.engine.record import GameBuilder, export_lines, read_record
+from companion.engine.record import GameBuilder, export_lines, read_bytes
 from companion.engine.tricks import TrickGame
 from companion.errors import CompanionError
 from companion.paths import state_dir
+from companion.storage import atomic_replace, read_file
 from companion.text import Catalog, Formatter
+
+RECORD_LIMIT = 64 << 20  # a whole evening's journal is a few hundred kilobytes
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -83,17 +86,23 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_lines(path: Path) -> list[str]:
+def _read_record(path: Path) -> GameBuilder:
+    """A record or journal read exactly as the device reads its journal (one reader)."""
     if str(path) == "-":
-        return sys.stdin.read().splitlines()
-    try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError as err:
-        raise CompanionError(f"cannot read {path}: {err.strerror}") from None
+        data = sys.stdin.buffer.read(RECORD_LIMIT + 1)
+        if len(data) > RECORD_LIMIT:
+            raise CompanionError(f"standard input holds more than {RECORD_LIMIT} bytes: not a record")
+    else:
+        try:
+            data = read_file(path, RECORD_LIMIT)  # StorageError (a CompanionError) names other problems
+        except FileNotFoundError:
+            raise CompanionError(f"cannot read {path}: no such file") from None
+    builder: GameBuilder = read_bytes(data, GameBuilder())
+    return builder
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    builder = read_record(_read_lines(args.record), GameBuilder())
+    builder = _read_record(args.record)
     game = builder.game
     summary = game.summary() if game is not None else None
     if args.json:
@@ -176,12 +185,12 @@ def print_trick_game(game: TrickGame[Any], out: TextIO) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    builder = read_record(_read_lines(args.record), GameBuilder())
+    builder = _read_record(args.record)
     if builder.failure is not None or builder.game is None:
         raise CompanionError(f"{args.record}: {builder.failure}")
     text = "\n".join(export_lines(builder.game)) + "\n"
     if args.output:
-        args.output.write_text(text, encoding="utf-8")
+        atomic_replace(args.output, text.encode("utf-8"))
     else:
         sys.stdout.write(text)
     return 0
@@ -228,7 +237,7 @@ def cmd_cards_export(args: argparse.Namespace) -> int:
 def cmd_cards_import(args: argparse.Namespace) -> int:
     path = _facts_path(args)
     facts = carddata.load_facts(path)
-    other = carddata.load_facts(args.file)
+    other = carddata.load_facts(args.file, missing_ok=False)
     for game, key, _ in carddata.iter_facts(other):
         carddata.check_fact_key(game, key)
     for change in carddata.merge_facts(facts, other):

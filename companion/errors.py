@@ -47,4 +47,4 @@ class ConfigError(CompanionError, ValueError):
 
 
 class StorageError(CompanionError, OSError):
-    """The journal or a state file could not be written; the action that needed it was undone."""
+    """The journal or a state file could not be read or written; the message names the file and why."""

@@ -46,13 +46,13 @@ class Session:
             self._tell("action", action.to_json())
         except OSError as err:
             self.game.pop()
-            raise StorageError(f"could not save the play: {err}") from err
+            raise StorageError(f"could not save the play, so it was taken back: {err}") from err
 
     def push_text(self, text: str) -> None:
         self.push(self.game.parse(text))
 
     def undo(self) -> Any:
-        """Drop the last action; an error if there is none."""
+        """Drop the last action; an error if there is none. A failure to store it works as in :meth:`push`."""
         if not self.game.actions:
             raise IllegalAction("nothing to undo")
         dropped = self.game.pop()
@@ -60,7 +60,7 @@ class Session:
             self._tell("undo", dropped.to_json())
         except OSError as err:
             self.game.push(dropped)
-            raise StorageError(f"could not save the undo: {err}") from err
+            raise StorageError(f"could not save the undo, so the play stays: {err}") from err
         return dropped
 
     def _tell(self, change: str, data: dict[str, Any]) -> None:

@@ -8,16 +8,16 @@ The wire protocol is specified in hardware/pico-keypad.md.
 
 >>> firmware = KeypadFirmware(["OK"], lambda a, b: a - b, 0)
 >>> firmware.step(0, [False])            # the boot hello
-['$H 0 1*49\\n']
+['$H 0 2*E055\\n']
 >>> firmware.step(5, [True]), firmware.step(25, [True]), firmware.step(90, [False])
 ([], [], [])
 >>> firmware.step(110, [False])          # the release has settled: one short press of OK
-['$K 1 OK P*0E\\n']
+['$K 1 OK P*1612\\n']
 """
 
 import json
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: a CRC-16 in four hex digits (1 had a two-digit XOR)
 KEY_NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "AUX")
 DEFAULT_PINS = {"UP": 2, "DOWN": 3, "LEFT": 4, "RIGHT": 5, "OK": 6, "BACK": 7, "AUX": 8}
 # GP23-GP25 and GP29 drive the power supply, VBUS sense, LED and VSYS sense (on the Pico W,
@@ -30,7 +30,7 @@ HEARTBEAT_MS = 2000
 BLINK_MS = 40
 SEQ_MODULO = 256
 MAX_FRAME_BYTES = 120
-ERROR_TEXT_LIMIT = MAX_FRAME_BYTES - len("$E 255 *00\n")
+ERROR_TEXT_LIMIT = MAX_FRAME_BYTES - len("$E 255 *0000\n")
 
 SHORT = "P"
 LONG = "L"
@@ -41,25 +41,29 @@ MAX_REQUEST_CHARS = 32
 
 
 def checksum(payload):
-    """The XOR of the payload's characters as two upper-case hex digits, as NMEA 0183 does.
+    """CRC-16/CCITT-FALSE of the payload (polynomial 0x1021, start 0xFFFF) as four upper-case
+    hex digits.
 
-    It catches any single corrupted character, which is what a USB line glitch or a
-    half-written line after a reset looks like.
+    An XOR checksum misses two flipped bits in the same bit position, so a crafted 3-byte
+    change turned UP into OK; this CRC catches every error of up to three bits in a frame, any
+    odd number of flipped bits and every burst up to 16 bits long. Payloads are ASCII.
 
-    >>> checksum("B 7")
-    '55'
+    >>> checksum("123456789")  # the CRC catalogue's check value
+    '29B1'
     """
-    value = 0
+    crc = 0xFFFF
     for char in payload:
-        value ^= ord(char)
-    return "%02X" % value
+        crc ^= ord(char) << 8
+        for _bit in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return "%04X" % crc
 
 
 def frame(payload):
     """One protocol line: ``$`` + payload + ``*`` + checksum + newline.
 
     >>> frame("B 7")
-    '$B 7*55\\n'
+    '$B 7*FF03\\n'
     """
     return "$" + payload + "*" + checksum(payload) + "\n"
 

@@ -56,9 +56,7 @@ class Device:
         self.display = display
         self.notifier = notifier or Notifier(None)
         self.loop: EventLoop[Any] = EventLoop(self._on_event, clock=clock)
-        recovered = store.recover()
-        for message in recovered.messages:
-            log.warning("%s", message)
+        recovered = store.recover()  # logs what it found
         self.settings = store.load_settings()
         self.app = App(
             clock=clock,
@@ -71,7 +69,8 @@ class Device:
             on_settings=self._save_settings,
             table_facts=store.table_facts,
         )
-        self.startup_messages = recovered.messages
+        self.startup_messages = recovered.messages + store.notices
+        self._show_notices(recovered.messages)
         self._shown_version = -1
         self._shown_state = ""
         self._timer: Timer | None = None
@@ -107,6 +106,7 @@ class Device:
             return
         if isinstance(event, KeyEvent):
             self.app.handle(event)
+            self._show_notices()
             self._show()
             self._schedule()
 
@@ -139,10 +139,16 @@ class Device:
             self._shown_version = self.app.version
             self.frames += 1
 
+    def _show_notices(self, first: Sequence[str] = ()) -> None:
+        """Put what went wrong outside the UI (storage, start-up recovery) on the screen."""
+        notices = [*first, *self.store.take_notices()]
+        if notices:  # after the key's own refusal, if it had one
+            self.app.show_message("; ".join(filter(None, [self.app.message, *notices])))
+
     def _save_settings(self, settings: Settings) -> None:
         self.settings = settings
+        self._shown_state = ""  # contrast may have changed: apply it on the next show, saved or not
         self.store.save_settings(settings)
-        self._shown_state = ""  # contrast may have changed: apply it on the next show
 
 
 # --- the command line ----------------------------------------------------------------------

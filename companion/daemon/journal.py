@@ -1,12 +1,16 @@
-"""Crash-safe JSON Lines files: the running game's journal, and whole-file writes.
+"""The running game's journal: crash-safe JSON Lines, one durable append per accepted action.
 
 The device has no off switch, so the plug gets pulled mid-game. Each accepted record is one
 line written by a single append and made durable with ``fsync`` before :meth:`Journal.append`
 returns. A crash can therefore damage only the *last* line, and only a line whose append had
-not yet returned: reading drops such a line with a message, and reopening cuts it off (keeping
-its bytes in a ``.dropped`` file beside the journal) so that later appends start on a clean
-line. Damage anywhere else cannot come from a crash, so it is a :class:`RecordError` naming the
-line, never a silent skip: nothing that was accepted is ever lost.
+not yet returned. Lines are read the one way every record is read
+(:func:`companion.engine.record.parse_lines`); reopening cuts off the first line that cannot be
+read and everything after it, keeping those bytes in a ``.dropped`` file beside the journal, so
+later appends start on a clean line and the device resumes the readable prefix. Nothing is
+deleted: whatever is cut off can be read back by a person.
+
+A failed append leaves the journal as it was, or, when the half-written line cannot be taken
+back (an SD card gone read-only), closes it for writing: it never holds a line the game does not.
 
 Layout in the state directory (:func:`companion.paths.state_dir`): the running game is
 ``current.jsonl``; finished games are moved into ``games/`` by :func:`archive_journal`.
@@ -17,170 +21,47 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import json
 import os
-import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from companion.errors import CompanionError, RecordError
+from companion.engine.record import DroppedLine, RecordLines, encode_line, parse_lines
+from companion.errors import CompanionError, StorageError
+from companion.storage import WriteUnsure, durable_temp_file, fsync_directory, reason, write_all
 
 CURRENT_JOURNAL = "current.jsonl"
 GAMES_DIR = "games"
 DROPPED_SUFFIX = ".dropped"
-_RAW_SHOWN = 40  # bytes of a dropped line quoted in its message: enough to recognise it
+
+JournalRead = RecordLines  # what a journal holds: the accepted objects, and the line dropped if any
+__all__ = ["DroppedLine", "Journal", "JournalClosed", "JournalInUse", "JournalRead", "encode_line", "parse_journal"]
 
 
 class JournalInUse(CompanionError, BlockingIOError):
     """Another process has the journal open: two writers would interleave two games."""
 
 
-@dataclass(frozen=True)
-class DroppedLine:
-    """A last line that a crash cut short or garbled, left out of the game."""
-
-    line: int  # 1-based
-    reason: str
-    raw: bytes  # the line's first bytes, enough to recognise it
-    size: int  # the line's full length in bytes, newline excluded
-
-    def __str__(self) -> str:
-        more = "..." if self.size > len(self.raw) else ""
-        return f"line {self.line} dropped ({self.reason}): {self.raw!r}{more} ({self.size} bytes)"
+class JournalClosed(StorageError):
+    """The journal refuses appends: it was closed, or a failed write could not be taken back."""
 
 
-@dataclass(frozen=True)
-class JournalRead:
-    """What a journal holds: every accepted object, and the damaged last line if any."""
-
-    objects: list[dict[str, Any]]
-    dropped: list[DroppedLine]
-    good_size: int  # bytes up to and including the last accepted line's newline
-
-
-def encode_line(record: Mapping[str, Any]) -> bytes:
-    """One journal line: compact JSON in UTF-8 (Japanese stays readable), then a newline.
-
-    >>> encode_line({"kind": "play", "seat": 2})
-    b'{"kind":"play","seat":2}\\n'
-    """
-    if not isinstance(record, Mapping):
-        raise RecordError(f"a journal line must be a JSON object, not {type(record).__name__}")
-    try:
-        text = json.dumps(dict(record), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as err:
-        raise RecordError(f"this record cannot be written as JSON: {err}") from None
-    return text.encode("utf-8") + b"\n"
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _decode(raw: bytes) -> dict[str, Any]:
-    """Parse one line; a ValueError's text says what is wrong with it."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise ValueError(f"not UTF-8 at byte {err.start + 1}") from None
-    try:
-        value = json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as err:
-        raise ValueError(f"not JSON: {err.msg} at column {err.colno}") from None
-    if not isinstance(value, dict):
-        raise ValueError(f"a JSON {type(value).__name__} where an object belongs")
-    return value
-
-
-def _dropped(line: int, reason: str, raw: bytes) -> DroppedLine:
-    return DroppedLine(line, reason, raw[:_RAW_SHOWN], len(raw))
-
-
-def parse_journal(data: bytes, source: str = "journal") -> JournalRead:
-    """Split a journal's bytes into accepted objects and a damaged last line.
+def parse_journal(data: bytes) -> JournalRead:
+    """A journal's bytes read the one way every record is read (:func:`~companion.engine.record.parse_lines`).
 
     >>> read = parse_journal(b'{"a":1}\\n{"b":2}\\n{"c"')
     >>> read.objects
     [{'a': 1}, {'b': 2}]
     >>> print(read.dropped[0])
     line 3 dropped (no newline at the end: the write was cut short): b'{"c"' (4 bytes)
-    >>> parse_journal(b'{"a":1}\\nxx\\n{"b":2}\\n', source="current.jsonl")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    companion.errors.RecordError: line 2: current.jsonl: not JSON: Expecting value at column 1; ...
     """
-    *complete, tail = data.split(b"\n")
-    objects: list[dict[str, Any]] = []
-    good_size = 0
-    for index, raw in enumerate(complete):
-        try:
-            objects.append(_decode(raw))
-        except ValueError as bad:
-            if index == len(complete) - 1 and not tail:
-                return JournalRead(objects, [_dropped(index + 1, str(bad), raw)], good_size)
-            raise RecordError(
-                f"{source}: {bad}; only the last line can be cut short by a crash, so the file "
-                "was damaged some other way: it is left untouched for a person to repair",
-                index + 1,
-            ) from None
-        good_size += len(raw) + 1
-    if not tail:
-        return JournalRead(objects, [], good_size)
-    reason = "no newline at the end: the write was cut short"
-    return JournalRead(objects, [_dropped(len(complete) + 1, reason, tail)], good_size)
+    return parse_lines(data)
 
 
 def read_journal(path: Path) -> JournalRead:
     """Read a journal without changing it (see :func:`parse_journal`)."""
-    return parse_journal(Path(path).read_bytes(), source=str(path))
-
-
-def fsync_directory(directory: Path) -> None:
-    """Make a create, rename or unlink inside ``directory`` survive power loss."""
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _durable_temp_file(directory: Path, name: str, data: bytes, mode: int) -> str:
-    """Write ``data`` to a fresh hidden file beside ``name``, flushed to disk; return its path."""
-    fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, mode)
-        _write_all(fd, data)
-        os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        os.unlink(temp)
-        raise
-    os.close(fd)
-    return temp
-
-
-def atomic_replace(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Replace a whole file so that readers, and a crash, see the old or the new bytes, never half.
-
-    For exports and settings: temp file, ``fsync``, rename over the target, ``fsync`` the directory.
-    """
-    path = Path(path)
-    temp = _durable_temp_file(path.parent, path.name, data, mode)
-    try:
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
-    fsync_directory(path.parent)
+    return parse_journal(Path(path).read_bytes())
 
 
 def archive_journal(journal_path: Path, games_dir: Path, name: str) -> Path:
@@ -224,7 +105,7 @@ class Journal:
         path = Path(path)
         line = encode_line(header)
         path.parent.mkdir(parents=True, exist_ok=True)
-        temp = _durable_temp_file(path.parent, path.name, line, 0o644)
+        temp = durable_temp_file(path.parent, path.name, line)
         try:
             os.link(temp, path)  # FileExistsError rather than overwrite a game in progress
         finally:
@@ -234,10 +115,11 @@ class Journal:
 
     @classmethod
     def open(cls, path: Path) -> Journal:
-        """Open for appending; a damaged last line is cut off, its bytes kept in ``.dropped``.
+        """Open for appending. A line that cannot be read is cut off with everything after it
+        (the bytes are kept in ``.dropped``); a whole last line without its newline gets one.
 
-        Raises FileNotFoundError when no game is running, RecordError for damage a crash cannot
-        cause (the file is then left exactly as it was), JournalInUse for a second writer.
+        Raises FileNotFoundError when no game is running, JournalInUse for a second writer, and
+        OSError when the file cannot be read or repaired (it is then left as it was).
         """
         path = Path(path)
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
@@ -251,36 +133,83 @@ class Journal:
                 ) from None
             with open(fd, "rb", closefd=False) as stream:
                 data = stream.read()
-            recovered = parse_journal(data, source=str(path))
+            recovered = parse_journal(data)
+            journal = cls(path, fd, recovered)
             if recovered.good_size < len(data):
-                _keep_dropped_bytes(path, data[recovered.good_size :])
-                os.ftruncate(fd, recovered.good_size)
+                journal._cut(data, recovered.good_size)
+            elif recovered.missing_newline:
+                write_all(fd, b"\n")
                 os.fsync(fd)
+                journal._size += 1
         except BaseException:
             os.close(fd)
             raise
-        return cls(path, fd, recovered)
+        return journal
+
+    def keep_prefix(self, objects: int) -> bytes:
+        """Cut the journal after its first ``objects`` recovered objects (the rules refused the
+        next line); the bytes cut off go to ``.dropped`` and are returned. Raises OSError."""
+        if self.closed:
+            raise JournalClosed(f"{self.path} is closed")
+        end = self.recovered.ends[objects - 1] if objects else 0
+        with open(self._fd, "rb", closefd=False) as stream:
+            stream.seek(0)
+            data = stream.read()
+        return self._cut(data, end)
+
+    def _cut(self, data: bytes, size: int) -> bytes:
+        tail = data[size:]
+        _keep_dropped_bytes(self.path, tail)
+        os.ftruncate(self._fd, size)
+        os.fsync(self._fd)
+        self._size = size
+        return tail
 
     @property
     def closed(self) -> bool:
         return self._fd < 0
 
     def append(self, record: Mapping[str, Any]) -> None:
-        """Add one record; on return it is on disk. On failure the file is as before the call."""
+        """Add one record; on return it is on disk.
+
+        On failure the journal is either as before the call (StorageError: the record is not
+        in it) or closed for writing (JournalClosed: a half-written line stays last, where the
+        next open drops it; WriteUnsure: the whole line stays, unflushed). A closed journal
+        refuses every later append with JournalClosed.
+        """
         line = encode_line(record)
         if self.closed:
-            raise ValueError(f"{self.path} is closed")
+            raise JournalClosed(
+                f"{self.path} is closed for writing after a storage failure: nothing more can be saved "
+                "until the storage is fixed and the device restarted"
+            )
+        written = 0
         try:
-            _write_all(self._fd, line)
+            view = memoryview(line)
+            while view:
+                count = os.write(self._fd, view)
+                written += count
+                view = view[count:]
             os.fsync(self._fd)
-        except OSError:
+        except OSError as err:
+            if written == 0 and len(line):  # the write itself failed: nothing reached the file
+                raise StorageError(f"{self.path}: could not save ({reason(err)}); the journal is as it was") from err
             try:
                 os.ftruncate(self._fd, self._size)
-            except OSError:
-                # Appending after a half-written line would bury it mid-file; closing leaves
-                # it last, where the next open() recovers from it.
+            except OSError as second:
+                # Appending after this line would bury it mid-file; closing leaves it last.
                 self.close()
-            raise
+                why = f"{reason(err)}, then {reason(second)} taking it back"
+                if written == len(line):
+                    raise WriteUnsure(
+                        f"{self.path}: the line is in the file but could not be flushed ({why}); "
+                        "the journal is closed for writing"
+                    ) from err
+                raise JournalClosed(
+                    f"{self.path}: a half-written line could not be taken back ({why}); "
+                    "the journal is closed for writing"
+                ) from err
+            raise StorageError(f"{self.path}: could not save ({reason(err)}); the journal is as it was") from err
         self._size += len(line)
 
     def close(self) -> None:
@@ -307,10 +236,10 @@ def _keep_dropped_bytes(path: Path, tail: bytes) -> None:
     keep = os.open(
         path.with_name(path.name + DROPPED_SUFFIX),
         os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC,
-        0o644,
+        0o666,
     )
     try:
-        _write_all(keep, tail)
+        write_all(keep, tail)
         os.fsync(keep)
     finally:
         os.close(keep)

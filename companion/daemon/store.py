@@ -16,16 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from companion import carddata
-from companion.daemon.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, archive_journal, atomic_replace
+from companion.daemon.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, JournalClosed, JournalInUse, archive_journal
 from companion.engine.base import Game, Setup, game_class
-from companion.engine.record import GameBuilder, header_json, read_objects
-from companion.errors import CompanionError, ConfigError, RecordError
+from companion.engine.record import GameBuilder, decode_json, header_json, read_lines
+from companion.errors import CompanionError, ConfigError, StorageError
 from companion.session import Session
+from companion.storage import WriteUnsure, atomic_replace, read_text, reason
 from companion.ui.app import Settings
 
 log = logging.getLogger(__name__)
 
 SETTINGS_FILE = "settings.json"
+SETTINGS_LIMIT = 64 * 1024  # a settings file is a few dozen bytes; anything this big is not one
 
 
 def utc_now() -> str:
@@ -41,11 +43,15 @@ class Recovered:
 
 
 class Store:
-    """Owns the state directory; hands the UI sessions whose every change is journalled."""
+    """Owns the state directory; hands the UI sessions whose every change is journalled.
+
+    No storage failure escapes as a crash. Writes that fail raise :class:`StorageError` (the UI
+    shows it; the action is not kept); reads that fail fall back to defaults and leave a line in
+    :attr:`notices` for the screen. Every failure is logged.
+    """
 
     def __init__(self, root: Path, *, wall: Callable[[], str] = utc_now) -> None:
         self.root = root
-        self.root.mkdir(parents=True, exist_ok=True)
         self.journal_path = root / CURRENT_JOURNAL
         self.games_dir = root / GAMES_DIR
         self.facts_path = root / carddata.FACTS_FILE
@@ -53,53 +59,144 @@ class Store:
         self._wall = wall
         self._journal: Journal | None = None
         self.accepted = 0  # actions in the journalled game, once their line is on disk
+        self.notices: list[str] = []  # problems the screen should show; the device takes them
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            self._notice(f"state directory {root} unusable ({reason(err)}): games cannot be saved")
+
+    def take_notices(self) -> list[str]:
+        """The problems noticed since the last call, oldest first."""
+        notices, self.notices = self.notices, []
+        return notices
+
+    def _notice(self, message: str) -> None:
+        log.error("%s", message)
+        self.notices.append(message)
 
     # --- games ---------------------------------------------------------------------------
 
     def recover(self) -> Recovered:
-        """Open the current journal, if any, and rebuild its game up to the last whole action.
+        """Open the current journal, if any, and rebuild its game up to the last good line.
 
-        A torn last line is dropped with a message. A journal that cannot be read or replayed is
-        moved aside (never deleted) so the device can start, and the table is told where it went.
+        Nothing found in the state directory stops the device from starting: lines that cannot
+        be read or that the rules refuse are cut off with everything after them (their bytes
+        kept in ``current.jsonl.dropped``) and the good prefix is offered; a journal whose
+        header is unusable is moved aside into ``games/`` whole. The table is told either way.
         """
         found = Recovered()
-        if not self.journal_path.exists():
-            return found
         try:
-            journal = Journal.open(self.journal_path)
-        except RecordError as err:
-            found.messages.append(self._set_aside(f"journal damaged ({err})"))
-            return found
-        found.messages += [f"dropped a torn last line: {d}" for d in journal.recovered.dropped]
-        builder = read_objects(journal.recovered.objects, GameBuilder())
-        if builder.failure is not None or builder.game is None:
-            journal.close()
-            found.messages.append(self._set_aside(f"journal unreadable ({builder.failure})"))
-            return found
-        self._journal = journal
-        found.game = builder.game
+            self._recover(found)
+        except JournalInUse:
+            raise
+        except Exception as err:  # noqa: BLE001 - a start-up that raises would crash-loop the device
+            log.exception("recovering %s failed", self.journal_path)
+            self.close()
+            found.game = None
+            found.messages.append(self._set_aside(f"could not resume the game ({type(err).__name__}: {err})"))
         return found
 
+    def _recover(self, found: Recovered) -> None:
+        try:
+            journal = Journal.open(self.journal_path)
+        except JournalInUse:
+            raise
+        except FileNotFoundError:
+            return  # no game was running
+        except OSError as err:
+            found.messages.append(self._logged(
+                logging.ERROR,
+                f"cannot open the journal {self.journal_path} ({reason(err)}): it is left as it is;"
+                " a new game will move it into games/",
+            ))
+            return
+        for dropped in journal.recovered.dropped:
+            torn = dropped.last <= dropped.line  # what a pulled plug leaves: no cause for alarm
+            what = "a torn last line" if torn else "a damaged journal, from the first bad line on"
+            found.messages.append(self._logged(
+                logging.WARNING if torn else logging.ERROR,
+                f"dropped {what}: {dropped}; kept in {self.journal_path.name}.dropped",
+            ))
+        builder = read_lines(journal.recovered, GameBuilder())
+        if builder.game is None:
+            journal.close()
+            found.messages.append(self._set_aside(f"journal unreadable ({builder.failure})"))
+            return
+        objects = len(journal.recovered.objects)
+        if builder.good < objects:
+            try:
+                tail = journal.keep_prefix(builder.good)
+            except OSError as err:
+                journal.close()
+                found.messages.append(self._logged(
+                    logging.ERROR,
+                    f"journal {builder.failure}; cutting it there failed ({reason(err)}), so the game"
+                    " cannot be resumed; a new game will move it into games/",
+                ))
+                return
+            found.messages.append(self._logged(
+                logging.ERROR,
+                f"journal {builder.failure}; the game before that line is kept, and the"
+                f" {objects - builder.good} line(s) from there on ({len(tail)} bytes) are in"
+                f" {self.journal_path.name}.dropped",
+            ))
+        self._journal = journal
+        found.game = builder.game
+
+    @staticmethod
+    def _logged(level: int, message: str) -> str:
+        log.log(level, "%s", message)
+        return message
+
     def _set_aside(self, why: str) -> str:
-        moved = self._archive("damaged")
+        try:
+            moved = self._archive("damaged")
+        except OSError as err:
+            log.error("%s: could not move it aside (%s)", why, reason(err))
+            return f"{why}; could not move it aside ({reason(err)}): it stays as {self.journal_path.name}"
         log.error("%s: moved to %s", why, moved)
-        return f"{why}; kept as {moved.name}"
+        return f"{why}; kept as {GAMES_DIR}/{moved.name}"
 
     def _archive(self, kind: str) -> Path:
         """Move the current journal into ``games/`` under a name no other game has."""
         stem = f"{kind}-{_stamp(self._wall())}"
-        taken = {p.name for p in self.games_dir.glob(f"{stem}*")} if self.games_dir.exists() else set()
+        taken = {p.name for p in self.games_dir.glob(f"{stem}*")} if self.games_dir.is_dir() else set()
         name = next(n for n in (f"{stem}{'-' + str(i) if i else ''}.jsonl" for i in range(len(taken) + 1)) if n not in taken)
         return archive_journal(self.journal_path, self.games_dir, name)
 
     def start(self, setup: Setup) -> Session:
-        """A new game: the previous journal (finished or abandoned) goes to ``games/`` first."""
+        """A new game: the previous journal (finished or abandoned) goes to ``games/`` first.
+
+        On a storage failure nothing is lost and :class:`StorageError` says what happened: if
+        the previous game could not be moved it stays current (and open); if the new journal
+        could not be created, the previous game is in ``games/`` and no game is journalled.
+        """
+        game = game_class(setup.game)(setup)
+        header = header_json(setup)
+        had_game = False
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            had_game = self.journal_path.exists() or self.journal_path.is_symlink()
+            if had_game:
+                self._archive("game")
+        except OSError as err:
+            if not had_game:
+                self._fail("could not start the new game", err)
+            if self.journal_path.exists():  # not moved: the last game stays current, still open
+                self._fail("could not put the last game away to start a new one", err)
+            log.error("the last game was moved into %s, but syncing that failed: %s", GAMES_DIR, reason(err))
         self.close()
-        if self.journal_path.exists():
-            self._archive("game")
-        self._journal = Journal.create(self.journal_path, header_json(setup))
+        try:
+            self._journal = Journal.create(self.journal_path, header)
+        except OSError as err:
+            self._fail("could not start the new game", err)
         self.accepted = 0
-        return self._session(game_class(setup.game)(setup))
+        return self._session(game)
+
+    def _fail(self, what: str, err: OSError) -> None:
+        message = f"{what}: {err if isinstance(err, StorageError) else reason(err)}"
+        log.error("%s (%s)", message, self.root)
+        raise StorageError(message) from err
 
     def resume(self, game: Game[Any]) -> Session:
         """Carry on the recovered game, appending to the journal it came from."""
@@ -114,10 +211,19 @@ class Store:
         return session
 
     def _append(self, change: str, data: dict[str, Any]) -> None:
-        if self._journal is None:
-            raise CompanionError("no journal is open")
+        """Journal one change. A failure raises (the session then takes the change back), except
+        when the line stayed in the file unflushed (:class:`WriteUnsure`): the change is kept, as
+        the file holds it, and the screen is told the card may lose it."""
         line = data if change == "action" else {"type": "undo"}
-        self._journal.append({**line, "at": self._wall()})
+        try:
+            if self._journal is None:
+                raise JournalClosed("no journal is open: start a new game once the storage works")
+            self._journal.append({**line, "at": self._wall()})
+        except WriteUnsure as err:
+            self._notice(f"kept, but the card may lose it: {err}")
+        except OSError as err:
+            log.error("journalling %s %s failed: %s", change, line, err)
+            raise
         self.accepted += 1 if change == "action" else -1
         log.debug("accepted %d", self.accepted)
 
@@ -132,29 +238,44 @@ class Store:
         return carddata.load_facts(self.facts_path)
 
     def table_facts(self, game_id: str) -> dict[str, Any]:
-        return carddata.facts_for(self.facts(), game_id)
+        """What tables told about ``game_id``; an unreadable facts file counts as none (and says so)."""
+        try:
+            return carddata.facts_for(self.facts(), game_id)
+        except CompanionError as err:
+            self._notice(f"card facts not used: {err}")
+            return {}
 
     def remember_fact(self, game_id: str, key: str, value: int) -> None:
-        facts = self.facts()
-        carddata.set_fact(facts, game_id, key, value)
-        carddata.save_facts(self.facts_path, facts)
+        """Keep a fact for later games; on failure the game still has it (it is in its log)."""
+        try:
+            facts = self.facts()
+            carddata.set_fact(facts, game_id, key, value)
+            carddata.save_facts(self.facts_path, facts)
+        except CompanionError as err:
+            log.error("remembering %s %s = %s failed: %s", game_id, key, value, err)
+            raise StorageError(f"this game has the answer, but later games will ask again: {err}") from err
 
     def load_settings(self) -> Settings:
+        """The saved settings; a missing file is the defaults, a bad one the defaults and a notice."""
         try:
-            data = json.loads(self.settings_path.read_text(encoding="utf-8"))
+            data = decode_json(read_text(self.settings_path, SETTINGS_LIMIT))
+            if not isinstance(data, dict):
+                raise ConfigError("settings: not a JSON object")
+            return Settings.from_json(data)
         except FileNotFoundError:
             return Settings()
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            log.error("%s is damaged (%s): using defaults", self.settings_path, err)
-            return Settings()
-        try:
-            return Settings.from_json(data)
-        except ConfigError as err:
-            log.error("%s: %s: using defaults", self.settings_path, err)
+        except CompanionError as err:
+            self._notice(f"{self.settings_path} unusable ({err}): using the default settings")
             return Settings()
 
     def save_settings(self, settings: Settings) -> None:
-        atomic_replace(self.settings_path, (json.dumps(settings.to_json(), indent=1) + "\n").encode("utf-8"))
+        """Write the settings whole; on failure they still apply until the device restarts."""
+        data = (json.dumps(settings.to_json(), indent=1) + "\n").encode("utf-8")
+        try:
+            atomic_replace(self.settings_path, data)
+        except StorageError as err:
+            log.error("%s", err)
+            raise StorageError(f"settings apply now but were not saved: {err}") from err
 
 
 def _stamp(iso: str) -> str:

@@ -17,7 +17,9 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.base import Game, Setup, game_class, setup_to_json
@@ -27,15 +29,186 @@ FORMAT = "tabletop-companion-record"
 VERSION = 1
 UNDO = "undo"
 META_KEYS = ("at",)  # written by the device for people reading a journal; the rules ignore them
+MAX_DEPTH = 32  # nesting a record line may have: the deepest real one (card data) has 5
+_RAW_SHOWN = 40  # bytes of a bad line quoted in its message: enough to recognise it
 
 
 def header_json(setup: Setup) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION, **setup_to_json(setup)}
 
 
+# --- the JSON Lines codec: every record and journal line goes through these -------------------
+
+
 def dumps(obj: Mapping[str, Any]) -> str:
-    """One record line: compact, UTF-8 text kept readable (seat names may be Japanese)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    """One record line without its newline: compact, UTF-8 text kept readable (seat names may be
+    Japanese), and only what JSON can say (no NaN).
+
+    >>> dumps({"kind": "play", "seat": 2, "name": "花子"})
+    '{"kind":"play","seat":2,"name":"花子"}'
+    """
+    if not isinstance(obj, Mapping):
+        raise RecordError(f"a record line must be a JSON object, not {type(obj).__name__}")
+    try:
+        return json.dumps(dict(obj), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as err:
+        raise RecordError(f"this record cannot be written as JSON: {err}") from None
+
+
+def encode_line(obj: Mapping[str, Any]) -> bytes:
+    """:func:`dumps` as the bytes of one line, newline included.
+
+    >>> encode_line({"kind": "play", "seat": 2})
+    b'{"kind":"play","seat":2}\\n'
+    """
+    return dumps(obj).encode("utf-8") + b"\n"
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_TOKEN = re.compile(r'\\.|["\[\]{}]')  # an escape (skipped whole), a quote or a bracket
+
+
+def _depth_ok(text: str) -> bool:
+    """Whether arrays and objects nest at most MAX_DEPTH deep (brackets inside strings aside).
+
+    Checked before parsing, in one linear pass, so a line of 100,000 ``[`` costs a message rather
+    than a RecursionError.
+    """
+    depth = 0
+    in_string = False
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token == '"':
+            in_string = not in_string
+        elif in_string or len(token) == 2:
+            continue
+        elif token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+        else:
+            depth -= 1
+    return True
+
+
+def decode_json(text: str) -> Any:
+    """Parse one JSON text the way every file of the product is parsed (records, card facts,
+    settings): at most MAX_DEPTH deep, no NaN or Infinity, integers the way Python's limit allows.
+    Any fault is a :class:`RecordError` saying what is wrong, without a line number.
+
+    >>> decode_json('[' * 100000)
+    Traceback (most recent call last):
+    ...
+    companion.errors.RecordError: nested more than 32 deep
+    """
+    if not _depth_ok(text):
+        raise RecordError(f"nested more than {MAX_DEPTH} deep")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as err:
+        raise RecordError(f"not valid JSON ({err.msg} at column {err.colno})") from None
+    except (ValueError, RecursionError) as err:  # NaN; an integer of more than 4300 digits
+        raise RecordError(f"not valid JSON ({err})") from None
+
+
+def decode_line(raw: bytes) -> dict[str, Any]:
+    """Parse one line (without its newline) into an object; a :class:`RecordError` says what is wrong.
+
+    >>> decode_line(b'{"a": 1}')
+    {'a': 1}
+    >>> decode_line(b'{"a": NaN}')
+    Traceback (most recent call last):
+    ...
+    companion.errors.RecordError: not valid JSON (NaN is not JSON)
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise RecordError(f"not UTF-8 at byte {err.start + 1}") from None
+    value = decode_json(text)
+    if not isinstance(value, dict):
+        raise RecordError(f"must be a JSON object, not a {type(value).__name__}")
+    return value
+
+
+@dataclass(frozen=True)
+class DroppedLine:
+    """The first line that could not be read, and everything after it, left out of the game.
+
+    After a crash this is a torn last line (``first == last``); anything else is damage.
+    """
+
+    line: int  # 1-based number of the first bad line
+    reason: str
+    raw: bytes  # that line's first bytes, enough to recognise it
+    size: int  # bytes left out, from the bad line to the end of the file
+    last: int = 0  # 1-based number of the last line left out (0: the same as ``line``)
+
+    def __str__(self) -> str:
+        more = "..." if self.size > len(self.raw) else ""
+        lines = f"line {self.line}" if self.last <= self.line else f"lines {self.line}-{self.last}"
+        return f"{lines} dropped ({self.reason}): {self.raw!r}{more} ({self.size} bytes)"
+
+
+@dataclass(frozen=True)
+class RecordLines:
+    """What a record's bytes hold: the objects up to the first unreadable line, and that line.
+
+    ``numbers[i]`` is the 1-based line of ``objects[i]``, ``ends[i]`` the byte just after it
+    (newline included); ``good_size`` is where the readable prefix ends.
+    """
+
+    objects: list[dict[str, Any]]
+    dropped: list[DroppedLine]
+    good_size: int
+    numbers: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    missing_newline: bool = False  # the last object's line has no newline after it
+
+    def numbered(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        return zip(self.numbers, self.objects)
+
+
+def parse_lines(data: bytes) -> RecordLines:
+    """Split a record's bytes into objects, stopping at the first line that is not one.
+
+    The one reading of the format, used by the device's journal and by ``replay`` and ``export``:
+    lines end at ``\\n`` only (U+2028 inside a string is text), blank lines are skipped, a last
+    line without a newline counts if it is a whole object, NaN and Infinity are not JSON.
+
+    >>> read = parse_lines(b'{"a":1}\\n\\n{"b":2}\\n{"c"')
+    >>> read.objects, read.numbers
+    ([{'a': 1}, {'b': 2}], [1, 3])
+    >>> print(read.dropped[0])
+    line 4 dropped (no newline at the end: the write was cut short): b'{"c"' (4 bytes)
+    """
+    objects: list[dict[str, Any]] = []
+    numbers: list[int] = []
+    ends: list[int] = []
+    start = 0
+    number = 0
+    total_lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    while start < len(data):
+        number += 1
+        newline = data.find(b"\n", start)
+        end = len(data) if newline < 0 else newline
+        raw = data[start:end]
+        after = end if newline < 0 else end + 1
+        if raw.strip():
+            try:
+                objects.append(decode_line(raw))
+            except RecordError as bad:
+                why = "no newline at the end: the write was cut short" if newline < 0 else str(bad)
+                dropped = DroppedLine(number, why, raw[:_RAW_SHOWN], len(data) - start, total_lines)
+                return RecordLines(objects, [dropped], start, numbers, ends)
+            numbers.append(number)
+            ends.append(after)
+        start = after
+    missing = bool(data) and not data.endswith(b"\n")
+    return RecordLines(objects, [], len(data), numbers, ends, missing)
 
 
 def export_lines(game: Game[Any]) -> list[str]:
@@ -47,8 +220,9 @@ def setup_from_header(data: Mapping[str, Any]) -> Setup:
     """Check a header line and turn it into a :class:`Setup`."""
     if data.get("format") != FORMAT:
         raise RecordError(f"not a game record: the header's 'format' must be {FORMAT!r}")
-    if data.get("version") != VERSION:
-        raise RecordError(f"record version {data.get('version')!r} is not supported (this reads {VERSION})")
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:
+        raise RecordError(f"record version {version!r} is not supported (this reads {VERSION})")
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise RecordError("the header's 'players' must list the seat names")
@@ -82,15 +256,31 @@ class RecordVisitor:
 
 
 class GameBuilder(RecordVisitor):
-    """Rebuilds the game a record describes; keeps what it adjudicated when a later line is bad."""
+    """Rebuilds the game a record describes; keeps what it adjudicated when a later line is bad.
+
+    ``good`` counts the lines taken (header, actions, undos) before the first bad one: the device
+    keeps exactly that prefix of a journal.
+    """
 
     def __init__(self) -> None:
         self.game: Game[Any] | None = None
         self.failure: RecordError | None = None
-        self.lines = 0
+        self.good = 0
 
     def begin(self, setup: Setup, line: int) -> None:
-        self.game = game_class(setup.game)(setup)
+        from companion.carddata import validate_table_facts  # it reads files with this module's codec
+
+        cls = game_class(setup.game)
+        try:
+            self.game = cls(setup)
+            validate_table_facts(cls.game_id, setup.cards, setup.table_facts)
+        except (TypeError, KeyError, AttributeError, IndexError, ValueError) as err:
+            # The header is untrusted input: the card data's shape is checked first, but a game's
+            # own options may still fail a lookup. That is a bad header, never a crash.
+            if isinstance(err, CompanionError):
+                raise
+            raise RecordError(f"the header cannot set up a {cls.game_id} game ({type(err).__name__}: {err})") from None
+        self.good = 1
 
     def action(self, data: Mapping[str, Any], line: int) -> None:
         game = self._started(line)
@@ -99,12 +289,14 @@ class GameBuilder(RecordVisitor):
             game.push(action)
         except IllegalAction as err:
             raise RecordError(f"illegal action {dumps(data)}: {err}", line) from None
+        self.good += 1
 
     def undo(self, line: int) -> None:
         game = self._started(line)
         if not game.actions:
             raise RecordError("undo with nothing to undo", line)
         game.pop()
+        self.good += 1
 
     def error(self, error: RecordError) -> None:
         self.failure = error
@@ -115,22 +307,35 @@ class GameBuilder(RecordVisitor):
         return self.game
 
 
-def read_record(lines: Iterable[str], visitor: RecordVisitor | None = None) -> Any:
-    """Feed every line of a record to ``visitor`` (a :class:`GameBuilder` by default) and return it.
+def read_bytes(data: bytes, visitor: RecordVisitor | None = None) -> Any:
+    """Feed a record's bytes to ``visitor`` (a :class:`GameBuilder` by default) and return it.
 
-    Blank lines are skipped. A line that is not JSON, not an object, or breaks the rules stops the
-    reading with a :class:`RecordError` naming the line, handed to ``visitor.error``.
+    Lines are read by :func:`parse_lines`. A line that is not a JSON object, or breaks the rules,
+    stops the reading with a :class:`RecordError` naming the line, handed to ``visitor.error``.
     """
-    parsed = ((n, _parse_line(text, n)) for n, text in enumerate(lines, start=1) if text.strip())
-    return _feed(parsed, visitor)
+    return read_lines(parse_lines(data), visitor)
+
+
+def read_lines(read: RecordLines, visitor: RecordVisitor | None = None) -> Any:
+    """:func:`read_bytes` for bytes already split by :func:`parse_lines` (the journal does that)."""
+    unreadable = read.dropped[0] if read.dropped else None
+    trailing = RecordError(unreadable.reason, unreadable.line) if unreadable is not None else None
+    return _feed(read.numbered(), visitor, trailing)
+
+
+def read_record(lines: Iterable[str], visitor: RecordVisitor | None = None) -> Any:
+    """:func:`read_bytes` for a record as text lines (without their newlines)."""
+    return read_bytes("".join(line + "\n" for line in lines).encode("utf-8", errors="surrogatepass"), visitor)
 
 
 def read_objects(objects: Iterable[Mapping[str, Any]], visitor: RecordVisitor | None = None) -> Any:
-    """:func:`read_record` for lines already decoded (the journal reader hands over objects)."""
-    return _feed(enumerate(objects, start=1), visitor)
+    """Feed objects already decoded, numbered from line 1 (tests and tools that build records)."""
+    return _feed(enumerate(objects, start=1), visitor, None)
 
 
-def _feed(numbered: Iterable[tuple[int, Mapping[str, Any]]], visitor: RecordVisitor | None) -> Any:
+def _feed(
+    numbered: Iterable[tuple[int, Mapping[str, Any]]], visitor: RecordVisitor | None, trailing: RecordError | None
+) -> Any:
     visitor = visitor if visitor is not None else GameBuilder()
     started = False
     number = 0
@@ -148,18 +353,10 @@ def _feed(numbered: Iterable[tuple[int, Mapping[str, Any]]], visitor: RecordVisi
                 raise err if err.line is not None else RecordError(str(err), number) from None
             except CompanionError as err:
                 raise RecordError(str(err), number) from None
+        if trailing is not None:
+            raise trailing
         if not started:
             raise RecordError("the record is empty: no header line", number or 1)
     except RecordError as err:
         visitor.error(err)
     return visitor
-
-
-def _parse_line(text: str, number: int) -> dict[str, Any]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise RecordError(f"not valid JSON ({err.msg} at column {err.colno})", number) from None
-    if not isinstance(data, dict):
-        raise RecordError("each line must be a JSON object", number)
-    return data

@@ -24,12 +24,14 @@ A quick deal start, beginner variant (no abilities), four players:
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar
 
+from companion.carddata import MapOf, check_shape
 from companion.engine.base import Answer, Decision, Game, Question, Setup, register
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
 
@@ -252,6 +254,29 @@ class TezumaState:
         return [r for d in self.deals for r in d.revokes]
 
 
+_NAMES = {"en": str, "ja": str}
+_PER_PLAYER_COUNT = {"3": int, "4": int}
+CARD_SHAPE = {  # what validate_cards and the rules may index without a TypeError (carddata.check_shape)
+    "game": str,
+    "suits": [{"code": str, **_NAMES}],
+    "ranks": [int],
+    "trumps_per_suit": int,
+    "three_players": {"remove_ranks": [int], "remove_trumps_per_suit": int},
+    "tricks_per_deal": int,
+    "penalty": _NAMES,
+    "scoring": {
+        **_NAMES,
+        "label": re.compile(r"[^{}]*\{id\}[^{}]*"),
+        "exact_hit_only?": bool,
+        "cards": [{"id": str, "players": [int], "points": MapOf(int), "complete": bool}],
+    },
+    "ability_budget?": {"per_deal": int},
+    "abilities": [{"id": str, "uses": int, "cost?": int, **_NAMES}],
+    "laid_out": {"scoring": _PER_PLAYER_COUNT, "abilities": _PER_PLAYER_COUNT, "required_scoring?": MapOf(str)},
+    "recommended?": {"scoring": {"3": [str], "4": [str]}, "abilities": [str]},
+}
+
+
 class TezumaGame(Game[TezumaState]):
     """Rules common to both editions; an edition sets the draft laps and how the table is laid out."""
 
@@ -285,6 +310,7 @@ class TezumaGame(Game[TezumaState]):
             if not ok:
                 raise CardDataError(f"{cls.game_id} card data: {what}")
 
+        check_shape(cards, CARD_SHAPE, f"{cls.game_id} card data")
         need(cards.get("game") == cls.game_id, f"'game' must be {cls.game_id!r}")
         suits = cards.get("suits")
         need(isinstance(suits, list) and len(suits) == 4, "'suits' must list 4 suits")

@@ -1,7 +1,7 @@
 """Host side of the optional Pico keypad: its USB-serial lines in, :class:`KeyEvent` out.
 
 The wire protocol is specified in hardware/pico-keypad.md. In short, each line is a frame
-``$<T> <seq> [fields]*<XOR checksum>`` ending in a newline: ``K`` a key (``P`` short,
+``$<T> <seq> [fields]*<CRC-16>`` ending in a newline: ``K`` a key (``P`` short,
 ``L`` long), ``B`` a heartbeat, ``H`` the hello, ``E`` a message from the keypad. The
 ``$`` lets the reader resynchronise after a device reset cut a line short. On connecting,
 the host sends ``?TOKEN`` and takes keys only after the hello echoing TOKEN: what came
@@ -9,11 +9,14 @@ before it was buffered by the Pico's USB stack while nobody listened, and is sta
 
 :class:`KeypadLineParser` is pure (bytes in, events and problems out), so every kind of line
 damage is testable without a thread. :class:`SerialKeypad` runs it on a reader thread over
-pyserial and survives the keypad being unplugged or reset.
+pyserial and survives the keypad being unplugged or reset. A keypad (or anything else on the
+port) that floods it with junk costs little: the parser scans in chunks, and problems reach the
+log at most :data:`PROBLEM_BURST` per :data:`PROBLEM_INTERVAL_S`, the rest as a count.
 """
 
 from __future__ import annotations
 
+import binascii
 import logging
 import re
 import secrets
@@ -29,7 +32,7 @@ from companion.hw.keys import Key, KeyEvent
 
 logger = logging.getLogger(__name__)
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_FRAME_BYTES = 120
 HEARTBEAT_S = 2.0
 SEQ_MODULO = 256
@@ -37,7 +40,14 @@ HELLO_REQUEST = b"?"
 HELLO_RETRY_S = 1.0
 _SHOWN_BYTES = 40
 _SEQ_FIELD = re.compile(r"0|[1-9][0-9]{0,2}")
-_CHECKSUM_FIELD = re.compile(rb"[0-9A-F]{2}")
+_CHECKSUM_FIELD = re.compile(rb"[0-9A-F]{4}")
+_OLD_CHECKSUM_FIELD = re.compile(rb"[0-9A-F]{2}")  # protocol 1: recognised only to say "update"
+_LINE_BREAK = re.compile(rb"[\n$]")  # what ends a line: a newline, or the "$" starting the next frame
+_BLANK_LINES = re.compile(rb"(?:\r?\n)+")
+_CANDIDATE = re.compile(rb"\$[^$\n]*\*[0-9A-F]{4}\r?\n")  # what could be a frame, found at C speed
+MUTE_AFTER = 16  # damaged lines in a row after which junk is only counted until a good frame
+PROBLEM_BURST = 10  # problems passed on in one interval; the rest are counted
+PROBLEM_INTERVAL_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -51,15 +61,37 @@ class Problem:
 
 
 def checksum(payload: bytes) -> str:
-    """The frame checksum: the XOR of the payload bytes as two upper-case hex digits.
+    """The frame check: CRC-16/CCITT-FALSE of the payload bytes as four upper-case hex digits
+    (``binascii.crc_hqx`` is this CRC given the start value 0xFFFF; the firmware's
+    keypad_core.checksum computes the same bit by bit).
 
-    >>> checksum(b"B 7")
-    '55'
+    >>> checksum(b"123456789")  # the CRC catalogue's check value
+    '29B1'
     """
+    return f"{binascii.crc_hqx(payload, 0xFFFF):04X}"
+
+
+def _good_check(line: bytes) -> bool:
+    """Whether a frame-like line (``$...*XXXX`` and its line end) carries the right CRC."""
+    payload, _star, rest = line.rpartition(b"*")
+    return rest[:4] == b"%04X" % binascii.crc_hqx(payload[1:], 0xFFFF)
+
+
+def _xor(payload: bytes) -> int:
     value = 0
     for byte in payload:
         value ^= byte
-    return f"{value:02X}"
+    return value
+
+
+def escape(text: str) -> str:
+    """``text`` with control characters written as escapes, so a device cannot drive a terminal
+    or forge log lines through our messages.
+
+    >>> escape("pins\\x1b[2J ok\\n")
+    'pins\\\\x1b[2J ok\\\\n'
+    """
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 def _show(data: bytes) -> str:
@@ -73,13 +105,15 @@ class KeypadLineParser:
 
     Only a frame whose checksum, grammar and key name are all right becomes an event; every
     other byte is reported once, as part of the line it arrived in (or, while a hello is
-    awaited, in one summary when it comes).
+    awaited, in one summary when it comes; or, after MUTE_AFTER damaged lines in a row, in a
+    byte count when the next good frame or a reset ends the run). What it reports does not
+    depend on how the bytes were split into reads.
 
     >>> parser = KeypadLineParser()
-    >>> parser.feed(b"$H 0 1*49\\r\\n$K 1 UP P*0F\\n")
+    >>> parser.feed(b"$H 0 2*E055\\r\\n$K 1 UP P*D68C\\n")
     [KeyEvent(key=<Key.UP: 'UP'>, long=False)]
-    >>> print(*parser.feed(b"$K 2 OK L*00\\n$K 4 OK L*17\\n"), sep="\\n")
-    checksum mismatch (sent 00, computed 11): b'K 2 OK L'
+    >>> print(*parser.feed(b"$K 2 OK L*0000\\n$K 4 OK L*86AE\\n"), sep="\\n")
+    checksum mismatch (sent 0000, computed 0B4F): b'K 2 OK L'
     lost 2 line(s) from the keypad (sequence 2 expected, 4 received): a key press may be missing
     KeyEvent(key=<Key.OK: 'OK'>, long=True)
     """
@@ -92,6 +126,8 @@ class KeypadLineParser:
         self._awaited_token: str | None = None
         self._stale_keys = 0
         self._stale_problems = 0
+        self._junk_run = 0  # damaged lines since the last frame with a good check
+        self._muted_bytes = 0  # junk skipped uncounted-by-line since muting began
         self.frames_received = 0
         """Count of well-formed frames so far; a stalled count means a silent keypad."""
 
@@ -112,36 +148,111 @@ class KeypadLineParser:
         self._stale_keys = self._stale_problems = 0
 
     def feed(self, data: bytes) -> list[KeyEvent | Problem]:
-        """Take the next bytes read from the port; returns what they completed, in order."""
+        """Take the next bytes read from the port; returns what they completed, in order.
+
+        The bytes between line breaks are copied in slices, so only line breaks cost Python
+        code. After MUTE_AFTER damaged lines in a row, junk is skipped with one regular-expression
+        search per frame-like line and reported as a byte count when a good frame (or a reset)
+        ends it: a flood of line breaks costs little more than a flood of anything else.
+        """
         results: list[KeyEvent | Problem] = []
-        for byte in data:
-            results += self._admit(self._take_byte(byte))
+        pos = 0
+        while pos < len(data):
+            if self._junk_run >= MUTE_AFTER:
+                pos = self._skip(data, pos, results)
+                continue
+            if not self._line and not self._overlong:
+                blanks = _BLANK_LINES.match(data, pos)  # blank lines say nothing: skip them at once
+                if blanks is not None:
+                    pos = blanks.end()
+                    continue
+            match = _LINE_BREAK.search(data, pos)
+            end = len(data) if match is None else match.start()
+            if end > pos:
+                results += self._admit(self._take_run(data[pos:end]))
+            if match is None:
+                break
+            if data[end] == 0x0A:  # newline ends a frame or a noise line
+                results += self._admit(self._end_line())
+            else:  # "$" starts a frame, whatever came before
+                ended = self._end_line(cut_short=True)
+                self._line.append(0x24)
+                results += self._admit(ended)
+            pos = end + 1
         return results
 
     def reset(self) -> list[Problem]:
         """Forget the stream (the port was closed); reports a partial line lost with it."""
         self._expected_seq = None
         self._awaited_token = None
+        if self._junk_run >= MUTE_AFTER:
+            self._muted_bytes += len(self._take_line())
+            return self._unmute()
+        self._junk_run = 0
         line = self._take_line()
         if not line:
             return []
         return [Problem(f"discarded a partial line when the keypad went away: {_show(line)}")]
 
-    def _take_byte(self, byte: int) -> list[KeyEvent | Problem]:
-        if byte == 0x0A:  # newline ends a frame or a noise line
-            return self._end_line()
-        if byte == 0x24:  # "$" starts a frame, whatever came before
-            ended = self._end_line(cut_short=True)
-            self._line.append(byte)
-            return ended
-        if len(self._line) < MAX_FRAME_BYTES:
-            self._line.append(byte)
+    def _skip(self, data: bytes, pos: int, results: list[KeyEvent | Problem]) -> int:
+        """Muted: count junk up to the next frame-like line and read that; returns where to go on."""
+        carry = self._take_line()
+        if carry.startswith(b"$"):  # a frame may have begun before these bytes
+            head = carry + data[pos : pos + MAX_FRAME_BYTES + 1]
+            match = _CANDIDATE.match(head)
+            if match is not None and match.end() - 1 <= MAX_FRAME_BYTES:
+                results += self._admit(self._muted_frame(head[: match.end()]))
+                return pos + match.end() - len(carry)
+            open_line = b"\n" not in head and b"$" not in head[1:] and len(head) <= MAX_FRAME_BYTES
+            if open_line and pos + len(head) - len(carry) >= len(data):
+                self._line += head  # still open at the end of what arrived
+                return len(data)
+        self._muted_bytes += len(carry)
+        for match in _CANDIDATE.finditer(data, pos):
+            line = match.group()
+            if len(line) - 1 <= MAX_FRAME_BYTES and _good_check(line):
+                self._muted_bytes += match.start() - pos
+                results += self._admit(self._muted_frame(line))
+                return match.end()
+        last = data.rfind(b"$", pos)
+        if last >= 0 and b"\n" not in data[last:] and len(data) - last <= MAX_FRAME_BYTES:
+            self._muted_bytes += last - pos
+            self._line += data[last:]
+        else:
+            self._muted_bytes += len(data) - pos
+        return len(data)
+
+    def _muted_frame(self, line: bytes) -> list[KeyEvent | Problem]:
+        """A frame-like line met while muted: junk unless its check is good, which ends muting."""
+        if not _good_check(line):
+            self._muted_bytes += len(line)
             return []
+        return [*self._unmute(), *self._read_frame(line[1:].removesuffix(b"\n").removesuffix(b"\r"))]
+
+    def _unmute(self) -> list[Problem]:
+        skipped, self._muted_bytes, self._junk_run = self._muted_bytes, 0, 0
+        if not skipped:
+            return []
+        return [Problem(f"ignored {skipped} more byte(s) of damaged lines from the keypad after "
+                        f"{MUTE_AFTER} in a row")]
+
+    def _junk(self, message: str) -> list[KeyEvent | Problem]:
+        """A damaged line's problem; enough of them in a row mute the reports (see :meth:`feed`)."""
+        self._junk_run += 1
+        return [Problem(message)]
+
+    def _take_run(self, run: bytes) -> list[KeyEvent | Problem]:
+        """Bytes inside a line (no newline, no "$"): kept up to MAX_FRAME_BYTES, then reported once."""
+        room = MAX_FRAME_BYTES - len(self._line)
+        if len(run) <= room:
+            self._line += run
+            return []
+        self._line += run[:room]
         if self._overlong:
             return []
         self._overlong = True
-        return [Problem(f"line longer than {MAX_FRAME_BYTES} bytes without a line end, discarded "
-                        f"up to the next one: {_show(bytes(self._line))}")]
+        return self._junk(f"line longer than {MAX_FRAME_BYTES} bytes without a line end, discarded "
+                          f"up to the next one: {_show(bytes(self._line))}")
 
     def _admit(self, results: list[KeyEvent | Problem]) -> list[KeyEvent | Problem]:
         """Pass results on, or count them as stale while the hello answer is awaited."""
@@ -166,20 +277,25 @@ class KeypadLineParser:
         if not line:
             return []
         if not line.startswith(b"$"):
-            return [Problem(f"ignored noise from the keypad: {_show(line)}")]
+            return self._junk(f"ignored noise from the keypad: {_show(line)}")
         if cut_short:
-            return [Problem(f"discarded a frame cut short by the next one (keypad reset?): "
-                            f"{_show(line)}")]
+            return self._junk(f"discarded a frame cut short by the next one (keypad reset?): "
+                              f"{_show(line)}")
         return self._read_frame(line[1:])
 
     def _read_frame(self, body: bytes) -> list[KeyEvent | Problem]:
         payload, star, sent = body.rpartition(b"*")
+        if star and _OLD_CHECKSUM_FIELD.fullmatch(sent) and int(sent, 16) == _xor(payload):
+            return self._junk(f"keypad firmware speaks protocol 1 (an XOR checksum), this host only "
+                              f"{PROTOCOL_VERSION}: copy firmware/ onto the keypad again; its keys "
+                              f"are ignored: {_show(payload)}")
         if not star or not _CHECKSUM_FIELD.fullmatch(sent):
-            return [Problem(f"frame without a valid *XX checksum: {_show(body)}")]
+            return self._junk(f"frame without a valid *XXXX checksum: {_show(body)}")
         computed = checksum(payload)
         if sent.decode() != computed:
-            return [Problem(f"checksum mismatch (sent {sent.decode()}, computed {computed}): "
-                            f"{_show(payload)}")]
+            return self._junk(f"checksum mismatch (sent {sent.decode()}, computed {computed}): "
+                              f"{_show(payload)}")
+        self._junk_run = 0
         fields = payload.decode("ascii", errors="replace").split(" ")
         if len(fields) < 2 or not _SEQ_FIELD.fullmatch(fields[1]) or int(fields[1]) >= SEQ_MODULO:
             return [self._unreadable(payload)]
@@ -202,7 +318,7 @@ class KeypadLineParser:
         if kind == "H" and len(args) in (1, 2) and args[0].isdigit():
             return self._hello(int(args[0]), args[1] if len(args) == 2 else "")
         if kind == "E" and args:
-            return [Problem(f"keypad reports: {' '.join(args)}")]
+            return [Problem(f"keypad reports: {escape(' '.join(args))}")]
         if kind == "K" and len(args) == 2 and args[1] in ("P", "L"):
             key = Key.__members__.get(args[0])
             if key is None:
@@ -230,6 +346,49 @@ class KeypadLineParser:
     def _unreadable(payload: bytes) -> Problem:
         return Problem(f"frame with a good checksum but unreadable content (firmware "
                        f"mismatch?): {_show(payload)}")
+
+
+class ProblemLimiter:
+    """Passes on at most ``burst`` problems per ``interval`` seconds and counts the rest, so a
+    flood of junk costs a log line per interval rather than one per junk line.
+
+    >>> now = [0.0]
+    >>> limiter = ProblemLimiter(lambda: now[0], burst=2, interval=10.0)
+    >>> [m for text in "abcd" for m in limiter.admit(text)]
+    ['a', 'b']
+    >>> now[0] = 10.0
+    >>> limiter.flush()
+    ['2 more keypad problem(s) in 10 s not shown (junk on the port?)']
+    """
+
+    def __init__(self, clock: Callable[[], float], *, burst: int = PROBLEM_BURST,
+                 interval: float = PROBLEM_INTERVAL_S) -> None:
+        self._clock = clock
+        self._burst = burst
+        self._interval = interval
+        self._window_start = clock()
+        self._passed = 0
+        self._held_back = 0
+
+    def admit(self, message: str) -> list[str]:
+        """What to pass on now for ``message``: it, or nothing, after any summary now due."""
+        due = self.flush()
+        if self._passed < self._burst:
+            self._passed += 1
+            return [*due, message]
+        self._held_back += 1
+        return due
+
+    def flush(self) -> list[str]:
+        """The count of what was held back, once its interval is over (call it now and then)."""
+        now = self._clock()
+        if now - self._window_start < self._interval:
+            return []
+        held, self._held_back = self._held_back, 0
+        self._window_start, self._passed = now, 0
+        if not held:
+            return []
+        return [f"{held} more keypad problem(s) in {self._interval:g} s not shown (junk on the port?)"]
 
 
 @dataclass
@@ -284,6 +443,7 @@ class SerialKeypad:
         self._ask_hello = ask_hello
         self._token_source = token_source
         self._parser = KeypadLineParser()
+        self._limiter = ProblemLimiter(clock)
         self._connection = _Connection(0.0, 0, "")
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -350,6 +510,8 @@ class SerialKeypad:
             data = self._port.read(self._port.in_waiting or 1)
             for result in self._parser.feed(data):
                 self._deliver(result)
+            for summary in self._limiter.flush():
+                self._deliver(Problem(summary), limited=False)
             self._watch_silence()
             if self._parser.awaiting_hello:
                 self._watch_hello()
@@ -390,11 +552,13 @@ class SerialKeypad:
     def _report(self, message: str) -> None:
         self._deliver(Problem(message))
 
-    def _deliver(self, result: KeyEvent | Problem) -> None:
-        """Hand one result to its callback; a failing callback is logged, never kills the reader."""
+    def _deliver(self, result: KeyEvent | Problem, *, limited: bool = True) -> None:
+        """Hand one result to its callback (problems through the limiter); a failing callback is
+        logged, never kills the reader."""
         try:
             if isinstance(result, Problem):
-                self._on_problem(result.message)
+                for message in self._limiter.admit(result.message) if limited else [result.message]:
+                    self._on_problem(message)
             else:
                 self._on_event(result)
         except Exception:  # noqa: BLE001 - the reader must outlive any callback bug

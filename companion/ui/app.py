@@ -179,6 +179,12 @@ class App:
         """The reason the last key was refused, shown until the next key (None when all is well)."""
         return self._message
 
+    def show_message(self, text: str) -> None:
+        """Show ``text`` like a refusal (flashing, then until the next key): for problems found
+        outside the UI, such as a storage failure or what start-up recovery set aside."""
+        self._message, self._flashing_until = text, self._clock() + FLASH_S
+        self._refresh()
+
     def render(self) -> Image.Image:
         """The current picture, mode "1", 128x64."""
         assert self._image is not None  # drawn in __init__ and after every change

@@ -54,7 +54,7 @@ def main():
     sys.path.insert(0, sys.argv[1])
     import keypad_core
 
-    print(keypad_core.checksum("K 3 OK L"), repr(keypad_core.frame("B 7")))
+    print(keypad_core.checksum("123456789"), repr(keypad_core.frame("B 7")))
     print("--")
     run_firmware(keypad_core, 0)
     print("--")

@@ -1,9 +1,7 @@
 """The Pico keypad's pure logic under CPython, driven by a fake MicroPython tick clock."""
 
 import doctest
-import functools
 import json
-import operator
 from pathlib import Path
 
 import pytest
@@ -44,12 +42,12 @@ def scan(button: Button, levels: list[tuple[int, bool]], start: int = 0) -> list
     return reports
 
 
-def test_checksum_is_the_xor_of_the_payload_in_upper_case_hex() -> None:
-    assert checksum("") == "00"
-    assert checksum("A") == "41"
-    assert checksum("AA") == "00"
-    assert checksum("K 3 OK L") == "%02X" % functools.reduce(operator.xor, b"K 3 OK L")
-    assert frame("B 0") == "$B 0*52\n"
+def test_checksum_is_crc16_ccitt_false_in_four_upper_case_hex_digits() -> None:
+    assert checksum("") == "FFFF"  # nothing shifted in: the start value
+    assert checksum("123456789") == "29B1"  # the catalogue's check value for CRC-16/CCITT-FALSE
+    assert checksum("A") == "B915"
+    assert checksum("K 3 OK L") != checksum("K 3 OK K")
+    assert frame("B 0") == "$B 0*" + checksum("B 0") + "\n"
 
 
 def test_a_clean_press_reports_short_once_its_release_settles() -> None:
@@ -126,44 +124,44 @@ class FirmwareRun:
 
 def test_the_firmware_says_hello_with_sequence_0_at_boot_and_when_asked() -> None:
     run = FirmwareRun()
-    assert run.run_until(10) == [frame("H 0 1")]
-    assert run.run_until(20, host_input="?\n") == [frame("H 1 1")]
+    assert run.run_until(10) == [frame("H 0 2")]
+    assert run.run_until(20, host_input="?\n") == [frame("H 1 2")]
 
 
 def test_a_hello_request_token_is_echoed_so_the_host_can_tell_live_lines_from_old_ones() -> None:
     run = FirmwareRun()
     run.run_until(10)
-    assert run.run_until(20, host_input="?7F3A\n") == [frame("H 1 1 7F3A")]
-    assert run.run_until(30, host_input="junk?B2\r") == [frame("H 2 1 B2")]
+    assert run.run_until(20, host_input="?7F3A\n") == [frame("H 1 2 7F3A")]
+    assert run.run_until(30, host_input="junk?B2\r") == [frame("H 2 2 B2")]
 
 
 def test_a_hello_request_counts_only_once_its_line_ends() -> None:
     run = FirmwareRun()
     run.run_until(10)
     assert run.run_until(20, host_input="?C") == []
-    assert run.run_until(30, host_input="D\n") == [frame("H 1 1 CD")]
+    assert run.run_until(30, host_input="D\n") == [frame("H 1 2 CD")]
 
 
 def test_a_hello_token_is_cut_to_safe_characters_and_length() -> None:
     run = FirmwareRun()
     run.run_until(10)
-    assert run.run_until(20, host_input="?$a *B\u00e9C\n") == [frame("H 1 1 BC")]
-    assert run.run_until(30, host_input="?0123456789AB\n") == [frame("H 2 1 01234567")]
+    assert run.run_until(20, host_input="?$a *B\u00e9C\n") == [frame("H 1 2 BC")]
+    assert run.run_until(30, host_input="?0123456789AB\n") == [frame("H 2 2 01234567")]
 
 
 def test_endless_host_input_without_a_line_end_is_bounded_and_then_forgotten() -> None:
     run = FirmwareRun()
     run.run_until(10)
     assert run.run_until(20, host_input="x" * 10_000 + "?LOST") == []
-    assert run.run_until(30, host_input="\n?OK\n") == [frame("H 1 1 OK")]
+    assert run.run_until(30, host_input="\n?OK\n") == [frame("H 1 2 OK")]
 
 
 def test_a_pin_map_warning_follows_every_hello_as_an_error_frame() -> None:
     run = FirmwareRun(warning="keypad_pins.json ignored: not valid JSON")
     assert run.run_until(10) == [
-        frame("H 0 1"), frame("E 1 keypad_pins.json ignored: not valid JSON")]
+        frame("H 0 2"), frame("E 1 keypad_pins.json ignored: not valid JSON")]
     assert run.run_until(20, host_input="?A\n") == [
-        frame("H 2 1 A"), frame("E 3 keypad_pins.json ignored: not valid JSON")]
+        frame("H 2 2 A"), frame("E 3 keypad_pins.json ignored: not valid JSON")]
 
 
 def test_an_error_frame_stays_printable_and_within_the_frame_limit() -> None:
@@ -178,7 +176,7 @@ def test_key_frames_carry_name_kind_and_the_next_sequence_number() -> None:
     run = FirmwareRun()
     lines = (run.run_until(100) + run.run_until(200, pressed=("UP",)) + run.run_until(300)
              + run.run_until(1300, pressed=("OK",)) + run.run_until(1400))
-    assert lines == [frame("H 0 1"), frame("K 1 UP P"), frame("K 2 OK L")]
+    assert lines == [frame("H 0 2"), frame("K 1 UP P"), frame("K 2 OK L")]
 
 
 def test_keys_settling_in_the_same_scan_are_sent_in_key_order() -> None:
@@ -201,7 +199,7 @@ def test_sequence_numbers_wrap_at_256() -> None:
 def test_a_heartbeat_goes_out_after_2_s_without_any_other_line() -> None:
     beat = keypad_core.HEARTBEAT_MS
     run = FirmwareRun()
-    assert run.run_until(beat) == [frame("H 0 1")]
+    assert run.run_until(beat) == [frame("H 0 2")]
     assert run.run_until(beat + SCAN_MS) == [frame("B 1")]
     assert run.run_until(2 * beat) == []
     assert run.run_until(2 * beat + SCAN_MS) == [frame("B 2")]

@@ -109,7 +109,7 @@ def test_default_pins_short_and_long_presses_and_the_hello_on_request(
     board = FakeBoard(presses=[(1000, 1100, ok), (2000, 3000, aux)], host_input={500: "?\n"},
                       run_ms=3500)
     lines = run_main(monkeypatch, board)
-    assert lines == [frame("H 0 1"), frame("H 1 1"), frame("K 2 OK P"), frame("K 3 AUX L")]
+    assert lines == [frame("H 0 2"), frame("H 1 2"), frame("K 2 OK P"), frame("K 3 AUX L")]
     buttons = [pin for gpio, pin in board.pins.items() if gpio != "LED"]
     assert sorted(pin.gpio for pin in buttons) == sorted(keypad_core.DEFAULT_PINS.values())
     assert all((pin.mode, pin.pull) == ("IN", "PULL_UP") for pin in buttons)
@@ -129,7 +129,7 @@ def test_the_pin_map_file_moves_a_key(monkeypatch: pytest.MonkeyPatch, in_tmp_di
     (in_tmp_dir / "keypad_pins.json").write_text('{"OK": 20}', encoding="utf-8")
     default_ok = keypad_core.DEFAULT_PINS["OK"]
     board = FakeBoard(presses=[(100, 200, default_ok), (300, 400, 20)], host_input={}, run_ms=600)
-    assert run_main(monkeypatch, board) == [frame("H 0 1"), frame("K 1 OK P")]
+    assert run_main(monkeypatch, board) == [frame("H 0 2"), frame("K 1 OK P")]
     assert default_ok not in board.pins
 
 
@@ -139,7 +139,7 @@ def test_a_broken_pin_map_file_falls_back_to_the_defaults_and_says_why(
     ok = keypad_core.DEFAULT_PINS["OK"]
     board = FakeBoard(presses=[(100, 200, ok)], host_input={}, run_ms=400)
     assert run_main(monkeypatch, board) == [
-        frame("H 0 1"),
+        frame("H 0 2"),
         frame("E 1 keypad_pins.json ignored: OK: 25 is not a free GP number (0-22, 26-28)"),
         frame("K 2 OK P"),
     ]

@@ -30,9 +30,9 @@ def run_scenario(interpreter: list[str]) -> str:
 
 def test_the_scenario_exercises_every_kind_of_line_under_cpython() -> None:
     framing, from_boot, across_tick_wrap, pin_maps = run_scenario([sys.executable]).split("--\n")
-    assert framing == "10 '$B 7*55\\n'\n"
+    assert framing == "29B1 '$B 7*FF03\\n'\n"
     assert from_boot == across_tick_wrap
-    for expected in ("'$H 0 1*", "'$E 1 pins ? ignored: ? ?*", "'$K 2 UP P*", "'$H 3 1 AB12*",
+    for expected in ("'$H 0 2*", "'$E 1 pins ? ignored: ? ?*", "'$K 2 UP P*", "'$H 3 2 AB12*",
                      "'$E 4 pins ? ignored: ? ?*", "'$K 5 OK L*", "'$K 6 LEFT P*", "'$K 7 AUX P*",
                      "'$B 8*"):
         assert expected in from_boot

@@ -51,7 +51,7 @@ def test_the_timing_table_states_the_constants_in_the_code() -> None:
 
 
 def test_every_frame_shown_in_the_doc_is_one_the_firmware_would_send() -> None:
-    shown = re.findall(r"`(\$[^`]*\*[0-9A-F]{2})`", DOC)
+    shown = re.findall(r"`(\$[^`]*\*[0-9A-F]{4})`", DOC)
     assert len(shown) >= 5
     for line in shown:
         payload = line[1:line.index("*")]

@@ -97,7 +97,7 @@ class FlakyPort:
         """Keep what the host sent; answer a ``?TOKEN`` hello request as the firmware would."""
         self.from_host.put(data)
         if self.answer_hellos and data.startswith(b"?"):
-            self.send(wire(f"H 0 1 {data[1:].decode().strip()}"))
+            self.send(wire(f"H 0 2 {data[1:].decode().strip()}"))
         return len(data)
 
     def send(self, data: bytes) -> None:
@@ -119,12 +119,12 @@ def loop_port() -> Iterator[serial.SerialBase]:
 def test_frames_written_to_a_loop_port_come_out_as_events_in_order(
         recorder: Recorder, loop_port: serial.SerialBase) -> None:
     with recorder.keypad(loop_port, ask_hello=False):
-        loop_port.write(wire("H 0 1") + wire("K 1 UP P") + b"$K 2 O")
-        loop_port.write(b"K L*00\n" + wire("K 3 OK L") + wire("K 4 BACK P"))
+        loop_port.write(wire("H 0 2") + wire("K 1 UP P") + b"$K 2 O")
+        loop_port.write(b"K L*0000\n" + wire("K 3 OK L") + wire("K 4 BACK P"))
         received = [recorder.next_event() for _ in range(3)]
     assert received == [KeyEvent(Key.UP), KeyEvent(Key.OK, long=True), KeyEvent(Key.BACK)]
     assert recorder.no_more_problems() == [
-        "checksum mismatch (sent 00, computed 11): b'K 2 OK L'",
+        "checksum mismatch (sent 0000, computed 0B4F): b'K 2 OK L'",
         "lost 1 line(s) from the keypad (sequence 2 expected, 3 received): "
         "a key press may be missing"]
     assert loop_port.is_open  # the caller's port stays the caller's
@@ -181,8 +181,8 @@ def test_keys_buffered_before_the_hello_answer_are_dropped_and_summed_up(
     port = FlakyPort(answer_hellos=False)
     with recorder.keypad(port):
         assert port.from_host.get(timeout=WAIT_S) == b"?T1\n"
-        port.send(b"P*0F\n" + wire("K 4 OK P") + wire("K 5 OK L"))
-        port.send(wire("H 6 1 T1") + wire("K 7 UP P"))
+        port.send(b"P*D68C\n" + wire("K 4 OK P") + wire("K 5 OK L"))
+        port.send(wire("H 6 2 T1") + wire("K 7 UP P"))
         assert recorder.next_event() == KeyEvent(Key.UP)
         assert recorder.no_more_problems() == [
             "ignored what the keypad had buffered before this host was listening: "
@@ -201,7 +201,7 @@ def test_an_unanswered_hello_is_asked_again_and_reported_once(recorder: Recorder
             "does (asking every 1 s)")
         now[0] = 2.0
         assert port.from_host.get(timeout=WAIT_S) == b"?T1\n"
-        port.send(wire("H 0 1 T1") + wire("K 1 BACK L"))
+        port.send(wire("H 0 2 T1") + wire("K 1 BACK L"))
         assert recorder.next_event() == KeyEvent(Key.BACK, long=True)
     assert recorder.no_more_problems() == []
 
@@ -212,7 +212,7 @@ def test_a_keypad_missing_at_start_is_reported_once_then_picked_up(recorder: Rec
         assert recorder.next_problem() == (
             "keypad on flaky unavailable ([Errno 2] No such file or directory: 'flaky'); retrying")
         assert recorder.next_problem() == "keypad on flaky is back"
-        port.send(wire("H 0 1") + wire("K 1 RIGHT L"))
+        port.send(wire("H 0 2") + wire("K 1 RIGHT L"))
         assert recorder.next_event() == KeyEvent(Key.RIGHT, long=True)
     assert port.refuse_opens == 0
     assert recorder.no_more_problems() == []
@@ -231,7 +231,7 @@ def test_unplugging_mid_line_reports_the_loss_and_the_return_then_reads_on(
             "keypad on flaky unavailable (device reports readiness to read but returned no data); "
             "retrying")
         assert recorder.next_problem() == "keypad on flaky is back"
-        port.send(wire("H 0 1") + wire("K 1 DOWN P"))
+        port.send(wire("H 0 2") + wire("K 1 DOWN P"))
         assert recorder.next_event() == KeyEvent(Key.DOWN)
     assert recorder.no_more_problems() == []
 
@@ -308,3 +308,41 @@ def test_a_keypad_starts_only_once(recorder: Recorder, loop_port: serial.SerialB
 def test_an_empty_backoff_is_refused(recorder: Recorder, loop_port: serial.SerialBase) -> None:
     with pytest.raises(ConfigError, match="backoff needs at least one delay"):
         recorder.keypad(loop_port, backoff=())
+
+
+def test_a_flood_of_junk_reaches_the_log_as_a_burst_then_a_count(
+        recorder: Recorder, loop_port: serial.SerialBase) -> None:
+    """The parser reports MUTE_AFTER damaged lines and then a byte count; the reader passes on
+    PROBLEM_BURST problems per interval and then how many it held back."""
+    now = [0.0]
+    burst, mute = serial_keypad.PROBLEM_BURST, serial_keypad.MUTE_AFTER
+    with recorder.keypad(loop_port, ask_hello=False, clock=lambda: now[0], silence_timeout=1e9):
+        loop_port.write(b"junk\n" * 500 + wire("K 1 OK P"))
+        assert recorder.next_event() == KeyEvent(Key.OK)  # the junk did not hide the key
+        shown = [recorder.next_problem() for _ in range(burst)]
+        assert shown == ["ignored noise from the keypad: b'junk'"] * burst
+        assert recorder.no_more_problems() == []
+        now[0] = serial_keypad.PROBLEM_INTERVAL_S
+        held_back = mute - burst + 1  # the rest of the reported lines, and the parser's count
+        assert recorder.next_problem() == (
+            f"{held_back} more keypad problem(s) in {serial_keypad.PROBLEM_INTERVAL_S:g} s not shown "
+            "(junk on the port?)")
+
+
+def test_a_muted_parser_counts_the_junk_and_reports_it_with_the_next_good_frame() -> None:
+    parser = serial_keypad.KeypadLineParser()
+    results = parser.feed(b"junk\n" * 500 + b"$$$$\n\n\n" + wire("K 1 OK P"))
+    problems = [r.message for r in results if not isinstance(r, KeyEvent)]
+    assert problems[:-1] == ["ignored noise from the keypad: b'junk'"] * serial_keypad.MUTE_AFTER
+    skipped = (500 - serial_keypad.MUTE_AFTER) * 5 + 7
+    assert problems[-1] == (f"ignored {skipped} more byte(s) of damaged lines from the keypad after "
+                            f"{serial_keypad.MUTE_AFTER} in a row")
+    assert results[-1] == KeyEvent(Key.OK)
+
+
+def test_control_characters_from_the_keypad_are_escaped_in_its_reports(
+        recorder: Recorder, loop_port: serial.SerialBase) -> None:
+    with recorder.keypad(loop_port, ask_hello=False):
+        loop_port.write(wire("E 1 pins\x1b[2J\rforged INFO line") + b"\x07\x1b]0;title\n")
+        assert recorder.next_problem() == "keypad reports: pins\\x1b[2J\\rforged INFO line"
+        assert recorder.next_problem() == "ignored noise from the keypad: b'\\x07\\x1b]0;title'"

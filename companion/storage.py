@@ -1,0 +1,158 @@
+"""Files the device must not lose or half-write: one atomic writer and one bounded reader.
+
+Every state file (settings, card facts, anything else written whole) goes through
+:func:`atomic_replace`, so a pulled plug leaves the old or the new bytes, never a mix. Files are
+created with mode 0o666 and the process umask decides the rest (systemd's ``UMask=``, a user's
+shell), as every other program's files do.
+
+Reading goes through :func:`read_file`, which refuses what is not a regular file (a directory,
+``/dev/zero``, a FIFO that never ends) and anything larger than the caller's limit, so a wrong
+path costs a message, not a hang or all the memory. Failures are :class:`StorageError`, a
+:class:`~companion.errors.CompanionError` and an :class:`OSError` at once, whose text names the
+file and the reason.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import stat
+from pathlib import Path
+
+from companion.errors import StorageError
+
+NEW_FILE_MODE = 0o666  # the umask takes away what the user does not want
+
+
+class WriteUnsure(StorageError):
+    """The bytes reached the file but could be neither flushed to the card nor taken back out.
+
+    The file (as the system shows it) holds them and was closed for writing, so whoever wrote
+    them should treat them as written but say the card may not keep them.
+    """
+
+
+def reason(err: OSError) -> str:
+    """An OSError's reason without the file name (the caller names the file its own way).
+
+    >>> reason(OSError(errno.ENOSPC, "No space left on device", "/x"))
+    'No space left on device'
+    """
+    return err.strerror or str(err) or type(err).__name__
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """``os.write`` until every byte is out (a write may take fewer bytes than it was given)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make a create, rename or unlink inside ``directory`` survive power loss."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def durable_temp_file(directory: Path, name: str, data: bytes) -> Path:
+    """Write ``data`` to a fresh hidden file beside ``name``, flushed to disk; return its path.
+
+    The file is created with :data:`NEW_FILE_MODE` under the umask (``mkstemp`` would force
+    0600). On any failure the temp file is removed and the error propagates.
+    """
+    for _attempt in range(100):
+        temp = Path(directory) / f".{name}.{secrets.token_hex(4)}.tmp"
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, NEW_FILE_MODE)
+        except FileExistsError:
+            continue
+        break
+    else:
+        raise FileExistsError(errno.EEXIST, "no free temporary file name", str(directory))
+    try:
+        write_all(fd, data)
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        temp.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+    return temp
+
+
+def atomic_replace(path: Path, data: bytes) -> None:
+    """Replace a whole file so that readers, and a crash, see the old or the new bytes, never half.
+
+    Temp file, ``fsync``, rename over the target, ``fsync`` the directory. Raises
+    :class:`StorageError` naming the file; the old file is then untouched and no temp is left.
+    """
+    path = Path(path)
+    try:
+        temp = durable_temp_file(path.parent, path.name, data)
+        try:
+            os.replace(temp, path)
+        except BaseException:
+            temp.unlink(missing_ok=True)
+            raise
+        fsync_directory(path.parent)
+    except OSError as err:
+        raise StorageError(f"could not write {path}: {reason(err)}") from err
+
+
+def read_file(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them.
+
+    Raises FileNotFoundError when there is no such file (callers often treat that as "empty"),
+    and :class:`StorageError` for anything else that makes it unreadable: a directory or device,
+    no permission, an I/O error, or more than ``limit`` bytes.
+
+    >>> read_file(Path("/"), 10)
+    Traceback (most recent call last):
+    ...
+    companion.errors.StorageError: / is a directory, not a file
+    """
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise
+    except IsADirectoryError:
+        raise StorageError(f"{path} is a directory, not a file") from None
+    except OSError as err:
+        raise StorageError(f"cannot read {path}: {reason(err)}") from err
+    try:
+        kind = os.fstat(fd).st_mode
+        if stat.S_ISDIR(kind):
+            raise StorageError(f"{path} is a directory, not a file")
+        if not stat.S_ISREG(kind):
+            raise StorageError(f"{path} is not a regular file (a device or a pipe?)")
+        chunks = []
+        size = 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise StorageError(f"{path} is larger than {limit} bytes: not a file this reads")
+        return b"".join(chunks)
+    except OSError as err:
+        if isinstance(err, StorageError):
+            raise
+        raise StorageError(f"cannot read {path}: {reason(err)}") from err
+    finally:
+        os.close(fd)
+
+
+def read_text(path: Path, limit: int) -> str:
+    """:func:`read_file` decoded as UTF-8; bytes that are not UTF-8 are a :class:`StorageError`."""
+    data = read_file(path, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise StorageError(f"{path} is not UTF-8 text (byte {err.start + 1})") from None

@@ -1,0 +1,113 @@
+"""Start-up never crash-loops: whatever is in the state directory ends in a message and a usable
+device, with the good prefix resumed and every byte of the rest kept."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.daemon.virtual import VirtualDevice
+from companion.engine.record import GameBuilder, read_bytes
+from companion.hw.keys import Key, KeyEvent
+from tests.daemon.faults import _start, _Table
+
+OK = KeyEvent(Key.OK)
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> tuple[Path, list[object]]:
+    """A state directory holding a tezuma game of 8 actions, and those actions."""
+    dev = VirtualDevice(tmp_path)
+    _start(dev, "tezuma")
+    _Table(dev).play(8)
+    actions = list(dev.game.actions)
+    dev.close()
+    return tmp_path, actions
+
+
+def restart(state: Path) -> VirtualDevice:
+    return VirtualDevice(state)
+
+
+def test_a_legal_prefix_is_resumed_and_only_the_refused_line_on_is_set_aside(played) -> None:
+    state, actions = played
+    journal = state / "current.jsonl"
+    whole = journal.read_bytes()
+    refused = b'{"type":"play","seat":3,"cards":["Z9"]}\n{"type":"undo"}\n'
+    journal.write_bytes(whole + refused)
+    dev = restart(state)
+    try:
+        assert any(m.startswith("journal line 10: illegal action") and "the game before that line is kept" in m
+                   for m in dev.device.startup_messages)
+        assert dev.app.message is not None and "line 10" in dev.app.message  # on the screen too
+        dev.press(OK)
+        assert list(dev.game.actions) == actions
+        assert journal.read_bytes() == whole
+        assert (state / "current.jsonl.dropped").read_bytes() == refused
+    finally:
+        dev.close()
+
+
+@pytest.mark.parametrize(
+    "last_line",
+    [b"[" * 100_000, b'{"type":"play","seat":' + b"9" * 5000 + b"}", b'{"type":"play","seat":NaN}'],
+)
+def test_a_hostile_last_line_is_dropped_not_a_crash(played, last_line: bytes) -> None:
+    state, actions = played
+    with (state / "current.jsonl").open("ab") as stream:
+        stream.write(last_line + b"\n")
+    dev = restart(state)
+    try:
+        assert any("dropped" in m for m in dev.device.startup_messages)
+        dev.press(OK)
+        assert list(dev.game.actions) == actions
+    finally:
+        dev.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [(("suits", 0), "B"), (("scoring", "cards", 0, "points"), [1]), (("laid_out", "scoring"), 5),
+     (("scoring", "label"), "{0}"), (("abilities",), {"id": 1})],
+)
+def test_damaged_card_data_in_the_header_sets_the_game_aside_whole_and_says_so(played, path, value) -> None:
+    state, _ = played
+    journal = state / "current.jsonl"
+    header, rest = journal.read_bytes().split(b"\n", 1)
+    data = json.loads(header)
+    node = data["cards"]
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    damaged = json.dumps(data).encode() + b"\n" + rest
+    journal.write_bytes(damaged)
+    dev = restart(state)
+    try:
+        (message,) = dev.device.startup_messages
+        assert "card data" in message and "kept as games/damaged-" in message
+        assert type(dev.app.top).__name__ == "SetupForm"  # a usable device: a new game can start
+        (kept,) = (state / "games").glob("damaged-*.jsonl")
+        assert kept.read_bytes() == damaged
+    finally:
+        dev.close()
+
+
+def test_replay_and_the_device_read_a_journal_the_same_way(played) -> None:
+    """A whole last line without a newline, a blank line in the middle, U+2028 in a string."""
+    state, actions = played
+    journal = state / "current.jsonl"
+    lines = journal.read_bytes().rstrip(b"\n").split(b"\n")
+    lines.insert(3, b"")
+    lines[1] = lines[1][:-1] + ',"note":"a\u2028b"}'.encode()
+    journal.write_bytes(b"\n".join(lines))  # no newline after the last line
+    replayed = read_bytes(journal.read_bytes(), GameBuilder())
+    assert replayed.failure is None and list(replayed.game.actions) == actions
+    dev = restart(state)
+    try:
+        assert dev.device.startup_messages == []
+        dev.press(OK)
+        assert list(dev.game.actions) == actions
+    finally:
+        dev.close()

@@ -25,7 +25,9 @@ from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
 from companion.errors import CompanionError, ConfigError
 from companion.hw.boards import Board, list_presets, load_board
-from companion.hw.display import Display, display_parser, open_display
+from companion.hw.display import (EMULATORS, Display, check_emulator_available, display_parser, open_display,
+                                  requested_display)
+from companion.hw.terminal import TerminalScreen, terminal_size
 from companion.hw.keys import KeyEvent
 from companion.paths import state_dir
 from companion.ui.app import App, Settings
@@ -38,6 +40,13 @@ DIM_CONTRAST = 1  # the lowest visible contrast: readable up close, far from bur
 
 class ScriptDone:
     """Posted by a finished key script when the device should stop once idle (demos, tests)."""
+
+
+class Call:
+    """Posted to run ``callback`` on the loop thread: a signal handler's follow-up work."""
+
+    def __init__(self, callback: Callable[[], object]) -> None:
+        self.callback = callback
 
 
 class Device:
@@ -104,6 +113,9 @@ class Device:
     def _on_event(self, event: object) -> None:
         if isinstance(event, ScriptDone):
             self.loop.stop()
+            return
+        if isinstance(event, Call):
+            event.callback()
             return
         if isinstance(event, KeyEvent):
             self.app.handle(event)
@@ -180,14 +192,17 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     board = load_board(args.board or configured_board())
-    display = _open_display(args, board, luma_argv)
+    display, screen = _open_display(args, board, luma_argv)
     store = Store(args.state_dir or state_dir())
     device = Device(store, display, rng=random.Random(args.seed), notifier=Notifier.from_environ())
     for message in device.startup_messages:
         print(f"companion: {message}", file=sys.stderr)
     try:
-        with ExitStack() as keys:
-            _open_keys(args, board, device, keys)
+        with ExitStack() as running:
+            if screen is not None:  # entered first, left last: errors print on the restored terminal
+                running.enter_context(screen.shown(on_resize=lambda redraw: device.loop.post(Call(redraw))))
+                display.watchers.append(screen.draw)
+            _open_keys(args, board, device, running)
             device.start()
             device.run()
     finally:
@@ -199,16 +214,20 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     return 0
 
 
-def _open_display(args: argparse.Namespace, board: Board, luma_argv: Sequence[str]) -> Display:
+def _open_display(args: argparse.Namespace, board: Board,
+                  luma_argv: Sequence[str]) -> tuple[Display, TerminalScreen | None]:
+    """The display to draw on, and in mock mode at a terminal the braille view of it."""
+    asked_for = requested_display(luma_argv)
+    check_emulator_available(asked_for)
     luma_args = display_parser(board).parse_args(list(luma_argv))
     if not args.mock:
-        return open_display(luma_args)
-    if "--display" in luma_argv or any(a.startswith("--display=") for a in luma_argv) or "-d" in luma_argv:
-        return open_display(luma_args)  # an emulator the user asked for (capture, gifanim, asciiblock...)
-    if sys.stdout.isatty():
-        # a person at a terminal: show the screen as block art with luma's own emulator
-        return open_display(display_parser(board).parse_args(["--display", "asciiblock", *luma_argv]))
-    return open_display(luma_args, recording=True)  # headless: the real driver class on a recording bus
+        return open_display(luma_args), None
+    if asked_for in EMULATORS:
+        return open_display(luma_args), None  # an emulator the user asked for (capture, gifanim...)
+    display = open_display(luma_args, recording=True)  # the real driver class on a recording bus
+    if display.bus is not None and sys.stdout.isatty():  # a person at a terminal: show them the panel
+        return display, TerminalScreen(display.bus.panel, sys.stdout, terminal_size(sys.stdout.fileno()))
+    return display, None
 
 
 def _open_keys(args: argparse.Namespace, board: Board, device: Device, keys: ExitStack) -> None:
@@ -255,3 +274,6 @@ def main_run(argv: Sequence[str]) -> int:
     except CompanionError as err:
         print(f"companion: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C before the loop took over SIGINT: nothing was half-done
+        print("companion: interrupted while starting", file=sys.stderr)
+        return 130

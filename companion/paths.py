@@ -6,6 +6,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from companion.errors import ConfigError
+
 APP = "tabletop-companion"
 
 
@@ -27,3 +29,21 @@ def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
     if os.path.isabs(xdg):
         return Path(xdg) / APP
     return Path(environ.get("HOME", "~")).expanduser() / ".local" / "state" / APP
+
+
+def check_output_file(path: Path, option: str) -> None:
+    """Refuse, before any work is done, an output path that cannot become a file.
+
+    >>> check_output_file(Path("/"), "-o")
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: -o /: that is a directory; name a file in it
+    """
+    if path.is_dir():
+        raise ConfigError(f"{option} {path}: that is a directory; name a file in it")
+    folder = path.parent
+    if not folder.is_dir():
+        problem = "is not a directory" if folder.exists() else "does not exist"
+        raise ConfigError(f"{option} {path}: the folder {folder} {problem}")
+    if not os.access(folder, os.W_OK):
+        raise ConfigError(f"{option} {path}: the folder {folder} is not writable")

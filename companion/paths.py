@@ -9,6 +9,8 @@ from pathlib import Path
 from companion.errors import ConfigError
 
 APP = "tabletop-companion"
+DEVICE_STATE_DIR = Path("/var/lib") / APP
+"""An installed device's state (the unit's ``StateDirectory=``): the PC tools act on it when present."""
 
 
 def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -29,6 +31,20 @@ def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
     if os.path.isabs(xdg):
         return Path(xdg) / APP
     return Path(environ.get("HOME", "~")).expanduser() / ".local" / "state" / APP
+
+
+def tools_state_dir(environ: Mapping[str, str] = os.environ, device: Path = DEVICE_STATE_DIR) -> Path:
+    """The state the command-line tools act on: ``$STATE_DIRECTORY``, else the installed device's
+    (so ``companion cards set`` over SSH changes what the service reads), else :func:`state_dir`.
+
+    >>> tools_state_dir({"HOME": "/home/pi"}, device=Path("/nonexistent"))
+    PosixPath('/home/pi/.local/state/tabletop-companion')
+    >>> tools_state_dir({}, device=Path("/"))
+    PosixPath('/')
+    """
+    if environ.get("STATE_DIRECTORY") or not device.is_dir():
+        return state_dir(environ)
+    return device
 
 
 def check_output_file(path: Path, option: str) -> None:

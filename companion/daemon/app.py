@@ -101,7 +101,6 @@ class Device:
         interval = watchdog_interval()
         if interval:
             self.loop.call_every(interval, self.notifier.watchdog)
-        self.notifier.ready("showing the first screen")
 
     def post(self, event: KeyEvent) -> None:
         """Hand a key event to the loop; safe from button and serial threads."""
@@ -110,6 +109,8 @@ class Device:
     def run(self) -> None:
         """Serve until stopped (SIGTERM, SIGINT or a finished script)."""
         with stop_on_signals(self.loop):
+            # Ready only now: a SIGTERM from here on stops the loop cleanly instead of killing us.
+            self.notifier.ready("showing the first screen")
             self.loop.run()
         self.notifier.stopping("saving and stopping")
 
@@ -282,7 +283,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
                 device.run()
         finally:
             if display.bus is not None:
-                print(f"companion: {device.frames} frames, {display.bus.total_bytes} display bytes", file=sys.stderr)
+                print(f"companion: frames shown {device.frames}, display bytes {display.bus.total_bytes}", file=sys.stderr)
         if options.save_frame:
             try:
                 device.app.render().save(options.save_frame)

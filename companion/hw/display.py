@@ -65,6 +65,7 @@ class RecordingBus:
         self.command_bytes = 0
         self.data_bytes = 0
         self.frame: list[BusWrite] = []
+        self.transfers = 0
         self.closed = False
 
     def command(self, *cmd: int) -> None:
@@ -87,12 +88,20 @@ class RecordingBus:
         return self.command_bytes + self.data_bytes
 
     @property
+    def i2c_bytes(self) -> int:
+        """Bytes on the wire were this I2C: luma's i2c interface sends each command() and
+        data() call (up to 4096 data bytes) as one transfer of the address byte, a control byte
+        (0x00 commands, 0x40 data) and the payload."""
+        return self.total_bytes + 2 * self.transfers
+
+    @property
     def frame_bytes(self) -> int:
         return sum(len(write.payload) for write in self.frame)
 
     def _record(self, write: BusWrite) -> None:
         if self.closed:
             raise HardwareError("display bus written after cleanup")
+        self.transfers += 1
         if write.kind == "command":
             self.command_bytes += len(write.payload)
         else:
@@ -155,20 +164,27 @@ def _sh1106_addressing(device: sh1106) -> Addressing:
 class PageDiffWriter:
     """Writes frames to a page-organised monochrome controller, sending only what changed."""
 
-    def __init__(self, device: LumaDevice, address: Addressing) -> None:
+    def __init__(self, device: LumaDevice, address: Addressing, *, blank: bool = False) -> None:
         self._device = device
         self._address = address
         self._merge_gap = len(address(0, 0, 0))
         self._previous: bytes | None = None
+        if blank:
+            width, height = device.size if device.rotate % 2 == 0 else device.size[::-1]
+            self._previous = bytes(width * (height // 8))
 
     @classmethod
     def for_device(cls, device: LumaDevice) -> PageDiffWriter | None:
-        """A writer for luma's ssd1306 or sh1106 (exactly; subclasses may address RAM
-        differently), else None: other devices keep their own ``display()``."""
+        """A writer for a just-opened luma ssd1306 or sh1106 (exactly; subclasses may address RAM
+        differently), else None: other devices keep their own ``display()``.
+
+        Both constructors end by sending a blank frame (``clear()``), so the writer starts from
+        blank and the first real frame costs only its lit runs, not a second whole frame.
+        """
         if type(device) is ssd1306:
-            return cls(device, _ssd1306_addressing(device))
+            return cls(device, _ssd1306_addressing(device), blank=True)
         if type(device) is sh1106:
-            return cls(device, _sh1106_addressing(device))
+            return cls(device, _sh1106_addressing(device), blank=True)
         return None
 
     def invalidate(self) -> None:

@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_BOARD = "adafruit-oled-bonnet"
 DIM_CONTRAST = 1  # the lowest visible contrast: readable up close, far from burn-in
+CAPTURE_DIR = Path("companion-frames")
 
 
 class ScriptDone:
@@ -304,6 +305,10 @@ def _open_display(options: argparse.Namespace, board: Board,
         raise ConfigError(f"page_address_offset is an SH1106 setting; this display is {luma_args.display}")
     if not options.mock:
         return open_display(luma_args), None
+    if asked_for == "capture":  # one PNG per frame: into a folder of their own, not over the working directory
+        CAPTURE_DIR.mkdir(exist_ok=True)
+        luma_args.file_template = str(CAPTURE_DIR / "frame_{0:06d}.png")
+        print(f"companion: --display capture writes each frame as {CAPTURE_DIR}/frame_NNNNNN.png", file=sys.stderr)
     if asked_for in EMULATORS:
         return open_display(luma_args), None  # an emulator the user asked for (capture, gifanim...)
     display = open_display(luma_args, recording=True)  # the real driver class on a recording bus

@@ -199,3 +199,14 @@ def test_language_from_config_toml_shows_on_the_device(tmp_path: Path) -> None:
     scripted_run(tmp_path, "--save-frame", str(tmp_path / "en.png"), "--language", "en")
     ja, ja2, en = (Image.open(tmp_path / f"{name}.png").tobytes() for name in ("ja", "ja2", "en"))
     assert ja == ja2 != en
+
+
+def test_display_capture_writes_its_frames_into_a_folder_of_their_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.keys").write_text(SHORT_SCRIPT)
+    assert main(["run", "--mock", "--display", "capture", "--transform", "none", "--state-dir", str(tmp_path / "state"),
+                 "--keys", "s.keys", "--exit-when-done"]) == 0
+    assert "companion-frames/frame_NNNNNN.png" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["companion-frames", "s.keys", "state"]
+    assert len(list((tmp_path / "companion-frames").glob("frame_*.png"))) >= 2

@@ -255,6 +255,8 @@ def read_facts_to_import(path: Path) -> dict[str, Any]:
     except json.JSONDecodeError as err:
         lines = "; it has several lines: a game record? import takes what 'cards export' writes" if err.msg == "Extra data" else ""
         raise ConfigError(f"{path}: not a card-facts file: not valid JSON ({err.msg}, line {err.lineno}){lines}") from None
+    except ValueError as err:  # e.g. an integer longer than Python converts (4,300 digits)
+        raise ConfigError(f"{path}: not a card-facts file: {err}") from None
     except RecursionError:
         raise ConfigError(f"{path}: not a card-facts file: nested too deeply") from None
     carddata.validate_facts(other, str(path))

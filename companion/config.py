@@ -62,6 +62,8 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{where}: not valid TOML: {err}") from None
+    except ValueError as err:  # e.g. an integer longer than Python converts (4,300 digits)
+        raise ConfigError(f"{where}: not a usable config file: {err}") from None
     except RecursionError:
         raise ConfigError(f"{where}: nested too deeply to be a config file") from None
 

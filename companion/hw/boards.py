@@ -293,6 +293,8 @@ def _parse_json(text: str, where: str) -> object:
         return json.loads(text, object_pairs_hook=no_duplicates)
     except json.JSONDecodeError as err:
         raise ConfigError(f"{where}: not valid JSON: {err}") from err
+    except ValueError as err:  # e.g. an integer longer than Python converts (4,300 digits)
+        raise ConfigError(f"{where}: not a usable board file: {err}") from None
     except RecursionError:
         raise ConfigError(f"{where}: nested too deeply to be a board file") from None
 

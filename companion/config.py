@@ -149,6 +149,12 @@ def check_config(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
             hint = f" (did you mean {near[0]!r}?)" if near else ""
             raise ConfigError(f"{where}: unknown key {name!r}{hint}; known keys: {', '.join(SETTINGS)}")
         values[name] = setting.check(name, value, where)
+    if "display" in values:
+        from luma.core.cmdline import get_display_types
+
+        known = [name for names in get_display_types().values() for name in names]
+        if values["display"] not in known:
+            raise ConfigError(f"{where}: display: {values['display']!r} is not a luma display ({', '.join(known)})")
     if "i2c_address" in values:
         try:
             address = int(values["i2c_address"], 0)

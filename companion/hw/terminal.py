@@ -38,7 +38,8 @@ DIM_BELOW = 16
 
 _ENTER = "\x1b[?1049h\x1b[?25l"  # alternate screen, cursor hidden
 _LEAVE = "\x1b[?25h\x1b[?1049l"  # cursor shown, normal screen back
-_HOME_CLEAR = "\x1b[H\x1b[2J"
+_HOME = "\x1b[H"
+_END_OF_LINE, _BELOW = "\x1b[K", "\x1b[J"  # erase the rest of the line / of the screen
 _FAINT, _PLAIN = "\x1b[2m", "\x1b[0m"
 
 TerminalSize = Callable[[], tuple[int, int]]
@@ -100,9 +101,10 @@ class TerminalScreen:
         """The whole screen as text (with the escape codes that place it)."""
         columns, lines = self._size()
         if columns < self.min_columns or lines < self.min_lines:
-            note = (f"terminal {columns}x{lines} is too small for the 128x64 screen:"
+            width, height = self.panel.size
+            note = (f"terminal {columns}x{lines} is too small for the {width}x{height} screen:"
                     f" it needs {self.min_columns}x{self.min_lines}; make the window bigger")
-            return _HOME_CLEAR + note[:max(1, columns * lines - 1)]
+            return _HOME + note[:max(1, columns * lines - 1)] + _BELOW
         state = "" if self.panel.display_on else " display off "
         faint = self.panel.display_on and self.panel.contrast is not None and self.panel.contrast < DIM_BELOW
         if faint:
@@ -114,14 +116,15 @@ class TerminalScreen:
         else:
             rows = [chr(BRAILLE_BLANK) * self.panel_columns] * self.panel_lines
         body = [f"│{_FAINT if faint else ''}{row}{_PLAIN if faint else ''}│" for row in rows]
-        return _HOME_CLEAR + "\r\n".join([top, *body, "└" + rule + "┘", *self._legend])
+        # Overwritten in place, each line then erased to its end: no blank flash between frames.
+        return _HOME + f"{_END_OF_LINE}\r\n".join([top, *body, "└" + rule + "┘", *self._legend]) + _BELOW
 
     def draw(self) -> None:
         self._out.write(self.compose())
         self._out.flush()
 
     @contextmanager
-    def shown(self, on_resize: Callable[[Callable[[], None]], None] | None = None) -> Iterator[TerminalScreen]:
+    def shown(self, on_resize: Callable[[Callable[[], None]], None]) -> Iterator[TerminalScreen]:
         """Take the terminal's alternate screen for the duration, redrawing on SIGWINCH.
 
         ``on_resize`` receives the redraw to run when the window changes size; it should run it
@@ -131,10 +134,7 @@ class TerminalScreen:
         previous = signal.getsignal(signal.SIGWINCH)
 
         def resized(signum: int, frame: FrameType | None) -> None:
-            if on_resize is None:
-                self.draw()
-            else:
-                on_resize(self.draw)
+            on_resize(self.draw)
 
         self._out.write(_ENTER)
         with held_logs():

@@ -38,7 +38,7 @@ def prepare(tmp_path: Path) -> None:
         unwritable_dir(tmp_path).mkdir(mode=0o555)
     configs = {"unknown-key.toml": 'bord = "waveshare-oled-1.3-hat"\n', "latin1.toml": 'board = "caf\xe9"\n',
                "deep.toml": "a = " + "[" * 3000 + "\n", "bad-value.toml": "rotate = 5\n",
-               "offset-on-ssd1306.toml": "page_address_offset = 0\n"}
+               "offset-on-ssd1306.toml": "page_address_offset = 0\n", "bad-display.toml": 'display = "ssd9999"\n'}
     for name, text in configs.items():
         (tmp_path / name).write_bytes(text.encode("latin-1"))
     (tmp_path / "deep.json").write_text("[" * 100_000)
@@ -67,6 +67,7 @@ def mistakes(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "config a directory": ([*run, "--config-toml", str(tmp_path)], "Is a directory"),
         "config missing": ([*run, "--config-toml", str(tmp_path / "absent.toml")], "No such file"),
         "config bad value": ([*run, "--config-toml", str(tmp_path / "bad-value.toml")], "rotate: 5 is not one of 0-3"),
+        "config unknown display": ([*run, "--config-toml", str(tmp_path / "bad-display.toml")], "'ssd9999' is not a luma display"),
         "offset on ssd1306": ([*run, "--config-toml", str(tmp_path / "offset-on-ssd1306.toml")], "SH1106 setting"),
         "board nested too deeply": ([*run, "--board", str(tmp_path / "deep.json")], "nested too deeply"),
         "board a directory": ([*run, "--board", str(tmp_path / "board-dir.toml")], "Is a directory"),

@@ -50,8 +50,8 @@ def panel_showing(text_pixels: list[tuple[int, int]]) -> PanelModel:
 
 def screen_lines(screen: TerminalScreen) -> list[str]:
     text = screen.compose()
-    assert text.startswith("\x1b[H\x1b[2J")
-    return text.removeprefix("\x1b[H\x1b[2J").split("\r\n")
+    assert text.startswith("\x1b[H") and text.endswith("\x1b[J")  # drawn over in place, the rest erased
+    return text.removeprefix("\x1b[H").removesuffix("\x1b[J").split("\x1b[K\r\n")
 
 
 def test_at_80x24_the_panel_border_and_legend_fit_and_show_the_glass() -> None:

@@ -105,3 +105,10 @@ def test_the_tools_act_on_an_installed_devices_state(tmp_path: Path) -> None:
     device.mkdir()
     assert tools_state_dir(home, device=device) == device
     assert tools_state_dir({**home, "STATE_DIRECTORY": "/srv/s"}, device=device) == Path("/srv/s")
+
+
+def test_a_broken_line_is_named_in_plain_words(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "broken.jsonl"
+    path.write_text('"unterminated\n', encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 1 and "Unterminated string starting at column 1" in err and "at at" not in err

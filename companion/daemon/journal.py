@@ -89,7 +89,7 @@ def _decode(raw: bytes) -> dict[str, Any]:
     try:
         value = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as err:
-        raise ValueError(f"not JSON: {err.msg} at column {err.colno}") from None
+        raise ValueError(f"not JSON: {err.msg.removesuffix(' at')} at column {err.colno}") from None  # json says "... starting at"
     if not isinstance(value, dict):
         raise ValueError(f"a JSON {type(value).__name__} where an object belongs")
     return value

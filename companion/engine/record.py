@@ -159,7 +159,7 @@ def _parse_line(text: str, number: int) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise RecordError(f"not valid JSON ({err.msg} at column {err.colno})", number) from None
+        raise RecordError(f"not valid JSON ({err.msg.removesuffix(' at')} at column {err.colno})", number) from None
     if not isinstance(data, dict):
         raise RecordError("each line must be a JSON object", number)
     return data

@@ -112,3 +112,10 @@ def test_a_broken_line_is_named_in_plain_words(capsys: pytest.CaptureFixture[str
     path.write_text('"unterminated\n', encoding="utf-8")
     code, _, err = run(capsys, "replay", str(path))
     assert code == 1 and "Unterminated string starting at column 1" in err and "at at" not in err
+
+
+def test_run_help_is_plain_text_with_the_exit_statuses(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "run", "--help")
+    assert code == 0 and "Exit status: 0 stopped normally, 2 a configuration or usage" in out
+    assert "``" not in out and ":class:" not in out
+    assert "--config-toml" in out and "--page-address-offset" in out and "--i2c-address" in out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
@@ -43,3 +44,11 @@ def test_the_key_table_is_what_the_keyboard_does() -> None:
                 assert decode_keys(stroke) == [KeyEvent(expected, long=is_long)], (column, stroke)
                 checked += 1
     assert checked >= 25
+
+
+def test_the_terminal_size_the_readme_names_is_the_one_the_screen_needs() -> None:
+    from companion.hw.panel import PanelModel
+    from companion.hw.terminal import TerminalScreen
+
+    screen = TerminalScreen(PanelModel("ssd1306"), io.StringIO(), lambda: (80, 24))
+    assert f"at least {screen.min_columns}x{screen.min_lines}, e.g. the usual 80x24" in README

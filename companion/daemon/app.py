@@ -22,17 +22,24 @@ from typing import Any
 
 from PIL import Image
 
+from companion.config import SETTINGS, RunConfig, load_config, read_text_file
 from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
-from companion.config import SETTINGS, RunConfig, load_config, read_text_file
 from companion.daemon.store import Store
 from companion.errors import CompanionError, ConfigError
 from companion.hw.boards import Board, list_presets, load_board
-from companion.hw.display import (EMULATORS, Display, check_emulator_available, display_parser, open_display,
-                                  parse_display_args, requested_display)
-from companion.hw.terminal import TerminalScreen, terminal_size
+from companion.hw.display import (
+    EMULATORS,
+    Display,
+    check_emulator_available,
+    display_parser,
+    open_display,
+    parse_display_args,
+    requested_display,
+)
 from companion.hw.keys import KeyEvent
 from companion.hw.mock import MAX_SCRIPT_BYTES, parse_script
+from companion.hw.terminal import TerminalScreen, terminal_size
 from companion.paths import check_output_file, state_dir
 from companion.ui.app import App, Settings
 from companion.ui.text import LANGUAGES
@@ -321,9 +328,10 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
                keys: ExitStack) -> None:
     """Open every key source the options ask for; ``keys`` closes them in reverse order."""
     if options.mock:
-        from companion.hw.mock import MockPad, ScriptKeySource, key_source_for
+        from companion.hw.mock import MockPad, ScriptKeySource, ThreadedSource, key_source_for
 
         pad = MockPad(board.buttons, device.post, encoder_pins=board.encoder_pins)
+        source: ThreadedSource
         if script is not None:
             done = (lambda: device.loop.post(ScriptDone())) if options.exit_when_done else None
             source = ScriptKeySource(script, pad, name=str(options.keys), on_done=done)

@@ -7,6 +7,7 @@ import os
 import pty
 import select
 import signal
+import socket
 import struct
 import subprocess
 import sys
@@ -26,25 +27,31 @@ DEMO = ROOT / "docs" / "examples" / "first-tricks.keys"
 LEAVE = b"\x1b[?25h\x1b[?1049l"
 
 
-def run_in_pty(args: list[str], size: tuple[int, int], *, keys: bytes = b"", timeout: float = 60,
+def run_in_pty(args: list[str], size: tuple[int, int], tmp_path: Path, *, timeout: float = 60,
                resize_to: tuple[int, int] | None = None) -> tuple[int, bytes]:
     """Run ``companion run`` on a pseudo-terminal of ``size`` (columns, lines); returns code and output.
 
-    Once the first screen is up: resize (if asked), then type ``keys`` and, after a second for them
-    to be handled, Ctrl-C.
+    Each step waits for the program's own word, never for time to pass: once it says READY=1 (its
+    loop now handles signals), resize if asked and wait for the redrawn legend, then Ctrl-C.
     """
+    notify = tmp_path / "notify.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(notify))
     pid, fd = pty.fork()
     if pid == 0:  # the child: become the command
         os.chdir(ROOT)
+        os.environ["NOTIFY_SOCKET"] = str(notify)
         os.execv(sys.executable, [sys.executable, "-m", "companion", "run", *args])
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
     output = bytearray()
     deadline = time.monotonic() + timeout
-    sent = False
+    step, resized_at = "start", 0
     try:
         while time.monotonic() < deadline:
-            readable, _, _ = select.select([fd], [], [], 0.2)
-            if readable:
+            readable, _, _ = select.select([fd, listener], [], [], 1.0)
+            if listener in readable and b"READY=1" in listener.recv(4096):
+                step = "ready"
+            if fd in readable:
                 try:
                     chunk = os.read(fd, 65536)
                 except OSError:  # the child closed the terminal: it has ended
@@ -52,34 +59,38 @@ def run_in_pty(args: list[str], size: tuple[int, int], *, keys: bytes = b"", tim
                 if not chunk:
                     break
                 output += chunk
-            if not sent and KEY_LEGEND[-1].encode() in output or b"too small" in output:
-                if not sent and resize_to is not None:
-                    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", resize_to[1], resize_to[0], 0, 0))
-                    os.kill(pid, signal.SIGWINCH)
-                    time.sleep(0.5)
-                if not sent:
-                    os.write(fd, keys)
-                    time.sleep(1.0)
-                    os.write(fd, b"\x03")
-                sent = True
+            if step == "ready" and resize_to is not None:
+                resized_at = len(output)
+                fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", resize_to[1], resize_to[0], 0, 0))
+                os.kill(pid, signal.SIGWINCH)
+                step = "resized"
+            if step == "ready" or step == "resized" and KEY_LEGEND[-1].encode() in output[resized_at:]:
+                os.write(fd, b"\x03")
+                step = "stopping"
         else:
             os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
     finally:
         os.close(fd)
+        listener.close()
     return os.waitstatus_to_exitcode(status), bytes(output)
 
 
-def test_at_80x24_the_screen_is_braille_with_a_legend_and_errors_follow_the_restored_terminal(tmp_path: Path) -> None:
-    code, output = run_in_pty(["--state-dir", str(tmp_path), "--mock"], (80, 24), keys=b"\x1b[B")
+def test_at_80x24_the_screen_is_braille_with_a_legend_and_messages_follow_the_restored_terminal(
+        tmp_path: Path) -> None:
+    absent_port = str(tmp_path / "no-such-tty")  # the keypad's reader says so while the screen is up
+    code, output = run_in_pty(["--state-dir", str(tmp_path / "state"), "--mock", "--keypad", absent_port],
+                              (80, 24), tmp_path)
     assert code == 0, output
     shown, _, after = output.rpartition(LEAVE)
     assert "⠀" in shown.decode(errors="replace") and KEY_LEGEND[0] in shown.decode(errors="replace")
-    assert b"frames" in after and b"\x1b[" not in after  # printed on the normal screen, after it
+    assert b"keypad" not in shown  # held back: it would have been drawn over and wiped
+    assert f"keypad on {absent_port} unavailable".encode() in after and b"frames shown" in after
+    assert b"\x1b[" not in after  # printed on the normal screen, after it
 
 
 def test_a_small_terminal_is_told_and_a_resize_redraws(tmp_path: Path) -> None:
-    code, output = run_in_pty(["--state-dir", str(tmp_path), "--mock"], (40, 12),
+    code, output = run_in_pty(["--state-dir", str(tmp_path / "state"), "--mock"], (40, 12), tmp_path,
                               resize_to=(80, 24))
     assert code == 0, output
     text = output.decode(errors="replace")  # Ctrl-C flushes the pty's output queue, maybe mid-character

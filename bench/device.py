@@ -1,12 +1,18 @@
 """Device figures on this machine: latency, display bytes, start-up, idle CPU, memory, presses.
 
 Run: python bench/device.py [--games 2] [--idle-seconds 30]. Prints figures; asserts nothing.
+Measured values are kept in docs/figures.md with the date, the machine and the command.
 
-- press-to-frame: from the mock pin's release edge to the frame reaching the display driver,
-  CPU time of our code path (the debouncer's settle time, 20 ms by design, is on top and stated);
+- the font the screens were drawn with (the package's own misaki gothic, or a fallback);
+- press-to-frame: from the mock pin edge a key acts on (the press edge for arrows, which act as
+  their press settles; the release edge for OK/BACK, whose long press must be told apart) to the
+  frame reaching the display driver: CPU time of our code path, with the debouncer's 20 ms
+  settle (by design) on top and stated;
 - display-bus bytes per press against a full 1024-byte SSD1306 frame (the real driver class over
-  a recording bus, with the page-diff writer);
-- cold start to first frame of ``companion run --mock`` against a bare
+  a recording bus, with the page-diff writer), as payload and as I2C wire bytes (each transfer
+  adds the address byte and luma's control byte), and the same for start-up;
+- cold start to first frame of the real ``companion run --mock`` command (spawned until it tells
+  sd_notify READY=1, sent once the first frame is shown) against a bare
   ``import luma.oled.device, gpiozero, PIL.Image`` (whole processes, median of several);
 - idle CPU of ``companion run --mock`` over --idle-seconds, and its peak RSS;
 - key presses per card over whole scripted games (the UI's key planner: what a person presses).
@@ -16,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import platform
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -26,22 +34,27 @@ from pathlib import Path
 from typing import Any
 
 from companion.daemon.virtual import VirtualDevice
-from companion.hw.keys import Key, KeyEvent
+from companion.hw.debounce import DEFAULT_DEBOUNCE_S
+from companion.hw.keys import ARROWS, Key, KeyEvent
 from companion.hw.mock import SETTLE_FACTOR
 from companion.sim import table_model
+from companion.ui.canvas import SHIPPED_MISAKI, Typeface
 from companion.ui.planner import presses_for
 
 FULL_FRAME = 1024
+I2C_HZ = 400_000
 
 
 class TimedDevice(VirtualDevice):
-    """A virtual device that times each press from the release edge to the driver's frame."""
+    """A virtual device that times each press from the edge its key acts on to the driver's frame."""
 
     def __init__(self, state: Path, seed: int) -> None:
         super().__init__(state, seed=seed)
         self.latencies: list[float] = []
         self.journalled: list[bool] = []  # whether that press appended (and fsynced) an action
+        self.on_press_edge: list[bool] = []  # whether that key acted on its press edge (an arrow)
         self.bytes_per_press: list[int] = []
+        self.wire_bytes_per_press: list[int] = []
         self._frame_at: float | None = None
         show = self.display.display
 
@@ -54,27 +67,35 @@ class TimedDevice(VirtualDevice):
     def press(self, event: KeyEvent) -> None:
         settle = SETTLE_FACTOR * self.pad.pad.debounce_s
         pin = self.pad.pin(event.key)
-        before = self.display.bus.total_bytes
+        bus = self.display.bus
+        before, wire_before = bus.total_bytes, bus.i2c_bytes
         accepted = self.device.store.accepted
+        acts_on_press = event.key in ARROWS
+        self._frame_at = None
+        edge = time.perf_counter()
         pin.drive_low()
         self.time.sleep(self.pad.pad.hold_s + settle if event.long else settle)
-        self._frame_at = None
-        released = time.perf_counter()
+        self.device.loop.run_until_idle()
+        if not acts_on_press:
+            self._frame_at = None
+            edge = time.perf_counter()
         pin.drive_high()
         self.time.sleep(settle)
         self.device.loop.run_until_idle()
         if self._frame_at is not None:
-            self.latencies.append(self._frame_at - released)
+            self.latencies.append(self._frame_at - edge)
             self.journalled.append(self.device.store.accepted != accepted)
-        self.bytes_per_press.append(self.display.bus.total_bytes - before)
+            self.on_press_edge.append(acts_on_press)
+        self.bytes_per_press.append(bus.total_bytes - before)
+        self.wire_bytes_per_press.append(bus.i2c_bytes - wire_before)
         self.presses += 1
         self.pressed.append(event)
 
 
-def play_games(games: int) -> tuple[TimedDevice, list[tuple[float, bool]], int, int]:
-    """Whole 4-player games through the keys; returns the last device, (latency, journalled) per
-    frame and the press counts."""
-    latencies: list[tuple[float, bool]] = []
+def play_games(games: int) -> tuple[TimedDevice, list[tuple[float, bool, bool]], int, int]:
+    """Whole 4-player games through the keys; returns the last device, (latency, journalled,
+    acted on the press edge) per frame and the press counts."""
+    latencies: list[tuple[float, bool, bool]] = []
     card_presses = cards = 0
     dev = None
     for i in range(games):
@@ -97,7 +118,7 @@ def play_games(games: int) -> tuple[TimedDevice, list[tuple[float, bool]], int, 
                     card_presses += len(keys)
                     cards += 1
                 table.after(game, action)
-            latencies += zip(dev.latencies, dev.journalled)
+            latencies += zip(dev.latencies, dev.journalled, dev.on_press_edge, strict=True)
             dev.close()
     assert dev is not None
     return dev, latencies, card_presses, cards
@@ -108,32 +129,36 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
-def process_seconds(argv: list[str], runs: int) -> float:
-    """Median wall time of whole processes, after one warm-up run that writes the bytecode caches
-    an installed package has (pip compiles them at install time)."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    times = []
-    for _ in range(runs + 1):
-        start = time.perf_counter()
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times[1:])
-
-
-FIRST_FRAME = """
-import random, sys, tempfile
-from pathlib import Path
-from companion.daemon.app import Device
-from companion.daemon.store import Store
-from companion.hw.boards import load_board
-from companion.hw.display import open_display, parse_display_args
-board = load_board("adafruit-oled-bonnet")
-display = open_display(parse_display_args([], board), recording=True)
-with tempfile.TemporaryDirectory() as tmp:
-    device = Device(Store(Path(tmp)), display, rng=random.Random(1))
-    device.start()
-    assert device.frames == 1
+BARE_IMPORTS = """
+import os, socket
+import luma.oled.device, gpiozero, PIL.Image
+socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"READY=1", os.environ["NOTIFY_SOCKET"])
 """
+
+
+def seconds_to_ready(argv: list[str], runs: int) -> tuple[float, str]:
+    """Median time from spawning ``argv`` to its sd_notify READY=1, after one warm-up run that
+    writes the bytecode caches an installed package has (pip compiles them at install time);
+    and what the last run printed on stderr once stopped with SIGTERM. ``STATE`` in ``argv``
+    becomes a fresh temporary directory."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    times, err = [], ""
+    for _ in range(runs + 1):
+        with tempfile.TemporaryDirectory() as tmp:
+            address = str(Path(tmp) / "notify")
+            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+                listener.bind(address)
+                listener.settimeout(60)
+                start = time.perf_counter()
+                child = subprocess.Popen([arg.replace("STATE", tmp) for arg in argv], stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                         env={**env, "NOTIFY_SOCKET": address})
+                while b"READY=1" not in listener.recv(4096):
+                    pass
+                times.append(time.perf_counter() - start)
+                child.terminate()
+                _, err = child.communicate(timeout=30)
+    return statistics.median(times[1:]), err
 
 
 def cpu_seconds(pid: int) -> float:
@@ -166,33 +191,60 @@ def idle_figures(seconds: float) -> tuple[float, int]:
     return used, rss
 
 
+def machine() -> str:
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith(("model name", "Model"))), platform.processor() or "unknown CPU")
+    return f"{platform.machine()}, {model}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--idle-seconds", type=float, default=30.0)
     parser.add_argument("--start-runs", type=int, default=5)
     args = parser.parse_args()
 
+    print(f"machine: {machine()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    face = Typeface.find()
+    which = "the package's own" if face.path == SHIPPED_MISAKI else "a system copy" if face.path else "none: fallback"
+    print(f"font: {face.path or 'Pillow bitmap (English only)'} ({which}; Japanese {'yes' if face.japanese else 'no'})")
+
     dev, frames, card_presses, cards = play_games(args.games)
-    per_press = statistics.mean(dev.bytes_per_press)
+    settle = f"plus the {DEFAULT_DEBOUNCE_S * 1000:.0f} ms debounce settle by design"
     for label, chosen in [
-        ("all", [t for t, _ in frames]),
-        ("with a journal append (fsync)", [t for t, j in frames if j]),
-        ("without", [t for t, j in frames if not j]),
+        ("arrows, from the press edge", [t for t, _, on_press in frames if on_press]),
+        ("OK/BACK/AUX, from the release edge or the hold time", [t for t, _, on_press in frames if not on_press]),
+        ("with a journal append (fsync)", [t for t, journalled, _ in frames if journalled]),
+        ("without", [t for t, journalled, _ in frames if not journalled]),
     ]:
-        print(
-            f"press-to-frame, {label} ({len(chosen)} frames): p50 {percentile(chosen, 0.5) * 1000:.2f} ms, "
-            f"p99 {percentile(chosen, 0.99) * 1000:.2f} ms (plus the 20 ms debounce settle by design)"
-        )
+        print(f"press-to-frame, {label} ({len(chosen)} frames): p50 {ms(percentile(chosen, 0.5))}, "
+              f"p99 {ms(percentile(chosen, 0.99))} ({settle})")
+    per_press = statistics.mean(dev.bytes_per_press)
+    wire = statistics.mean(dev.wire_bytes_per_press)
     print(
         f"display bytes per press (last game, {len(dev.bytes_per_press)} presses): mean {per_press:.0f} "
-        f"= {per_press / FULL_FRAME:.1%} of a {FULL_FRAME}-byte frame, p99 {percentile(dev.bytes_per_press, 0.99)}"
+        f"= {per_press / FULL_FRAME:.1%} of a {FULL_FRAME}-byte frame, p99 {percentile(dev.bytes_per_press, 0.99)}; "
+        f"on I2C with address and control bytes: mean {wire:.0f} ({wire * 9 / I2C_HZ * 1000:.1f} ms at 400 kHz)"
     )
     print(f"presses per card over {args.games} games: {card_presses / cards:.2f} ({card_presses} presses, {cards} plays)")
 
-    bare = process_seconds([sys.executable, "-c", "import luma.oled.device, gpiozero, PIL.Image"], args.start_runs)
-    first = process_seconds([sys.executable, "-c", FIRST_FRAME], args.start_runs)
-    print(f"cold start to first frame: {first:.2f} s vs bare imports {bare:.2f} s = {first / bare:.2f}x")
+    with tempfile.TemporaryDirectory() as tmp:
+        opened = VirtualDevice(Path(tmp))
+        bus = opened.display.bus
+        print(f"start-up display traffic (luma's init and clear, then the first frame): {bus.total_bytes} bytes, "
+              f"{bus.i2c_bytes} on I2C in {bus.transfers} transfers ({bus.i2c_bytes * 9 / I2C_HZ * 1000:.1f} ms at 400 kHz)")
+        opened.close()
+
+    bare, _ = seconds_to_ready([sys.executable, "-c", BARE_IMPORTS], args.start_runs)
+    command = str(Path(sys.executable).with_name("companion"))
+    first, said = seconds_to_ready([command, "run", "--mock", "--state-dir", "STATE"], args.start_runs)
+    last_line = said.strip().splitlines()[-1] if said.strip() else "nothing"
+    print(f"cold start to first frame of `companion run --mock` (spawn to READY=1): {first:.2f} s "
+          f"vs bare imports {bare:.2f} s = {first / bare:.2f}x; on SIGTERM it said: {last_line}")
 
     used, rss = idle_figures(args.idle_seconds)
     print(f"idle: {used:.2f} CPU s over {args.idle_seconds:.0f} s ({used / args.idle_seconds:.2%}), peak RSS {rss / 1024:.1f} MiB")

@@ -9,16 +9,27 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion import carddata
+from companion import __version__, carddata
+from companion.config import read_text_file
 from companion.engine.base import game_class, game_ids
 from companion.engine.record import GameBuilder, export_lines, read_bytes
 from companion.engine.tricks import TrickGame
-from companion.errors import CompanionError
-from companion.paths import state_dir
+from companion.errors import CompanionError, ConfigError
+from companion.paths import check_output_file, tools_state_dir
 from companion.storage import atomic_replace, read_file
 from companion.text import Catalog, Formatter
 
 RECORD_LIMIT = 64 << 20  # a whole evening's journal is a few hundred kilobytes
+MAX_IMPORT_BYTES = 4 * 1024 * 1024  # every fact of every game is a few KiB
+
+# Exit statuses, the same for every command (shown in --help):
+EXIT_OK = 0
+EXIT_BAD_RECORD = 1  # a record read but damaged or against the rules; replay prints what it could first
+EXIT_USAGE = 2  # a mistake in the command or its files; nothing was changed
+EXIT_STATUS_HELP = """\
+exit status: 0 done; 1 the record is damaged or breaks the rules (replay prints the part before
+it); 2 a mistake in the command, its options or its files (one line says which), nothing changed.
+"""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -31,16 +42,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.handler(args) or 0)
+        return int(args.handler(args) or EXIT_OK)
     except CompanionError as err:
         print(f"companion: {err}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     except BrokenPipeError:
-        return 0
+        return EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__, epilog=EXIT_STATUS_HELP,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     commands.add_parser("run", help="run the device (--mock for simulated hardware; run --help for options)")
@@ -48,18 +61,23 @@ def build_parser() -> argparse.ArgumentParser:
     games = commands.add_parser("games", help="list the playable game ids")
     games.set_defaults(handler=cmd_games)
 
-    replay = commands.add_parser("replay", help="adjudicate a game record and print every trick and score")
+    replay = commands.add_parser("replay", help="adjudicate a game record and print every trick and score",
+                                 epilog=EXIT_STATUS_HELP)
     replay.add_argument("record", type=Path, help="a record or journal (JSON Lines); - for standard input")
     replay.add_argument("--json", action="store_true", help="print the summary as JSON (docs/record-format.md)")
     replay.set_defaults(handler=cmd_replay)
 
-    export = commands.add_parser("export", help="write a journal as a clean record (undos folded away)")
+    export = commands.add_parser("export", help="write a journal as a clean record (undos folded away)",
+                                 epilog=EXIT_STATUS_HELP)
     export.add_argument("record", type=Path)
     export.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
     export.set_defaults(handler=cmd_export)
 
-    cards = commands.add_parser("cards", help="card facts the table supplied for cards whose print was lost")
-    cards.add_argument("--facts", type=Path, help=f"the facts file (default: STATE/{carddata.FACTS_FILE})")
+    cards = commands.add_parser(
+        "cards", help="card facts the table supplied for cards whose print was lost",
+        epilog="The facts file used is named on standard error. Exit status: 0 done; 2 refused (one line says why), nothing changed.")
+    cards.add_argument("--facts", type=Path, help=f"the facts file (default: STATE/{carddata.FACTS_FILE}, where STATE is "
+                       "$STATE_DIRECTORY, else the installed device's /var/lib/tabletop-companion, else ~/.local/state/tabletop-companion)")
     verbs = cards.add_subparsers(dest="verb", required=True, metavar="VERB")
     verbs.add_parser("list", help="list printed gaps and what the table told").set_defaults(handler=cmd_cards_list)
     set_ = verbs.add_parser("set", help="set or correct one fact, e.g. set tezuma-2015 points:3:5 8")
@@ -73,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     delete.set_defaults(handler=cmd_cards_delete)
     exp = verbs.add_parser("export", help="print the facts file as JSON")
     exp.set_defaults(handler=cmd_cards_export)
-    imp = verbs.add_parser("import", help="merge facts from a JSON file (later values win, changes are listed)")
+    imp = verbs.add_parser("import", help="merge facts from a file written by 'cards export' (its values win; each added or changed fact is listed)")
     imp.add_argument("file", type=Path)
     imp.set_defaults(handler=cmd_cards_import)
     return parser
@@ -114,8 +132,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print_summary(summary, sys.stdout)
     if builder.failure is not None:
         print(f"companion: {args.record}: {builder.failure}", file=sys.stderr)
-        return 1
-    return 0
+        return EXIT_BAD_RECORD
+    return EXIT_OK
+
+
+def plural(count: int, noun: str) -> str:
+    """``count`` and its noun, which is plural unless the count is one.
+
+    >>> plural(1, "trick"), plural(0, "trick"), plural(-1, "point")
+    ('1 trick', '0 tricks', '-1 point')
+    """
+    return f"{count} {noun}{'' if abs(count) == 1 else 's'}"
 
 
 def print_summary(summary: dict[str, Any], out: TextIO) -> None:
@@ -139,9 +166,10 @@ def print_summary(summary: dict[str, Any], out: TextIO) -> None:
             print(f"  trick {t:2}: {plays}  -> {trick['reason']}", file=out)
         if deal["scores"] is not None:
             for seat in range(len(names)):
+                penalty = deal["penalties"][seat]
                 print(
-                    f"  {who(seat)}: {deal['tricks_won'][seat]} tricks, {deal['points'][seat]} points,"
-                    f" -{deal['penalties'][seat]} penalty -> {deal['scores'][seat]}",
+                    f"  {who(seat)}: {plural(deal['tricks_won'][seat], 'trick')}, {plural(deal['points'][seat], 'point')}"
+                    + (f", penalty {penalty}" if penalty else "") + f" -> {deal['scores'][seat]}",
                     file=out,
                 )
     for revoke in summary["revokes"]:
@@ -185,65 +213,120 @@ def print_trick_game(game: TrickGame[Any], out: TextIO) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.output:
+        check_output_file(args.output, "-o")
     builder = _read_record(args.record)
     if builder.failure is not None or builder.game is None:
-        raise CompanionError(f"{args.record}: {builder.failure}")
+        print(f"companion: {args.record}: {builder.failure or 'no game in it'}", file=sys.stderr)
+        return EXIT_BAD_RECORD
     text = "\n".join(export_lines(builder.game)) + "\n"
     if args.output:
-        atomic_replace(args.output, text.encode("utf-8"))
+        try:
+            atomic_replace(args.output, text.encode("utf-8"))
+        except OSError as err:
+            raise CompanionError(f"-o {args.output}: cannot write it: {err.strerror}") from None
     else:
         sys.stdout.write(text)
-    return 0
+    return EXIT_OK
 
 
 def _facts_path(args: argparse.Namespace) -> Path:
-    return args.facts or state_dir() / carddata.FACTS_FILE
+    """The facts file to act on, named on stderr: on a Pi, the device's own unless told otherwise."""
+    path: Path = args.facts or tools_state_dir() / carddata.FACTS_FILE
+    print(f"companion: card facts file {path}", file=sys.stderr)
+    return path
+
+
+def _load_facts(path: Path) -> dict[str, Any]:
+    try:
+        return carddata.load_facts(path)
+    except OSError as err:
+        raise CompanionError(f"cannot read {path}: {err.strerror}{_SERVICE_USER_HINT}") from None
+
+
+def _save_facts(path: Path, facts: dict[str, Any]) -> None:
+    try:
+        carddata.save_facts(path, facts)
+    except OSError as err:
+        raise CompanionError(f"cannot write {path}: {err.strerror}{_SERVICE_USER_HINT}") from None
+
+
+_SERVICE_USER_HINT = " (on the device, run it as the service's user: sudo -u companion ...)"
 
 
 def cmd_cards_list(args: argparse.Namespace) -> int:
-    facts = carddata.load_facts(_facts_path(args))
+    facts = _load_facts(_facts_path(args))
     for game_id in game_ids():
         for gap in carddata.printed_gaps(game_id):
             print(f"{game_id} {gap}: not printed in the rules text")
     for game, key, value in carddata.iter_facts(facts):
         print(f"{game} {key} = {value} (told by a table)")
-    return 0
+    return EXIT_OK
 
 
 def cmd_cards_set(args: argparse.Namespace) -> int:
     path = _facts_path(args)
-    facts = carddata.load_facts(path)
+    facts = _load_facts(path)
     carddata.check_fact_key(args.game, args.key)
     carddata.set_fact(facts, args.game, args.key, args.value)
-    carddata.save_facts(path, facts)
+    _save_facts(path, facts)
     print(f"{args.game} {args.key} = {args.value}")
-    return 0
+    return EXIT_OK
 
 
 def cmd_cards_delete(args: argparse.Namespace) -> int:
     path = _facts_path(args)
-    facts = carddata.load_facts(path)
+    facts = _load_facts(path)
+    old = carddata.get_fact(facts, args.game, args.key)
     if not carddata.delete_fact(facts, args.game, args.key):
-        raise CompanionError(f"no fact {args.game} {args.key}")
-    carddata.save_facts(path, facts)
-    return 0
+        raise CompanionError(f"no fact {args.game} {args.key} to delete")
+    _save_facts(path, facts)
+    print(f"deleted: {args.game} {args.key} (was {old})")
+    return EXIT_OK
 
 
 def cmd_cards_export(args: argparse.Namespace) -> int:
-    print(json.dumps(carddata.load_facts(_facts_path(args)), ensure_ascii=False, indent=1))
-    return 0
+    print(json.dumps(_load_facts(_facts_path(args)), ensure_ascii=False, indent=1))
+    return EXIT_OK
+
+
+def read_facts_to_import(path: Path) -> dict[str, Any]:
+    """A file written by ``cards export``, checked whole before anything is merged."""
+    text = read_text_file(path, "facts file to import", limit=MAX_IMPORT_BYTES)
+    try:
+        other = json.loads(text)
+    except json.JSONDecodeError as err:
+        lines = "; it has several lines: a game record? import takes what 'cards export' writes" if err.msg == "Extra data" else ""
+        raise ConfigError(f"{path}: not a card-facts file: not valid JSON ({err.msg}, line {err.lineno}){lines}") from None
+    except ValueError as err:  # e.g. an integer longer than Python converts (4,300 digits)
+        raise ConfigError(f"{path}: not a card-facts file: {err}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not a card-facts file: nested too deeply") from None
+    carddata.validate_facts(other, str(path))
+    for game, key, _ in carddata.iter_facts(other):
+        carddata.check_fact_key(game, key)
+    return other
 
 
 def cmd_cards_import(args: argparse.Namespace) -> int:
+    other = read_facts_to_import(args.file)
     path = _facts_path(args)
-    facts = carddata.load_facts(path)
-    other = carddata.load_facts(args.file, missing_ok=False)
-    for game, key, _ in carddata.iter_facts(other):
-        carddata.check_fact_key(game, key)
-    for change in carddata.merge_facts(facts, other):
-        print(f"changed: {change}")
-    carddata.save_facts(path, facts)
-    return 0
+    facts = _load_facts(path)
+    before = {(game, key): value for game, key, value in carddata.iter_facts(facts)}
+    carddata.merge_facts(facts, other)
+    unchanged = 0
+    for game, key, value in carddata.iter_facts(other):
+        old = before.get((game, key))
+        if old is None:
+            print(f"added: {game} {key} = {value}")
+        elif old != value:
+            print(f"changed: {game} {key}: {old} -> {value}")
+        else:
+            unchanged += 1
+    if unchanged:
+        print(f"unchanged: {unchanged} fact{'s' if unchanged != 1 else ''}")
+    _save_facts(path, facts)
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -6,7 +6,11 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from companion.errors import ConfigError
+
 APP = "tabletop-companion"
+DEVICE_STATE_DIR = Path("/var/lib") / APP
+"""An installed device's state (the unit's ``StateDirectory=``): the PC tools act on it when present."""
 
 
 def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -27,3 +31,35 @@ def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
     if os.path.isabs(xdg):
         return Path(xdg) / APP
     return Path(environ.get("HOME", "~")).expanduser() / ".local" / "state" / APP
+
+
+def tools_state_dir(environ: Mapping[str, str] = os.environ, device: Path = DEVICE_STATE_DIR) -> Path:
+    """The state the command-line tools act on: ``$STATE_DIRECTORY``, else the installed device's
+    (so ``companion cards set`` over SSH changes what the service reads), else :func:`state_dir`.
+
+    >>> tools_state_dir({"HOME": "/home/pi"}, device=Path("/nonexistent"))
+    PosixPath('/home/pi/.local/state/tabletop-companion')
+    >>> tools_state_dir({}, device=Path("/"))
+    PosixPath('/')
+    """
+    if environ.get("STATE_DIRECTORY") or not device.is_dir():
+        return state_dir(environ)
+    return device
+
+
+def check_output_file(path: Path, option: str) -> None:
+    """Refuse, before any work is done, an output path that cannot become a file.
+
+    >>> check_output_file(Path("/"), "-o")
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: -o /: that is a directory; name a file in it
+    """
+    if path.is_dir():
+        raise ConfigError(f"{option} {path}: that is a directory; name a file in it")
+    folder = path.parent
+    if not folder.is_dir():
+        problem = "is not a directory" if folder.exists() else "does not exist"
+        raise ConfigError(f"{option} {path}: the folder {folder} {problem}")
+    if not os.access(folder, os.W_OK):
+        raise ConfigError(f"{option} {path}: the folder {folder} is not writable")

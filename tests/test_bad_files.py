@@ -55,7 +55,7 @@ def test_replay_and_export_refuse_a_bad_file_by_name(tmp_path: Path, capsys, kin
 
 def test_cards_import_of_a_missing_file_is_an_error_not_an_empty_import(tmp_path: Path, capsys) -> None:
     code, err = run(capsys, "cards", "--facts", str(tmp_path / "facts.json"), "import", str(tmp_path / "nope.json"))
-    assert code == 2 and "no such file" in err
+    assert code == 2 and "no such file" in err.lower()
 
 
 @pytest.mark.parametrize("kind", list(BAD_FILES))

@@ -13,31 +13,53 @@ import logging
 import os
 import random
 import sys
+import tempfile
 import time
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
+from companion.config import SETTINGS, RunConfig, load_config, read_text_file
 from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
 from companion.errors import CompanionError, ConfigError
 from companion.hw.boards import Board, list_presets, load_board
-from companion.hw.display import Display, display_parser, open_display
+from companion.hw.display import (
+    EMULATORS,
+    Display,
+    check_emulator_available,
+    display_parser,
+    open_display,
+    parse_display_args,
+    requested_display,
+)
 from companion.hw.keys import KeyEvent
-from companion.paths import state_dir
+from companion.hw.mock import MAX_SCRIPT_BYTES, parse_script
+from companion.hw.terminal import TerminalScreen, terminal_size
+from companion.paths import check_output_file, state_dir
 from companion.ui.app import App, Settings
+from companion.text import LANGUAGES
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BOARD = "adafruit-oled-bonnet"
 DIM_CONTRAST = 1  # the lowest visible contrast: readable up close, far from burn-in
+CAPTURE_DIR = Path("companion-frames")
 
 
 class ScriptDone:
     """Posted by a finished key script when the device should stop once idle (demos, tests)."""
+
+
+class Call:
+    """Posted to run ``callback`` on the loop thread: a signal handler's follow-up work."""
+
+    def __init__(self, callback: Callable[[], object]) -> None:
+        self.callback = callback
 
 
 class Device:
@@ -51,6 +73,7 @@ class Device:
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
         notifier: Notifier | None = None,
+        settings_override: Mapping[str, Any] | None = None,
     ) -> None:
         self.store = store
         self.display = display
@@ -58,6 +81,8 @@ class Device:
         self.loop: EventLoop[Any] = EventLoop(self._on_event, clock=clock)
         recovered = store.recover()  # logs what it found
         self.settings = store.load_settings()
+        if settings_override:  # config.toml or the command line: applied at every start
+            self.settings = Settings.from_json({**self.settings.to_json(), **settings_override})
         self.app = App(
             clock=clock,
             rng=rng or random.Random(),
@@ -83,7 +108,6 @@ class Device:
         interval = watchdog_interval()
         if interval:
             self.loop.call_every(interval, self.notifier.watchdog)
-        self.notifier.ready("showing the first screen")
 
     def post(self, event: KeyEvent) -> None:
         """Hand a key event to the loop; safe from button and serial threads."""
@@ -92,6 +116,8 @@ class Device:
     def run(self) -> None:
         """Serve until stopped (SIGTERM, SIGINT or a finished script)."""
         with stop_on_signals(self.loop):
+            # Ready only now: a SIGTERM from here on stops the loop cleanly instead of killing us.
+            self.notifier.ready("showing the first screen")
             self.loop.run()
         self.notifier.stopping("saving and stopping")
 
@@ -103,6 +129,9 @@ class Device:
     def _on_event(self, event: object) -> None:
         if isinstance(event, ScriptDone):
             self.loop.stop()
+            return
+        if isinstance(event, Call):
+            event.callback()
             return
         if isinstance(event, KeyEvent):
             self.app.handle(event)
@@ -153,79 +182,165 @@ class Device:
 
 # --- the command line ----------------------------------------------------------------------
 
-
-def configured_board(environ: Mapping[str, str] = os.environ) -> str:
-    """The board named in ``$CONFIGURATION_DIRECTORY/config.toml`` (``board = "..."``), else the default."""
-    directory = environ.get("CONFIGURATION_DIRECTORY")
-    if not directory:
-        return DEFAULT_BOARD
-    path = Path(directory.split(":")[0]) / "config.toml"
-    try:
-        config = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return DEFAULT_BOARD
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path}: {err}") from None
-    board = config.get("board", DEFAULT_BOARD)
-    if not isinstance(board, str):
-        raise ConfigError(f"{path}: board must be a preset name or a file path")
-    return board
+RUN_DESCRIPTION = """\
+Run the device: buttons in, tricks adjudicated, the screen on the OLED. With --mock it runs on
+simulated hardware: in a terminal the panel is drawn in braille and the keyboard is the joystick;
+without one it runs headless until stopped. Options come from the command line, then from
+config.toml ($CONFIGURATION_DIRECTORY/config.toml, else /etc/tabletop-companion/config.toml, or
+--config-toml), then from the board. Exit status: 0 stopped normally, 2 a configuration or usage
+error (nothing was started), 130 interrupted while starting.
+"""
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--mock", action="store_true", help="simulated hardware: mock pins, display on a recording bus or a luma emulator")
-    parser.add_argument("--board", help=f"board preset ({', '.join(list_presets())}) or a board file; default from config.toml, else {DEFAULT_BOARD}")
-    parser.add_argument("--state-dir", type=Path, help="where games are journalled (default: $STATE_DIRECTORY or ~/.local/state/tabletop-companion)")
-    parser.add_argument("--keys", type=Path, help="mock mode: a key script to play (press OK / hold BACK / wait 0.5 / repeat 3 press DOWN)")
-    parser.add_argument("--exit-when-done", action="store_true", help="mock mode: stop once the key script has been played")
-    parser.add_argument("--keypad", help="serial port of the optional Pico keypad, e.g. /dev/ttyACM0")
-    parser.add_argument("--save-frame", type=Path, help="write the last frame shown as a PNG on exit")
+    parser.add_argument("--mock", action="store_true", help="simulated hardware: mock pins, the display on a recording bus (drawn in braille in a terminal) or a luma emulator")
+    parser.add_argument("--board", help=f"board preset ({', '.join(list_presets())}) or a board file; default {DEFAULT_BOARD}")
+    parser.add_argument("--config-toml", type=Path, metavar="FILE", help="read this config.toml instead of the device's")
+    parser.add_argument("--state-dir", type=Path, help="where games are journalled (default: $STATE_DIRECTORY or ~/.local/state/tabletop-companion; with --keys, a fresh temporary directory)")
+    parser.add_argument("--keys", type=Path, metavar="SCRIPT", help="mock mode: a key script to play (press OK / hold BACK / wait 0.5 / repeat 3 press DOWN)")
+    parser.add_argument("--exit-when-done", action="store_true", help="with --keys: stop once the script has been played")
+    parser.add_argument("--keypad", metavar="PORT", help="serial port of the optional Pico keypad, e.g. /dev/ttyACM0")
+    parser.add_argument("--language", choices=LANGUAGES, help="screen language at start (default: what the menu set last)")
+    parser.add_argument("--contrast", type=int, metavar="15-255", help="panel contrast at start (default: what the menu set last)")
+    parser.add_argument("--page-address-offset", type=int, metavar="0-4", help="SH1106 only: first RAM column shown (luma's default 2; some modules need 0)")
+    parser.add_argument("--save-frame", type=Path, metavar="FILE.png", help="write the last frame shown as an image on exit")
     parser.add_argument("--seed", type=int, help="seed for the device's random draws (default: from the OS)")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log every journalled action (debug level)")
+    parser.add_argument("-v", "--verbose", action="store_true", default=None, help="log every journalled action (debug level)")
+
+
+def resolve_options(args: argparse.Namespace, config: RunConfig) -> argparse.Namespace:
+    """The command line with every option it left out taken from config.toml, then checked.
+
+    Everything a user can get wrong is refused here, before the display opens or a game starts.
+    """
+    merged = argparse.Namespace(**vars(args))
+    for name, setting in SETTINGS.items():
+        if not setting.luma and getattr(merged, name, None) is None:
+            setattr(merged, name, config.get(name))
+    for name in ("language", "contrast", "page_address_offset"):
+        value = getattr(merged, name)
+        if value is not None:
+            SETTINGS[name].check(name, value, f"--{name.replace('_', '-')}")
+    if args.keys is not None and not args.mock:
+        raise ConfigError("--keys plays a script on mock keys: add --mock")
+    if args.exit_when_done and args.keys is None:
+        raise ConfigError("--exit-when-done stops after a key script: give one with --keys")
+    if args.save_frame is not None:
+        check_output_file(args.save_frame, "--save-frame")
+        check_image_type(args.save_frame, "--save-frame")
+    if args.state_dir is not None:
+        check_state_dir(args.state_dir)
+    return merged
+
+
+def check_state_dir(path: Path) -> None:
+    """``path`` is, or can become, a directory this process can write in."""
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ConfigError(f"state directory {path}: {existing} is a file, not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(dir=path, prefix=".write-test-")
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as err:
+        raise ConfigError(f"state directory {path} is not writable: {err.strerror}") from None
+
+
+def check_image_type(path: Path, option: str) -> None:
+    """``path`` ends in an extension Pillow can save an image as."""
+    Image.init()
+    saved = sorted(ext for ext, kind in Image.registered_extensions().items() if kind in Image.SAVE)
+    if path.suffix.lower() not in saved:
+        raise ConfigError(f"{option} {path}: the name must end in an image type such as .png"
+                          f" (not {path.suffix or 'nothing'!r})")
 
 
 def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
-    board = load_board(args.board or configured_board())
-    display = _open_display(args, board, luma_argv)
-    store = Store(args.state_dir or state_dir())
-    device = Device(store, display, rng=random.Random(args.seed), notifier=Notifier.from_environ())
-    for message in device.startup_messages:
-        print(f"companion: {message}", file=sys.stderr)
-    try:
-        with ExitStack() as keys:
-            _open_keys(args, board, device, keys)
-            device.start()
-            device.run()
-    finally:
-        if args.save_frame:
-            device.app.render().save(args.save_frame)
-        if display.bus is not None:
-            print(f"companion: {device.frames} frames, {display.bus.total_bytes} display bytes", file=sys.stderr)
-        device.close()
+    config = load_config(args.config_toml)
+    if config.path is not None:
+        log.info("options from %s", config.path)
+    options = resolve_options(args, config)
+    if options.verbose:
+        logging.getLogger("companion").setLevel(logging.DEBUG)
+    script = None
+    if options.keys is not None:  # read and parsed now, so a bad script stops nothing half-started
+        script = read_text_file(options.keys, "key script", limit=MAX_SCRIPT_BYTES)
+        parse_script(script, str(options.keys))
+    board = load_board(options.board or DEFAULT_BOARD)
+    display, screen = _open_display(options, board, [*config.luma_argv(), *luma_argv])
+    with ExitStack() as cleanup:
+        root = options.state_dir
+        if root is None and script is not None:  # a scripted run repeats: it never resumes an old game
+            root = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="companion-keys-")))
+            print("companion: --keys without --state-dir: playing on a fresh temporary state", file=sys.stderr)
+        elif root is None:
+            root = state_dir()
+            check_state_dir(root)
+        override = {name: getattr(options, name) for name in ("language", "contrast")
+                    if getattr(options, name) is not None}
+        store = Store(root)
+        device = Device(store, display, rng=random.Random(options.seed), notifier=Notifier.from_environ(),
+                        settings_override=override)
+        cleanup.callback(device.close)
+        for message in device.startup_messages:
+            print(f"companion: {message}", file=sys.stderr)
+        try:
+            with ExitStack() as running:
+                if screen is not None:  # entered first, left last: errors print on the restored terminal
+                    running.enter_context(screen.shown(on_resize=lambda redraw: device.loop.post(Call(redraw))))
+                    display.watchers.append(screen.draw)
+                _open_keys(options, script, board, device, running)
+                device.start()
+                device.run()
+        finally:
+            if display.bus is not None:
+                print(f"companion: frames shown {device.frames}, display bytes {display.bus.total_bytes}", file=sys.stderr)
+        if options.save_frame:
+            try:
+                device.app.render().save(options.save_frame)
+            except OSError as err:
+                raise ConfigError(f"--save-frame {options.save_frame}: cannot write it: {err.strerror}") from None
     return 0
 
 
-def _open_display(args: argparse.Namespace, board: Board, luma_argv: Sequence[str]) -> Display:
-    luma_args = display_parser(board).parse_args(list(luma_argv))
-    if not args.mock:
-        return open_display(luma_args)
-    if "--display" in luma_argv or any(a.startswith("--display=") for a in luma_argv) or "-d" in luma_argv:
-        return open_display(luma_args)  # an emulator the user asked for (capture, gifanim, asciiblock...)
-    if sys.stdout.isatty():
-        # a person at a terminal: show the screen as block art with luma's own emulator
-        return open_display(display_parser(board).parse_args(["--display", "asciiblock", *luma_argv]))
-    return open_display(luma_args, recording=True)  # headless: the real driver class on a recording bus
+def _open_display(options: argparse.Namespace, board: Board,
+                  luma_argv: Sequence[str]) -> tuple[Display, TerminalScreen | None]:
+    """The display to draw on, and in mock mode at a terminal the braille view of it."""
+    asked_for = requested_display(luma_argv)
+    check_emulator_available(asked_for)
+    luma_args = parse_display_args(luma_argv, board)
+    if options.page_address_offset is not None:
+        luma_args.page_address_offset = options.page_address_offset
+    if getattr(luma_args, "page_address_offset", None) is not None and luma_args.display != "sh1106":
+        raise ConfigError(f"page_address_offset is an SH1106 setting; this display is {luma_args.display}")
+    if not options.mock:
+        return open_display(luma_args), None
+    if asked_for == "capture":  # one PNG per frame: into a folder of their own, not over the working directory
+        CAPTURE_DIR.mkdir(exist_ok=True)
+        luma_args.file_template = str(CAPTURE_DIR / "frame_{0:06d}.png")
+        print(f"companion: --display capture writes each frame as {CAPTURE_DIR}/frame_NNNNNN.png", file=sys.stderr)
+    if asked_for in EMULATORS:
+        return open_display(luma_args), None  # an emulator the user asked for (capture, gifanim...)
+    display = open_display(luma_args, recording=True)  # the real driver class on a recording bus
+    if display.bus is not None and sys.stdout.isatty():  # a person at a terminal: show them the panel
+        return display, TerminalScreen(display.bus.panel, sys.stdout, terminal_size(sys.stdout.fileno()))
+    return display, None
 
 
-def _open_keys(args: argparse.Namespace, board: Board, device: Device, keys: ExitStack) -> None:
+def _open_keys(options: argparse.Namespace, script: str | None, board: Board, device: Device,
+               keys: ExitStack) -> None:
     """Open every key source the options ask for; ``keys`` closes them in reverse order."""
-    if args.mock:
-        from companion.hw.mock import MockPad, ScriptKeySource, key_source_for
+    if options.mock:
+        from companion.hw.mock import MockPad, ScriptKeySource, ThreadedSource, key_source_for
 
         pad = MockPad(board.buttons, device.post, encoder_pins=board.encoder_pins)
-        if args.keys is not None:
-            done = (lambda: device.loop.post(ScriptDone())) if args.exit_when_done else None
-            source = ScriptKeySource.from_file(args.keys, pad, on_done=done)
+        source: ThreadedSource
+        if script is not None:
+            done = (lambda: device.loop.post(ScriptDone())) if options.exit_when_done else None
+            source = ScriptKeySource(script, pad, name=str(options.keys), on_done=done)
         else:
             source = key_source_for(pad)
         keys.callback(pad.close)
@@ -235,29 +350,32 @@ def _open_keys(args: argparse.Namespace, board: Board, device: Device, keys: Exi
         from companion.hw.buttons import ButtonPad
 
         keys.enter_context(ButtonPad(board.buttons, device.post, encoder_pins=board.encoder_pins))
-    if args.keypad:
+    if options.keypad:
         from companion.hw.serial_keypad import SerialKeypad
 
         keys.enter_context(  # entering starts its reader thread; leaving stops and joins it
-            SerialKeypad(args.keypad, device.post, on_problem=lambda text: log.warning("keypad: %s", text))
+            SerialKeypad(options.keypad, device.post, on_problem=lambda text: log.warning("keypad: %s", text))
         )
 
 
 def main_run(argv: Sequence[str]) -> int:
     """Entry for ``companion run``: our options, then luma's display options."""
-    parser = argparse.ArgumentParser(prog="companion run", description=__doc__, add_help=False)
+    parser = argparse.ArgumentParser(prog="companion run", description=RUN_DESCRIPTION, add_help=False,
+                                     allow_abbrev=False)  # a prefix must never take one of luma's options
     add_run_arguments(parser)
     ours, luma_argv = parser.parse_known_args(argv)
     if "-h" in luma_argv or "--help" in luma_argv:
-        full = argparse.ArgumentParser(prog="companion run", description=__doc__)
+        full = argparse.ArgumentParser(prog="companion run", description=RUN_DESCRIPTION, allow_abbrev=False,
+                                       formatter_class=argparse.RawDescriptionHelpFormatter)
         add_run_arguments(full)
         display_parser(None, full).print_help()
         return 0
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    if ours.verbose:
-        logging.getLogger("companion").setLevel(logging.DEBUG)
     try:
         return cmd_run(ours, luma_argv)
     except CompanionError as err:
         print(f"companion: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C before the loop took over SIGINT: nothing was half-done
+        print("companion: interrupted while starting", file=sys.stderr)
+        return 130

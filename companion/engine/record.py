@@ -109,7 +109,7 @@ def decode_json(text: str) -> Any:
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as err:
-        raise RecordError(f"not valid JSON ({err.msg} at column {err.colno})") from None
+        raise RecordError(f"not valid JSON ({err.msg.removesuffix(' at')} at column {err.colno})") from None
     except (ValueError, RecursionError) as err:  # NaN; an integer of more than 4300 digits
         raise RecordError(f"not valid JSON ({err})") from None
 

@@ -14,6 +14,7 @@ Schema (``?`` marks optional fields)::
     notes?     str
     display    {driver: luma.oled class name, interface: "i2c" | "spi",
                 width, height, rotate: 0-3,
+                page_address_offset?: 0-4 (sh1106 only: first RAM column shown),
                 i2c:  i2c_port, i2c_address ("0x3C" or int)
                 spi:  spi_port, spi_device, gpio_DC, gpio_RESET, gpio_CS}
     buttons    {KEY: BCM pin | {pin: BCM pin, label?: str}}   KEY is a Key name
@@ -24,13 +25,13 @@ Schema (``?`` marks optional fields)::
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn
 
+from companion.config import parse_toml, read_text_file
 from companion.errors import ConfigError
 from companion.hw.keys import Key
 
@@ -42,6 +43,7 @@ _I2C_BUS_PINS = {1: (2, 3)}
 _SPI_BUS_PINS = {0: (10, 11), 1: (20, 21)}
 _SPI_CHIP_SELECT = {(0, 0): 8, (0, 1): 7, (1, 0): 18, (1, 1): 17, (1, 2): 16}
 _ROTATIONS = (0, 1, 2, 3)
+_SH1106_OFFSETS = range(0, 5)  # 132 RAM columns, 128 shown
 _DISPLAY_PIN_LABELS = {"SDA": "SDA", "SCL": "SCL", "MOSI": "MOSI (DIN)", "SCLK": "SCLK (CLK)",
                        "gpio_DC": "DC (data/command)", "gpio_RESET": "RST (reset)",
                        "gpio_CS": "CS (chip select)"}
@@ -63,6 +65,8 @@ class DisplaySpec:
     gpio_DC: int | None = None
     gpio_RESET: int | None = None
     gpio_CS: int | None = None
+    page_address_offset: int | None = None
+    """SH1106 only: the first of its 132 RAM columns the glass shows (luma's default is 2)."""
 
     def luma_defaults(self) -> dict[str, Any]:
         """Defaults for the argparse destinations of ``luma.core.cmdline.create_parser``.
@@ -77,6 +81,7 @@ class DisplaySpec:
             "i2c_address": None if self.i2c_address is None else f"0x{self.i2c_address:02X}",
             "spi_port": self.spi_port, "spi_device": self.spi_device,
             "gpio_data_command": self.gpio_DC, "gpio_reset": self.gpio_RESET,
+            "page_address_offset": self.page_address_offset,  # not a luma option: the sh1106 class takes it
         }
         return {name: value for name, value in options.items() if value is not None}
 
@@ -159,20 +164,10 @@ def load_preset(name: str) -> Board:
 def load_board_file(path: str | Path) -> Board:
     """Load a board description from a ``.json`` or ``.toml`` file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ConfigError(f"{path}: cannot read board file: {err.strerror}") from err
-    raw: object
-    if path.suffix == ".toml":
-        try:
-            raw = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as err:
-            raise ConfigError(f"{path}: not valid TOML: {err}") from err
-    elif path.suffix == ".json":
-        raw = _parse_json(text, str(path))
-    else:
+    if path.suffix not in (".toml", ".json"):
         raise ConfigError(f"{path}: board files must end in .json or .toml")
+    text = read_text_file(path, "board file")
+    raw = parse_toml(text, str(path)) if path.suffix == ".toml" else _parse_json(text, str(path))
     return parse_board(raw, name=path.stem, where=str(path))
 
 
@@ -222,16 +217,20 @@ def _parse_display(section: _Fields) -> DisplaySpec:
     if driver not in oled_drivers:
         section.fail("driver", f"{driver!r} is not a luma.oled driver ({', '.join(oled_drivers)})")
     interface = section.string("interface")
-    common = {"driver", "interface", "width", "height", "rotate"}
-    size = {"width": section.integer("width", range(1, 257)),
-            "height": section.integer("height", range(1, 257)),
-            "rotate": section.integer("rotate", _ROTATIONS)}
+    common = {"driver", "interface", "width", "height", "rotate", "page_address_offset"}
+    panel: dict[str, int] = {"width": section.integer("width", range(1, 257)),
+                             "height": section.integer("height", range(1, 257)),
+                             "rotate": section.integer("rotate", _ROTATIONS)}
+    if section.get("page_address_offset") is not None:
+        if driver != "sh1106":
+            section.fail("page_address_offset", f"only the sh1106 driver has one, not {driver}")
+        panel["page_address_offset"] = section.integer("page_address_offset", _SH1106_OFFSETS)
     if interface == "i2c":
         section.reject_unknown(common | {"i2c_port", "i2c_address", "gpio_DC", "gpio_RESET"})
         for unused in ("gpio_DC", "gpio_RESET"):
             if section.get(unused) is not None:
                 section.fail(unused, "an I2C display takes no such pin; use null or leave it out")
-        return DisplaySpec(driver, interface, **size,
+        return DisplaySpec(driver, interface, **panel,
                            i2c_port=section.integer("i2c_port", range(0, 100)),
                            i2c_address=section.address("i2c_address"))
     if interface == "spi":
@@ -244,7 +243,7 @@ def _parse_display(section: _Fields) -> DisplaySpec:
         if expected is not None and chip_select != expected:
             section.fail("gpio_CS", f"SPI{port} device {device} selects with GPIO{expected}, "
                                     f"not GPIO{chip_select}")
-        return DisplaySpec(driver, interface, **size, spi_port=port, spi_device=device,
+        return DisplaySpec(driver, interface, **panel, spi_port=port, spi_device=device,
                            gpio_DC=section.pin("gpio_DC"), gpio_RESET=section.pin("gpio_RESET"),
                            gpio_CS=chip_select)
     section.fail("interface", f"{interface!r} is not one of 'i2c', 'spi'")
@@ -294,6 +293,10 @@ def _parse_json(text: str, where: str) -> object:
         return json.loads(text, object_pairs_hook=no_duplicates)
     except json.JSONDecodeError as err:
         raise ConfigError(f"{where}: not valid JSON: {err}") from err
+    except ValueError as err:  # e.g. an integer longer than Python converts (4,300 digits)
+        raise ConfigError(f"{where}: not a usable board file: {err}") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: nested too deeply to be a board file") from None
 
 
 class _Fields:

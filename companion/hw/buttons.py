@@ -8,6 +8,9 @@ thread wakes ten times a second per button to look for holds, which our debounce
 times, and it was the device's only idle CPU use. Holds and
 settling releases are noticed by a one-shot timer armed for the debouncer's next deadline
 (no polling loop); the timer is injectable so tests fire it from a fake clock.
+
+Arrows act when their press settles and repeat while held (see :class:`Repeat`); OK and BACK,
+whose long press means something, act on release or at the hold time, as before.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from types import TracebackType
 from gpiozero import DigitalInputDevice, Factory, GPIOZeroError, RotaryEncoder
 
 from companion.errors import HardwareError
-from companion.hw.debounce import DEFAULT_DEBOUNCE_S, DEFAULT_HOLD_S, Debouncer
-from companion.hw.keys import Key, KeyEvent
+from companion.hw.debounce import DEFAULT_DEBOUNCE_S, DEFAULT_HOLD_S, DEFAULT_REPEAT, Debouncer, Repeat
+from companion.hw.keys import ARROWS, Key, KeyEvent
 
 Cancel = Callable[[], None]
 Timer = Callable[[float, Callable[[], None]], Cancel]
@@ -51,7 +54,8 @@ class ButtonPad:
                  clock: Callable[[], float] = time.monotonic,
                  debounce_s: float = DEFAULT_DEBOUNCE_S, hold_s: float = DEFAULT_HOLD_S,
                  timer: Timer = thread_timer,
-                 encoder_pins: tuple[int, int] | None = None) -> None:
+                 encoder_pins: tuple[int, int] | None = None,
+                 repeat: Repeat | None = DEFAULT_REPEAT) -> None:
         self.pin_map: dict[Key, int] = dict(pin_map)
         self.encoder_pins = encoder_pins
         self.debounce_s = debounce_s
@@ -60,7 +64,8 @@ class ButtonPad:
         self._clock = clock
         self._timer = timer
         self._lock = threading.RLock()
-        self._debouncers = {key: Debouncer(key, debounce_s=debounce_s, hold_s=hold_s)
+        self._debouncers = {key: Debouncer(key, debounce_s=debounce_s, hold_s=hold_s,
+                                           repeat=repeat if key in ARROWS else None)
                             for key in self.pin_map}
         self._cancels: dict[Key, Cancel] = {}
         self._buttons: list[DigitalInputDevice] = []

@@ -19,11 +19,24 @@ milliseconds for exact arithmetic).
 220
 >>> pad.advance(220)
 [KeyEvent(key=<Key.OK: 'OK'>, long=False)]
+
+A key with no long-press meaning (the arrows) is given a :class:`Repeat`: it acts as soon as its
+press settles, not on release, and again while it is held, so the cursor moves under the finger
+and a held arrow scrolls a list:
+
+>>> arrow = Debouncer(Key.DOWN, debounce_s=20, hold_s=800, repeat=Repeat(delay_s=500, interval_s=100))
+>>> arrow.edge(True, 0), arrow.advance(20)                      # pressed: acts once it settles
+([], [KeyEvent(key=<Key.DOWN: 'DOWN'>, long=False)])
+>>> [arrow.advance(t) for t in (519, 520, 620)]                 # held: repeats after the delay
+[[], [KeyEvent(key=<Key.DOWN: 'DOWN'>, long=False)], [KeyEvent(key=<Key.DOWN: 'DOWN'>, long=False)]]
+>>> arrow.edge(False, 650), arrow.advance(1000)                 # released: nothing more
+([], [])
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from companion.errors import ConfigError
 from companion.hw.keys import Key, KeyEvent
@@ -32,22 +45,40 @@ DEFAULT_DEBOUNCE_S = 0.02
 DEFAULT_HOLD_S = 0.8
 
 
+@dataclass(frozen=True)
+class Repeat:
+    """Auto-repeat of a held key: the first repeat after ``delay_s``, then one every ``interval_s``."""
+
+    delay_s: float
+    interval_s: float
+
+
+DEFAULT_REPEAT = Repeat(delay_s=0.5, interval_s=0.125)
+"""Half a second before a held arrow repeats (a deliberate tap never does), then 8 steps a second:
+a 12-card hand scrolls end to end in under two seconds."""
+
+
 class Debouncer:
-    """Emits exactly one :class:`KeyEvent` per real press of one switch.
+    """Emits exactly one :class:`KeyEvent` per real press of one switch (plus repeats, if asked).
 
     A press becomes a short event when its release settles, or a long event as soon as the
     settled press has lasted ``hold_s`` (and then its release emits nothing), so a hold never
-    also counts as a tap.
+    also counts as a tap. With ``repeat`` the key has no long press: it emits when its press
+    settles, then repeats while held, and its release emits nothing.
     """
 
     def __init__(self, key: Key, *, debounce_s: float = DEFAULT_DEBOUNCE_S,
-                 hold_s: float = DEFAULT_HOLD_S) -> None:
+                 hold_s: float = DEFAULT_HOLD_S, repeat: Repeat | None = None) -> None:
         if not 0 < debounce_s < hold_s:
             raise ConfigError(
                 f"need 0 < debounce ({debounce_s}) < hold ({hold_s}) for key {key.name}")
+        if repeat is not None and not (0 < repeat.interval_s and debounce_s < repeat.delay_s):
+            raise ConfigError(f"need a positive repeat interval and a repeat delay over the debounce for key {key.name}")
         self.key = key
         self.debounce_s = debounce_s
         self.hold_s = hold_s
+        self.repeat = repeat
+        self._next_repeat: float = math.inf
         self._now: float = -math.inf
         self._raw = False
         self._raw_since: float = -math.inf
@@ -63,7 +94,7 @@ class Debouncer:
     @property
     def deadline(self) -> float | None:
         """When :meth:`advance` must next be called for a hold or a release to be noticed."""
-        times = [t for t in (self._settle_at(), self._hold_at()) if t is not None]
+        times = [t for t in (self._settle_at(), self._timed_at()) if t is not None]
         return min(times, default=None)
 
     def edge(self, pressed: bool, at: float) -> list[KeyEvent]:
@@ -83,11 +114,10 @@ class Debouncer:
         self._now = max(self._now, at)
         events: list[KeyEvent] = []
         while True:
-            settle_at, hold_at = self._settle_at(), self._hold_at()
-            if hold_at is not None and hold_at <= self._now and (
-                    settle_at is None or hold_at <= settle_at):
-                self._long_sent = True
-                events.append(KeyEvent(self.key, long=True))
+            settle_at, timed_at = self._settle_at(), self._timed_at()
+            if timed_at is not None and timed_at <= self._now and (
+                    settle_at is None or timed_at <= settle_at):
+                events.append(self._timed_event())
             elif settle_at is not None and settle_at <= self._now:
                 events.extend(self._settle(settle_at))
             else:
@@ -96,15 +126,32 @@ class Debouncer:
     def _settle_at(self) -> float | None:
         return self._raw_since + self.debounce_s if self._raw != self._pressed else None
 
-    def _hold_at(self) -> float | None:
-        if self._pressed and not self._long_sent:
-            return self._pressed_since + self.hold_s
-        return None
+    def _timed_at(self) -> float | None:
+        """When a held key next acts: its repeat, or its one long press."""
+        if not self._pressed:
+            return None
+        if self.repeat is not None:  # not once the finger has lifted, while the release settles
+            return self._next_repeat if self._raw else None
+        return None if self._long_sent else self._pressed_since + self.hold_s
+
+    def _timed_event(self) -> KeyEvent:
+        if self.repeat is None:
+            self._long_sent = True
+            return KeyEvent(self.key, long=True)
+        self._next_repeat += self.repeat.interval_s
+        if self._next_repeat <= self._now:  # late (a stalled timer): one repeat, then the rhythm from now
+            self._next_repeat = self._now + self.repeat.interval_s
+        return KeyEvent(self.key)
 
     def _settle(self, at: float) -> list[KeyEvent]:
         self._pressed = self._raw
         if self._pressed:
             self._pressed_since = at
             self._long_sent = False
+            if self.repeat is not None:
+                self._next_repeat = at + self.repeat.delay_s
+                return [KeyEvent(self.key)]
+            return []
+        if self.repeat is not None:
             return []
         return [] if self._long_sent else [KeyEvent(self.key)]

@@ -16,6 +16,7 @@ SH1106 page 0xB0+n with column nibbles 0x0n/0x1n). Mock mode puts the real drive
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ FULL_FRAME_BYTES = 1024
 """Data bytes of one full 128x64 monochrome frame: the yardstick for update budgets."""
 
 _RECORDABLE_DRIVERS = {"ssd1306": ssd1306, "sh1106": sh1106}
+EMULATORS = ("capture", "gifanim", "pygame", "asciiart", "asciiblock")
+"""luma.emulator's devices: installed with the ``emulator`` extra, since they bring pygame."""
 
 Addressing = Callable[[int, int, int], tuple[int, ...]]
 """``address(page, first_column, last_column)``: the commands that aim the next data bytes."""
@@ -62,6 +65,7 @@ class RecordingBus:
         self.command_bytes = 0
         self.data_bytes = 0
         self.frame: list[BusWrite] = []
+        self.transfers = 0
         self.closed = False
 
     def command(self, *cmd: int) -> None:
@@ -84,12 +88,20 @@ class RecordingBus:
         return self.command_bytes + self.data_bytes
 
     @property
+    def i2c_bytes(self) -> int:
+        """Bytes on the wire were this I2C: luma's i2c interface sends each command() and
+        data() call (up to 4096 data bytes) as one transfer of the address byte, a control byte
+        (0x00 commands, 0x40 data) and the payload."""
+        return self.total_bytes + 2 * self.transfers
+
+    @property
     def frame_bytes(self) -> int:
         return sum(len(write.payload) for write in self.frame)
 
     def _record(self, write: BusWrite) -> None:
         if self.closed:
             raise HardwareError("display bus written after cleanup")
+        self.transfers += 1
         if write.kind == "command":
             self.command_bytes += len(write.payload)
         else:
@@ -152,20 +164,27 @@ def _sh1106_addressing(device: sh1106) -> Addressing:
 class PageDiffWriter:
     """Writes frames to a page-organised monochrome controller, sending only what changed."""
 
-    def __init__(self, device: LumaDevice, address: Addressing) -> None:
+    def __init__(self, device: LumaDevice, address: Addressing, *, blank: bool = False) -> None:
         self._device = device
         self._address = address
         self._merge_gap = len(address(0, 0, 0))
         self._previous: bytes | None = None
+        if blank:
+            width, height = device.size if device.rotate % 2 == 0 else device.size[::-1]
+            self._previous = bytes(width * (height // 8))
 
     @classmethod
     def for_device(cls, device: LumaDevice) -> PageDiffWriter | None:
-        """A writer for luma's ssd1306 or sh1106 (exactly; subclasses may address RAM
-        differently), else None: other devices keep their own ``display()``."""
+        """A writer for a just-opened luma ssd1306 or sh1106 (exactly; subclasses may address RAM
+        differently), else None: other devices keep their own ``display()``.
+
+        Both constructors end by sending a blank frame (``clear()``), so the writer starts from
+        blank and the first real frame costs only its lit runs, not a second whole frame.
+        """
         if type(device) is ssd1306:
-            return cls(device, _ssd1306_addressing(device))
+            return cls(device, _ssd1306_addressing(device), blank=True)
         if type(device) is sh1106:
-            return cls(device, _sh1106_addressing(device))
+            return cls(device, _sh1106_addressing(device), blank=True)
         return None
 
     def invalidate(self) -> None:
@@ -192,12 +211,14 @@ class Display:
     """The panel the UI draws on; accepted anywhere luma wants a device (e.g. ``canvas``).
 
     ``display()`` goes through a :class:`PageDiffWriter` when the device has one and
-    otherwise straight to the device. ``bus`` is the :class:`RecordingBus` in mock mode.
+    otherwise straight to the device. ``bus`` is the :class:`RecordingBus` in mock mode;
+    ``watchers`` are called after every change reaches it (mock mode's terminal view).
     """
 
     def __init__(self, device: LumaDevice, *, bus: RecordingBus | None = None) -> None:
         self.device = device
         self.bus = bus
+        self.watchers: list[Callable[[], None]] = []
         self._writer = PageDiffWriter.for_device(device)
 
     @property
@@ -228,20 +249,24 @@ class Display:
             self._writer.write(image)
         else:
             self.device.display(image)
+        self._changed()
 
     def contrast(self, level: int) -> None:
         """Dim (low) or brighten (high), 0-255; the OLED stays readable at low levels."""
         if not 0 <= level <= 255:
             raise ValueError(f"contrast {level} is outside 0-255")
         self.device.contrast(level)
+        self._changed()
 
     def hide(self) -> None:
         """Blank the panel (controller sleep); its RAM, and so the next diff, is kept."""
         self.device.hide()
+        self._changed()
 
     def show(self) -> None:
         """Wake the panel from :meth:`hide`."""
         self.device.show()
+        self._changed()
 
     def invalidate(self) -> None:
         """Send the next frame whole, e.g. after the panel may have been reset."""
@@ -251,6 +276,36 @@ class Display:
     def cleanup(self) -> None:
         """Blank the panel and release the bus (luma also does this at exit)."""
         self.device.cleanup()
+
+    def _changed(self) -> None:
+        for watcher in self.watchers:
+            watcher()
+
+
+def requested_display(argv: Sequence[str]) -> str | None:
+    """The ``--display``/``-d`` value among luma options, if one is given (the last one wins).
+
+    >>> requested_display(["--rotate", "2", "-d", "capture"]), requested_display(["--display=sh1106"])
+    ('capture', 'sh1106')
+    >>> requested_display(["-dgifanim"]), requested_display([])
+    ('gifanim', None)
+    """
+    value = None
+    for index, arg in enumerate(argv):
+        if arg in ("--display", "-d"):
+            value = argv[index + 1] if index + 1 < len(argv) else None
+        elif arg.startswith("--display="):
+            value = arg.partition("=")[2]
+        elif arg.startswith("-d") and not arg.startswith("--"):
+            value = arg[2:]
+    return value
+
+
+def check_emulator_available(name: str | None) -> None:
+    """Refuse an emulator display by name when luma.emulator is not installed, saying how to get it."""
+    if name in EMULATORS and importlib.util.find_spec("luma.emulator") is None:
+        raise ConfigError(f"--display {name} is one of luma's emulators, installed apart because they bring "
+                          "pygame: pip install 'tabletop-companion[emulator]'")
 
 
 def display_parser(board: Board | None = None,

@@ -41,6 +41,10 @@ class Key(enum.Enum):
             raise ConfigError(f"unknown key {name.strip()!r}; expected one of {known}") from None
 
 
+ARROWS = frozenset({Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT})
+"""Keys with no long-press meaning: buttons act on their press and repeat them while held."""
+
+
 @dataclass(frozen=True)
 class KeyEvent:
     """One completed press: ``long`` is a press held past the hold time.

@@ -27,6 +27,7 @@ from typing import IO, Any, Protocol
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin
 
+from companion.config import read_text_file
 from companion.errors import ConfigError
 from companion.hw.buttons import ButtonPad, Cancel, Timer, thread_timer
 from companion.hw.debounce import DEFAULT_DEBOUNCE_S, DEFAULT_HOLD_S
@@ -36,6 +37,7 @@ SETTLE_FACTOR = 2.5
 """Mock presses and releases last this many debounce periods, so they always settle."""
 
 MAX_REPEAT = 10_000
+MAX_SCRIPT_BYTES = 1024 * 1024  # a long demo is a few KiB
 SETTLE_CHECKS = 40  # wait at most ten more settle periods for a late timer
 
 
@@ -264,10 +266,7 @@ class ScriptKeySource(ThreadedSource):
     def from_file(cls, path: str | Path, presser: Presser, *,
                   sleep: Callable[[float], None] | None = None,
                   on_done: Callable[[], None] | None = None) -> ScriptKeySource:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as err:
-            raise ConfigError(f"{path}: cannot read key script: {err.strerror}") from err
+        text = read_text_file(Path(path), "key script", limit=MAX_SCRIPT_BYTES)
         return cls(text, presser, name=str(path), sleep=sleep, on_done=on_done)
 
     def _run(self) -> None:

@@ -56,7 +56,9 @@ class PanelModel:
     """Display RAM plus the few registers that decide what the glass shows."""
 
     def __init__(self, controller: str, *, width: int = 128, height: int = 64,
-                 column_offset: int | None = None) -> None:
+                 column_offset: int | None = None, power_on_fill: int = 0) -> None:
+        """``power_on_fill``: what RAM holds before the first write (undefined on a real panel,
+        so a test can fill it with a pattern to prove every shown byte was written)."""
         if controller not in _ARGUMENTS:
             raise ValueError(f"no model for controller {controller!r}; have {sorted(_ARGUMENTS)}")
         self.controller = controller
@@ -66,7 +68,7 @@ class PanelModel:
         self.display_on = False
         self.contrast: int | None = None
         self._columns = _RAM_COLUMNS[controller]
-        self._ram = bytearray(self._columns * _RAM_PAGES)
+        self._ram = bytearray([power_on_fill]) * (self._columns * _RAM_PAGES)
         self._pending: list[int] = []
         self._mode = _PAGE
         self._column_window = (0, self._columns - 1)

@@ -5,21 +5,26 @@ and the display writer sends only pages that changed, so a key press that alters
 page (128 bytes) on the bus rather than the whole 1024-byte frame.
 
 The font is misaki gothic (8 px; kana and kanji in 8x8 cells, Latin in 4x8 cells: 32 columns a
-row). Without it the screens fall back to Pillow's built-in bitmap font, Latin only, and say so in
-the log: the device keeps working in English rather than failing to start.
+row). It ships in the package (``companion/data/fonts``, with its licence notice), so ``pip install``
+alone gives Japanese screens on any machine. Should it be missing (a repackaging that stripped it),
+the system's copy is used, and failing that Pillow's built-in bitmap font, Latin only, said in the
+log: the device keeps working in English rather than failing to start.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from importlib import resources
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 WIDTH, HEIGHT, ROW = 128, 64, 8
 ROWS = HEIGHT // ROW
+SHIPPED_MISAKI = Path(str(resources.files("companion.data") / "fonts" / "misaki_gothic.ttf"))
 MISAKI_PATHS = (
+    SHIPPED_MISAKI,  # the package's own copy: always first, so every machine draws the same pixels
     Path("/usr/share/fonts/truetype/misaki/misaki_gothic.ttf"),  # Debian/Raspberry Pi OS: fonts-misaki
     Path("/usr/share/fonts/misaki/misaki_gothic.ttf"),
     Path("/usr/local/share/fonts/misaki_gothic.ttf"),
@@ -59,7 +64,7 @@ class Typeface:
                 return cls(path)
         log.warning(
             "misaki gothic not found (looked in %s): screens use Pillow's bitmap font, English only;"
-            " install the Debian package fonts-misaki for Japanese",
+            " reinstall the package (it ships the font) for Japanese",
             ", ".join(map(str, candidates)) or "no paths",
         )
         return cls(None)

@@ -57,6 +57,7 @@ def one(service: dict[str, list[str]], key: str) -> str:
         ("NotifyAccess", "main"),
         ("WatchdogSec", "30"),
         ("Restart", "on-failure"),
+        ("RestartPreventExitStatus", "2"),  # a config error: companion run exits 2 (tests/device/test_run_options.py)
         ("ExecStart", EXEC_START),
         ("User", "companion"),
         ("StateDirectory", "tabletop-companion"),

@@ -56,22 +56,22 @@ def test_sigterm_stops_cleanly_and_tells_systemd(tmp_path):
         listener.close()
 
 
-def test_the_board_comes_from_config_toml_else_the_default(tmp_path):
+def test_the_board_comes_from_config_toml(tmp_path):
     import pytest
 
-    from companion.daemon.app import DEFAULT_BOARD, configured_board
+    from companion.config import load_config
     from companion.errors import ConfigError
 
-    assert configured_board({}) == DEFAULT_BOARD
-    assert configured_board({"CONFIGURATION_DIRECTORY": str(tmp_path)}) == DEFAULT_BOARD
+    environ = {"CONFIGURATION_DIRECTORY": str(tmp_path)}
+    assert load_config(environ=environ).get("board") is None
     (tmp_path / "config.toml").write_text('board = "waveshare-oled-1.3-hat"\n')
-    assert configured_board({"CONFIGURATION_DIRECTORY": str(tmp_path)}) == "waveshare-oled-1.3-hat"
+    assert load_config(environ=environ).get("board") == "waveshare-oled-1.3-hat"
     (tmp_path / "config.toml").write_text("board = [1]\n")
-    with pytest.raises(ConfigError, match="preset name or a file path"):
-        configured_board({"CONFIGURATION_DIRECTORY": str(tmp_path)})
+    with pytest.raises(ConfigError, match="board: expected text"):
+        load_config(environ=environ)
     (tmp_path / "config.toml").write_text("board = \n")
     with pytest.raises(ConfigError, match="config.toml"):
-        configured_board({"CONFIGURATION_DIRECTORY": str(tmp_path)})
+        load_config(environ=environ)
 
 
 def test_a_damaged_journal_is_set_aside_and_the_device_starts(tmp_path):

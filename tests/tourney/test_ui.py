@@ -21,7 +21,7 @@ from companion.ui import App, presses_for
 from companion.ui.screens import SetupForm
 from companion.ui.tourney import Entry, NpcRowScreen, NpcScreen, PlacesScreen, TrickScreen
 from companion.ui.tricks import DealScreen, FinalScreen, RevokeScreen
-from tests.ui.helpers import HAVE_MISAKI, FakeClock, check_golden, choose_game, enter, make_app, needs_misaki, press, renamed, texts
+from tests.ui.helpers import FakeClock, check_golden, choose_game, enter, make_app, press, renamed, texts
 
 ROW = "W3 W12 F2 F11 S5 C7 C1"
 
@@ -93,8 +93,7 @@ def test_the_npc_row_is_entered_card_by_card_and_back_takes_the_last_one_back() 
     for event in first_card:
         app.handle(event)
     assert screen.chosen == [SuitedCard("W", 3)]
-    if HAVE_MISAKI:
-        check_golden(app.render(), "tourney-npc-row")
+    check_golden(app.render(), "tourney-npc-row")
     app.handle(press(Key.BACK))
     assert screen.chosen == [] and app.top is screen
     enter(app, [row])
@@ -136,13 +135,11 @@ def mid_prediction(language: str = "en") -> Any:
     return app
 
 
-@needs_misaki
 def test_prediction_entry() -> None:
     check_golden(mid_prediction().render(), "tourney-predict")
     check_golden(mid_prediction("ja").render(), "tourney-predict-ja")
 
 
-@needs_misaki
 def test_places_and_hits_after_the_trick() -> None:
     app = mid_prediction()
     enter(app, texts(app.session.game, "S1", "P1?F3", "W2", "C13", "C4"))
@@ -150,7 +147,6 @@ def test_places_and_hits_after_the_trick() -> None:
     check_golden(app.render(), "tourney-result")
 
 
-@needs_misaki
 def test_places_with_the_npc_and_the_reminder() -> None:
     app = three_player_app()
     enter(app, texts(app.session.game, ROW, "S9", "P2?C2", "P3?C3", "P1?C4", "S10", "S2"))

@@ -18,15 +18,10 @@ from companion.hw.keys import Key, KeyEvent
 from companion.session import Session
 from companion.ui import App, Settings, presses_for
 from companion.ui.screens import SetupForm
-from companion.ui.canvas import MISAKI_PATHS
 
 NAMES = ("Aki", "Ben", "Chie", "Dai")
 GOLDEN = Path(__file__).parent / "golden"
 DOCS_IMG = Path(__file__).parents[2] / "docs" / "img"
-HAVE_MISAKI = any(path.is_file() for path in MISAKI_PATHS)
-needs_misaki = pytest.mark.skipif(
-    not HAVE_MISAKI, reason="misaki gothic (Debian package fonts-misaki) is not installed: the screens are drawn with it"
-)
 
 
 class FakeClock:

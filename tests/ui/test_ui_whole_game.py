@@ -19,7 +19,7 @@ from companion.hw.keys import KeyEvent
 from companion.sim import random_game
 from companion.ui import presses_for
 from companion.ui.tezuma import FinalScreen
-from tests.ui.helpers import changed_pages, make_app, needs_misaki
+from tests.ui.helpers import changed_pages, make_app
 
 LAID_OUT = {
     ("tezuma-2015", 4): ["paper-egg", "fire-breathing", "five-color-sand", "baby-chicks", "pail-dance", "sword-walking"],
@@ -65,7 +65,6 @@ def test_a_whole_game_by_keys_matches_the_engine(game_id: str, players: int) -> 
     assert isinstance(app.top, FinalScreen)
 
 
-@needs_misaki  # the figures are for the screens as designed; the fallback font wraps more
 def test_entering_cards_takes_few_presses_and_little_redrawing() -> None:
     """The bench's two goals: <= 2.5 presses per card entered, <= 25% of a frame sent per press."""
     presses = cards = pages = card_presses = 0

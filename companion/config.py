@@ -1,0 +1,187 @@
+"""config.toml: every ``companion run`` option a device needs, in one file the service reads.
+
+A key is the name of a ``run`` option with ``_`` for ``-`` (``keypad = "/dev/ttyACM0"`` is
+``--keypad /dev/ttyACM0``), so what the docs say about an option holds for both. The command line
+wins over the file, and the file over the board's defaults. Unknown keys are refused by name (a
+misspelt ``bord`` must not silently run the default board), and so is any file that cannot be read
+as small UTF-8 TOML: each problem is one :class:`~companion.errors.ConfigError` naming the file.
+
+``docs/config.example.toml`` holds every key with its meaning; a test keeps it complete.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.errors import ConfigError
+from companion.paths import APP
+
+CONFIG_FILE = "config.toml"
+DEVICE_CONFIG_DIR = Path("/etc") / APP
+"""Where an installed device keeps config.toml (the unit's ``ConfigurationDirectory=``)."""
+MAX_FILE_BYTES = 256 * 1024
+"""Config and board files are a few hundred bytes; anything this big is the wrong file."""
+
+
+def read_text_file(path: Path, what: str, *, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a small hand-edited file, or a ConfigError saying what is wrong with it.
+
+    >>> read_text_file(Path("/"), "config file")
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: /: cannot read config file: Is a directory
+    """
+    try:
+        with path.open("rb") as file:
+            data = file.read(limit + 1)
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot read {what}: {err.strerror or err}") from None
+    if len(data) > limit:
+        raise ConfigError(f"{path}: {what} is over {limit // 1024} KiB; is it the right file?")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: {what} is not UTF-8 text (byte {err.start} is {data[err.start]:#04x})") from None
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    """TOML to a table, with errors (nesting too deep included) that name ``where``.
+
+    >>> parse_toml("a = " + "[" * 5000, "x.toml")
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: x.toml: nested too deeply to be a config file
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{where}: not valid TOML: {err}") from None
+    except ValueError as err:  # e.g. an integer longer than Python converts (4,300 digits)
+        raise ConfigError(f"{where}: not a usable config file: {err}") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: nested too deeply to be a config file") from None
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One config key: its type, the values it allows, and whether luma's parser takes it."""
+
+    kind: type
+    help: str
+    choices: tuple[Any, ...] | range | None = None
+    luma: bool = False  # passed on to luma's display options as --NAME VALUE
+
+    def check(self, name: str, value: object, where: str) -> object:
+        wanted = {str: "text", int: "a whole number", bool: "true or false"}[self.kind]
+        if isinstance(value, bool) != (self.kind is bool) or not isinstance(value, self.kind):
+            raise ConfigError(f"{where}: {name}: expected {wanted}, got {value!r}")
+        if self.choices is not None and value not in self.choices:
+            allowed = (f"{self.choices.start}-{self.choices.stop - 1}" if isinstance(self.choices, range)
+                       else ", ".join(map(str, self.choices)))
+            raise ConfigError(f"{where}: {name}: {value!r} is not one of {allowed}")
+        return value
+
+
+SETTINGS: dict[str, Setting] = {
+    "board": Setting(str, "board preset name, or the path of a board file (.toml or .json)"),
+    "keypad": Setting(str, "serial port of the optional Pico keypad, e.g. /dev/ttyACM0"),
+    "language": Setting(str, "screen language at every start: en or ja (else what the menu set)", ("en", "ja")),
+    "contrast": Setting(int, "panel contrast 15-255 at every start (else what the menu set)", range(15, 256)),
+    "verbose": Setting(bool, "log every journalled action"),
+    "page_address_offset": Setting(int, "SH1106 only: first RAM column shown, 0-4 (luma's default 2)", range(0, 5)),
+    "display": Setting(str, "luma display type: ssd1306, sh1106, ...", luma=True),
+    "interface": Setting(str, "i2c or spi", ("i2c", "spi"), luma=True),
+    "width": Setting(int, "panel width in pixels", range(1, 257), luma=True),
+    "height": Setting(int, "panel height in pixels", range(1, 257), luma=True),
+    "rotate": Setting(int, "0-3: quarter turns (2 = upside down)", range(0, 4), luma=True),
+    "i2c_port": Setting(int, "I2C bus number (1 on a Pi's header)", range(0, 100), luma=True),
+    "i2c_address": Setting(str, 'I2C address such as "0x3C"', luma=True),
+    "spi_port": Setting(int, "SPI bus number", range(0, 7), luma=True),
+    "spi_device": Setting(int, "SPI chip select number", range(0, 3), luma=True),
+    "spi_bus_speed": Setting(int, "SPI clock in Hz, e.g. 8000000", range(1, 125_000_001), luma=True),
+    "gpio_data_command": Setting(int, "SPI displays: BCM pin of DC", range(0, 28), luma=True),
+    "gpio_reset": Setting(int, "SPI displays: BCM pin of RST", range(0, 28), luma=True),
+}
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """A checked config.toml: ``values`` by key, and ``path`` (None when there was no file)."""
+
+    values: Mapping[str, Any]
+    path: Path | None = None
+
+    def get(self, name: str) -> Any:
+        return self.values.get(name)
+
+    def luma_argv(self) -> list[str]:
+        """The display keys as luma command-line options, to go before the real command line.
+
+        >>> RunConfig({"rotate": 2, "board": "x", "i2c_address": "0x3D"}).luma_argv()
+        ['--rotate', '2', '--i2c-address', '0x3D']
+        """
+        argv: list[str] = []
+        for name, value in self.values.items():
+            if SETTINGS[name].luma:
+                argv += [f"--{name.replace('_', '-')}", str(value)]
+        return argv
+
+
+def check_config(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Every key known and every value of its type, else a ConfigError naming the key.
+
+    >>> check_config({"bord": "x"}, "config.toml")
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: config.toml: unknown key 'bord' (did you mean 'board'?); known keys: board, keypad, language, contrast, verbose, page_address_offset, display, interface, width, height, rotate, i2c_port, i2c_address, spi_port, spi_device, spi_bus_speed, gpio_data_command, gpio_reset
+    """
+    values: dict[str, Any] = {}
+    for name, value in raw.items():
+        setting = SETTINGS.get(name)
+        if setting is None:
+            near = difflib.get_close_matches(name, SETTINGS, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise ConfigError(f"{where}: unknown key {name!r}{hint}; known keys: {', '.join(SETTINGS)}")
+        values[name] = setting.check(name, value, where)
+    if "display" in values:
+        from luma.core.cmdline import get_display_types
+
+        known = [name for names in get_display_types().values() for name in names]
+        if values["display"] not in known:
+            raise ConfigError(f"{where}: display: {values['display']!r} is not a luma display ({', '.join(known)})")
+    if "i2c_address" in values:
+        try:
+            address = int(values["i2c_address"], 0)
+        except ValueError:
+            address = -1
+        if not 0x03 <= address <= 0x77:
+            raise ConfigError(f"{where}: i2c_address: {values['i2c_address']!r} is not a 7-bit I2C address such as \"0x3C\"")
+    return values
+
+
+def config_path(environ: Mapping[str, str] = os.environ) -> Path:
+    """``$CONFIGURATION_DIRECTORY/config.toml`` under systemd, else the installed device's file.
+
+    >>> config_path({"CONFIGURATION_DIRECTORY": "/etc/a:/etc/b"}), config_path({})
+    (PosixPath('/etc/a/config.toml'), PosixPath('/etc/tabletop-companion/config.toml'))
+    """
+    directory = environ.get("CONFIGURATION_DIRECTORY")
+    if directory:
+        return Path(directory.split(":")[0]) / CONFIG_FILE
+    return DEVICE_CONFIG_DIR / CONFIG_FILE
+
+
+def load_config(path: Path | None = None, *, environ: Mapping[str, str] = os.environ) -> RunConfig:
+    """config.toml from ``path`` (which must exist), else from :func:`config_path` when there is one."""
+    if path is None:
+        path = config_path(environ)
+        if not path.exists() and not path.is_symlink():
+            return RunConfig({})
+    raw = parse_toml(read_text_file(path, "config file"), str(path))
+    return RunConfig(check_config(raw, str(path)), path)

@@ -1,0 +1,54 @@
+"""README.md stays true: its key table is what mock mode's keyboard does."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from companion.hw.keys import Key, KeyEvent
+from companion.hw.mock import decode_keys
+
+README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+NAMED = {"arrow keys": [b"\x1b[A", b"\x1b[B", b"\x1b[D", b"\x1b[C"],
+         "Shift+arrow": [b"\x1b[1;2A", b"\x1b[1;2B", b"\x1b[1;2D", b"\x1b[1;2C"],
+         "Enter": [b"\r"], "Backspace": [b"\x7f"], "Esc": [b"\x1b"], "Space": [b" "]}
+
+
+def key_table() -> list[list[str]]:
+    section = README.split("## Keys in mock mode", 1)[1].split("\n## ", 1)[0]
+    rows = [line.strip("|").split("|") for line in section.splitlines() if line.startswith("| ")]
+    return [[cell.strip() for cell in row] for row in rows[1:]]  # without the header
+
+
+def typed(cell: str) -> list[bytes]:
+    """Every keystroke a cell names: `letters` in backticks and the named keys above."""
+    keystrokes = [letter.encode() for letter in re.findall(r"`(.)`", cell)]
+    for name, sequences in NAMED.items():
+        if re.search(rf"(?<![+\w]){re.escape(name)}", cell):
+            keystrokes += sequences
+    return keystrokes
+
+
+def test_the_key_table_is_what_the_keyboard_does() -> None:
+    table = key_table()
+    assert [row[0] for row in table] == ["UP / DOWN / LEFT / RIGHT", "OK", "BACK", "AUX"]
+    checked = 0
+    for device_keys, plain, long in table:
+        keys = [Key.parse(name) for name in device_keys.split(" / ")]
+        for column, is_long in ((plain, False), (long, True)):
+            strokes = typed(column)
+            assert strokes, column
+            for index, stroke in enumerate(strokes):
+                expected = keys[index % len(keys)] if len(keys) > 1 else keys[0]
+                assert decode_keys(stroke) == [KeyEvent(expected, long=is_long)], (column, stroke)
+                checked += 1
+    assert checked >= 25
+
+
+def test_the_terminal_size_the_readme_names_is_the_one_the_screen_needs() -> None:
+    from companion.hw.panel import PanelModel
+    from companion.hw.terminal import TerminalScreen
+
+    screen = TerminalScreen(PanelModel("ssd1306"), io.StringIO(), lambda: (80, 24))
+    assert f"at least {screen.min_columns}x{screen.min_lines}, e.g. the usual 80x24" in README

@@ -13,6 +13,7 @@ from companion import carddata
 from companion.engine.base import game_class, game_ids
 from companion.engine.record import GameBuilder, export_lines, read_record
 from companion.errors import CompanionError
+from companion.event.command import add_scoreboard_command
 from companion.paths import state_dir
 
 
@@ -71,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     imp = verbs.add_parser("import", help="merge facts from a JSON file (later values win, changes are listed)")
     imp.add_argument("file", type=Path)
     imp.set_defaults(handler=cmd_cards_import)
+
+    add_scoreboard_command(commands)
     return parser
 
 

@@ -24,6 +24,7 @@ from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
 from companion.errors import CompanionError, ConfigError
+from companion.event.device import start_event_mode
 from companion.hw.boards import Board, list_presets, load_board
 from companion.hw.display import Display, display_parser, open_display
 from companion.hw.keys import KeyEvent
@@ -148,18 +149,23 @@ class Device:
 # --- the command line ----------------------------------------------------------------------
 
 
-def configured_board(environ: Mapping[str, str] = os.environ) -> str:
-    """The board named in ``$CONFIGURATION_DIRECTORY/config.toml`` (``board = "..."``), else the default."""
+def load_config(environ: Mapping[str, str] = os.environ) -> tuple[Path | None, dict[str, Any]]:
+    """``$CONFIGURATION_DIRECTORY/config.toml`` parsed (with its path), or ``(None, {})`` without one."""
     directory = environ.get("CONFIGURATION_DIRECTORY")
     if not directory:
-        return DEFAULT_BOARD
+        return None, {}
     path = Path(directory.split(":")[0]) / "config.toml"
     try:
-        config = tomllib.loads(path.read_text(encoding="utf-8"))
+        return path, tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return DEFAULT_BOARD
+        return None, {}
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: {err}") from None
+
+
+def configured_board(environ: Mapping[str, str] = os.environ) -> str:
+    """The board named in ``$CONFIGURATION_DIRECTORY/config.toml`` (``board = "..."``), else the default."""
+    path, config = load_config(environ)
     board = config.get("board", DEFAULT_BOARD)
     if not isinstance(board, str):
         raise ConfigError(f"{path}: board must be a preset name or a file path")
@@ -185,6 +191,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     device = Device(store, display, rng=random.Random(args.seed), notifier=Notifier.from_environ())
     for message in device.startup_messages:
         print(f"companion: {message}", file=sys.stderr)
+    events = start_event_mode(load_config()[1], store)  # None (and no network) without [event]
     try:
         with ExitStack() as keys:
             _open_keys(args, board, device, keys)
@@ -195,6 +202,8 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
             device.app.render().save(args.save_frame)
         if display.bus is not None:
             print(f"companion: {device.frames} frames, {display.bus.total_bytes} display bytes", file=sys.stderr)
+        if events is not None:
+            events.close()
         device.close()
     return 0
 

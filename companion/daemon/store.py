@@ -53,6 +53,7 @@ class Store:
         self._wall = wall
         self._journal: Journal | None = None
         self.accepted = 0  # actions in the journalled game, once their line is on disk
+        self.on_journalled: list[Callable[[], None]] = []  # told after each line is on disk (event mode)
 
     # --- games ---------------------------------------------------------------------------
 
@@ -99,6 +100,7 @@ class Store:
             self._archive("game")
         self._journal = Journal.create(self.journal_path, header_json(setup))
         self.accepted = 0
+        self._journalled()
         return self._session(game_class(setup.game)(setup))
 
     def resume(self, game: Game[Any]) -> Session:
@@ -120,6 +122,11 @@ class Store:
         self._journal.append({**line, "at": self._wall()})
         self.accepted += 1 if change == "action" else -1
         log.debug("accepted %d", self.accepted)
+        self._journalled()
+
+    def _journalled(self) -> None:
+        for listener in self.on_journalled:
+            listener()
 
     def close(self) -> None:
         if self._journal is not None:

@@ -79,7 +79,6 @@ class Table:
     id: str
     games: dict[str, TrackedGame] = field(default_factory=dict)
     current: str | None = None
-    status_game: str | None = None  # the current game as the device's status names it
     online: bool = False
     last_seen: float | None = None
     view: dict[str, Any] | None = None  # cached for the page; None when it must be rebuilt
@@ -107,8 +106,8 @@ class Board:
         """One journal line from a table; returns the lines it let the engine apply."""
         with self._changed:
             table = self._table(table_id, now)
-            if message.game not in table.games and table.status_game is None:
-                table.current = message.game  # until a status names the table's current game
+            if message.game not in table.games:
+                table.current = message.game  # a game no status announced yet is the newest one
             game = self._game(table, message.game)
             before = game.stream.duplicates
             applied = game.stream.offer(message.line, message.data)
@@ -128,7 +127,7 @@ class Board:
             table.online = bool(data.get("online"))
             current = data.get("game")
             if isinstance(current, str) and current:
-                table.current = table.status_game = current
+                table.current = current
                 self._game(table, current)
             for game_id, lines in data.get("games", {}).items():
                 game = self._game(table, game_id)

@@ -222,7 +222,8 @@ class Publisher:
         """Read new journal lines and publish what the window allows."""
         if self.outbox.refresh():
             self._status_dirty = True
-        self._follow_current_game()
+        if self._follow_current_game():
+            self._status_sent_at = float("-inf")  # a new game is announced at once
         if self._connected:
             room = WINDOW - len(self._in_flight)
             for game_id, line, data in self.outbox.take(max(0, room)):
@@ -234,14 +235,17 @@ class Publisher:
         self.outbox.save()
         self._backlog = self.outbox.backlog  # lines beyond the window go out as acks make room
 
-    def _follow_current_game(self) -> None:
+    def _follow_current_game(self) -> bool:
+        """Feed the current game's new lines to the engine; True when it is a new game."""
         current = self.outbox.current
         if current is None:
-            return
-        if current.id != self._stream_game:
+            return False
+        new = current.id != self._stream_game
+        if new:
             self._stream, self._stream_game = LineStream(), current.id
         for number in range(self._stream.applied + 1, len(current.lines) + 1):
             self._stream.offer(number, current.lines[number - 1])
+        return new
 
     def _status(self, *, online: bool) -> dict[str, Any]:
         current = self.outbox.current

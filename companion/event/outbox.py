@@ -171,8 +171,6 @@ class Outbox:
         for game in self.games:
             if game.path is None:
                 continue
-            if not game.lines and game.acked:
-                game.read_more()  # an old game asked for again after a restart: load it
             start = game.next_send or game.acked + 1
             while len(out) < limit and start <= len(game.lines):
                 out.append((game.id, start, game.lines[start - 1]))
@@ -207,8 +205,6 @@ class Outbox:
         game = self.game(game_id)
         if game is None or game.path is None:
             return False
-        if not game.lines:
-            game.read_more()
         game.next_send = min(game.next_send or game.acked + 1, after + 1)
         return True
 
@@ -243,8 +239,7 @@ class Outbox:
                 game.path = journal
             else:
                 self._relocate(game)
-            if game.path is not None and game.acked:
-                game.read_more()
+            game.read_more()
 
 
 def _inode(path: Path) -> int | None:

@@ -151,6 +151,7 @@ def render_text(snapshot: dict[str, Any], now: float | None = None) -> str:
         out.append(f"{view['table']:8} {game['kind']:12} {game['deal']:5} {game['trick']:5}  {players:30} {state}")
     out.append("")
     if snapshot["standings"]:
+        out.append("standings (rank points, then score):")
         out.append(f"{'#':>3} {'player':20} {'games':>5} {'points':>6} {'score':>6}")
         for place, row in enumerate(snapshot["standings"], start=1):
             out.append(f"{place:3} {row['player']:20} {row['games']:5} {row['rank_points']:6} {row['score']:6}")

@@ -93,7 +93,7 @@ class Board:
         self.tables: dict[str, Table] = {}
         self.applied = 0
         self.duplicates = 0
-        self.latencies: list[float] = []  # seconds from the device's publish to the engine applying it
+        self.latencies: list[tuple[float, float]] = []  # (device's publish time, seconds until applied)
         self.problems: list[str] = []  # bad messages, each once
         self.version = 0
         self._changed = threading.Condition()
@@ -115,7 +115,7 @@ class Board:
             if applied:
                 self.applied += applied
                 if message.sent is not None:
-                    self.latencies.append(max(0.0, now - message.sent))
+                    self.latencies.append((message.sent, max(0.0, now - message.sent)))
                 self._touched(table, game)
             self._note_gap(game, now)
             return applied

@@ -18,6 +18,7 @@ ranked by rank points, then by the sum of their totals, then by name.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,7 +72,8 @@ class TrackedGame:
     requested_at: float | None = None  # when lines were last asked for again
 
     def missing(self) -> list[int]:
-        return self.stream.missing(self.announced)
+        """Lines still to come; none once the rules refused a line (nothing after it can apply)."""
+        return [] if self.stream.failure is not None else self.stream.missing(self.announced)
 
 
 @dataclass
@@ -190,8 +192,8 @@ class Board:
                 self._standings = standings(results, self.rank_points)  # type: ignore[union-attr]
             return self._standings
 
-    def snapshot(self) -> dict[str, Any]:
-        """Everything the page and the terminal show, as plain data."""
+    def snapshot(self, now: float | None = None) -> dict[str, Any]:
+        """Everything the page and the terminal show, as plain data (``now``: the clock of ``last_seen``)."""
         with self._changed:
             tables = []
             for table in sorted(self.tables.values(), key=lambda t: _table_order(t.id)):
@@ -200,6 +202,7 @@ class Board:
                 tables.append(table.view)
             return {
                 "version": self.version,
+                "now": time.time() if now is None else now,
                 "tables": tables,
                 "standings": [s.__dict__ for s in self.standings()],
                 "rank_points": list(self.rank_points),

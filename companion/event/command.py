@@ -39,6 +39,8 @@ def add_scoreboard_command(commands: Any) -> None:
                        help="points for 1st, 2nd, ... place in each finished game (default %(default)s)")
     board.add_argument("--export", type=Path, metavar="DIR",
                        help="on exit, write standings.csv, games.csv and every game's record here")
+    board.add_argument("--client-id", help="MQTT client id (default companion-scoreboard-EVENT); a second "
+                       "scoreboard of the same event needs its own, or the broker drops the first")
     board.add_argument("--quiet", action="store_true", help="no terminal view (the web page only)")
     board.set_defaults(handler=cmd_scoreboard)
 
@@ -81,7 +83,7 @@ def cmd_scoreboard(args: argparse.Namespace) -> int:
     server = ScoreboardServer(http, board).serve_in_thread() if http else None
     if server is not None:
         print(f"scoreboard page: {server.url}", file=sys.stderr)
-    scoreboard = Scoreboard(broker, topics, board).start()
+    scoreboard = Scoreboard(broker, topics, board, client_id=args.client_id).start()
     stop = threading.Event()
 
     def on_signal(_signum: int, _frame: FrameType | None) -> None:

@@ -132,7 +132,7 @@ def render_text(snapshot: dict[str, Any], now: float | None = None) -> str:
     <BLANKLINE>
     standings: no finished games yet
     """
-    now = time.time() if now is None else now
+    now = snapshot.get("now", time.time()) if now is None else now
     out = [f"{'table':8} {'game':12} {'deal':>5} {'trick':>5}  {'players and totals':30} state"]
     for view in snapshot["tables"]:
         game = view["game"]

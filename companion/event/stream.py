@@ -30,6 +30,9 @@ from companion.engine.record import META_KEYS, UNDO, GameBuilder, dumps, setup_f
 from companion.errors import CompanionError, RecordError
 
 
+MAX_LINES = 100_000  # far beyond any game; a forged huge number must not make a huge gap to wait for
+
+
 class LineStream:
     """The lines of one game, applied in line order exactly once each."""
 
@@ -52,8 +55,8 @@ class LineStream:
 
     def offer(self, number: int, data: Mapping[str, Any]) -> int:
         """Take line ``number``; returns how many lines this made the game apply (0 if it waits)."""
-        if number < 1:
-            raise RecordError("line numbers start at 1", number)
+        if not 1 <= number <= MAX_LINES:
+            raise RecordError(f"a line number must be 1-{MAX_LINES}", number)
         data = dict(data)
         known = self.lines[number - 1] if number <= len(self.lines) else self.waiting.get(number)
         if known is not None:

@@ -46,7 +46,7 @@ th { color: #aaa; font-weight: normal; } td.n { text-align: right; font-variant-
 "use strict";
 function cell(row, text, cls) { const td = row.insertCell(); td.textContent = text; if (cls) td.className = cls; return td; }
 function draw(board) {
-  const now = Date.now() / 1000;
+  const now = board.now;  // the scoreboard's clock, which also stamped last_seen
   const tables = document.querySelector("#tables tbody");
   tables.replaceChildren();
   for (const t of board.tables) {

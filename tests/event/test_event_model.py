@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from companion.daemon.store import Store
 from companion.engine.record import dumps, header_json, read_record
-from companion.errors import ConfigError
+from companion.errors import ConfigError, RecordError
 from companion.event.board import Board, places
 from companion.event.config import event_config
 from companion.event.outbox import Outbox, cursor_path
@@ -60,6 +60,12 @@ def test_a_stream_the_rules_refuse_is_flagged_with_its_table_and_line_and_the_ot
     assert views["2"]["lines"] == 6
     assert views["1"]["problem"] is None and views["1"]["over"]
     assert [s.games for s in board.standings()] == [1, 1, 1]  # only table 1's game counts
+    assert board.resend_due(100.0) == []  # lines after a refused one are not asked for again and again
+
+
+def test_a_forged_line_number_is_refused_rather_than_waited_for():
+    with pytest.raises(RecordError, match="line 1000000000: a line number must be 1-100000"):
+        LineStream().offer(10**9, {})
 
 
 def test_a_line_that_comes_again_with_other_content_is_named():

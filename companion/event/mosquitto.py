@@ -49,8 +49,10 @@ class Mosquitto:
         persistence: bool = True,
         password_file: Path | None = None,
         acl_file: Path | None = None,
+        tls: tuple[Path, Path, Path] | None = None,
         port: int | None = None,
     ) -> None:
+        """``tls``: (CA certificate, broker certificate, broker key) makes the listener TLS only."""
         binary = mosquitto_binary()
         if binary is None:
             raise FileNotFoundError("mosquitto is not installed (sudo apt install mosquitto)")
@@ -79,12 +81,15 @@ class Mosquitto:
             lines += ["allow_anonymous false", f"password_file {password_file}"]
         if acl_file is not None:
             lines.append(f"acl_file {acl_file}")
+        if tls is not None:
+            lines += [f"cafile {tls[0]}", f"certfile {tls[1]}", f"keyfile {tls[2]}"]
+        self.tls = tls is not None
         self.config.write_text("\n".join(lines) + "\n")
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 10.0) -> Mosquitto:
         self.process = subprocess.Popen([self.binary, "-c", str(self.config)], stdin=subprocess.DEVNULL,

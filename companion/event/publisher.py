@@ -157,6 +157,7 @@ class Publisher:
         client.reconnect_delay_set(min_delay=1, max_delay=30)
         client.on_connect = lambda _c, _u, _f, reason, _p: self._post("connect", reason)
         client.on_disconnect = lambda _c, _u, _f, reason, _p: self._post("disconnect", reason)
+        client.on_connect_fail = lambda _c, _u: self._post("disconnect", "cannot connect: no broker there, or TLS failed")
         client.on_publish = lambda _c, _u, mid, _reason, _p: self._post("ack", mid)
         client.on_message = lambda _c, _u, message: self._post("resend", message.payload)
         return client

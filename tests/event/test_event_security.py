@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import shutil
+import subprocess
 import threading
 from pathlib import Path
 
@@ -95,3 +97,46 @@ def test_a_table_with_its_own_account_plays_through_and_a_wrong_password_is_a_ma
             publisher.close()
         for store in stores:
             store.close()
+
+
+def make_certificates(directory: Path, name: str) -> tuple[Path, Path, Path]:
+    """A throwaway CA and a broker certificate for 127.0.0.1 signed by it (openssl, EC keys)."""
+    directory.mkdir()
+    ca_key, ca, key, request, cert = (directory / f for f in ("ca.key", "ca.crt", "broker.key", "broker.csr", "broker.crt"))
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    run = lambda *args: subprocess.run(["openssl", *args], check=True, capture_output=True, timeout=30)  # noqa: E731
+    run("req", "-x509", *ec, "-keyout", str(ca_key), "-out", str(ca), "-days", "2", "-subj", f"/CN={name} CA")
+    run("req", *ec, "-keyout", str(key), "-out", str(request), "-subj", "/CN=127.0.0.1")
+    (directory / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-in", str(request), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial",
+        "-out", str(cert), "-days", "2", "-extfile", str(directory / "san.ext"))
+    return ca, cert, key
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed (makes the test certificates)")
+def test_over_tls_the_device_checks_the_broker_certificate(start_broker, tmp_path):
+    ca, cert, key = make_certificates(tmp_path / "pki", "event")
+    stranger_ca, _, _ = make_certificates(tmp_path / "other", "stranger")
+    broker = start_broker(tls=(ca, cert, key))
+    assert broker.url.startswith("mqtts://")
+    scoreboard = Scoreboard(parse_broker(broker.url, ca_file=str(ca)), Topics("companion", EVENT), Board()).start()
+    trusted = Publisher(EventConfig(parse_broker(broker.url, ca_file=str(ca)), EVENT, "1"), tmp_path / "t1")
+    fooled = Publisher(EventConfig(parse_broker(broker.url, ca_file=str(stranger_ca)), EVENT, "2"), tmp_path / "t2")
+    stores = [Store(tmp_path / "t1"), Store(tmp_path / "t2")]
+    try:
+        assert scoreboard.connected.wait(SETTLE)
+        for store, publisher in zip(stores, (trusted, fooled), strict=True):
+            store.on_journalled.append(publisher.wake)
+            publisher.start()
+            store.start(new_random_game("tezuma-2015", 3, random.Random(1)).setup)
+        board = scoreboard.board
+        settle(board, lambda: "1" in board.tables and board.applied == 1, "table 1's header over TLS")
+        wait_for(lambda: fooled.status.state == "offline" and fooled.status.backlog == 1, "table 2 refusing the broker")
+        assert fooled.status.mark == "!" and "TLS" in fooled.status.detail
+        assert "2" not in board.tables
+    finally:
+        for publisher in (trusted, fooled):
+            publisher.close()
+        for store in stores:
+            store.close()
+        scoreboard.close()

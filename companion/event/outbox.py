@@ -66,14 +66,14 @@ class GameLog:
     next_send: int = 0  # 0: start after ``acked``
     acked_above: set[int] = field(default_factory=set)
 
-    def read_more(self) -> int:
-        """Read the complete lines appended since the last call; returns how many there were."""
+    def read_more(self, durable: int | None = None) -> int:
+        """Read the complete lines appended since the last call, up to byte ``durable`` if given."""
         if self.path is None:
             return 0
         try:
             with open(self.path, "rb") as stream:
                 stream.seek(self.loaded_bytes)
-                chunk = stream.read()
+                chunk = stream.read(-1 if durable is None else max(0, durable - self.loaded_bytes))
         except FileNotFoundError:
             return 0
         complete = chunk[: chunk.rfind(b"\n") + 1]  # a line still being written waits for its newline
@@ -122,8 +122,13 @@ class Outbox:
 
     # --- following the journal -----------------------------------------------------------
 
-    def refresh(self) -> bool:
-        """Notice a new game and new lines; True if there is anything new to send."""
+    def refresh(self, durable: tuple[int, int] | None = None) -> bool:
+        """Notice a new game and new lines; True if there is anything new to send.
+
+        ``durable`` is ``(inode, size)`` of the journal when its last append had been fsynced: bytes
+        past it may be a line still being written, which a power cut could yet take back, so they
+        wait. Without it (at start-up, after the journal's recovery) the whole file counts.
+        """
         journal = self.state_dir / CURRENT_JOURNAL
         current = self.current
         try:
@@ -143,7 +148,8 @@ class Outbox:
             new = True
         for game in self.games:
             if game.acked < len(game.lines) or game is self.current:
-                new = game.read_more() > 0 or new
+                limit = durable[1] if durable is not None and durable[0] == game.inode else None
+                new = game.read_more(limit) > 0 or new
         return new
 
     def _relocate(self, game: GameLog) -> None:

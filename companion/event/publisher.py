@@ -12,6 +12,7 @@ The device is a client only: it connects out to the broker and never listens on 
 from __future__ import annotations
 
 import logging
+import os
 import ssl
 import threading
 import time
@@ -22,6 +23,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from companion.daemon.journal import CURRENT_JOURNAL
 from companion.engine.base import Game
 from companion.errors import CompanionError
 from companion.event.config import EventConfig
@@ -95,6 +97,8 @@ class Publisher:
         self._resend_topic = self._topics.table(config.table, "resend")
         self._cond = threading.Condition()
         self._woken = True  # the first pass reads what the journal already holds
+        self._durable: tuple[int, int] | None = None  # (inode, size) at the last wake
+        self._journal_path = Path(state_dir) / CURRENT_JOURNAL
         self._events: list[tuple[str, Any]] = []  # from paho's thread, handled by the worker
         self._stopping = False
         self._state = "connecting"
@@ -112,8 +116,18 @@ class Publisher:
     # --- the loop's side: cheap and never blocking on the network --------------------------
 
     def wake(self) -> None:
-        """A line was journalled: look at the journal soon."""
+        """A line was journalled and fsynced: look at the journal soon.
+
+        Called on the event loop, the journal's only writer, right after an append returned, so the
+        journal's size now is what is on disk for sure; lines past it are never published early.
+        """
+        try:
+            found = os.stat(self._journal_path)
+            durable: tuple[int, int] | None = (found.st_ino, found.st_size)
+        except FileNotFoundError:
+            durable = None
         with self._cond:
+            self._durable = durable
             self._woken = True
             self._cond.notify()
 
@@ -178,12 +192,13 @@ class Publisher:
                             break
                     events, self._events = self._events, []
                     woken, self._woken = self._woken, False
+                    durable = self._durable
                     if self._stopping:
                         return
                 for kind, value in events:
                     self._handle(kind, value)
                 if woken or events:
-                    self._pump()
+                    self._pump(durable)
                 self._maybe_send_status()
         except Exception:  # a bug here must not stop play: say so loudly and leave the table alone
             log.exception("event publishing stopped")
@@ -219,9 +234,9 @@ class Publisher:
             if self.outbox.resend(game_id, after):
                 log.info("the scoreboard asked for game %s again after line %d", game_id, after)
 
-    def _pump(self) -> None:
+    def _pump(self, durable: tuple[int, int] | None) -> None:
         """Read new journal lines and publish what the window allows."""
-        if self.outbox.refresh():
+        if self.outbox.refresh(durable):
             self._status_dirty = True
         if self._follow_current_game():
             self._status_sent_at = float("-inf")  # a new game is announced at once

@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "docs" / "examples" / "first-tricks.keys"
 
 
-def run_device(state: Path, config_dir: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+def run_device(state: Path, config_dir: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "CONFIGURATION_DIRECTORY": str(config_dir)}
     return subprocess.run(
-        [sys.executable, *extra, "-m", "companion.cli", "run", "--mock", "--state-dir", str(state), "--keys", str(DEMO),
+        [sys.executable, "-m", "companion.cli", "run", "--mock", "--state-dir", str(state), "--keys", str(DEMO),
          "--exit-when-done", "--seed", "1"],
         stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, timeout=120, cwd=ROOT,
     )
@@ -44,18 +44,22 @@ def test_companion_run_with_an_event_section_publishes_its_journal(tmp_path, bro
 
 
 def test_without_an_event_section_the_device_loads_no_network_code(tmp_path):
+    """What ``companion run`` does with config.toml, in a fresh interpreter: no publisher, no paho."""
+    probe = (
+        "import sys\n"
+        "from companion.daemon.app import load_config\n"
+        "from companion.daemon.store import Store\n"
+        "from companion.event.device import start_event_mode\n"
+        "store = Store(__import__('pathlib').Path(sys.argv[1]))\n"
+        "print(start_event_mode(load_config()[1], store), store.on_journalled, 'paho.mqtt.client' in sys.modules)\n"
+    )
     config = tmp_path / "etc"
     config.mkdir()
     (config / "config.toml").write_text('board = "adafruit-oled-bonnet"\n')
-    probe = (
-        "import runpy, sys, atexit\n"
-        "atexit.register(lambda: print('NETWORK' if 'paho.mqtt.client' in sys.modules else 'NO NETWORK', file=sys.stderr))\n"
-        "sys.argv = ['companion'] + sys.argv[3:]  # after: -m companion.cli\n"
-        "runpy.run_module('companion.cli', run_name='__main__')\n"
-    )
-    done = run_device(tmp_path / "state", config, "-c", probe)
+    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "state")], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT, env={**os.environ, "CONFIGURATION_DIRECTORY": str(config)})
     assert done.returncode == 0, done.stderr
-    assert done.stderr.rstrip().endswith("NO NETWORK")
+    assert done.stdout.split() == ["None", "[]", "False"]
 
 
 def test_the_scoreboard_command_serves_shows_and_exports(tmp_path, broker, tables):

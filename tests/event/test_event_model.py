@@ -170,3 +170,19 @@ def test_a_good_event_section(tmp_path: Path):
     assert event_config({}) is None
     with pytest.raises(ConfigError, match="must be a table"):
         event_config({"event": "mqtt://x"})
+
+
+def test_bytes_past_the_last_fsynced_append_wait(tmp_path):
+    """A line written but not yet fsynced could still be lost to a power cut: it is not published yet."""
+    store = Store(tmp_path)
+    play(store, 1, 2)
+    journal = tmp_path / "current.jsonl"
+    synced = journal.stat()
+    with open(journal, "ab") as writing:  # what the disk holds mid-append
+        writing.write(b'{"type":"undo"}\n')
+    outbox = Outbox(tmp_path, "cup", "7")
+    assert outbox.refresh((synced.st_ino, synced.st_size))
+    assert [n for _, n, _ in outbox.take(100)] == [1, 2, 3]
+    assert outbox.refresh((synced.st_ino, journal.stat().st_size))  # the append returned: now it goes
+    assert [n for _, n, _ in outbox.take(100)] == [4]
+    store.close()

@@ -90,15 +90,19 @@ def cmd_scoreboard(args: argparse.Namespace) -> int:
         stop.set()
 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    def show() -> int:
+        snapshot = board.snapshot()
+        clear = "\x1b[H\x1b[2J" if sys.stdout.isatty() else ""
+        print(clear + time.strftime("%H:%M:%S ") + render_text(snapshot), flush=True)
+        return int(snapshot["version"])
+
     try:
         seen = -1
         while not stop.wait(REFRESH):
-            if args.quiet or board.version == seen:
-                continue
-            snapshot = board.snapshot()
-            seen = snapshot["version"]
-            clear = "\x1b[H\x1b[2J" if sys.stdout.isatty() else ""
-            print(clear + time.strftime("%H:%M:%S ") + render_text(snapshot), flush=True)
+            if not args.quiet and board.version != seen:
+                seen = show()
+        if not args.quiet:
+            show()  # the board as it stands at the end
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)

@@ -249,7 +249,13 @@ class Publisher:
                     break  # the connection just went; the reconnect rewinds to the cursor
                 self._in_flight[info.mid] = (game_id, line)
         self.outbox.save()
+        behind_before = self._backlog > WINDOW
         self._backlog = self.outbox.backlog  # lines beyond the window go out as acks make room
+        if (self._backlog > WINDOW) != behind_before:
+            if behind_before:
+                log.info("event broker: caught up (%d lines to send)", self._backlog)
+            else:
+                log.warning("event broker: %d lines waiting to be sent", self._backlog)
 
     def _follow_current_game(self) -> bool:
         """Feed the current game's new lines to the engine; True when it is a new game."""

@@ -29,7 +29,7 @@ from companion.hw.keys import Key, KeyEvent
 from companion.sim import table_model
 
 EVENT = "cup"
-SETTLE = 30.0  # seconds a test waits for the network to deliver before it fails (a bound, not a speed goal)
+SETTLE = 60.0  # seconds a test waits for the network to deliver before it fails (a bound, not a speed goal)
 
 
 def needs_tool(name: str, found: object) -> None:

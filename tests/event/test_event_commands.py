@@ -14,7 +14,7 @@ from pathlib import Path
 
 from companion.event.board import standings
 from companion.event.mosquitto import free_port
-from tests.event.conftest import EVENT, replay_json, settle
+from tests.event.conftest import EVENT, SETTLE, replay_json, settle
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "docs" / "examples" / "first-tricks.keys"
@@ -75,7 +75,7 @@ def test_the_scoreboard_command_serves_shows_and_exports(tmp_path, broker, table
             table.new_game("tezuma")
             table.play()
         # the scoreboard is another process: watch its page until it shows both games finished
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + SETTLE
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/board.json", timeout=5) as response:
@@ -93,7 +93,7 @@ def test_the_scoreboard_command_serves_shows_and_exports(tmp_path, broker, table
             child.kill()
             child.communicate(timeout=10)
     assert child.returncode == 0, err
-    assert "standings" in out and "finished" in out
+    assert "standings" in out and "finished" in out, out + err
     replays = [replay_json(p) for t in playing for p in t.journals()]
     expected = standings([(r["players"], r["totals"]) for r in replays], (5, 3, 1, 0))
     with open(export / "standings.csv", encoding="utf-8") as stream:

@@ -125,7 +125,7 @@ def render_text(snapshot: dict[str, Any], now: float | None = None) -> str:
 
     >>> print(render_text({"tables": [{"table": "3", "online": True, "last_seen": 0.0, "games": 1,
     ...     "game": {"kind": "tezuma", "players": ["A", "B", "C"], "deal": 2, "trick": 4,
-    ...     "totals": [5, 3, 0], "over": False, "problem": None, "waiting_for": []}}],
+    ...     "totals": [5, 3, 0], "over": False, "problem": None, "waiting_for": [], "changed_lines": []}}],
     ...     "standings": [], "problems": []}, now=12.0))
     table    game          deal trick  players and totals             state
     3        tezuma           2     4  A 5, B 3, C 0                  online, seen 12 s ago
@@ -146,6 +146,8 @@ def render_text(snapshot: dict[str, Any], now: float | None = None) -> str:
             state += ", finished"
         if game["waiting_for"]:
             state += f", waiting for line {game['waiting_for'][0]}"
+        if game["changed_lines"]:
+            state += f", line {game['changed_lines'][0]} came again changed (first kept)"
         if game["problem"]:
             state += f", REFUSED: {game['problem']}"
         out.append(f"{view['table']:8} {game['kind']:12} {game['deal']:5} {game['trick']:5}  {players:30} {state}")

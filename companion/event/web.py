@@ -60,6 +60,7 @@ function draw(board) {
     if (t.last_seen !== null) state += ", seen " + Math.max(0, Math.round(now - t.last_seen)) + " s ago";
     if (g && g.over) state += ", finished";
     if (g && g.waiting_for.length) state += ", waiting for line " + g.waiting_for[0];
+    if (g && g.changed_lines.length) state += ", line " + g.changed_lines[0] + " came again changed (first kept)";
     if (g && g.problem) state += ", REFUSED: " + g.problem;
     cell(row, state, g && g.problem ? "bad" : g && g.over ? "done" : t.online ? "on" : "off");
   }

@@ -16,6 +16,7 @@ from companion.errors import ConfigError, RecordError
 from companion.event.board import Board, places
 from companion.event.config import event_config
 from companion.event.outbox import Outbox, cursor_path
+from companion.event.scoreboard import render_text
 from companion.event.stream import LineStream
 from companion.event.wire import JournalMessage
 from companion.sim import random_game
@@ -74,6 +75,10 @@ def test_a_line_that_comes_again_with_other_content_is_named():
     stream.offer(2, JOURNALS[0][1])
     stream.offer(2, JOURNALS[0][2])
     assert stream.conflicts == [2] and stream.applied == 2
+    board = Board()
+    for number, line in ((1, JOURNALS[0][0]), (2, JOURNALS[0][1]), (2, JOURNALS[0][2])):
+        board.journal("1", JournalMessage("g", number, None, line), now=0.0)
+    assert "line 2 came again changed (first kept)" in render_text(board.snapshot())
 
 
 def test_gaps_are_asked_for_again_after_the_grace_period_and_not_before():

@@ -15,6 +15,7 @@ from companion.engine.base import game_class, game_ids
 from companion.engine.record import GameBuilder, export_lines, read_bytes
 from companion.engine.tricks import TrickGame
 from companion.errors import CompanionError, ConfigError
+from companion.event.command import add_scoreboard_command
 from companion.paths import check_output_file, tools_state_dir
 from companion.storage import atomic_replace, read_file
 from companion.text import Catalog, Formatter
@@ -94,6 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
     imp = verbs.add_parser("import", help="merge facts from a file written by 'cards export' (its values win; each added or changed fact is listed)")
     imp.add_argument("file", type=Path)
     imp.set_defaults(handler=cmd_cards_import)
+
+    add_scoreboard_command(commands)
     return parser
 
 

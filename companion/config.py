@@ -15,7 +15,7 @@ import difflib
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +88,10 @@ class Setting:
         return value
 
 
+# Tables of config.toml that belong to an optional part, which checks them itself when it starts
+# (``[event]``: companion/event/config.py).
+SECTIONS = ("event",)
+
 SETTINGS: dict[str, Setting] = {
     "board": Setting(str, "board preset name, or the path of a board file (.toml or .json)"),
     "keypad": Setting(str, "serial port of the optional Pico keypad, e.g. /dev/ttyACM0"),
@@ -116,6 +120,7 @@ class RunConfig:
 
     values: Mapping[str, Any]
     path: Path | None = None
+    sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # tables checked by their owners
 
     def get(self, name: str) -> Any:
         return self.values.get(name)
@@ -143,6 +148,8 @@ def check_config(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     """
     values: dict[str, Any] = {}
     for name, value in raw.items():
+        if name in SECTIONS:
+            continue
         setting = SETTINGS.get(name)
         if setting is None:
             near = difflib.get_close_matches(name, SETTINGS, n=1)
@@ -184,4 +191,8 @@ def load_config(path: Path | None = None, *, environ: Mapping[str, str] = os.env
         if not path.exists() and not path.is_symlink():
             return RunConfig({})
     raw = parse_toml(read_text_file(path, "config file"), str(path))
-    return RunConfig(check_config(raw, str(path)), path)
+    sections = {name: raw[name] for name in SECTIONS if name in raw}
+    for name, section in sections.items():
+        if not isinstance(section, dict):
+            raise ConfigError(f"{path}: [{name}] must be a table of settings")
+    return RunConfig(check_config(raw, str(path)), path, sections)

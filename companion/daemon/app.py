@@ -27,6 +27,8 @@ from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
 from companion.errors import CompanionError, ConfigError
+from companion.event.config import event_config
+from companion.event.device import start_event_mode
 from companion.hw.boards import Board, list_presets, load_board
 from companion.hw.display import (
     EMULATORS,
@@ -263,6 +265,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     if config.path is not None:
         log.info("options from %s", config.path)
     options = resolve_options(args, config)
+    event_config(config.sections)  # a wrong [event] stops here, before anything is opened
     if options.verbose:
         logging.getLogger("companion").setLevel(logging.DEBUG)
     script = None
@@ -287,6 +290,9 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         cleanup.callback(device.close)
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
+        events = start_event_mode(config.sections, store)  # None (and no network) without [event]
+        if events is not None:
+            cleanup.callback(events.close)
         try:
             with ExitStack() as running:
                 if screen is not None:  # entered first, left last: errors print on the restored terminal

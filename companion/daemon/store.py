@@ -59,6 +59,7 @@ class Store:
         self._wall = wall
         self._journal: Journal | None = None
         self.accepted = 0  # actions in the journalled game, once their line is on disk
+        self.on_journalled: list[Callable[[], None]] = []  # told after each line is on disk (event mode)
         self.notices: list[str] = []  # problems the screen should show; the device takes them
         try:
             self.root.mkdir(parents=True, exist_ok=True)
@@ -191,6 +192,7 @@ class Store:
         except OSError as err:
             self._fail("could not start the new game", err)
         self.accepted = 0
+        self._journalled()
         return self._session(game)
 
     def _fail(self, what: str, err: OSError) -> None:
@@ -226,6 +228,11 @@ class Store:
             raise
         self.accepted += 1 if change == "action" else -1
         log.debug("accepted %d", self.accepted)
+        self._journalled()
+
+    def _journalled(self) -> None:
+        for listener in self.on_journalled:
+            listener()
 
     def close(self) -> None:
         if self._journal is not None:

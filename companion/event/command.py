@@ -1,0 +1,115 @@
+"""``companion scoreboard``: its options and its main loop (paho-mqtt is imported only when it runs)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from companion.errors import ConfigError
+from companion.event.board import DEFAULT_RANK_POINTS
+from companion.event.config import DEFAULT_PREFIX, Topics, check_id, parse_broker
+
+REFRESH = 2.0  # seconds between terminal redraws while the board changes
+
+
+def add_scoreboard_command(commands: Any) -> None:
+    """Register ``scoreboard`` on the ``companion`` command's subparsers."""
+    board = commands.add_parser(
+        "scoreboard",
+        help="an event's live scoreboard: every table's game from the broker, standings, a web page",
+        description="Subscribe to every table of an event, rebuild each game with the rules engine, "
+        "show the tables and standings in the terminal and on a read-only web page.",
+    )
+    board.add_argument("--broker", required=True, help="mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+    board.add_argument("--event", required=True, help="the event id the tables were given")
+    board.add_argument("--prefix", default=DEFAULT_PREFIX, help=f"topic prefix (default {DEFAULT_PREFIX})")
+    board.add_argument("--username", help="the scoreboard's broker account")
+    board.add_argument("--password-file", help="a file whose first line is that account's password")
+    board.add_argument("--ca-file", help="CA certificate for an mqtts:// broker")
+    board.add_argument("--http", default="127.0.0.1:8080", metavar="HOST:PORT",
+                       help="where to serve the web page (default 127.0.0.1:8080; 0.0.0.0:8080 for the room; 'off')")
+    board.add_argument("--rank-points", default=",".join(map(str, DEFAULT_RANK_POINTS)), metavar="P1,P2,...",
+                       help="points for 1st, 2nd, ... place in each finished game (default %(default)s)")
+    board.add_argument("--export", type=Path, metavar="DIR",
+                       help="on exit, write standings.csv, games.csv and every game's record here")
+    board.add_argument("--client-id", help="MQTT client id (default companion-scoreboard-EVENT); a second "
+                       "scoreboard of the same event needs its own, or the broker drops the first")
+    board.add_argument("--quiet", action="store_true", help="no terminal view (the web page only)")
+    board.set_defaults(handler=cmd_scoreboard)
+
+
+def parse_rank_points(text: str) -> tuple[int, ...]:
+    """``"3,2,1,0"`` as numbers.
+
+    >>> parse_rank_points("4, 2,1")
+    (4, 2, 1)
+    """
+    try:
+        points = tuple(int(p) for p in text.split(","))
+    except ValueError:
+        raise ConfigError(f"--rank-points must be whole numbers separated by commas, not {text!r}") from None
+    return points
+
+
+def parse_http(text: str) -> tuple[str, int] | None:
+    if text == "off":
+        return None
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise ConfigError(f"--http must be HOST:PORT or off, not {text!r}")
+    return host, int(port)
+
+
+def cmd_scoreboard(args: argparse.Namespace) -> int:
+    try:
+        from companion.event.board import Board
+        from companion.event.scoreboard import Scoreboard, export, render_text
+        from companion.event.web import ScoreboardServer
+    except ImportError as err:
+        raise ConfigError(f"the scoreboard needs paho-mqtt ({err}): pip install 'tabletop-companion[event]'") from None
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    broker = parse_broker(args.broker, ca_file=args.ca_file, username=args.username, password_file=args.password_file)
+    topics = Topics(check_id("prefix", args.prefix), check_id("event", args.event))
+    board = Board(parse_rank_points(args.rank_points))
+    http = parse_http(args.http)
+    server = ScoreboardServer(http, board).serve_in_thread() if http else None
+    if server is not None:
+        print(f"scoreboard page: {server.url}", file=sys.stderr)
+    scoreboard = Scoreboard(broker, topics, board, client_id=args.client_id).start()
+    stop = threading.Event()
+
+    def on_signal(_signum: int, _frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    def show() -> int:
+        snapshot = board.snapshot()
+        clear = "\x1b[H\x1b[2J" if sys.stdout.isatty() else ""
+        print(clear + time.strftime("%H:%M:%S ") + render_text(snapshot), flush=True)
+        return int(snapshot["version"])
+
+    try:
+        seen = -1
+        while not stop.wait(REFRESH):
+            if not args.quiet and board.version != seen:
+                seen = show()
+        if not args.quiet:
+            show()  # the board as it stands at the end
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if server is not None:
+            server.stop()
+        scoreboard.close()
+        if args.export is not None:
+            for path in export(board, args.export):
+                print(f"wrote {path}", file=sys.stderr)
+    return 0

@@ -1,0 +1,33 @@
+"""Event mode on the device: start publishing when config.toml has an ``[event]`` section.
+
+paho-mqtt is imported only here, and only when the section is there: a device outside an event
+needs neither the package nor any network connection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from companion.errors import ConfigError
+from companion.event.config import event_config
+
+if TYPE_CHECKING:
+    from companion.daemon.store import Store
+    from companion.event.publisher import Publisher
+
+
+def start_event_mode(config: Mapping[str, Any], store: Store) -> Publisher | None:
+    """A started :class:`~.publisher.Publisher` told of every journalled line, or None (no network)."""
+    event = event_config(config)
+    if event is None:
+        return None
+    try:
+        from companion.event.publisher import Publisher
+    except ImportError:
+        raise ConfigError(
+            "config.toml has an [event] section but paho-mqtt is not installed: pip install 'tabletop-companion[event]'"
+        ) from None
+    publisher = Publisher(event, store.root)
+    store.on_journalled.append(publisher.wake)
+    return publisher.start()

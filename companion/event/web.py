@@ -1,0 +1,173 @@
+"""The scoreboard's read-only web page: every table and the standings, live, readable on a projector.
+
+``GET /`` is one self-contained page (no outside scripts or fonts); it opens ``GET /events``, a
+server-sent event stream that sends the whole board as JSON whenever it changes (at most a few
+times a second), and redraws. ``/standings.csv`` and ``/games.csv`` are the exports. Nothing can be
+changed through the server: it answers GET and HEAD only.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from companion.event.board import Board
+from companion.event.scoreboard import games_csv, standings_csv
+
+MIN_INTERVAL = 0.25  # seconds between two updates of one page: a projector needs no more
+KEEPALIVE = 15.0  # seconds: a comment line keeps proxies and the browser from closing the stream
+
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Scoreboard</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body { background: #111; color: #eee; font: 1.4rem/1.4 system-ui, sans-serif; margin: 1rem 2rem; }
+h1 { font-size: 2rem; margin: 0 0 .5rem; } h2 { font-size: 1.6rem; margin: 1.2rem 0 .3rem; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .2rem .6rem; border-bottom: 1px solid #333; vertical-align: top; }
+th { color: #aaa; font-weight: normal; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.off { color: #f66; } .on { color: #6f6; } .done { color: #9cf; } .bad { color: #fc3; }
+#state { color: #888; font-size: 1rem; }
+</style></head>
+<body>
+<h1>Scoreboard <span id="state">connecting...</span></h1>
+<h2>Tables</h2>
+<table id="tables"><thead><tr><th>table</th><th>game</th><th>deal</th><th>trick</th>
+<th>players and totals</th><th>state</th></tr></thead><tbody></tbody></table>
+<h2>Standings</h2>
+<table id="standings"><thead><tr><th>#</th><th>player</th><th>games</th><th>points</th><th>score</th>
+</tr></thead><tbody></tbody></table>
+<ul id="problems" class="bad"></ul>
+<script>
+"use strict";
+function cell(row, text, cls) { const td = row.insertCell(); td.textContent = text; if (cls) td.className = cls; return td; }
+function draw(board) {
+  const now = board.now;  // the scoreboard's clock, which also stamped last_seen
+  const tables = document.querySelector("#tables tbody");
+  tables.replaceChildren();
+  for (const t of board.tables) {
+    const row = tables.insertRow(); row.dataset.table = t.table;
+    cell(row, t.table);
+    const g = t.game;
+    cell(row, g ? g.kind : "-");
+    cell(row, g ? g.deal : "", "n"); cell(row, g ? g.trick : "", "n");
+    cell(row, g ? g.players.map((p, i) => p + " " + g.totals[i]).join(", ") : "", "totals");
+    let state = t.online ? "online" : "offline";
+    if (t.last_seen !== null) state += ", seen " + Math.max(0, Math.round(now - t.last_seen)) + " s ago";
+    if (g && g.over) state += ", finished";
+    if (g && g.waiting_for.length) state += ", waiting for line " + g.waiting_for[0];
+    if (g && g.changed_lines.length) state += ", line " + g.changed_lines[0] + " came again changed (first kept)";
+    if (g && g.problem) state += ", REFUSED: " + g.problem;
+    cell(row, state, g && g.problem ? "bad" : g && g.over ? "done" : t.online ? "on" : "off");
+  }
+  const standings = document.querySelector("#standings tbody");
+  standings.replaceChildren();
+  board.standings.forEach((s, i) => {
+    const row = standings.insertRow();
+    cell(row, i + 1, "n"); cell(row, s.player); cell(row, s.games, "n");
+    cell(row, s.rank_points, "n"); cell(row, s.score, "n");
+  });
+  const problems = document.getElementById("problems");
+  problems.replaceChildren(...board.problems.map(p => { const li = document.createElement("li"); li.textContent = p; return li; }));
+  document.body.dataset.version = board.version;
+}
+const events = new EventSource("events");
+events.onopen = () => { document.getElementById("state").textContent = "live"; };
+events.onerror = () => { document.getElementById("state").textContent = "reconnecting..."; };
+events.onmessage = (e) => draw(JSON.parse(e.data));
+</script>
+</body></html>
+"""
+
+
+class ScoreboardServer(ThreadingHTTPServer):
+    """Serves one :class:`Board`; :meth:`serve_in_thread`, then :meth:`stop`."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], board: Board) -> None:
+        super().__init__(address, _Handler)
+        self.board = board
+        self.stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}/"
+
+    def serve_in_thread(self) -> ScoreboardServer:
+        self._thread = threading.Thread(target=self.serve_forever, name="scoreboard-web", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 3.0) -> None:
+        self.stopping.set()
+        self.board.close()  # wakes every event stream so its thread ends
+        self.shutdown()
+        self.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: ScoreboardServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  (the base class's name)
+        pass  # a projector page reloading is not news
+
+    def do_HEAD(self) -> None:
+        self.do_GET(body=False)
+
+    def do_GET(self, body: bool = True) -> None:
+        path = self.path.split("?", 1)[0]
+        if path == "/events":
+            self._events()
+        elif path == "/":
+            self._send("text/html; charset=utf-8", PAGE.encode("utf-8"), body)
+        elif path == "/standings.csv":
+            self._send("text/csv; charset=utf-8", standings_csv(self.server.board).encode("utf-8"), body)
+        elif path == "/games.csv":
+            self._send("text/csv; charset=utf-8", games_csv(self.server.board).encode("utf-8"), body)
+        elif path == "/board.json":
+            self._send("application/json", json.dumps(self.server.board.snapshot(), ensure_ascii=False).encode("utf-8"), body)
+        else:
+            self.send_error(HTTPStatus.NOT_FOUND, "the scoreboard has /, /events, /board.json, /standings.csv and /games.csv")
+
+    def _send(self, kind: str, data: bytes, body: bool) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if body:
+            self.wfile.write(data)
+
+    def _events(self) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        board, seen = self.server.board, -1
+        try:
+            while not self.server.stopping.is_set():
+                version = board.wait_change(seen, KEEPALIVE)
+                if self.server.stopping.is_set() or board.closed:
+                    return
+                if version == seen:
+                    self.wfile.write(b": still here\n\n")
+                else:
+                    snapshot = board.snapshot()
+                    seen = snapshot["version"]
+                    self.wfile.write(b"data: " + json.dumps(snapshot, ensure_ascii=False).encode("utf-8") + b"\n\n")
+                self.wfile.flush()
+                time.sleep(MIN_INTERVAL)
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the page was closed

@@ -1,0 +1,97 @@
+"""The messages on the broker, as JSON: journal lines, table status and resend requests.
+
+``<prefix>/<event>/tables/<table>/journal`` (QoS 1, the device writes)::
+
+    {"game": "<game id>", "line": 12, "sent": 1764125000.25, "data": {...the journal line...}}
+
+``.../status`` (QoS 1, retained, the device writes; its last will is the offline form)::
+
+    {"online": true, "game": "<id>", "kind": "tezuma", "players": [...], "deal": 2, "trick": 5,
+     "totals": [...], "over": false, "games": {"<id>": <lines in that journal>, ...}, "sent": ...}
+
+``.../resend`` (QoS 1, the scoreboard writes, the device reads)::
+
+    {"game": "<game id>", "after": 11}
+
+The scoreboard trusts only journal lines: status is for "online" and for noticing missing lines.
+
+>>> journal_message("g1", 1, {"format": "x"}, sent=5.0)
+b'{"game":"g1","line":1,"sent":5.0,"data":{"format":"x"}}'
+>>> decode_journal(journal_message("g1", 1, {"format": "x"}, sent=5.0))
+JournalMessage(game='g1', line=1, sent=5.0, data={'format': 'x'})
+>>> decode_journal(b'{"game":"g1","line":0,"data":{}}')
+Traceback (most recent call last):
+...
+companion.errors.RecordError: a journal message needs a game id, a line number >= 1 and an object
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import RecordError
+
+
+def _json(value: Mapping[str, Any]) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
+def _object(payload: bytes, what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise RecordError(f"a {what} message is not JSON: {err}") from None
+    if not isinstance(value, dict):
+        raise RecordError(f"a {what} message must be a JSON object")
+    return value
+
+
+@dataclass(frozen=True)
+class JournalMessage:
+    game: str
+    line: int
+    sent: float | None
+    data: dict[str, Any]
+
+
+def journal_message(game: str, line: int, data: Mapping[str, Any], *, sent: float) -> bytes:
+    return _json({"game": game, "line": line, "sent": sent, "data": data})
+
+
+def decode_journal(payload: bytes) -> JournalMessage:
+    value = _object(payload, "journal")
+    game, line, data, sent = value.get("game"), value.get("line"), value.get("data"), value.get("sent")
+    if (
+        not isinstance(game, str) or not game
+        or not isinstance(line, int) or isinstance(line, bool) or line < 1
+        or not isinstance(data, dict)
+    ):
+        raise RecordError("a journal message needs a game id, a line number >= 1 and an object")
+    return JournalMessage(game, line, float(sent) if isinstance(sent, (int, float)) else None, data)
+
+
+def status_message(status: Mapping[str, Any]) -> bytes:
+    return _json(status)
+
+
+def decode_status(payload: bytes) -> dict[str, Any]:
+    value = _object(payload, "status")
+    games = value.get("games", {})
+    if not isinstance(games, dict) or not all(isinstance(n, int) for n in games.values()):
+        raise RecordError("a status message's 'games' must map game ids to line counts")
+    return value
+
+
+def resend_message(game: str, after: int) -> bytes:
+    return _json({"game": game, "after": after})
+
+
+def decode_resend(payload: bytes) -> tuple[str, int]:
+    value = _object(payload, "resend")
+    game, after = value.get("game"), value.get("after")
+    if not isinstance(game, str) or not isinstance(after, int) or isinstance(after, bool) or after < 0:
+        raise RecordError("a resend request needs a game id and 'after' >= 0")
+    return game, after

@@ -211,7 +211,7 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
         reason = [Phrase("irohanihohedo.win", {"winner": Seat(winner), "colour": Term("colour", marker), "value": value})]
         lead_colour = trick.lead_suit
         if marker != lead_colour:
-            mover = next(turn.seat for turn in reversed(trick.turns) if turn.cards[0].suit == marker)
+            mover = next(turn.seat for turn in trick.turns if turn.cards[0].suit == marker)  # the first of its colour
             reason.append(Phrase("irohanihohedo.marker", {"seat": Seat(mover), "colour": Term("colour", marker)}))
         return TrickResult(winner, winner, tuple(reason))
 

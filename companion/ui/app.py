@@ -27,8 +27,8 @@ from PIL import Image
 from companion.engine.base import Game, Setup, game_class, game_ids
 from companion.errors import CompanionError, ConfigError, IllegalAction
 from companion.hw.keys import Key, KeyEvent
+from companion.plugins import load_parts
 from companion.session import Session
-from companion.ui import tezuma  # noqa: F401  (registers the Tezuma screens)
 from companion.ui.canvas import ROWS, Canvas, Typeface
 from companion.ui.screens import CONTRAST_RANGE, UIS, Confirm, GameUI, HistoryScreen, Menu, ResumeOffer, Screen, SettingsScreen, SetupForm
 from companion.text import LANGUAGES, Catalog, load_seat_names
@@ -39,6 +39,8 @@ FLASH_S = 1.0
 DISPLAY_STATES = ("on", "dim", "off")
 
 log = logging.getLogger(__name__)
+
+load_parts("ui")  # every game's screens register themselves by game id
 
 
 @dataclass(frozen=True)

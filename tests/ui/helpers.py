@@ -17,6 +17,7 @@ from companion.engine.base import Game, game_class
 from companion.hw.keys import Key, KeyEvent
 from companion.session import Session
 from companion.ui import App, Settings, presses_for
+from companion.ui.screens import SetupForm
 from companion.ui.canvas import MISAKI_PATHS
 
 NAMES = ("Aki", "Ben", "Chie", "Dai")
@@ -113,3 +114,14 @@ def check_golden(image: Image.Image, name: str, *, docs: bool = False) -> None:
         image.save(actual)
         pytest.fail(f"{name} differs from its golden image; see {actual} (UPDATE_GOLDEN=1 accepts it)")
 
+
+
+def choose_game(app: App, game_id: str) -> None:
+    """RIGHT on the setup form's first row until it shows ``game_id`` (the list grows with every game)."""
+    form = app.top
+    assert isinstance(form, SetupForm) and form.row == 0
+    for _ in form.game_ids:
+        if form.game.value == game_id:
+            return
+        app.handle(press(Key.RIGHT))
+    raise AssertionError(f"{game_id} is not offered")

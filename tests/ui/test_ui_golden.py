@@ -12,7 +12,7 @@ from PIL import Image
 from companion.hw.keys import Key
 from companion.sim import random_game
 from companion.ui import App
-from tests.ui.helpers import GOLDEN, check_golden, enter, make_app, needs_misaki, new_game, press, renamed, texts
+from tests.ui.helpers import GOLDEN, check_golden, choose_game, enter, make_app, needs_misaki, new_game, press, renamed, texts
 
 pytestmark = needs_misaki
 
@@ -46,7 +46,9 @@ def mid_trick(language: str = "en") -> App:
 
 
 def test_setup() -> None:
-    check_golden(make_app().render(), "setup")
+    app = make_app()
+    choose_game(app, "tezuma")
+    check_golden(app.render(), "setup")
 
 
 def test_draft() -> None:

@@ -12,7 +12,7 @@ from companion.hw.keys import Key
 from companion.session import Session
 from companion.ui.screens import Confirm, Menu, ResumeOffer, SetupForm
 from companion.ui.tezuma import DraftScreen, LayoutScreen, TrickScreen
-from tests.ui.helpers import make_app, new_game, press
+from tests.ui.helpers import choose_game, make_app, new_game, press
 
 
 class Daemon:
@@ -36,11 +36,13 @@ def keys(app: Any, *names: str) -> None:
         app.handle(press(Key[name]))
 
 
+
 def test_a_new_game_with_the_books_sets() -> None:
     daemon = Daemon()
     app = make_app(on_new_game=daemon.new_game)
     assert isinstance(app.top, SetupForm)
-    keys(app, "RIGHT", "DOWN", "LEFT")  # tezuma-2015, 3 players
+    choose_game(app, "tezuma-2015")
+    keys(app, "DOWN", "LEFT")  # 3 players
     keys(app, *["DOWN"] * 6, "OK")  # past the names, beginner and cards to Start
     (setup,) = daemon.setups
     recommended = printed_cards("tezuma-2015")["recommended"]
@@ -54,6 +56,7 @@ def test_a_new_game_with_the_books_sets() -> None:
 def test_names_come_from_the_list_and_are_never_shared() -> None:
     daemon = Daemon()
     app = make_app(on_new_game=daemon.new_game)
+    choose_game(app, "tezuma")
     keys(app, "DOWN", "DOWN", "DOWN", "RIGHT")  # P2: Ben -> Chie is P3's -> Dai is P4's -> Emi
     keys(app, *["DOWN"] * 5, "OK")
     assert daemon.setups[0].players == ("Aki", "Emi", "Chie", "Dai")
@@ -64,7 +67,8 @@ def test_a_random_layout_is_drawn_from_the_apps_random_source() -> None:
     for _ in range(2):
         daemon = Daemon()
         app = make_app(on_new_game=daemon.new_game)
-        keys(app, "RIGHT", *["DOWN"] * 7, "RIGHT", "DOWN", "OK")  # 4 players, cards: random
+        choose_game(app, "tezuma-2015")
+        keys(app, *["DOWN"] * 7, "RIGHT", "DOWN", "OK")  # 4 players, cards: random
         setups.append(daemon.setups[0])
     assert setups[0] == setups[1]
     layout = setups[0].options["layouts"][0]
@@ -75,7 +79,8 @@ def test_a_random_layout_is_drawn_from_the_apps_random_source() -> None:
 def test_cards_chosen_on_the_device_and_the_engine_names_a_wrong_count() -> None:
     daemon = Daemon()
     app = make_app(on_new_game=daemon.new_game)
-    keys(app, "RIGHT", *["DOWN"] * 7, "LEFT", "DOWN", "OK")  # 4 players, cards: choose
+    choose_game(app, "tezuma-2015")
+    keys(app, *["DOWN"] * 7, "LEFT", "DOWN", "OK")  # 4 players, cards: choose
     layout = app.top
     assert isinstance(layout, LayoutScreen)
     keys(app, "OK", "DOWN", "OK", "DOWN", "OK", "DOWN", "OK", "DOWN", "DOWN", "DOWN", "OK")  # charts 1-4 and 7
@@ -95,6 +100,7 @@ def test_cards_chosen_on_the_device_and_the_engine_names_a_wrong_count() -> None
 def test_a_beginner_game_lays_out_no_abilities() -> None:
     daemon = Daemon()
     app = make_app(on_new_game=daemon.new_game)
+    choose_game(app, "tezuma")
     keys(app, *["DOWN"] * 6, "RIGHT", "DOWN", "DOWN", "OK")  # the later edition, 4 players, beginner
     (setup,) = daemon.setups
     assert setup.game == "tezuma" and setup.options["beginner"] is True
@@ -106,6 +112,7 @@ def test_a_journal_that_cannot_be_opened_is_flashed_and_the_form_stays() -> None
         raise RecordError("journal: disk full")
 
     app = make_app(on_new_game=broken)
+    choose_game(app, "tezuma")
     keys(app, *["DOWN"] * 8, "OK")
     assert app.message == "journal: disk full" and isinstance(app.top, SetupForm)
 

@@ -1,0 +1,58 @@
+"""A simulated Irohanihohedo table: real hands of 9 from the deck in play, following any colour present."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.engine.tricks import SuitedCard
+from companion.games.irohanihohedo import Irohanihohedo, Play
+from companion.sim import TABLE_MODELS
+
+
+class IrohanihohedoTable:
+    """Deals each deal's hands (the pass to the left changes nothing the device sees) and plays
+    only what a holder may: a colour already in the trick if the hand has one."""
+
+    def __init__(self, game: Irohanihohedo, rng: random.Random, ability_rate: float) -> None:
+        self.hands: list[list[SuitedCard]] = []
+        self.dealt_for = -1
+
+    def _deal_if_new(self, game: Irohanihohedo, rng: random.Random) -> None:
+        if self.dealt_for == game.state.deal.index:
+            return
+        deck = self.deck(game, rng)
+        size = game.hand_size
+        self.hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(game.n)]
+        self.dealt_for = game.state.deal.index
+
+    @staticmethod
+    def deck(game: Irohanihohedo, rng: random.Random) -> list[SuitedCard]:
+        """The cards in play: 2 x players of each colour, from the numbers the game accepts."""
+        per_colour = game.setup.cards["cards_per_colour_per_player"] * game.n
+        deck = []
+        for colour in game.colours:
+            numbers = game.numbers if len(game.numbers) <= per_colour else rng.sample(game.numbers, per_colour)
+            deck += [SuitedCard(colour, number) for number in numbers]
+        rng.shuffle(deck)
+        return deck
+
+    def choose(self, game: Irohanihohedo, rng: random.Random) -> Any:  # type: ignore[override]
+        self._deal_if_new(game, rng)
+        decision = game.decision
+        if decision is None or decision.seat is None:
+            raise ValueError("the game is over")
+        return rng.choice(self.plays_for(game, decision.seat))
+
+    def plays_for(self, game: Irohanihohedo, seat: int) -> list[Play]:
+        owed = game.must_follow(game.state.deal.trick)
+        hand = self.hands[seat]
+        following = [card for card in hand if card.suit in owed]
+        return [Play(seat, card) for card in (following or hand)]
+
+    def after(self, game: Irohanihohedo, action: Any) -> None:  # type: ignore[override]
+        if isinstance(action, Play) and action.card in self.hands[action.seat]:
+            self.hands[action.seat].remove(action.card)
+
+
+TABLE_MODELS[Irohanihohedo.game_id] = IrohanihohedoTable  # type: ignore[assignment]

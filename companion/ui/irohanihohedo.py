@@ -1,0 +1,227 @@
+"""Irohanihohedo's screens: trick entry with the trump marker in sight, and the lowest cards per colour.
+
+The trick screen is one row per seat (up to six) under a header that says where the trump marker
+lies; the card holding it has a ``*``. The seat to play has the picker in its row: the colour, then
+its numbers in two halves (1-6, 7-12) in fixed places, a dot where a card was already played.
+LEFT/RIGHT step through the colour's numbers, UP/DOWN go to the other half and on to the next
+colour; OK plays. The picker starts on a colour the seat owes (the lead's, unless the seat is known
+to be out of it), near the number of the last card played. AUX shows each seat's lowest captured
+card per colour (the book's strategic variant keeps them face up). Results, revokes, deal scores
+and the ranking are the shared trick-game screens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from companion.engine.tricks import SuitedCard, Turn
+from companion.games.irohanihohedo import Irohanihohedo, Play, lowest_per_colour, marker_colour
+from companion.hw.keys import Key, KeyEvent
+from companion.ui.canvas import ROWS, Canvas
+from companion.ui.picker import ARROWS, Grid, shortest
+from companion.ui.screens import Choice, Screen, register_ui
+from companion.ui.tricks import TrickScreenBase, TrickUI, FinalScreen, yes_no
+
+if TYPE_CHECKING:
+    from companion.ui.app import App
+
+NAME_X, CARD_X, CELLS_X = 16, 36, 48
+CELL = 12  # pixel width of one number in the picker row (two digits and a margin)
+OK = KeyEvent(Key.OK)
+
+
+@register_ui
+class IrohanihohedoUI(TrickUI):
+    game_ids = ("irohanihohedo",)
+
+    @property
+    def game(self) -> Irohanihohedo:
+        game = self.session.game
+        if not isinstance(game, Irohanihohedo):
+            raise TypeError(f"these screens draw Irohanihohedo, not {type(game).__name__}")
+        return game
+
+    @property
+    def screens(self) -> Mapping[str, Callable[[App, Any], Screen]]:  # type: ignore[override]
+        return {"play": TrickScreen}
+
+    def base(self) -> Screen:
+        if self.game.decision is None:
+            return IrohanihohedoFinal(self.app, self)
+        return super().base()
+
+    def colour_mark(self, code: str) -> str:
+        """One character: the colour letter in lower case in English (an upper-case O reads as a zero
+        in the 8 px font), the first character of the name in Japanese."""
+        return code.lower() if self.app.lang == "en" else self.game.colour_name(code, self.app.lang)[0]
+
+    def card_text(self, card: Any) -> str:
+        return f"{self.colour_mark(card.suit)}{card.rank}"
+
+    def turn_text(self, turn: Turn[Any]) -> str:
+        return f"{turn.seat + 1}:{self.card_text(turn.cards[0])}"
+
+    def describe(self, action: Any) -> str:
+        if not isinstance(action, Play):
+            raise TypeError(f"{action!r} is not an Irohanihohedo action")
+        return self.app.t("undo.play", seat=self.seat_name(action.seat), play=self.card_text(action.card))
+
+    @classmethod
+    def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
+        seats = [str(seat) for seat in range(players)]
+        return [
+            Choice("dealer", app.t("irohanihohedo.setup.dealer"), seats, [app.seat_label(s) for s in range(players)]),
+            yes_no(app, "strategic", "irohanihohedo.setup.strategic"),
+        ]
+
+    @classmethod
+    def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
+        values = {choice.key: choice.value for choice in choices}
+        cls.begin(app, game_id, names, {"dealer": int(values["dealer"]), "strategic": values["strategic"] == "yes"})
+
+
+class TrickScreen(TrickScreenBase):
+    """Enter one seat's card; see the module docstring."""
+
+    game: Irohanihohedo
+    ui: IrohanihohedoUI
+    half: ClassVar[int] = 6  # numbers per picker row
+
+    def __init__(self, app: App, ui: IrohanihohedoUI) -> None:
+        super().__init__(app, ui)
+        decision = self.game.decision
+        if decision is None or decision.seat is None:
+            raise ValueError("the trick screen needs a seat to play")
+        self.seat = decision.seat
+        self.deal = self.game.state.deal
+        self.trick = self.deal.trick
+        self.grid = self.card_grid()
+
+    def card_grid(self) -> Grid[SuitedCard]:
+        offered = set(self.game.unseen(self.game.deck()))
+        colours = list(self.game.colours)
+        numbers = self.game.numbers
+        rows: list[list[tuple[int, SuitedCard]]] = []
+        groups: list[int] = []
+        for group, colour in enumerate(colours):
+            entries = [(number, SuitedCard(colour, number)) for number in numbers if SuitedCard(colour, number) in offered]
+            rows += [[e for e in entries if e[0] <= self.half], [e for e in entries if e[0] > self.half]]
+            groups += [group, group]
+        grid = Grid.of(rows, groups=groups)
+        present = list(dict.fromkeys(grid.groups))
+        return grid.nearest(self._start_group(present), self._last_number())
+
+    def _start_group(self, groups: list[int]) -> int:
+        """The lead's colour unless the seat is known to be out of it, else the first colour offered."""
+        colours = list(self.game.colours)
+        void = {suit for suit, _ in self.deal.watch.declined[self.seat]}
+        for colour in [self.trick.lead_suit, marker_colour(self.trick)]:
+            if colour is not None and colour not in void and colours.index(colour) in groups:
+                return colours.index(colour)
+        return groups[0]
+
+    def _last_number(self) -> int:
+        cards = list(self.deal.shown_cards())
+        return cards[-1].rank if cards else self.half
+
+    # --- keys ----------------------------------------------------------------------------
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key in ARROWS:
+            self.grid = self.grid.moved(event.key)
+        elif event.key is Key.OK:
+            self.app.push(Play(self.seat, self.grid.value))
+        elif event.key is Key.AUX:
+            self.app.open(LowestScreen(self.app, self.ui))
+        elif event.key is Key.BACK:
+            self.app.open_menu()
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        if not isinstance(action, Play) or action.seat != self.seat:
+            return None
+        return shortest(self.grid, lambda grid: grid.value == action.card, Grid.steps) + [OK]
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def draw(self, canvas: Canvas) -> None:
+        marker = marker_colour(self.trick)
+        where = self.game.colour_name(marker, self.app.lang) if marker else "-"
+        canvas.text(0, self.t("irohanihohedo.header", deal=self.deal.index + 1, deals=self.game.deal_count(),
+                              trick=len(self.deal.tricks), marker=where))
+        for seat in range(self.game.n):
+            self._seat_row(canvas, 1 + seat, seat, marker)
+        first_panel_row = 1 + self.game.n
+        canvas.lines(first_panel_row, ROWS - first_panel_row, self._panel())
+
+    def _panel(self) -> str:
+        finished = [trick for trick in self.deal.tricks if trick.result is not None]
+        if finished:
+            last = finished[-1]
+            return self.t("trick.last", trick=len(finished), reason=self.ui.reason(last.result))  # type: ignore[arg-type]
+        if not self.trick.turns:
+            return self.t("irohanihohedo.pass", count=self.game.setup.cards.get("pass_left", 2),
+                          seat=self.ui.seat_name(self.trick.lead))
+        return self.t("trick.leads", seat=self.ui.seat_name(self.trick.lead))
+
+    def _seat_row(self, canvas: Canvas, row: int, seat: int, marker: str | None) -> None:
+        active = seat == self.seat
+        if active:
+            canvas.text(row, ">")
+        canvas.text(row, self.app.seat_label(seat), x=4, width=NAME_X - 4)
+        canvas.text(row, self.game.setup.players[seat], x=NAME_X, width=CARD_X - NAME_X - 2)
+        if active:
+            self._picker(canvas, row)
+            return
+        card = self.trick.card_of(seat)
+        if card is not None:
+            holds_marker = card.suit == marker and self._marker_card() == card
+            canvas.text(row, self.ui.card_text(card) + ("*" if holds_marker else ""), x=CARD_X)
+
+    def _marker_card(self) -> SuitedCard | None:
+        """The card the marker lies beside: the last card whose colour was new to the trick."""
+        present: set[str] = set()
+        beside = None
+        for card in self.trick.cards:
+            if card.suit not in present:
+                beside = card
+                present.add(card.suit)
+        return beside
+
+    def _picker(self, canvas: Canvas, row: int) -> None:
+        grid = self.grid
+        canvas.text(row, self.ui.colour_mark(grid.value.suit), x=CARD_X)
+        offered = {slot for slot, _ in grid.rows[grid.row]}
+        first = 1 if grid.slot <= self.half else self.half + 1
+        for offset in range(self.half):
+            number = first + offset
+            x = CELLS_X + offset * CELL
+            if number in offered:
+                canvas.cell(x, row, CELL, str(number), invert=number == grid.slot)
+            elif number in self.game.numbers:
+                canvas.dot(x + CELL // 2 - 1, row)
+
+
+class LowestScreen(TrickScreenBase):
+    """Each seat's lowest captured card per colour this deal (the strategic variant's face-up row)."""
+
+    ui: IrohanihohedoUI
+
+    def draw(self, canvas: Canvas) -> None:
+        deal = self.game.state.deal
+        canvas.title(self.t("irohanihohedo.lowest.title", deal=deal.index + 1))
+        for seat, captured in enumerate(deal.captured[: ROWS - 1]):
+            lowest = lowest_per_colour(captured)
+            cards = " ".join(self.ui.card_text(SuitedCard(colour, rank)) for colour, rank in lowest.items())
+            canvas.text(1 + seat, self.app.seat_label(seat), width=14)
+            canvas.text(1 + seat, cards or "-", x=14)
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key in (Key.OK, Key.BACK, Key.AUX):
+            self.app.close(self)
+
+
+class IrohanihohedoFinal(FinalScreen):
+    def tie_line(self, names: str) -> str:
+        """The book's tie-break: whoever first spots the evening star (a joke: the win is shared)."""
+        return self.t("irohanihohedo.tie", names=names)

@@ -1,0 +1,293 @@
+"""Screens every trick-taking game shares: a trick's result, a revoke, a deal's scores, the ranking.
+
+A game's UI subclasses :class:`TrickUI` and gives only what is its own: the screen for each kind of
+decision, how a card reads, and the columns of its deal table. Notices (results, revokes, deal
+scores), the history, the undo text and the resume line come from here, and every reason is the
+engine's :class:`~companion.engine.tricks.Phrase` codes put into the language on screen by one
+:class:`~companion.text.Formatter`, English included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from companion.carddata import printed_cards
+from companion.engine.tricks import Deal, Revoke, Trick, TrickGame, TrickResult, Turn
+from companion.hw.keys import Key, KeyEvent
+from companion.text import Formatter
+from companion.ui.canvas import ROWS, WIDTH, Canvas
+from companion.ui.screens import Choice, GameUI, Notice, Screen
+
+if TYPE_CHECKING:
+    from companion.ui.app import App
+
+PANEL_ROWS = 3  # rows the trick screen keeps for the last trick's reason
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What an action may change that the table must be told about."""
+
+    open_trick: tuple[int, int] | None
+    revokes: int
+    scored: int
+
+
+class TrickUI(GameUI):
+    """The common part of a trick-taking game's screens; subclasses give ``screens`` and card text."""
+
+    # decision kind -> the screen that enters it
+    screens: ClassVar[Mapping[str, Callable[[App, Any], Screen]]] = {}
+
+    @property
+    def game(self) -> TrickGame[Any]:
+        game = self.session.game
+        if not isinstance(game, TrickGame):
+            raise TypeError(f"{type(self).__name__} draws trick-taking games, not {type(game).__name__}")
+        return game
+
+    # --- words -----------------------------------------------------------------------------
+
+    @property
+    def formatter(self) -> Formatter:
+        return Formatter(self.app.catalog, self.app.lang, self.game.term_name)
+
+    def seat_name(self, seat: int) -> str:
+        return f"{self.app.seat_label(seat)} {self.game.setup.players[seat]}"
+
+    def reason(self, result: TrickResult) -> str:
+        return self.formatter.reason(result.reason)
+
+    def card_text(self, card: Any) -> str:
+        """A card in a few characters; games with their own marks override."""
+        return str(card)
+
+    def turn_text(self, turn: Turn[Any]) -> str:
+        """One seat's part of a trick for the history line: ``2:O7``."""
+        return f"{turn.seat + 1}:{'+'.join(self.card_text(c) for c in turn.cards) or '-'}"
+
+    def revoke_text(self, revoke: Revoke) -> str:
+        return self.formatter.phrase(revoke.phrase())
+
+    # --- the app's questions ------------------------------------------------------------------
+
+    def base(self) -> Screen:
+        decision = self.game.decision
+        if decision is None:
+            return FinalScreen(self.app, self)
+        return self.screens[decision.kind](self.app, self)
+
+    def snapshot(self) -> Snapshot:
+        state = self.game.state
+        decision = self.game.decision
+        open_trick = None
+        if decision is not None and state.deal.tricks and state.deal.trick.result is None:
+            open_trick = (len(state.deals) - 1, len(state.deal.tricks) - 1)
+        return Snapshot(open_trick, len(state.revokes), sum(d.scores is not None for d in state.deals))
+
+    def notices(self, before: object) -> list[Screen]:
+        if not isinstance(before, Snapshot):
+            raise TypeError("notices() takes the snapshot taken before the action")
+        state = self.game.state
+        shown: list[Screen] = []
+        if before.open_trick is not None:
+            deal_index, trick_index = before.open_trick
+            trick = state.deals[deal_index].tricks[trick_index]
+            if trick.result is not None and self.needs_result_screen(state.deals[deal_index], trick_index):
+                shown.append(ResultScreen(self.app, self, deal_index, trick_index))
+        shown += [RevokeScreen(self.app, self, revoke) for revoke in state.revokes[before.revokes:]]
+        scored = [index for index, deal in enumerate(state.deals) if deal.scores is not None]
+        shown += [DealScreen(self.app, self, index) for index in scored[before.scored:]]
+        return shown
+
+    def needs_result_screen(self, deal: Deal[Any], index: int) -> bool:
+        """The trick screen's panel shows most results; a full screen is needed for a house ruling,
+        a reason too long for the panel, and a deal's last trick (the next screen is not a trick)."""
+        trick = deal.tricks[index]
+        if trick.result is None:
+            return False
+        last = index == self.game.tricks_in_deal(deal) - 1
+        panel = self.app.t("trick.last", trick=index + 1, reason=self.reason(trick.result))
+        return bool(trick.result.house) or last or len(self.app.face.wrap(panel, WIDTH)) > PANEL_ROWS
+
+    def history(self) -> list[tuple[str, Callable[[], Screen]]]:
+        entries: list[tuple[str, Callable[[], Screen]]] = []
+        for d, deal in enumerate(self.game.state.deals):
+            for k, trick in enumerate(deal.tricks):
+                if trick.result is None:
+                    continue
+                plays = " ".join(self.turn_text(turn) for turn in trick.turns)
+                line = f"{d + 1}-{k + 1} {plays} >{self.app.seat_label(trick.result.winner)}"
+                entries.append((line, lambda d=d, k=k: ResultScreen(self.app, self, d, k)))
+        return entries
+
+    def where(self) -> str:
+        deal = self.game.state.deal
+        return self.app.t("resume.trick", deal=deal.index + 1, trick=len(deal.tricks))
+
+    # --- the deal table ----------------------------------------------------------------------
+
+    def deal_columns(self, deal: Deal[Any]) -> list[tuple[str, list[int]]]:
+        """The deal table's columns before the total: (heading key, one value per seat)."""
+        return [("deal.tricks", list(deal.tricks_won)), ("deal.score", list(deal.scores or []))]
+
+    def deal_column_edges(self, count: int) -> list[int]:
+        """Right edges of the deal table's ``count`` columns (the total last)."""
+        spacing = min(24, (WIDTH - 56) // count)  # names keep the left 56 pixels
+        return [WIDTH - 1 - spacing * (count - 1 - i) for i in range(count)]
+
+    # --- setup -------------------------------------------------------------------------------
+
+    @classmethod
+    def begin(cls, app: App, game_id: str, names: Sequence[str], options: Mapping[str, Any]) -> None:
+        """Make the setup with the app's random source and the table's facts, and start the game."""
+        game_class = app.game_class(game_id)
+        setup = game_class.new_setup(names, options=options, seed=app.rng.randrange(2**32),
+                                     cards=printed_cards(game_id), table_facts=app.table_facts(game_id))
+        app.start_game(setup)
+
+
+def yes_no(app: App, key: str, label_key: str) -> Choice:
+    """A no/yes row of the setup form."""
+    return Choice(key, app.t(label_key), ["no", "yes"], [app.t("no"), app.t("yes")])
+
+
+class TrickScreenBase(Screen):
+    """A screen of a trick game with its UI at hand."""
+
+    def __init__(self, app: App, ui: TrickUI) -> None:
+        super().__init__(app)
+        self.ui = ui
+        self.game = ui.game
+
+
+class ResultScreen(Notice):
+    """One finished trick in full: who played what, who won and why, and any house ruling."""
+
+    def __init__(self, app: App, ui: TrickUI, deal: int, trick: int) -> None:
+        super().__init__(app)
+        self.ui, self.deal, self.index = ui, deal, trick
+        self.trick: Trick[Any] = ui.game.state.deals[deal].tricks[trick]
+
+    def draw(self, canvas: Canvas) -> None:
+        result = self.trick.result
+        if result is None:
+            raise ValueError("a result screen needs a finished trick")
+        canvas.title(self.t("result.title", deal=self.deal + 1, trick=self.index + 1,
+                            seat=self.ui.seat_name(result.winner)))
+        canvas.text(1, " ".join(self.ui.turn_text(turn) for turn in self.trick.turns))
+        self.details(canvas, result)
+
+    def details(self, canvas: Canvas, result: TrickResult) -> None:
+        """The reason under the cards; a house ruling gets its own inverted heading."""
+        if result.house:
+            formatter = self.ui.formatter
+            deciding = [phrase for phrase in result.reason if phrase.code != result.house]
+            house = [phrase for phrase in result.reason if phrase.code == result.house]
+            canvas.lines(2, 3, formatter.reason(deciding))
+            canvas.text(5, self.t("result.house"), invert=True)
+            canvas.lines(6, 2, formatter.reason(house))
+        else:
+            canvas.lines(2, ROWS - 2, self.ui.reason(result))
+
+
+class RevokeScreen(Notice):
+    """A revoke the table's cards proved: the device names it, the table decides what to do."""
+
+    def __init__(self, app: App, ui: TrickUI, revoke: Revoke) -> None:
+        super().__init__(app)
+        self.ui, self.revoke = ui, revoke
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.t("revoke.title"))
+        canvas.lines(1, 5, self.ui.revoke_text(self.revoke))
+        canvas.text(ROWS - 1, self.t("revoke.hint"))
+
+
+class DealScreen(Notice):
+    """A deal's scores as a table (the game's columns, then the total), or LEFT/RIGHT for a bar
+    chart of the totals."""
+
+    def __init__(self, app: App, ui: TrickUI, deal: int) -> None:
+        super().__init__(app)
+        self.ui, self.index = ui, deal
+        self.chart = False
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key in (Key.LEFT, Key.RIGHT):
+            self.chart = not self.chart
+        else:
+            super().on_key(event)
+
+    def totals(self) -> list[int]:
+        """Totals as they stood after this deal."""
+        deals = self.ui.game.state.deals[: self.index + 1]
+        return [sum(deal.scores[seat] for deal in deals if deal.scores) for seat in range(self.ui.game.n)]
+
+    def draw(self, canvas: Canvas) -> None:
+        (self._chart if self.chart else self._table)(canvas)
+        canvas.text(ROWS - 1, self.t("hint.deal"))
+
+    def _table(self, canvas: Canvas) -> None:
+        game = self.ui.game
+        deal = game.state.deals[self.index]
+        columns = [*self.ui.deal_columns(deal), ("deal.total", self.totals())]
+        edges = self.ui.deal_column_edges(len(columns))
+        canvas.title(self.t("deal.title", deal=self.index + 1))
+        canvas.columns(1, [(x, self.t(head)) for x, (head, _) in zip(edges, columns)])
+        rows = ROWS - 3
+        for seat in range(min(game.n, rows)):
+            canvas.text(2 + seat, self.ui.seat_name(seat), width=edges[0] - 14)
+            canvas.columns(2 + seat, [(x, str(values[seat])) for x, (_, values) in zip(edges, columns)])
+
+    def _chart(self, canvas: Canvas) -> None:
+        canvas.title(self.t("chart.title", deal=self.index + 1))
+        totals = self.totals()
+        longest = WIDTH - 40 - 16
+        top = max(max(totals), 1)
+        first = 1 if self.ui.game.n > ROWS - 3 else 2
+        for seat, total in enumerate(totals):
+            canvas.text(first + seat, self.ui.game.setup.players[seat], width=36)
+            canvas.bar(38, first + seat, longest * max(total, 0) // top)
+            canvas.text(first + seat, str(total), x=WIDTH - 14, width=14, right=True)
+
+
+class FinalScreen(TrickScreenBase):
+    """The game is over: ranking by total, ties sharing a place; OK starts a new game."""
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key is Key.OK:
+            self.app.new_game_form()
+        elif event.key is Key.BACK:
+            self.app.open_menu()
+
+    def draw(self, canvas: Canvas) -> None:
+        totals = self.game.totals()
+        winners = self.game.winners()
+        canvas.title(self.t("final.title"))
+        places = ranking(totals)
+        room = ROWS - 3 if len(places) > ROWS - 3 else 5
+        for row, (place, seat) in enumerate(places[:room], start=1):
+            canvas.text(row, f"{place}. {self.ui.seat_name(seat)}", width=80)
+            canvas.text(row, str(totals[seat]), x=80, width=20, right=True)
+            if seat in winners:
+                canvas.text(row, self.t("final.win"), x=104)
+        who = ", ".join(self.game.setup.players[seat] for seat in winners)
+        canvas.text(ROWS - 2, self.tie_line(who) if len(winners) > 1 else self.t("final.winner", names=who))
+        canvas.text(ROWS - 1, self.t("hint.final"))
+
+    def tie_line(self, names: str) -> str:
+        """What the screen says when the top total is shared; a game's book may add its own line."""
+        return self.t("final.winners", names=names)
+
+
+def ranking(totals: Sequence[int]) -> list[tuple[int, int]]:
+    """(place, seat) from the highest total down; equal totals share a place, the next place skips.
+
+    >>> ranking([10, 12, 12, 3])
+    [(1, 1), (1, 2), (3, 0), (4, 3)]
+    """
+    order = sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat))
+    return [(1 + sum(other > totals[seat] for other in totals), seat) for seat in order]

@@ -1,0 +1,115 @@
+"""Irohanihohedo on the device: whole games by key presses, the marker on screen, the shared notices."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+
+from companion.engine.base import Game
+from companion.hw.keys import Key, KeyEvent
+from companion.sim import random_game
+from companion.ui import presses_for
+from companion.ui.irohanihohedo import IrohanihohedoFinal, LowestScreen, TrickScreen
+from companion.ui.screens import SetupForm
+from companion.ui.tricks import DealScreen, ResultScreen, RevokeScreen
+from tests.ui.helpers import check_golden, choose_game, enter, make_app, press, renamed, texts
+
+
+@cache
+def simulated(players: int) -> Game[Any]:
+    return random_game("irohanihohedo", players, random.Random(players))
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_a_whole_game_by_keys_matches_the_engine(players: int) -> None:
+    played = simulated(players)
+    app = make_app(type(played)(played.setup))
+    assert app.session is not None
+    heard: list[tuple[str, dict[str, Any]]] = []
+    app.session.listeners.append(lambda change, data: heard.append((change, data)))
+    presses = enter(app, played.actions)
+    assert app.session.game.summary() == played.summary()
+    assert heard == [("action", action.to_json()) for action in played.actions]
+    while len(app.screens) > 1:  # the last deal's table, then the ranking
+        app.handle(KeyEvent(app.top.leave_key))
+    assert isinstance(app.top, IrohanihohedoFinal)
+    per_card = presses / len(played.actions)
+    print(f"irohanihohedo, {players} players: {per_card:.2f} presses per card")
+    assert per_card <= 4.5  # 60 cards behind four arrows and OK: log4(60) ~ 3 presses, then OK
+
+
+def test_the_setup_form_offers_the_first_dealer_and_starts_the_game() -> None:
+    app = make_app()
+    choose_game(app, "irohanihohedo")
+    form = app.top
+    assert isinstance(form, SetupForm) and form.players.value == "6"
+    for key in ["DOWN", "LEFT", "LEFT", "LEFT"]:  # 3 players
+        app.handle(press(Key[key]))
+    for _ in range(4):  # past the names to the dealer
+        app.handle(press(Key.DOWN))
+    app.handle(press(Key.RIGHT))  # P2 deals
+    for _ in range(2):  # past "lowest up" to Start
+        app.handle(press(Key.DOWN))
+    app.handle(press(Key.OK))
+    assert app.session is not None
+    game = app.session.game
+    assert game.setup.players == ("Aki", "Ben", "Chie") and game.setup.options["dealer"] == 1
+    assert isinstance(app.top, TrickScreen) and app.top.seat == 2  # the dealer's left neighbour leads
+
+
+def marker_moved() -> Any:
+    game = renamed(simulated(4))
+    app = make_app(type(game)(game.setup))
+    enter(app, texts(app.session.game, "O7", "G3"))  # type: ignore[union-attr]
+    return app
+
+
+def test_trick_entry_shows_where_the_marker_lies() -> None:
+    app = marker_moved()
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and screen.grid.value.suit == "O"  # the lead's colour first
+    check_golden(app.render(), "irohanihohedo-trick")
+    check_golden(make_app(app.session.game, language="ja").render(), "irohanihohedo-trick-ja")  # type: ignore[union-attr]
+
+
+def test_a_finished_trick_and_its_reason_from_the_history() -> None:
+    app = marker_moved()
+    enter(app, texts(app.session.game, "O12", "G9"))  # type: ignore[union-attr]
+    for key in ["BACK", "DOWN", "OK", "OK"]:  # menu, history, this trick
+        app.handle(press(Key[key]))
+    assert isinstance(app.top, ResultScreen)
+    check_golden(app.render(), "irohanihohedo-result")
+
+
+def test_the_lowest_cards_per_colour_on_request() -> None:
+    app = marker_moved()
+    enter(app, texts(app.session.game, "O12", "G9"))  # type: ignore[union-attr]
+    app.handle(press(Key.AUX))
+    assert isinstance(app.top, LowestScreen)
+    check_golden(app.render(), "irohanihohedo-lowest")
+    app.handle(press(Key.AUX))
+    assert isinstance(app.top, TrickScreen)
+
+
+def test_a_revoke_is_shown_when_proved() -> None:
+    game = simulated(3)
+    app = make_app(type(game)(game.setup))
+    enter(app, texts(app.session.game, "O7", "G3", "O2"))  # type: ignore[union-attr]
+    enter(app, texts(app.session.game, "O9"))  # type: ignore[union-attr]  # P3 leads a bird it owed in trick 1
+    assert isinstance(app.top, RevokeScreen)
+    assert app.session.game.state.revokes[0].seat == 2  # type: ignore[union-attr]
+
+
+def test_deal_scores_after_the_ninth_trick() -> None:
+    played = renamed(simulated(4))
+    app = make_app(type(played)(played.setup))
+    enter(app, played.actions[:36])
+    assert [type(screen) for screen in app.screens[1:]] == [DealScreen, ResultScreen]
+    app.handle(press(Key.OK))  # the last trick's result first
+    assert isinstance(app.top, DealScreen)
+    check_golden(app.render(), "irohanihohedo-deal")
+    app.handle(press(Key.RIGHT))
+    check_golden(app.render(), "irohanihohedo-chart")

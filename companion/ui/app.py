@@ -162,7 +162,14 @@ class App:
             deadlines.append(self._last_input + self.dim_after)
         if self._display != "off":
             deadlines.append(self._last_input + self.off_after)
+        screen_deadline = self.top.deadline()
+        if screen_deadline is not None:
+            deadlines.append(screen_deadline)
         return min(deadlines, default=None)
+
+    def now(self) -> float:
+        """The app's clock, for screens that count time (they have no clock of their own)."""
+        return self._clock()
 
     @property
     def display_state(self) -> str:
@@ -316,6 +323,10 @@ class App:
         if DISPLAY_STATES.index(state) > DISPLAY_STATES.index(self._display):
             self._display = state
             self._version += 1
+        screen_deadline = self.top.deadline() if self._stack else None
+        if screen_deadline is not None and now >= screen_deadline:
+            self.top.tick(now)
+            changed = True
         if changed:
             self._refresh()
 

@@ -1,0 +1,102 @@
+"""Zenjidou on the device: a whole game by key presses (B and C rounds included), the countdown."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.hw.keys import Key, KeyEvent
+from companion.sim import new_random_game
+from companion.sim.zenjidou import ZenjidouTable
+from companion.games.zenjidou import Play
+from companion.ui.tricks import ResultScreen
+from companion.ui.zenjidou import FactsScreen, GuessScreen, ListScreen
+
+from tests.ui.helpers import FakeClock, check_golden, enter, make_app, needs_misaki
+
+
+def simulated(rules: str = "BCD", players: int = 3):
+    rng = random.Random(5)
+    game = new_random_game("zenjidou", players, rng)
+    table = ZenjidouTable(game, rng)
+    while not game.is_over():
+        table.rules = rules[game.state.deal.index]
+        game.push(table.choose(game, rng))
+    return game
+
+
+def test_a_whole_game_with_b_and_c_rounds_by_keys_matches_its_replay() -> None:
+    played = simulated()
+    clock = FakeClock()
+    app = make_app(type(played)(played.setup), clock=clock)
+    heard: list[tuple[str, dict[str, Any]]] = []
+    app.session.listeners.append(lambda change, data: heard.append((change, data)))
+    presses = enter(app, played.actions)
+    assert app.session.game.summary() == played.summary()
+    assert heard == [("action", action.to_json()) for action in played.actions]
+    print(f"zenjidou whole game: {presses} presses for {len(played.actions)} actions")
+
+
+def test_the_facts_question_shows_four_rows_and_enters_the_asked_one() -> None:
+    game = new_random_game("zenjidou", 3, random.Random(1))
+    game.push_text("rest 12")
+    told: list[tuple[str, str, int]] = []
+    app = make_app(game, on_fact=lambda g, k, v: told.append((g, k, v)))
+    assert isinstance(app.top, FactsScreen) and app.top.name == "colour"
+    app.handle(KeyEvent(Key.RIGHT))
+    app.handle(KeyEvent(Key.OK))
+    assert told == [("zenjidou", "card:12:colour", 1)]
+    assert isinstance(app.top, FactsScreen) and app.top.name == "score"
+
+
+def test_the_c_countdown_runs_on_the_apps_clock_and_then_takes_guesses() -> None:
+    played = simulated("CCC")
+    guesses_at = next(i for i, a in enumerate(played.actions) if a.type == "guesses")
+    game = type(played)(played.setup)
+    for action in played.actions[:guesses_at]:
+        game.push(action)
+    clock = FakeClock()
+    app = make_app(game, clock=clock)
+    screen = app.top
+    assert isinstance(screen, GuessScreen) and screen.counting
+    assert app.next_deadline() is not None and app.next_deadline() <= clock.now + 1
+    clock.advance(10)
+    app.tick()
+    assert screen.seconds_left() == 20 and screen.counting
+    clock.advance(20)
+    app.tick()
+    assert not screen.counting
+    enter(app, [played.actions[guesses_at]])
+    assert app.session.game.state.deals[0].guesses == played.actions[guesses_at].guesses
+
+
+def example_1_app(cards: list[str], rule: str = "A"):
+    from tests.zenjidou.helpers import new_game, plain_facts, push, start_round
+    from tests.zenjidou.test_book_examples import EXAMPLE_1
+
+    game = new_game(4, plain_facts({**EXAMPLE_1, 1: {"rule": 1}}))
+    start_round(game, 1, rule, bottoms=[31, 30, 29, 28])
+    push(game, *cards)
+    return make_app(game)
+
+
+@needs_misaki
+def test_golden_effect_summary_after_a_card() -> None:
+    app = example_1_app(["5", "7", "16"])
+    assert isinstance(app.top, ListScreen)
+    check_golden(app.render(), "zenjidou-effects")
+
+
+@needs_misaki
+def test_golden_trick_reason() -> None:
+    app = example_1_app(["5", "7", "16"])
+    enter(app, [Play(1, 21)])
+    assert isinstance(app.top, ResultScreen)
+    check_golden(app.render(), "zenjidou-result")
+
+
+@needs_misaki
+def test_golden_quiz() -> None:
+    app = example_1_app(["5", "7", "16", "21"], rule="B")
+    assert isinstance(app.top, ListScreen) and app.top.decision.kind == "quiz"
+    check_golden(app.render(), "zenjidou-quiz")

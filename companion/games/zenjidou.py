@@ -453,6 +453,7 @@ class ZTrick(Trick[int]):
     wrong: list[tuple[int, int]] = field(default_factory=list)
     pointer: int | None = None
     quiz_done: bool = False
+    house: str | None = None  # a house ruling that shaped a play of this trick
 
 
 @dataclass(frozen=True)
@@ -757,8 +758,6 @@ class Zenjidou(TrickGame[TrickState[Round]]):
                 deal.start = max(deal.bottoms, key=lambda h: deal.bottoms[h])
         elif isinstance(action, ChooseRule):
             deal.rule = action.rule
-            if action.rule.letter == "G":
-                deal.house.append(HOUSE_G)
         elif isinstance(action, HandEntry):
             deal.entered[action.hand] = action.cards
             deal.hands[action.hand] = list(action.cards)
@@ -793,9 +792,11 @@ class Zenjidou(TrickGame[TrickState[Round]]):
             deal.hands[(hand + self.direction) % self.n].append(card)
 
     def _play(self, deal: Round, hand: int, card: int) -> None:
-        trick = deal.tricks[-1]
+        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
         if deal.rule == RoundRule("L", "closest") and self.last_played() is None:
-            deal.house.append(HOUSE_FIRST_CLOSEST)
+            trick.house = HOUSE_FIRST_CLOSEST
+        elif deal.rule == RoundRule("G"):
+            trick.house = HOUSE_G
         trick.turns.append(Turn(hand, (card,)))
         if deal.rule is not None and deal.rule.letter in FACE_DOWN:
             deal.revealed[hand] = deal.revealed.get(hand, 0) + 1
@@ -867,10 +868,10 @@ class Zenjidou(TrickGame[TrickState[Round]]):
         deal = self.state.deal
         effects = self.effects_of(trick)
         best = strongest_of(effects)
-        winner, reason, house = best.entry.hand, [], None
+        assert isinstance(trick, ZTrick)
+        winner, reason, house = best.entry.hand, [], trick.house
         quiz = deal.rule is not None and deal.rule.letter == "B"
         if quiz:
-            assert isinstance(trick, ZTrick)
             for player, card in trick.wrong:
                 reason.append(Phrase("zenjidou.quiz.wrong", {"seat": Seat(player), "card": card}))
             if trick.pointer is not None:
@@ -882,6 +883,8 @@ class Zenjidou(TrickGame[TrickState[Round]]):
                 reason.insert(0, Phrase("zenjidou.quiz.nobody", {"card": best.entry.number}))
         reason.append(self.win_phrase(best, effects, quiz))
         reason.extend(self.effect_phrases(effects))
+        if house is not None:
+            reason.append(Phrase(house))
         return ZResult(winner, winner, tuple(reason), house, effects, best.entry.hand)
 
     def _pointer_hand(self, player: int) -> int:

@@ -40,7 +40,7 @@ from companion.games.zenjidou import (
 from companion.hw.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.screens import Choice, Screen, register_ui
-from companion.ui.tricks import TrickScreenBase, TrickUI
+from companion.ui.tricks import DealScreen, TrickScreenBase, TrickUI
 
 if TYPE_CHECKING:
     from companion.ui.app import App
@@ -121,7 +121,16 @@ class ZenjidouUI(TrickUI):
         return self.option_text(action)
 
     def deal_columns(self, deal: Any) -> list[tuple[str, list[int]]]:
-        return [("deal.tricks", list(deal.tricks_won)), ("deal.score", list(deal.scores or []))]
+        """Per hand: tricks, the captured cards' marks, rule C's bonus (in a C round), the round's score."""
+        columns = [("deal.tricks", list(deal.tricks_won)), ("zenjidou.deal.marks", list(deal.marks or []))]
+        if deal.guesses is not None:
+            columns.append(("zenjidou.deal.bonus", list(deal.bonus or [])))
+        return [*columns, ("deal.score", list(deal.scores or []))]
+
+    def notices(self, before: object) -> list[Screen]:
+        """The shared notices, with a round's scores naming the house ruling that decided its bonus."""
+        return [ZDealScreen(self.app, self, screen.index) if isinstance(screen, DealScreen) else screen
+                for screen in super().notices(before)]
 
     @classmethod
     def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
@@ -390,3 +399,15 @@ class GuessScreen(ZScreen):
             canvas.text(2 + player, f"{mark}{self.app.seat_label(player)} -> {self.app.seat_label(self.guesses[player])}")
         canvas.text(ROWS - 1, self.t("zenjidou.hint.guess"))
 
+
+
+class ZDealScreen(DealScreen):
+    """A round's scores; a house ruling that decided rule C's bonus is named on the last row."""
+
+    ui: ZenjidouUI
+
+    def draw(self, canvas: Canvas) -> None:
+        super().draw(canvas)
+        deal = self.ui.game.state.deals[self.index]
+        if deal.house and not self.chart:
+            canvas.text(ROWS - 1, " ".join(self.t(code) for code in deal.house), invert=True)

@@ -89,7 +89,7 @@ def test_B_with_two_players_the_pointer_takes_with_the_first_hand_as_a_named_hou
     start_round(game, 32, "B", bottoms=[19, 1, 22, 2])
     push(game, "5", "20", "31", "7", "point 2 31")
     result = game.state.deal.tricks[0].result
-    assert result.winner == 1 and result.house == HOUSE_QUIZ_HANDS
+    assert result.winner == 1 and result.house == HOUSE_QUIZ_HANDS and result.reason[-1].code == HOUSE_QUIZ_HANDS
 
 
 def test_C_is_entered_once_then_plays_itself_and_a_right_guess_scores_8() -> None:
@@ -140,9 +140,12 @@ def test_F_a_hand_that_chose_the_bottom_plays_from_it() -> None:
 def test_G_each_trick_offers_top_or_bottom_as_a_named_house_ruling() -> None:
     game = new_game(3, plain_facts())
     start_round(game, 32, "G", HANDS)
-    assert game.need().options == (31, 19) and HOUSE_G in game.state.deal.house
+    assert game.need().options == (31, 19)
     push(game, "19")  # colour 4: hand 2 holds none, so its own top or bottom
     assert game.decision.seat == 2 and game.need().options == (5, 22)
+    push(game, "22", "1")
+    result = game.state.deal.tricks[0].result
+    assert result.house == HOUSE_G and result.reason[-1].code == HOUSE_G
 
 
 def test_H_the_top_card_moves_once() -> None:
@@ -200,7 +203,8 @@ def test_L_closest_plays_the_nearest_number_and_the_larger_on_a_tie() -> None:
     game = new_game(3, plain_facts())
     start_round(game, 32, "L closest", hands)
     assert played(game)[0] == [(0, 31), (2, 27), (1, 26)]  # nothing before the first: the top card (house)
-    assert HOUSE_FIRST_CLOSEST in game.state.deals[0].house
+    assert game.state.deals[0].tricks[0].result.house == HOUSE_FIRST_CLOSEST
+    assert game.state.deals[0].tricks[1].result.house is None
     # 31 wins; hand 0 leads closest to the last card 26 from 4, 8, 14, 19: 19; hand 2 then 22 (from 19)
     assert played(game)[1][:2] == [(0, 19), (2, 22)]
     assert played(game)[1][2] == (1, 20)  # 20 and 12 from 22: 20 (|2|)

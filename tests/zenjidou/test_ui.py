@@ -8,9 +8,9 @@ from typing import Any
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import new_random_game
 from companion.sim.zenjidou import ZenjidouTable
-from companion.games.zenjidou import Play
+from companion.games.zenjidou import HOUSE_TIE_TOP, Guesses, Play
 from companion.ui.tricks import ResultScreen
-from companion.ui.zenjidou import FactsScreen, GuessScreen, ListScreen
+from companion.ui.zenjidou import FactsScreen, GuessScreen, ListScreen, ZDealScreen
 
 from tests.ui.helpers import FakeClock, check_golden, enter, make_app, needs_misaki
 
@@ -100,3 +100,16 @@ def test_golden_quiz() -> None:
     app = example_1_app(["5", "7", "16", "21"], rule="B")
     assert isinstance(app.top, ListScreen) and app.top.decision.kind == "quiz"
     check_golden(app.render(), "zenjidou-quiz")
+
+
+@needs_misaki
+def test_a_tie_for_top_names_the_house_ruling_on_the_round_scores() -> None:
+    from tests.zenjidou.helpers import new_game, plain_facts, start_round
+    from tests.zenjidou.test_rules import HANDS
+
+    game = new_game(3, plain_facts())
+    start_round(game, 32, "C", HANDS)
+    app = make_app(game)
+    enter(app, [Guesses((1, 2, 0))])
+    assert isinstance(app.top, ZDealScreen) and app.session.game.state.deals[0].house == [HOUSE_TIE_TOP]
+    check_golden(app.render(), "zenjidou-tie")

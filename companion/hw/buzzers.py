@@ -55,18 +55,18 @@ class BuzzerArbiter:
         self.resolution_s = resolution_s
         self.settle_s = settle_s
         self._lock = threading.Lock()
-        self._presses: dict[int, float] = {}
+        self._presses: dict[int, tuple[float, float]] = {}  # seat -> (edge time, handled at)
         self._out: set[int] = set()
-        self._first_handled: float | None = None
         self._armed = False
+        self.token: object = None
 
-    def arm(self, now: float, out: set[int] | frozenset[int] = frozenset()) -> None:
-        """Start listening for a new question; seats in ``out`` may not answer it."""
+    def arm(self, now: float, out: set[int] | frozenset[int] = frozenset(), token: object = None) -> None:
+        """Start listening for a new question (``token`` names it); seats in ``out`` may not answer it."""
         with self._lock:
             self._presses.clear()
             self._out = set(out)
-            self._first_handled = None
             self._armed = True
+            self.token = token
 
     def disarm(self) -> None:
         with self._lock:
@@ -77,23 +77,24 @@ class BuzzerArbiter:
         with self._lock:
             if not self._armed or seat in self._out or seat in self._presses:
                 return
-            self._presses[seat] = at
-            if self._first_handled is None:
-                self._first_handled = now
+            self._presses[seat] = (at, now)
+
+    def _deadline(self) -> float | None:
+        handled = [when for seat, (_, when) in self._presses.items() if seat not in self._out]
+        return min(handled) + self.settle_s if handled else None
 
     def deadline(self) -> float | None:
-        """When a verdict can be given (an app-clock time), or None before any press."""
+        """When a verdict can be given (an app-clock time), or None with no press of a seat still in."""
         with self._lock:
-            return None if self._first_handled is None else self._first_handled + self.settle_s
+            return self._deadline()
 
     def verdict(self, now: float) -> Verdict | None:
         """Who pressed first among the seats still in, once the settle time has passed."""
         with self._lock:
-            if self._first_handled is None or now < self._first_handled + self.settle_s:
+            deadline = self._deadline()
+            if deadline is None or now < deadline:
                 return None
-            remaining = sorted((at, seat) for seat, at in self._presses.items() if seat not in self._out)
-            if not remaining:
-                return None
+            remaining = sorted((at, seat) for seat, (at, _) in self._presses.items() if seat not in self._out)
             first_at = remaining[0][0]
             close = tuple(sorted(seat for at, seat in remaining if at - first_at < self.resolution_s))
             return Verdict("tie" if len(close) > 1 else "first", close)
@@ -105,7 +106,7 @@ class BuzzerArbiter:
 
     def repeat(self, now: float) -> None:
         """After a tie the table repeats the point: forget the presses, keep who is out."""
-        self.arm(now, self._out)
+        self.arm(now, self._out, self.token)
 
 
 class _EdgeStampedInput(DigitalInputDevice):
@@ -133,9 +134,10 @@ class GpioBuzzers:
     """
 
     def __init__(self, pins: Mapping[int, int], arbiter: BuzzerArbiter, *, clock: Callable[[], float],
-                 pin_factory: Factory | None = None) -> None:
+                 pin_factory: Factory | None = None, on_press: Callable[[], None] = lambda: None) -> None:
         self.arbiter = arbiter
         self._clock = clock
+        self._on_press = on_press  # e.g. wake the device's event loop: a verdict deadline is now due
         self._inputs: list[_EdgeStampedInput] = []
         try:
             for seat, pin in pins.items():
@@ -149,6 +151,7 @@ class GpioBuzzers:
 
     def _pressed(self, seat: int, ticks: Any) -> None:
         self.arbiter.press(seat, float(ticks), self._clock())
+        self._on_press()
 
     def close(self) -> None:
         for device in self._inputs:

@@ -26,6 +26,7 @@ from PIL import Image
 
 from companion.engine.base import Game, Setup, game_class, game_ids
 from companion.errors import CompanionError, ConfigError, IllegalAction
+from companion.hw.buzzers import BuzzerArbiter
 from companion.hw.keys import Key, KeyEvent
 from companion.plugins import load_parts
 from companion.session import Session
@@ -94,8 +95,10 @@ class App:
         table_facts: Callable[[str], Mapping[str, Any]] = lambda game_id: {},
         dim_after: float = DIM_AFTER_S,
         off_after: float = OFF_AFTER_S,
+        buzzers: BuzzerArbiter | None = None,
     ) -> None:
         self._clock = clock
+        self.buzzers = buzzers  # quiz buzzers (one per seat), for games that ask who pointed first
         self.rng = rng
         self.settings = settings
         self.catalog = catalog or Catalog.load()

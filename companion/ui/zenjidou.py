@@ -63,7 +63,7 @@ class ZenjidouUI(TrickUI):
     @property
     def screens(self) -> Mapping[str, Callable[[App, Any], Screen]]:  # type: ignore[override]
         special: dict[str, Callable[[App, Any], Screen]] = {"answer": FactsScreen, "hand": HandScreen,
-                                                            "guesses": GuessScreen}
+                                                            "guesses": GuessScreen, "quiz": QuizScreen}
         return {kind: special.get(kind, ListScreen) for kind in
                 ("answer", "hand", "guesses", "rest", "bottom", "rule", "side", "move", "pass", "play", "quiz",
                  "lead")}
@@ -207,6 +207,79 @@ def list_keys(start: int, target: int, count: int) -> list[KeyEvent]:
             if best is None or len(keys) < len(best):
                 best = keys
     return best or []
+
+
+class QuizScreen(ListScreen):
+    """Rule B: the buzzers say who pressed first (by edge time); that player picks the card they
+    pointed at. A wrong card puts them out and the next press counts; presses too close to order
+    are a tie, shown as such (OK: the table points again). Without buzzers, or when nobody is
+    right, the list offers every point and "nobody (else) points"."""
+
+    def __init__(self, app: App, ui: ZenjidouUI) -> None:
+        super().__init__(app, ui)
+        deal = self.game.state.deal
+        self.trick = deal.tricks[-1]
+        self.arbiter = app.buzzers
+        self.pointer: int | None = None
+        self.tie: tuple[int, ...] | None = None
+        if self.arbiter is not None:
+            token = (id(self.game), deal.index, len(deal.tricks))
+            if self.arbiter.token != token:
+                self.arbiter.arm(app.now(), set(self.trick.out), token)  # type: ignore[attr-defined]
+            for player in self.trick.out:  # type: ignore[attr-defined]
+                self.arbiter.rule_out(player)
+            self.tick(app.now())
+
+    def deadline(self) -> float | None:
+        if self.arbiter is None or self.pointer is not None or self.tie is not None:
+            return None
+        return self.arbiter.deadline()
+
+    def tick(self, now: float) -> None:
+        verdict = self.arbiter.verdict(now) if self.arbiter is not None and self.pointer is None else None
+        if verdict is None:
+            return
+        if verdict.kind == "tie":
+            self.tie = verdict.seats
+            return
+        self.pointer = verdict.seats[0]
+        self.options = [Point(self.pointer, turn.cards[0]) for turn in self.trick.turns]
+        self.index = 0
+
+    def on_key(self, event: KeyEvent) -> None:
+        self.tick(self.app.now())
+        if self.tie is not None:
+            if event.key is Key.OK and self.arbiter is not None:
+                self.arbiter.repeat(self.app.now())
+                self.tie = None
+            elif event.key is Key.BACK:
+                self.app.open_menu()
+            return
+        super().on_key(event)
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        self.tick(self.app.now())
+        return None if self.tie is not None else super().plan(action)
+
+    def draw(self, canvas: Canvas) -> None:
+        self.tick(self.app.now())  # presses may have come while a notice covered this screen
+        self.header(canvas)
+        if self.tie is not None:
+            seats = " ".join(self.app.seat_label(seat) for seat in self.tie)
+            canvas.text(1, self.t("zenjidou.quiz.tie", seats=seats), invert=True)
+            canvas.text(ROWS - 1, self.t("zenjidou.hint.tie"))
+            return
+        if self.pointer is not None:
+            canvas.text(1, self.t("zenjidou.quiz.which", seat=self.ui.seat_name(self.pointer)))
+        else:
+            canvas.text(1, self.t("zenjidou.quiz.buzz" if self.arbiter is not None else "zenjidou.ask.quiz"))
+        cards = " ".join(f"{self.app.seat_label(self.game.player_of(t.seat))}:{t.cards[0]}" for t in self.trick.turns)
+        canvas.text(2, cards)
+        out = [self.app.seat_label(p) for p in self.trick.out]  # type: ignore[attr-defined]
+        if out:
+            canvas.text(3, self.t("zenjidou.quiz.out", seats=" ".join(out)))
+        canvas.text(ROWS - 3, f"< {self.ui.option_text(self.options[self.index])} >", invert=True)
+        canvas.text(ROWS - 1, self.t("zenjidou.hint.list", n=self.index + 1, count=len(self.options)))
 
 
 class FactsScreen(ZScreen):

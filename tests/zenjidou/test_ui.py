@@ -8,9 +8,12 @@ from typing import Any
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import new_random_game
 from companion.sim.zenjidou import ZenjidouTable
-from companion.games.zenjidou import HOUSE_TIE_TOP, Guesses, Play
+from gpiozero.pins.mock import MockFactory
+
+from companion.games.zenjidou import HOUSE_TIE_TOP, Guesses, Play, Point
+from companion.hw.buzzers import BuzzerArbiter, GpioBuzzers
 from companion.ui.tricks import ResultScreen
-from companion.ui.zenjidou import FactsScreen, GuessScreen, ListScreen, ZDealScreen
+from companion.ui.zenjidou import FactsScreen, GuessScreen, ListScreen, QuizScreen, ZDealScreen
 
 from tests.ui.helpers import FakeClock, check_golden, enter, make_app, needs_misaki
 
@@ -35,6 +38,33 @@ def test_a_whole_game_with_b_and_c_rounds_by_keys_matches_its_replay() -> None:
     assert app.session.game.summary() == played.summary()
     assert heard == [("action", action.to_json()) for action in played.actions]
     print(f"zenjidou whole game: {presses} presses for {len(played.actions)} actions")
+
+
+def test_a_whole_game_with_buzzers_for_the_quiz_by_mock_presses_matches_its_replay() -> None:
+    played = simulated()
+    points = [a for a in played.actions if isinstance(a, Point)]
+    assert points, "the simulated B round has points to make"
+    factory = MockFactory()
+    clock = FakeClock()
+    arbiter = BuzzerArbiter(resolution_s=0.0002, settle_s=0.05)
+    pins = {0: 5, 1: 6, 2: 13}
+    buzzers = GpioBuzzers(pins, arbiter, clock=clock, pin_factory=factory)
+    try:
+        app = make_app(type(played)(played.setup), clock=clock, buzzers=arbiter)
+        for action in played.actions:
+            if isinstance(action, Point):
+                while len(app.screens) > 1:  # the last trick's result
+                    app.handle(KeyEvent(app.top.leave_key))
+                pin = factory.pin(pins[action.player])
+                pin.drive_low()
+                pin.drive_high()
+                clock.advance(0.1)
+                app.tick()
+                assert isinstance(app.top, QuizScreen) and app.top.pointer == action.player
+            enter(app, [action])
+        assert app.session.game.summary() == played.summary()
+    finally:
+        buzzers.close()
 
 
 def test_the_facts_question_shows_four_rows_and_enters_the_asked_one() -> None:
@@ -70,14 +100,14 @@ def test_the_c_countdown_runs_on_the_apps_clock_and_then_takes_guesses() -> None
     assert app.session.game.state.deals[0].guesses == played.actions[guesses_at].guesses
 
 
-def example_1_app(cards: list[str], rule: str = "A"):
+def example_1_app(cards: list[str], rule: str = "A", **app_options: Any):
     from tests.zenjidou.helpers import new_game, plain_facts, push, start_round
     from tests.zenjidou.test_book_examples import EXAMPLE_1
 
     game = new_game(4, plain_facts({**EXAMPLE_1, 1: {"rule": 1}}))
     start_round(game, 1, rule, bottoms=[31, 30, 29, 28])
     push(game, *cards)
-    return make_app(game)
+    return make_app(game, **app_options)
 
 
 @needs_misaki
@@ -96,9 +126,23 @@ def test_golden_trick_reason() -> None:
 
 
 @needs_misaki
-def test_golden_quiz() -> None:
-    app = example_1_app(["5", "7", "16", "21"], rule="B")
-    assert isinstance(app.top, ListScreen) and app.top.decision.kind == "quiz"
+def test_golden_quiz_tie_then_the_first_pointer_picks_a_card() -> None:
+    """P3 and P2 press within the timing resolution: a tie, shown; they point again, P2 alone."""
+    clock = FakeClock()
+    arbiter = BuzzerArbiter(resolution_s=0.001, settle_s=0.05)
+    app = example_1_app(["5", "7", "16", "21"], rule="B", clock=clock, buzzers=arbiter)
+    assert isinstance(app.top, QuizScreen)
+    arbiter.press(2, at=10.0000, now=clock.now)
+    arbiter.press(1, at=10.0004, now=clock.now)
+    clock.advance(0.1)
+    app.tick()
+    assert app.top.tie == (1, 2)
+    check_golden(app.render(), "zenjidou-quiz-tie")
+    app.handle(KeyEvent(Key.OK))
+    arbiter.press(1, at=12.0, now=clock.now)
+    clock.advance(0.1)
+    app.tick()
+    assert app.top.pointer == 1
     check_golden(app.render(), "zenjidou-quiz")
 
 

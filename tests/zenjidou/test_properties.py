@@ -78,3 +78,18 @@ def test_resolution_by_number_ignores_the_order_cards_came_in(cards, resolution,
     shuffled = list(cards)
     rnd.shuffle(shuffled)
     assert outcome(cards) == outcome(shuffled)
+
+
+def test_the_text_replay_reads_the_example_record() -> None:
+    """``companion replay`` (text) puts every trick's reason codes into English."""
+    import io
+    from pathlib import Path
+
+    from companion.cli import _reason_text, print_summary
+
+    lines = (Path(__file__).parents[2] / "docs" / "examples" / "zenjidou.jsonl").read_text(encoding="utf-8").splitlines()
+    game = read_record(lines).game
+    out = io.StringIO()
+    print_summary(game.summary(), out, _reason_text(game))
+    text = out.getvalue()
+    assert text.count("trick ") == 15 and "{" not in text and "Totals:" in text

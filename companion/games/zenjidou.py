@@ -571,13 +571,17 @@ class Zenjidou(TrickGame[TrickState[Round]]):
         return f"card:{number}:{name}"
 
     def _decode_told(self, table_facts: Mapping[str, Any]) -> dict[str, int]:
+        """The table's facts by question key; a fact the game could never ask is refused, naming it."""
         told = {}
         cards = table_facts.get("card", {})
         for number, entry in cards.items() if isinstance(cards, Mapping) else ():
             for name, value in entry.items() if isinstance(entry, Mapping) else ():
-                key = self.question_key(int(number), name) if str(number).isdigit() else ""
-                if name in FACT_NAMES and _is_int(value) and 0 <= value <= self.fact_limit(name):
-                    told[key] = value
+                key = f"card:{number}:{name}"
+                self.check_fact_key(self.setup.cards, key)
+                if not _is_int(value) or not 0 <= value <= self.fact_limit(name):
+                    raise CardDataError(f"{self.game_id} fact {key} is {value!r}, but it is an index"
+                                        f" 0-{self.fact_limit(name)}: correct it with companion cards set")
+                told[key] = value
         return told
 
     @classmethod

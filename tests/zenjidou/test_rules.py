@@ -242,3 +242,10 @@ def test_three_rounds_then_the_game_is_over() -> None:
     start_round(game, 32, "D", HANDS)
     start_round(game, 32, "D", HANDS)
     assert game.is_over() and len(game.state.deals) == 3
+
+
+def test_a_table_fact_out_of_range_is_refused_with_its_key() -> None:
+    from companion.errors import CardDataError
+
+    with pytest.raises(CardDataError, match="card:12:colour"):
+        new_game(3, plain_facts({12: {"colour": 7}}))

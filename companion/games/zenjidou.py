@@ -489,6 +489,13 @@ class Round(Deal[int]):
         return bool(self.tricks)
 
 
+@dataclass
+class ZState(TrickState[Round]):
+    """The game's fold plus each card's print once all its facts are known."""
+
+    known: dict[int, CardFacts] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class Need:
     """What a round waits for next: an action kind and the hand (or None); ``auto`` the forced card."""
@@ -500,7 +507,7 @@ class Need:
 
 
 @register
-class Zenjidou(TrickGame[TrickState[Round]]):
+class Zenjidou(TrickGame[ZState]):
     """2-6 players (2 players hold two hands each), 3 rounds of 5 tricks, play to the right."""
 
     game_id = "zenjidou"
@@ -609,18 +616,29 @@ class Zenjidou(TrickGame[TrickState[Round]]):
         return value if value is not None else self.state.learned.get(key)
 
     def facts(self, number: int) -> CardFacts:
+        """A card's print, once all four facts are known (kept in the state: facts are never unlearned
+        but by undo, which folds a fresh state)."""
+        known = self.state.known.get(number)
+        if known is not None:
+            return known
         values = [self.fact(number, name) for name in FACT_NAMES]
         if any(v is None for v in values):
             raise LookupError(f"card {number}'s facts are not known yet")
         colour, score, effect, rule = values
-        return CardFacts(colour, self.marks[score], Effect.from_index(effect), RESOLUTION_RULES[rule])  # type: ignore[index,arg-type]
+        known = CardFacts(colour, self.marks[score], Effect.from_index(effect), RESOLUTION_RULES[rule])  # type: ignore[index,arg-type]
+        self.state.known[number] = known
+        return known
 
     def open_question(self) -> Question | None:
         """The first unknown fact of a card seen this round, in the order cards appeared."""
+        known = self.state.known
         for number in self.state.deal.seen:
+            if number in known:
+                continue
             for name in FACT_NAMES:
                 if self.fact(number, name) is None:
                     return Question(self.question_key(number, name), f"card {number}: {name}?", 0, self.fact_limit(name))
+            self.facts(number)
         return None
 
     def player_of(self, hand: int) -> int:
@@ -641,10 +659,10 @@ class Zenjidou(TrickGame[TrickState[Round]]):
     def new_deal(self, index: int, lead: int) -> Round:
         return Round(index, -1, self.n)
 
-    def new_state(self) -> TrickState[Round]:
-        return TrickState()
+    def new_state(self) -> ZState:
+        return ZState()
 
-    def start_deal(self, state: TrickState[Round], lead: int) -> None:
+    def start_deal(self, state: ZState, lead: int) -> None:
         deal = self.new_deal(len(state.deals), lead)
         if deal.index > 0:
             deal.start = lead
@@ -653,7 +671,7 @@ class Zenjidou(TrickGame[TrickState[Round]]):
     def open_trick(self, deal: Deal[Any], lead: int) -> None:
         deal.tricks.append(ZTrick(lead))
 
-    def next_deal_lead(self, state: TrickState[Round]) -> int:
+    def next_deal_lead(self, state: ZState) -> int:
         last = state.deal.tricks[-1].result
         assert last is not None  # a deal closes only after its last trick
         return last.winner

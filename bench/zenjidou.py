@@ -1,8 +1,10 @@
-"""Zenjidou throughput and presses: random full games per second, and entries per card by rule.
+"""Zenjidou throughput and presses: random full games per second, and key presses per card by rule.
 
 Run: python bench/zenjidou.py [--games N] [--seed S]. Prints figures; asserts nothing.
-"Entries per card" counts the actions a table enters after the round's piles (rule, hands, sides,
-moves, passes and guesses excluded; card-fact answers excluded): the goal for C and D is 0.
+"After the piles" counts what the table enters once a round's piles are in (plays, quiz points,
+lead choices), as actions and as key presses on the device (the key planner, mock keys): the goal
+for C and D is 0. "Setup" is the rest card, bottoms, rule, hands, sides, moves, passes and guesses;
+card-fact answers are counted apart (a table answers each card once, then never again).
 """
 
 from __future__ import annotations
@@ -11,9 +13,12 @@ import argparse
 import random
 import time
 
+from companion.engine.base import Answer
 from companion.games.zenjidou import ROUND_RULES, Lead, NoPoint, Play, Point
+from companion.session import Session
 from companion.sim import new_random_game
 from companion.sim.zenjidou import ZenjidouTable
+from companion.ui import App, presses_for
 
 PLAY_ACTIONS = (Play, Point, NoPoint, Lead)
 
@@ -45,12 +50,22 @@ def main() -> None:
         play(4, args.seed + 10_000 + i)
     print(f"zenjidou     {args.games / (time.perf_counter() - start):.0f} games/s (simulated table choosing)")
     for rule in ROUND_RULES:
-        presses = cards = 0
-        for i in range(20):
+        counts = {"after the piles": [0, 0], "setup": [0, 0], "facts": [0, 0]}  # kind -> [actions, presses]
+        cards = 0
+        for i in range(5):
             game, actions = play(4, args.seed + i, rule)
-            presses += sum(isinstance(a, PLAY_ACTIONS) for a in actions)
+            app = App(Session(type(game)(game.setup)), clock=lambda: 0.0, rng=random.Random(0))  # type: ignore[attr-defined]
+            for action in actions:
+                keys = presses_for(app, action)
+                for event in keys:
+                    app.handle(event)
+                kind = "after the piles" if isinstance(action, PLAY_ACTIONS) else "facts" if isinstance(action, Answer) else "setup"
+                counts[kind][0] += 1
+                counts[kind][1] += len(keys)
             cards += 3 * 5 * game.n  # type: ignore[attr-defined]
-        print(f"rule {rule}: {presses / cards:.2f} entries per card played (after the piles)")
+        figures = "; ".join(f"{kind} {n / cards:.2f} actions, {k / cards:.2f} presses"
+                            for kind, (n, k) in counts.items())
+        print(f"rule {rule}, per card played (4 players): {figures}")
 
 
 if __name__ == "__main__":

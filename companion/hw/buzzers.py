@@ -4,7 +4,7 @@ A quiz (Zenjidou rule B) asks who pointed first. The press that is *handled* fir
 the one that happened first: edge callbacks queue behind one another and behind a busy event
 loop. So every press carries the time of its edge as the input driver stamped it (lgpio's kernel
 timestamp on a Raspberry Pi, the drive time on gpiozero's mock pins, the Pico keypad's microsecond
-clock for its seat inputs), and :class:`BuzzerArbiter` orders presses by that time. It decides a
+clock in its seat inputs' interrupt), and :class:`BuzzerArbiter` orders presses by that time. It decides a
 little after the first press arrives (``settle_s``), so an earlier press still in flight counts.
 Two presses closer than the source's timing resolution are reported as a tie, never silently
 ordered: the table repeats the point.
@@ -31,9 +31,11 @@ from typing import Any
 from gpiozero import DigitalInputDevice, Factory, GPIOZeroError
 
 from companion.errors import ConfigError, HardwareError
+from companion.hw.serial_keypad import SeatPress
 
 DEFAULT_RESOLUTION_S = 0.0002  # GPIO edge stamps are far finer; switch contact timing is not
 DEFAULT_SETTLE_S = 0.05  # how long after the first handled press a decision waits for earlier edges
+KEYPAD_TICKS_PERIOD = 1 << 30  # MicroPython's ticks_us on the RP2040 wraps here (about 17.9 minutes)
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,46 @@ class GpioBuzzers:
         for device in self._inputs:
             device.close()
         self._inputs.clear()
+
+
+class KeypadBuzzers:
+    """The Pico keypad's seat inputs (``SerialKeypad(on_seat=...)``) into an arbiter.
+
+    The keypad stamps each press with ``ticks_us`` in the pin's interrupt; the stamps wrap, so they
+    are put on one scale by their signed difference to the previous stamp (presses a quiz compares
+    are seconds apart, far inside half the wrap). A press handled late keeps its earlier stamp.
+    Edge times from the keypad and from GPIO are on different clocks: use one source per arbiter.
+
+    >>> arbiter = BuzzerArbiter(settle_s=0.01)
+    >>> arbiter.arm(now=0.0)
+    >>> buzzers = KeypadBuzzers(arbiter, clock=lambda: 1.0)
+    >>> buzzers(SeatPress(0, 150))                          # after the wrap...
+    >>> buzzers(SeatPress(2, KEYPAD_TICKS_PERIOD - 850))    # ...handled second, pressed 1 ms earlier
+    >>> arbiter.verdict(now=2.0)
+    Verdict(kind='first', seats=(2,))
+    """
+
+    def __init__(self, arbiter: BuzzerArbiter, *, clock: Callable[[], float],
+                 on_press: Callable[[], None] = lambda: None) -> None:
+        self.arbiter = arbiter
+        self._clock = clock
+        self._on_press = on_press
+        self._last: tuple[int, int] | None = None  # (raw stamp, its place on the growing scale)
+
+    def seconds(self, micros: int) -> float:
+        """A wrapping stamp on one scale, in seconds."""
+        if self._last is None:
+            scaled = micros
+        else:
+            raw, previous = self._last
+            half = KEYPAD_TICKS_PERIOD // 2
+            scaled = previous + ((micros - raw + half) % KEYPAD_TICKS_PERIOD) - half
+        self._last = (micros, scaled)
+        return scaled / 1_000_000
+
+    def __call__(self, press: SeatPress) -> None:
+        self.arbiter.press(press.seat, self.seconds(press.micros), self._clock())
+        self._on_press()
 
 
 def buzzer_pins(config: Mapping[str, Any]) -> dict[int, int]:

@@ -50,6 +50,18 @@ class Problem:
         return self.message
 
 
+@dataclass(frozen=True)
+class SeatPress:
+    """A quiz buzzer on the keypad: ``seat`` (0-based) pressed at ``micros`` on the keypad's
+    microsecond clock (it wraps every 2**30 us; see :class:`companion.hw.buzzers.KeypadSeatClock`)."""
+
+    seat: int
+    micros: int
+
+
+Result = KeyEvent | Problem | SeatPress
+
+
 def checksum(payload: bytes) -> str:
     """The frame checksum: the XOR of the payload bytes as two upper-case hex digits.
 
@@ -111,9 +123,9 @@ class KeypadLineParser:
         self._awaited_token = token
         self._stale_keys = self._stale_problems = 0
 
-    def feed(self, data: bytes) -> list[KeyEvent | Problem]:
+    def feed(self, data: bytes) -> list[Result]:
         """Take the next bytes read from the port; returns what they completed, in order."""
-        results: list[KeyEvent | Problem] = []
+        results: list[Result] = []
         for byte in data:
             results += self._admit(self._take_byte(byte))
         return results
@@ -127,7 +139,7 @@ class KeypadLineParser:
             return []
         return [Problem(f"discarded a partial line when the keypad went away: {_show(line)}")]
 
-    def _take_byte(self, byte: int) -> list[KeyEvent | Problem]:
+    def _take_byte(self, byte: int) -> list[Result]:
         if byte == 0x0A:  # newline ends a frame or a noise line
             return self._end_line()
         if byte == 0x24:  # "$" starts a frame, whatever came before
@@ -143,12 +155,12 @@ class KeypadLineParser:
         return [Problem(f"line longer than {MAX_FRAME_BYTES} bytes without a line end, discarded "
                         f"up to the next one: {_show(bytes(self._line))}")]
 
-    def _admit(self, results: list[KeyEvent | Problem]) -> list[KeyEvent | Problem]:
+    def _admit(self, results: list[Result]) -> list[Result]:
         """Pass results on, or count them as stale while the hello answer is awaited."""
         if self._awaited_token is None:
             return results
         for result in results:
-            if isinstance(result, KeyEvent):
+            if isinstance(result, (KeyEvent, SeatPress)):
                 self._stale_keys += 1
             else:
                 self._stale_problems += 1
@@ -161,7 +173,7 @@ class KeypadLineParser:
         overlong, self._overlong = self._overlong, False
         return b"" if overlong else line
 
-    def _end_line(self, *, cut_short: bool = False) -> list[KeyEvent | Problem]:
+    def _end_line(self, *, cut_short: bool = False) -> list[Result]:
         line = self._take_line()
         if not line:
             return []
@@ -172,7 +184,7 @@ class KeypadLineParser:
                             f"{_show(line)}")]
         return self._read_frame(line[1:])
 
-    def _read_frame(self, body: bytes) -> list[KeyEvent | Problem]:
+    def _read_frame(self, body: bytes) -> list[Result]:
         payload, star, sent = body.rpartition(b"*")
         if not star or not _CHECKSUM_FIELD.fullmatch(sent):
             return [Problem(f"frame without a valid *XX checksum: {_show(body)}")]
@@ -185,7 +197,7 @@ class KeypadLineParser:
             return [self._unreadable(payload)]
         kind, seq, args = fields[0], int(fields[1]), fields[2:]
         self.frames_received += 1
-        results: list[KeyEvent | Problem] = []
+        results: list[Result] = []
         if kind == "H":
             self._expected_seq = None  # a hello starts the count afresh: the keypad may reboot
         elif self._expected_seq is not None and seq != self._expected_seq:
@@ -195,7 +207,7 @@ class KeypadLineParser:
         self._expected_seq = (seq + 1) % SEQ_MODULO
         return results + self._interpret(kind, args, payload)
 
-    def _interpret(self, kind: str, args: list[str], payload: bytes) -> list[KeyEvent | Problem]:
+    def _interpret(self, kind: str, args: list[str], payload: bytes) -> list[Result]:
         """What a frame with a good checksum and sequence number means."""
         if kind == "B" and not args:
             return []
@@ -203,6 +215,10 @@ class KeypadLineParser:
             return self._hello(int(args[0]), args[1] if len(args) == 2 else "")
         if kind == "E" and args:
             return [Problem(f"keypad reports: {' '.join(args)}")]
+        if kind == "S" and len(args) == 2 and args[0].isdigit() and args[1].isdigit() and 1 <= int(args[0]) <= 6:
+            if self._keypad_version not in (None, PROTOCOL_VERSION):
+                return [Problem(f"ignored seat {args[0]}'s buzzer sent in protocol {self._keypad_version}")]
+            return [SeatPress(int(args[0]) - 1, int(args[1]))]
         if kind == "K" and len(args) == 2 and args[1] in ("P", "L"):
             key = Key.__members__.get(args[0])
             if key is None:
@@ -212,8 +228,8 @@ class KeypadLineParser:
             return [KeyEvent(key, long=args[1] == "L")]
         return [self._unreadable(payload)]
 
-    def _hello(self, version: int, token: str) -> list[KeyEvent | Problem]:
-        results: list[KeyEvent | Problem] = []
+    def _hello(self, version: int, token: str) -> list[Result]:
+        results: list[Result] = []
         if self._awaited_token is not None and token == self._awaited_token:
             self._awaited_token = None
             if self._stale_keys or self._stale_problems:
@@ -263,6 +279,7 @@ class SerialKeypad:
 
     def __init__(self, port: str | serial.SerialBase, on_event: Callable[[KeyEvent], None], *,
                  on_problem: Callable[[str], None] = logger.warning,
+                 on_seat: Callable[[SeatPress], None] = lambda press: None,
                  clock: Callable[[], float] = time.monotonic,
                  backoff: Sequence[float] = (0.5, 1.0, 2.0, 5.0),
                  silence_timeout: float = 3 * HEARTBEAT_S,
@@ -278,6 +295,7 @@ class SerialKeypad:
         self._name = port if isinstance(port, str) else (self._port.name or repr(self._port))
         self._on_event = on_event
         self._on_problem = on_problem
+        self._on_seat = on_seat
         self._clock = clock
         self._backoff = tuple(backoff)
         self._silence_timeout = silence_timeout
@@ -390,11 +408,13 @@ class SerialKeypad:
     def _report(self, message: str) -> None:
         self._deliver(Problem(message))
 
-    def _deliver(self, result: KeyEvent | Problem) -> None:
+    def _deliver(self, result: Result) -> None:
         """Hand one result to its callback; a failing callback is logged, never kills the reader."""
         try:
             if isinstance(result, Problem):
                 self._on_problem(result.message)
+            elif isinstance(result, SeatPress):
+                self._on_seat(result)
             else:
                 self._on_event(result)
         except Exception:  # noqa: BLE001 - the reader must outlive any callback bug

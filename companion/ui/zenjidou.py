@@ -37,6 +37,7 @@ from companion.games.zenjidou import (
     Side,
     Zenjidou,
 )
+from companion.engine.tricks import Turn
 from companion.hw.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.screens import Choice, Screen, register_ui
@@ -68,10 +69,19 @@ class ZenjidouUI(TrickUI):
                 ("answer", "hand", "guesses", "rest", "bottom", "rule", "side", "move", "pass", "play", "quiz",
                  "lead")}
 
+    def hand_label(self, hand: int) -> str:
+        """A hand by its player; with 2 players a player's second hand has a prime (P1')."""
+        return self.app.seat_label(self.game.player_of(hand)) + ("'" if hand >= self.game.players else "")
+
     def seat_name(self, seat: int) -> str:
-        """Hands are named by their player (with 2 players, each player holds two hands)."""
-        player = self.game.player_of(seat)
-        return f"{self.app.seat_label(player)} {self.game.setup.players[player]}"
+        return f"{self.hand_label(seat)} {self.game.setup.players[self.game.player_of(seat)]}"
+
+    def turn_text(self, turn: Turn[Any]) -> str:
+        return f"{self.hand_label(turn.seat)[1:]}:{turn.cards[0]}"
+
+    def trick_text(self, turns: Sequence[Turn[Any]]) -> str:
+        """The cards of a trick so far, each after its hand: ``P1:5 P4:7``."""
+        return " ".join(f"{self.hand_label(turn.seat)}:{turn.cards[0]}" for turn in turns)
 
     def refusal(self, error: Any) -> str:
         if self.app.lang != "en" and error.code and error.code.startswith("zenjidou."):
@@ -156,8 +166,7 @@ class ZScreen(TrickScreenBase):
         trick = deal.tricks[-1] if deal.tricks else None
         if trick is None or not trick.turns or self.game.open_question() is not None:
             return first
-        cards = " ".join(f"{self.app.seat_label(self.game.player_of(t.seat))}:{t.cards[0]}" for t in trick.turns)
-        canvas.text(first, cards)
+        canvas.text(first, self.ui.trick_text(trick.turns))
         canvas.lines(first + 1, 2, self.ui.effects_line(self.game.effects_of(trick)))
         return first + 3
 
@@ -273,8 +282,7 @@ class QuizScreen(ListScreen):
             canvas.text(1, self.t("zenjidou.quiz.which", seat=self.ui.seat_name(self.pointer)))
         else:
             canvas.text(1, self.t("zenjidou.quiz.buzz" if self.arbiter is not None else "zenjidou.ask.quiz"))
-        cards = " ".join(f"{self.app.seat_label(self.game.player_of(t.seat))}:{t.cards[0]}" for t in self.trick.turns)
-        canvas.text(2, cards)
+        canvas.text(2, self.ui.trick_text(self.trick.turns))
         out = [self.app.seat_label(p) for p in self.trick.out]  # type: ignore[attr-defined]
         if out:
             canvas.text(3, self.t("zenjidou.quiz.out", seats=" ".join(out)))

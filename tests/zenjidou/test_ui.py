@@ -157,3 +157,22 @@ def test_a_tie_for_top_names_the_house_ruling_on_the_round_scores() -> None:
     enter(app, [Guesses((1, 2, 0))])
     assert isinstance(app.top, ZDealScreen) and app.session.game.state.deals[0].house == [HOUSE_TIE_TOP]
     check_golden(app.render(), "zenjidou-tie")
+
+
+def test_the_setup_form_starts_a_zenjidou_game_with_the_tables_facts() -> None:
+    from companion.ui.screens import SetupForm
+    from tests.ui.helpers import choose_game, press
+
+    app = make_app(table_facts=lambda game_id: {"card": {"12": {"colour": 1}}} if game_id == "zenjidou" else {})
+    choose_game(app, "zenjidou")
+    form = app.top
+    assert isinstance(form, SetupForm)
+    app.handle(press(Key.DOWN))
+    while form.players.value != "2":
+        app.handle(press(Key.LEFT))
+    for _ in range(3):  # past the two names to Start
+        app.handle(press(Key.DOWN))
+    app.handle(press(Key.OK))
+    game = app.session.game
+    assert game.game_id == "zenjidou" and game.players == 2 and game.n == 4
+    assert game.fact(12, "colour") == 1 and isinstance(app.top, ListScreen)

@@ -248,7 +248,7 @@ def _ints(data: Mapping[str, Any], key: str) -> tuple[int, ...]:
     return tuple(value)
 
 
-def _str(data: Mapping[str, Any], key: str, allowed: Sequence[str | None]) -> Any:
+def _one_of(data: Mapping[str, Any], key: str, allowed: Sequence[object]) -> Any:
     value = data.get(key)
     if value not in allowed:
         raise RecordError(f"a {data.get('type')}'s {key!r} must be one of {', '.join(map(str, allowed))}")
@@ -298,7 +298,7 @@ class ChooseRule:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ChooseRule:
-        return cls(RoundRule(_str(data, "rule", list(ROUND_RULES)), _str(data, "variant", [None, *HOUSE_EXAMPLES])))
+        return cls(RoundRule(_one_of(data, "rule", list(ROUND_RULES)), _one_of(data, "variant", [None, *HOUSE_EXAMPLES])))
 
 
 @dataclass(frozen=True)
@@ -330,7 +330,7 @@ class Side:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Side:
-        return cls(_int(data, "hand"), _str(data, "side", SIDES))
+        return cls(_int(data, "hand"), _one_of(data, "side", SIDES))
 
 
 @dataclass(frozen=True)
@@ -439,7 +439,7 @@ class Lead:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Lead:
-        return cls(_int(data, "hand"), _str(data, "left", [True, False]))
+        return cls(_int(data, "hand"), _one_of(data, "left", [True, False]))
 
 
 # --- state --------------------------------------------------------------------------------
@@ -542,7 +542,7 @@ class Zenjidou(TrickGame[ZState]):
 
         need(isinstance(cards, Mapping) and cards.get("game") == cls.game_id, f"'game' must be {cls.game_id!r}")
         need(cards.get("numbers") == list(range(1, 33)), "'numbers' must be 1..32")
-        colours = cards.get("colours")
+        colours: Any = cards.get("colours")
         need(isinstance(colours, list) and len(colours) == COLOURS and all(
             isinstance(c, dict) and isinstance(c.get("code"), str) and isinstance(c.get("en"), str)
             and isinstance(c.get("ja"), str) for c in colours), "'colours' must list 5 colours with code, en and ja")
@@ -707,7 +707,8 @@ class Zenjidou(TrickGame[ZState]):
             missing = [h for h in order if h not in deal.entered]
             if missing:
                 return Need("hand", missing[0])
-        per_hand = {"F": deal.sides, "H": deal.moved, "I": deal.passes}.get(letter)
+        chosen: dict[str, Mapping[int, object]] = {"F": deal.sides, "H": deal.moved, "I": deal.passes}
+        per_hand = chosen.get(letter)
         if per_hand is not None:
             missing = [h for h in order if h not in per_hand]
             if missing:

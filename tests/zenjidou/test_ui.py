@@ -40,7 +40,8 @@ def test_a_whole_game_with_b_and_c_rounds_by_keys_matches_its_replay() -> None:
     print(f"zenjidou whole game: {presses} presses for {len(played.actions)} actions")
 
 
-def test_a_whole_game_with_buzzers_for_the_quiz_by_mock_presses_matches_its_replay() -> None:
+def test_a_whole_game_with_buzzers_and_the_countdown_by_mock_presses_matches_its_replay() -> None:
+    """Rounds B (quiz by mock GPIO buzzers), C (the 30-second countdown on the app's clock) and D."""
     played = simulated()
     points = [a for a in played.actions if isinstance(a, Point)]
     assert points, "the simulated B round has points to make"
@@ -61,6 +62,13 @@ def test_a_whole_game_with_buzzers_for_the_quiz_by_mock_presses_matches_its_repl
                 clock.advance(0.1)
                 app.tick()
                 assert isinstance(app.top, QuizScreen) and app.top.pointer == action.player
+            if isinstance(action, Guesses):  # the C round's countdown runs out on the app's clock
+                while len(app.screens) > 1:
+                    app.handle(KeyEvent(app.top.leave_key))
+                assert isinstance(app.top, GuessScreen) and app.top.counting
+                clock.advance(30)
+                app.tick()
+                assert not app.top.counting
             enter(app, [action])
         assert app.session.game.summary() == played.summary()
     finally:

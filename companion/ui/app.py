@@ -3,7 +3,8 @@
 Pure apart from drawing with Pillow: no threads, no sleeping, no clock of its own. The daemon
 
 * feeds every :class:`~companion.hw.keys.KeyEvent` to :meth:`App.handle`;
-* calls :meth:`App.tick` once :meth:`App.next_deadline` (a ``clock()`` value) has passed;
+* calls :meth:`App.tick` once :meth:`App.next_deadline` (a ``clock()`` value) has passed (dimming,
+  blanking, a refusal's flash, or the top screen's own deadline, such as a countdown's next second);
 * redraws with :meth:`App.render` whenever :attr:`App.version` changed, and maps
   :attr:`App.display_state` ("on", "dim", "off") to the panel's contrast or to hiding it;
 * persists what the callbacks hand it: a new game's :class:`~companion.engine.base.Setup`
@@ -20,19 +21,21 @@ import logging
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
 from companion.engine.base import Game, Setup, game_class, game_ids
 from companion.errors import CompanionError, ConfigError, IllegalAction
-from companion.hw.buzzers import BuzzerArbiter
 from companion.hw.keys import Key, KeyEvent
 from companion.plugins import load_parts
 from companion.session import Session
 from companion.ui.canvas import ROWS, Canvas, Typeface
 from companion.ui.screens import CONTRAST_RANGE, UIS, Confirm, GameUI, HistoryScreen, Menu, ResumeOffer, Screen, SettingsScreen, SetupForm
 from companion.text import LANGUAGES, Catalog, load_seat_names
+
+if TYPE_CHECKING:
+    from companion.hw.buzzers import BuzzerArbiter
 
 DIM_AFTER_S = 120.0
 OFF_AFTER_S = 600.0

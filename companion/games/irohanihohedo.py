@@ -108,6 +108,8 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
         self.validate_cards(cards)
         self.colours = {entry["code"]: entry for entry in cards["colours"]}
         self.numbers = self.numbers_in_play(cards, self.setup.table_facts, self.n)
+        # (house) rulings.md: without the lost icons every number is accepted, only repeats refused
+        self.numbers_by_house = self.numbers == list(cards["numbers"]) and not cards["numbers_by_players"].get(str(self.n))
         self.hand_size: int = cards["hand_size"]
         dealer = self.setup.options.get("dealer", 0)
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.n:

@@ -2,8 +2,8 @@
 
 The trick screen is one row per seat (up to six) under a header that says where the trump marker
 lies; the card holding it has a ``*``. The seat to play has the picker in its row: the colour, then
-its numbers in two halves (1-6, 7-12) in fixed places, a dot where a card was already played.
-LEFT/RIGHT step through the colour's numbers, UP/DOWN go to the other half and on to the next
+the numbers of it not yet played, split into a lower and an upper row when there are more than six.
+LEFT/RIGHT step through the colour's numbers, UP/DOWN go to the other row and on to the next
 colour; OK plays. The picker starts on a colour the seat owes (the lead's, unless the seat is known
 to be out of it), near the number of the last card played. AUX shows each seat's lowest captured
 card per colour (the book's strategic variant keeps them face up). Results, revokes, deal scores
@@ -21,12 +21,12 @@ from companion.hw.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, shortest
 from companion.ui.screens import Choice, Screen, register_ui
-from companion.ui.tricks import TrickScreenBase, TrickUI, FinalScreen, yes_no
+from companion.ui.tricks import CARD_X, FinalScreen, TrickScreenBase, TrickUI, seat_row, yes_no
 
 if TYPE_CHECKING:
     from companion.ui.app import App
 
-NAME_X, CARD_X, CELLS_X = 16, 36, 48
+CELLS_X = 48
 CELL = 12  # pixel width of one number in the picker row (two digits and a margin)
 OK = KeyEvent(Key.OK)
 
@@ -106,7 +106,8 @@ class TrickScreen(TrickScreenBase):
         groups: list[int] = []
         for group, colour in enumerate(colours):
             entries = [(number, SuitedCard(colour, number)) for number in numbers if SuitedCard(colour, number) in offered]
-            rows += [[e for e in entries if e[0] <= self.half], [e for e in entries if e[0] > self.half]]
+            split = (len(entries) + 1) // 2 if len(entries) > self.half else len(entries)
+            rows += [entries[:split], entries[split:]]
             groups += [group, group]
         grid = Grid.of(rows, groups=groups)
         present = list(dict.fromkeys(grid.groups))
@@ -160,16 +161,17 @@ class TrickScreen(TrickScreenBase):
             last = finished[-1]
             return self.t("trick.last", trick=len(finished), reason=self.ui.reason(last.result))  # type: ignore[arg-type]
         if not self.trick.turns:
-            return self.t("irohanihohedo.pass", count=self.game.setup.cards.get("pass_left", 2),
-                          seat=self.ui.seat_name(self.trick.lead))
+            reminder = self.t("irohanihohedo.pass", count=self.game.setup.cards.get("pass_left", 2),
+                              seat=self.ui.seat_name(self.trick.lead))
+            if self.game.numbers_by_house and not self.deal.index and len(self.deal.tricks) == 1:
+                numbers = self.game.numbers
+                reminder += " " + self.t("irohanihohedo.house.numbers", low=numbers[0], high=numbers[-1])
+            return reminder
         return self.t("trick.leads", seat=self.ui.seat_name(self.trick.lead))
 
     def _seat_row(self, canvas: Canvas, row: int, seat: int, marker: str | None) -> None:
         active = seat == self.seat
-        if active:
-            canvas.text(row, ">")
-        canvas.text(row, self.app.seat_label(seat), x=4, width=NAME_X - 4)
-        canvas.text(row, self.game.setup.players[seat], x=NAME_X, width=CARD_X - NAME_X - 2)
+        seat_row(canvas, self.app, self.game.setup.players, row, seat, active=active)
         if active:
             self._picker(canvas, row)
             return
@@ -189,17 +191,17 @@ class TrickScreen(TrickScreenBase):
         return beside
 
     def _picker(self, canvas: Canvas, row: int) -> None:
+        """The colour and the numbers of the cursor's row; a dotted edge says the colour's other
+        half is a press of UP or DOWN away."""
         grid = self.grid
         canvas.text(row, self.ui.colour_mark(grid.value.suit), x=CARD_X)
-        offered = {slot for slot, _ in grid.rows[grid.row]}
-        first = 1 if grid.slot <= self.half else self.half + 1
-        for offset in range(self.half):
-            number = first + offset
-            x = CELLS_X + offset * CELL
-            if number in offered:
-                canvas.cell(x, row, CELL, str(number), invert=number == grid.slot)
-            elif number in self.game.numbers:
-                canvas.dot(x + CELL // 2 - 1, row)
+        group = grid.groups[grid.row]
+        halves = [r for r in range(len(grid.rows)) if grid.groups[r] == group]
+        for offset, (number, _) in enumerate(grid.rows[grid.row]):
+            canvas.cell(CELLS_X + offset * CELL, row, CELL, str(number), invert=offset == grid.col)
+        if len(halves) > 1:
+            lower = grid.row == halves[0]
+            canvas.divider(CELLS_X + self.half * CELL + 1 if lower else CELLS_X - 3, row)
 
 
 class LowestScreen(TrickScreenBase):

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from companion.ui.app import App
 
 PANEL_ROWS = 3  # rows the trick screen keeps for the last trick's reason
+NAME_X, CARD_X = 16, 36  # a seat row: marker and label, then the name, then the seat's cards
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,14 @@ class TrickScreenBase(Screen):
         super().__init__(app)
         self.ui = ui
         self.game = ui.game
+
+
+def seat_row(canvas: Canvas, app: App, players: Sequence[str], row: int, seat: int, *, active: bool) -> None:
+    """The left of a trick screen's seat row: ``>`` on the seat to act, its label and name."""
+    if active:
+        canvas.text(row, ">")
+    canvas.text(row, app.seat_label(seat), x=4, width=NAME_X - 4)
+    canvas.text(row, players[seat], x=NAME_X, width=CARD_X - NAME_X - 2)
 
 
 class ResultScreen(Notice):

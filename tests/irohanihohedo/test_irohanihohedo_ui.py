@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from functools import cache
 from typing import Any
@@ -113,3 +114,16 @@ def test_deal_scores_after_the_ninth_trick() -> None:
     check_golden(app.render(), "irohanihohedo-deal")
     app.handle(press(Key.RIGHT))
     check_golden(app.render(), "irohanihohedo-chart")
+
+
+def test_the_house_ruling_on_the_deck_is_named_until_a_table_tells_the_numbers() -> None:
+    game = renamed(simulated(3))
+    fresh = type(game)(game.setup)
+    screen = make_app(fresh).top
+    assert isinstance(screen, TrickScreen)
+    assert "HOUSE: any number 1-12 is accepted" in screen._panel()
+    told = {"numbers": {"3": {str(n): 1 for n in range(1, 7)}}}
+    known = type(game)(dataclasses.replace(game.setup, table_facts=told))
+    screen = make_app(known).top
+    assert isinstance(screen, TrickScreen) and "HOUSE" not in screen._panel()
+    assert screen._panel().startswith("Pass 2 cards left, then P2 Ben leads.")

@@ -76,6 +76,9 @@ class ZenjidouUI(TrickUI):
     def seat_name(self, seat: int) -> str:
         return f"{self.hand_label(seat)} {self.game.setup.players[self.game.player_of(seat)]}"
 
+    def short_name(self, seat: int) -> str:
+        return self.game.setup.players[self.game.player_of(seat)] + ("'" if seat >= self.game.players else "")
+
     def turn_text(self, turn: Turn[Any]) -> str:
         return f"{self.hand_label(turn.seat)[1:]}:{turn.cards[0]}"
 

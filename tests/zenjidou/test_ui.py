@@ -184,3 +184,17 @@ def test_the_setup_form_starts_a_zenjidou_game_with_the_tables_facts() -> None:
     game = app.session.game
     assert game.game_id == "zenjidou" and game.players == 2 and game.n == 4
     assert game.fact(12, "colour") == 1 and isinstance(app.top, ListScreen)
+
+
+def test_two_players_round_scores_table_and_chart_name_each_hand() -> None:
+    from tests.zenjidou.helpers import new_game, plain_facts, start_round
+
+    game = new_game(2, plain_facts())
+    start_round(game, 32, "D", [[31, 4, 9, 14, 19], [20, 6, 26, 11, 1], [5, 10, 15, 27, 22], [2, 3, 7, 8, 12]])
+    app = make_app(game)
+    ui = app.ui
+    assert [ui.short_name(hand) for hand in range(4)] == ["Aki", "Ben", "Aki'", "Ben'"]
+    screen = ZDealScreen(app, ui, 0)
+    app.open(screen)
+    app.handle(KeyEvent(Key.RIGHT))  # the chart
+    assert screen.chart and app.render().size == (128, 64)

@@ -1,8 +1,8 @@
 """Zenjidou Torite's screens: card facts, the round's setup, trick entry with the effects in force.
 
 * Card facts (four choices on one screen): colour, score mark, effect and resolution rule of a card
-  whose print the device does not know yet. UP/DOWN is not needed: the row being asked is marked,
-  LEFT/RIGHT change it, OK enters it and the next row is asked on the same screen.
+  whose print the device does not know yet. The row being asked is marked; the arrows change it,
+  OK enters it and the next row is asked on the same screen, the rows already told shown above.
 * Most decisions (the rest's top card, bottoms, the rule, a play, a side, a move, a pass, a lead, a
   quiz point) are one choice among what the engine allows: a list, LEFT/RIGHT (and UP/DOWN by 8).
   Above the list, the open trick and the effects its cards put in force so far.

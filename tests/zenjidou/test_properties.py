@@ -80,8 +80,8 @@ def test_resolution_by_number_ignores_the_order_cards_came_in(cards, resolution,
     assert outcome(cards) == outcome(shuffled)
 
 
-def test_the_text_replay_reads_the_example_record() -> None:
-    """``companion replay`` (text) puts every trick's reason codes into English."""
+def test_the_example_record_replays_to_the_end_and_reads_as_text() -> None:
+    """The shipped record replays to its end; ``companion replay`` (text) puts every reason into English."""
     import io
     from pathlib import Path
 
@@ -89,6 +89,8 @@ def test_the_text_replay_reads_the_example_record() -> None:
 
     lines = (Path(__file__).parents[2] / "docs" / "examples" / "zenjidou.jsonl").read_text(encoding="utf-8").splitlines()
     game = read_record(lines).game
+    assert game.is_over() and game.summary()["winners"]
+    assert [str(deal.rule) for deal in game.state.deals] == ["B", "C", "D"]
     out = io.StringIO()
     print_summary(game.summary(), out, _reason_text(game))
     text = out.getvalue()

@@ -184,6 +184,10 @@ class ListScreen(ZScreen):
         self.decision = decision
         self.options = list(self.game.legal_actions)
         self.index = 0
+        deal = self.game.state.deal
+        last_card = decision.kind == "play" and len(deal.tricks[-1].turns) == self.game.n - 1
+        if last_card and deal.rule is not None and deal.rule.letter == "B":
+            arm_quiz(app, self.game)  # players buzz as the last card is turned, before it is entered
 
     def on_key(self, event: KeyEvent) -> None:
         step = {Key.RIGHT: 1, Key.LEFT: -1, Key.DOWN: JUMP, Key.UP: -JUMP}.get(event.key)
@@ -221,6 +225,14 @@ def list_keys(start: int, target: int, count: int) -> list[KeyEvent]:
     return best or []
 
 
+def arm_quiz(app: App, game: Zenjidou) -> None:
+    """Make the buzzers listen for the open trick's quiz, unless they already do."""
+    deal = game.state.deal
+    token = (id(game), deal.index, len(deal.tricks))
+    if app.buzzers is not None and app.buzzers.token != token:
+        app.buzzers.arm(app.now(), set(deal.tricks[-1].out), token)  # type: ignore[attr-defined]
+
+
 class QuizScreen(ListScreen):
     """Rule B: the buzzers say who pressed first (by edge time); that player picks the card they
     pointed at. A wrong card puts them out and the next press counts; presses too close to order
@@ -235,9 +247,7 @@ class QuizScreen(ListScreen):
         self.pointer: int | None = None
         self.tie: tuple[int, ...] | None = None
         if self.arbiter is not None:
-            token = (id(self.game), deal.index, len(deal.tricks))
-            if self.arbiter.token != token:
-                self.arbiter.arm(app.now(), set(self.trick.out), token)  # type: ignore[attr-defined]
+            arm_quiz(app, self.game)
             for player in self.trick.out:  # type: ignore[attr-defined]
                 self.arbiter.rule_out(player)
             self.tick(app.now())

@@ -198,3 +198,15 @@ def test_two_players_round_scores_table_and_chart_name_each_hand() -> None:
     app.open(screen)
     app.handle(KeyEvent(Key.RIGHT))  # the chart
     assert screen.chart and app.render().size == (128, 64)
+
+
+def test_a_buzz_while_the_last_card_is_being_entered_counts() -> None:
+    """Players point as the last card is turned; the operator enters it a moment later."""
+    clock = FakeClock()
+    arbiter = BuzzerArbiter(resolution_s=0.0002, settle_s=0.05)
+    app = example_1_app(["5", "7", "16"], rule="B", clock=clock, buzzers=arbiter)
+    assert isinstance(app.top, ListScreen) and app.top.decision.kind == "play"
+    arbiter.press(2, at=50.0, now=clock.now)
+    clock.advance(2.0)
+    enter(app, [Play(1, 21)])
+    assert isinstance(app.top, QuizScreen) and app.top.pointer == 2

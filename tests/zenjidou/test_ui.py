@@ -210,3 +210,17 @@ def test_a_buzz_while_the_last_card_is_being_entered_counts() -> None:
     clock.advance(2.0)
     enter(app, [Play(1, 21)])
     assert isinstance(app.top, QuizScreen) and app.top.pointer == 2
+
+
+@needs_misaki
+def test_golden_card_facts_on_one_screen() -> None:
+    """Card 12's colour and score told, its effect being asked ("blue trump"), its rule still open."""
+    game = new_random_game("zenjidou", 3, random.Random(1))
+    game.push_text("rest 12")
+    game.push_text("1")  # red
+    game.push_text("3")  # +3
+    app = make_app(game)
+    for _ in range(4):  # none, low numbers strong, its cancel, trump void, blue trump
+        app.handle(KeyEvent(Key.RIGHT))
+    assert isinstance(app.top, FactsScreen) and app.top.name == "effect" and app.top.value == 4
+    check_golden(app.render(), "zenjidou-facts")

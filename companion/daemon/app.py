@@ -26,6 +26,7 @@ from companion.daemon.store import Store
 from companion.errors import CompanionError, ConfigError
 from companion.hw.boards import Board, list_presets, load_board
 from companion.hw.display import Display, display_parser, open_display
+from companion.hw.buzzers import BuzzerArbiter
 from companion.hw.keys import KeyEvent
 from companion.paths import state_dir
 from companion.ui.app import App, Settings
@@ -40,6 +41,10 @@ class ScriptDone:
     """Posted by a finished key script when the device should stop once idle (demos, tests)."""
 
 
+class Buzzed:
+    """Posted by a quiz buzzer press: the screen waiting for it may now have a deadline."""
+
+
 class Device:
     """The running device: the loop, the UI app, the display and the store, wired together."""
 
@@ -51,6 +56,7 @@ class Device:
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
         notifier: Notifier | None = None,
+        buzzers: BuzzerArbiter | None = None,
     ) -> None:
         self.store = store
         self.display = display
@@ -70,6 +76,7 @@ class Device:
             on_fact=store.remember_fact,
             on_settings=self._save_settings,
             table_facts=store.table_facts,
+            buzzers=buzzers,
         )
         self.startup_messages = recovered.messages
         self._shown_version = -1
@@ -90,6 +97,10 @@ class Device:
         """Hand a key event to the loop; safe from button and serial threads."""
         self.loop.post(event)
 
+    def buzzed(self) -> None:
+        """A quiz buzzer was pressed (its press is already with the arbiter); safe from any thread."""
+        self.loop.post(Buzzed())
+
     def run(self) -> None:
         """Serve until stopped (SIGTERM, SIGINT or a finished script)."""
         with stop_on_signals(self.loop):
@@ -107,6 +118,10 @@ class Device:
             return
         if isinstance(event, KeyEvent):
             self.app.handle(event)
+            self._show()
+            self._schedule()
+        elif isinstance(event, Buzzed):
+            self.app.tick()
             self._show()
             self._schedule()
 
@@ -173,6 +188,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keys", type=Path, help="mock mode: a key script to play (press OK / hold BACK / wait 0.5 / repeat 3 press DOWN)")
     parser.add_argument("--exit-when-done", action="store_true", help="mock mode: stop once the key script has been played")
     parser.add_argument("--keypad", help="serial port of the optional Pico keypad, e.g. /dev/ttyACM0")
+    parser.add_argument("--buzzers", help="quiz buzzers on GPIO: BCM pins, seat 1 first, e.g. 5,6,13,19 (mock pins with --mock)")
+    parser.add_argument("--keypad-buzzers", action="store_true", help="quiz buzzers on the Pico keypad's seat inputs")
     parser.add_argument("--save-frame", type=Path, help="write the last frame shown as a PNG on exit")
     parser.add_argument("--seed", type=int, help="seed for the device's random draws (default: from the OS)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every journalled action (debug level)")
@@ -182,7 +199,13 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     board = load_board(args.board or configured_board())
     display = _open_display(args, board, luma_argv)
     store = Store(args.state_dir or state_dir())
-    device = Device(store, display, rng=random.Random(args.seed), notifier=Notifier.from_environ())
+    if args.buzzers and args.keypad_buzzers:
+        raise ConfigError("--buzzers and --keypad-buzzers stamp presses on different clocks: choose one")
+    if args.keypad_buzzers and not args.keypad:
+        raise ConfigError("--keypad-buzzers needs --keypad (the keypad's serial port)")
+    buzzers = BuzzerArbiter() if args.buzzers or args.keypad_buzzers else None
+    device = Device(store, display, rng=random.Random(args.seed), notifier=Notifier.from_environ(),
+                    buzzers=buzzers)
     for message in device.startup_messages:
         print(f"companion: {message}", file=sys.stderr)
     try:
@@ -229,11 +252,20 @@ def _open_keys(args: argparse.Namespace, board: Board, device: Device, keys: Exi
         from companion.hw.buttons import ButtonPad
 
         keys.enter_context(ButtonPad(board.buttons, device.post, encoder_pins=board.encoder_pins))
+    arbiter = device.app.buzzers
+    if args.buzzers and arbiter is not None:
+        from companion.hw.buzzers import GpioBuzzers, parse_buzzer_pins
+
+        pins = parse_buzzer_pins(args.buzzers)
+        keys.callback(GpioBuzzers(pins, arbiter, clock=device.app.now, on_press=device.buzzed).close)
     if args.keypad:
+        from companion.hw.buzzers import KeypadBuzzers
         from companion.hw.serial_keypad import SerialKeypad
 
+        seats = KeypadBuzzers(arbiter, clock=device.app.now, on_press=device.buzzed) if args.keypad_buzzers and arbiter else None
         keys.enter_context(  # entering starts its reader thread; leaving stops and joins it
-            SerialKeypad(args.keypad, device.post, on_problem=lambda text: log.warning("keypad: %s", text))
+            SerialKeypad(args.keypad, device.post, on_problem=lambda text: log.warning("keypad: %s", text),
+                         on_seat=seats or (lambda press: None))
         )
 
 

@@ -216,3 +216,19 @@ def buzzer_pins(config: Mapping[str, Any]) -> dict[int, int]:
             isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 27 for p in pins):
         raise ConfigError("[buzzers] pins must be distinct whole numbers 0-27, one per seat")
     return dict(enumerate(pins))
+
+
+def parse_buzzer_pins(text: str) -> dict[int, int]:
+    """``companion run --buzzers``: BCM pins separated by commas, seat 1 first.
+
+    >>> parse_buzzer_pins("5, 6,13")
+    {0: 5, 1: 6, 2: 13}
+    >>> parse_buzzer_pins("5,x")
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: --buzzers takes BCM pin numbers separated by commas, not '5,x'
+    """
+    items = [item.strip() for item in text.split(",")]
+    if not all(item.isdigit() for item in items):
+        raise ConfigError(f"--buzzers takes BCM pin numbers separated by commas, not {text!r}")
+    return buzzer_pins({"pins": [int(item) for item in items]})

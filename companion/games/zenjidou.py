@@ -210,9 +210,47 @@ def strongest(effects: Effects) -> Entry:
 
 ROUND_RULES = "ABCDEFGHIJKL"
 FACE_DOWN = frozenset("AB")  # cards entered as revealed, top to bottom
-MUST_FOLLOW = frozenset("DFHIJ")  # the device plays the topmost card that follows, else the top card
 HOUSE_EXAMPLES = ("draw", "lowest", "closest")
 SIDES = ("top", "bottom")
+
+
+@dataclass(frozen=True)
+class HandView:
+    """What a face-up hand may play from: its cards as held (the next to play first), those of the
+    lead's colour among them (same order), the side it plays from (F), the last card played in the
+    game (L closest) and the left neighbour's random draw (L draw)."""
+
+    cards: tuple[int, ...]
+    follow: tuple[int, ...]
+    side: str = "top"
+    last: int | None = None
+    draw: random.Random | None = None
+
+
+def _must_follow(hand: HandView) -> list[int]:
+    """D (and F, H, I, J): the topmost card that follows, else the top card; F from its chosen side."""
+    pool = hand.follow or hand.cards
+    return [pool[-1] if hand.side == "bottom" else pool[0]]
+
+
+def _closest(hand: HandView) -> list[int]:
+    """L: the number nearest the last card played, the larger on a tie (nothing played: the top card)."""
+    last = hand.last
+    return [hand.cards[0] if last is None else min(hand.cards, key=lambda c: (abs(c - last), -c))]
+
+
+# The one place each face-up round rule says what a hand may play; one option is played by the device.
+PLAYABLE: Mapping[str, Callable[[HandView], list[int]]] = {
+    "C": lambda hand: [hand.cards[0]],
+    "D": _must_follow, "F": _must_follow, "H": _must_follow, "I": _must_follow, "J": _must_follow,
+    "E": lambda hand: list(dict.fromkeys([hand.cards[0], *hand.follow[:1]])),
+    "G": lambda hand: list(dict.fromkeys([hand.follow[0], hand.follow[-1]] if hand.follow
+                                         else [hand.cards[0], hand.cards[-1]])),
+    "K": lambda hand: list(hand.follow) or sorted(hand.cards),
+    "L lowest": lambda hand: [min(hand.cards)],
+    "L closest": _closest,
+    "L draw": lambda hand: [hand.draw.choice(sorted(hand.cards))] if hand.draw else [],
+}
 
 HOUSE_TIE_TOP = "zenjidou.house.tie_top"  # C: every player tied for top counts as the top scorer
 HOUSE_G = "zenjidou.house.g_each_trick"  # G: each trick, choose the top or the bottom of the hand
@@ -727,35 +765,15 @@ class Zenjidou(TrickGame[ZState]):
 
     def options(self, deal: Round, trick: ZTrick, hand: int) -> list[int]:
         """The cards the round's rule lets ``hand`` play now (a single one is played automatically)."""
-        cards = deal.hands[hand]
         rule = deal.rule
         assert rule is not None
-        letter = rule.letter
+        cards = tuple(deal.hands[hand])
         lead = self.facts(trick.turns[0].cards[0]).colour if trick.turns else None
-        follow = [c for c in cards if lead is not None and self.facts(c).colour == lead]
-        if letter == "C":
-            return [cards[0]]
-        if letter in MUST_FOLLOW:
-            pool = follow or cards
-            return [pool[-1] if letter == "F" and deal.sides[hand] == "bottom" else pool[0]]
-        if letter == "E":
-            return list(dict.fromkeys([cards[0], *follow[:1]]))
-        if letter == "G":
-            return list(dict.fromkeys([follow[0], follow[-1]] if follow else [cards[0], cards[-1]]))
-        if letter == "K":
-            return follow or sorted(cards)
-        return [self._house_card(deal, hand, rule.variant or "")]
-
-    def _house_card(self, deal: Round, hand: int, variant: str) -> int:
-        cards = deal.hands[hand]
-        if variant == "lowest":
-            return min(cards)
-        if variant == "closest":
-            last = self.last_played()
-            if last is None:
-                return cards[0]
-            return min(cards, key=lambda c: (abs(c - last), -c))
-        return self.draw_rng(deal, hand).choice(sorted(cards))
+        follow = tuple(c for c in cards if lead is not None and self.facts(c).colour == lead)
+        view = HandView(cards, follow, deal.sides.get(hand, "top"),
+                        self.last_played() if rule == RoundRule("L", "closest") else None,
+                        self.draw_rng(deal, hand) if rule == RoundRule("L", "draw") else None)
+        return PLAYABLE[str(rule)](view)
 
     def last_played(self) -> int | None:
         return next((t.cards[-1] for d in reversed(self.state.deals) for tr in reversed(d.tricks)

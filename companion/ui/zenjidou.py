@@ -41,7 +41,7 @@ from companion.engine.tricks import Turn
 from companion.hw.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.screens import Choice, Screen, register_ui
-from companion.ui.tricks import DealScreen, TrickScreenBase, TrickUI
+from companion.ui.tricks import DealScreen, ResultScreen, TrickScreenBase, TrickUI
 
 if TYPE_CHECKING:
     from companion.ui.app import App
@@ -140,10 +140,26 @@ class ZenjidouUI(TrickUI):
             columns.append(("zenjidou.deal.bonus", list(deal.bonus or [])))
         return [*columns, ("deal.score", list(deal.scores or []))]
 
+    def snapshot(self) -> tuple[object, int]:
+        return super().snapshot(), len(self.finished_tricks())
+
+    def finished_tricks(self) -> list[tuple[int, int]]:
+        """(round, trick) of every trick with a result, in order."""
+        return [(d, k) for d, deal in enumerate(self.game.state.deals)
+                for k, trick in enumerate(deal.tricks) if trick.result is not None]
+
     def notices(self, before: object) -> list[Screen]:
-        """The shared notices, with a round's scores naming the house ruling that decided its bonus."""
-        return [ZDealScreen(self.app, self, screen.index) if isinstance(screen, DealScreen) else screen
-                for screen in super().notices(before)]
+        """The shared notices; tricks the device played itself in one go are announced together on one
+        screen (one OK, not one per trick); a round's scores name a house ruling that decided its bonus."""
+        if not isinstance(before, tuple):
+            raise TypeError("notices() takes the snapshot taken before the action")
+        shared, finished_before = before
+        shown = [ZDealScreen(self.app, self, screen.index) if isinstance(screen, DealScreen) else screen
+                 for screen in super().notices(shared)]
+        played = self.finished_tricks()[finished_before:]
+        if len(played) > 1:
+            shown = [PlayedScreen(self.app, self, played), *(s for s in shown if not isinstance(s, ResultScreen))]
+        return shown
 
     @classmethod
     def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
@@ -493,6 +509,25 @@ class GuessScreen(ZScreen):
             canvas.text(2 + player, f"{mark}{self.app.seat_label(player)} -> {self.app.seat_label(self.guesses[player])}")
         canvas.text(ROWS - 1, self.t("zenjidou.hint.guess"))
 
+
+
+class PlayedScreen(ResultScreen):
+    """The tricks the device played by itself (rules C, D, F, H, I, L...): one page each, LEFT/RIGHT
+    to leaf through them, OK when the table has played its cards."""
+
+    def __init__(self, app: App, ui: ZenjidouUI, tricks: Sequence[tuple[int, int]]) -> None:
+        super().__init__(app, ui, *tricks[0])
+        self.pages = list(tricks)
+        self.page = 0
+
+    def on_key(self, event: KeyEvent) -> None:
+        step = {Key.RIGHT: 1, Key.DOWN: 1, Key.LEFT: -1, Key.UP: -1}.get(event.key)
+        if step is None:
+            super().on_key(event)
+            return
+        self.page = (self.page + step) % len(self.pages)
+        self.deal, self.index = self.pages[self.page]
+        self.trick = self.ui.game.state.deals[self.deal].tricks[self.index]
 
 
 class ZDealScreen(DealScreen):

@@ -13,7 +13,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.games.zenjidou import HOUSE_TIE_TOP, Guesses, Play, Point
 from companion.hw.buzzers import BuzzerArbiter, GpioBuzzers
 from companion.ui.tricks import ResultScreen
-from companion.ui.zenjidou import FactsScreen, GuessScreen, ListScreen, QuizScreen, ZDealScreen
+from companion.ui.zenjidou import FactsScreen, GuessScreen, ListScreen, PlayedScreen, QuizScreen, ZDealScreen
 
 from tests.ui.helpers import FakeClock, check_golden, enter, make_app, needs_misaki
 
@@ -163,6 +163,8 @@ def test_a_tie_for_top_names_the_house_ruling_on_the_round_scores() -> None:
     start_round(game, 32, "C", HANDS)
     app = make_app(game)
     enter(app, [Guesses((1, 2, 0))])
+    assert isinstance(app.top, PlayedScreen)  # the round the device played, then its scores
+    app.handle(KeyEvent(Key.OK))
     assert isinstance(app.top, ZDealScreen) and app.session.game.state.deals[0].house == [HOUSE_TIE_TOP]
     check_golden(app.render(), "zenjidou-tie")
 
@@ -224,3 +226,23 @@ def test_golden_card_facts_on_one_screen() -> None:
         app.handle(KeyEvent(Key.RIGHT))
     assert isinstance(app.top, FactsScreen) and app.top.name == "effect" and app.top.value == 4
     check_golden(app.render(), "zenjidou-facts")
+
+
+
+def test_a_round_the_device_plays_is_announced_on_one_screen_trick_by_trick() -> None:
+    from companion.games.zenjidou import HandEntry
+    from tests.zenjidou.helpers import new_game, plain_facts, push
+    from tests.zenjidou.test_rules import HANDS
+
+    game = new_game(3, plain_facts())
+    push(game, "rest 32", "bottom 31", "bottom 20", "bottom 5", "rule D",
+         "hand " + " ".join(map(str, HANDS[0])), "hand " + " ".join(map(str, HANDS[2])))
+    app = make_app(game)
+    enter(app, [HandEntry(1, tuple(HANDS[1]))])  # the last hand: the device plays the whole round
+    screen = app.top
+    assert isinstance(screen, PlayedScreen) and (screen.deal, screen.index) == (0, 0)
+    for expected in [1, 2, 3, 4, 0]:
+        app.handle(KeyEvent(Key.RIGHT))
+        assert screen.index == expected and screen.trick is game.state.deals[0].tricks[expected]
+    app.handle(KeyEvent(Key.OK))
+    assert isinstance(app.top, ZDealScreen)

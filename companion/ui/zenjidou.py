@@ -180,11 +180,18 @@ class ZScreen(TrickScreenBase):
         canvas.title(self.t("zenjidou.header", round=deal.index + 1, trick=len(deal.tricks), rule=rule))
 
     def trick_lines(self, canvas: Canvas, first: int) -> int:
-        """The open trick's cards and the effects they put in force; returns the next free row."""
+        """The open trick's cards and the effects they put in force, or before its first card the
+        last trick's result; returns the next free row."""
         deal = self.game.state.deal
         trick = deal.tricks[-1] if deal.tricks else None
-        if trick is None or not trick.turns or self.game.open_question() is not None:
+        if trick is None or self.game.open_question() is not None:
             return first
+        if not trick.turns:
+            finished = [t for t in deal.tricks if t.result is not None]
+            if not finished:
+                return first
+            canvas.lines(first, 3, self.t("trick.last", trick=len(finished), reason=self.ui.reason(finished[-1].result)))
+            return first + 3
         canvas.text(first, self.ui.trick_text(trick.turns))
         canvas.lines(first + 1, 2, self.ui.effects_line(self.game.effects_of(trick)))
         return first + 3

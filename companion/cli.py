@@ -12,8 +12,10 @@ from typing import Any, TextIO
 from companion import carddata
 from companion.engine.base import game_class, game_ids
 from companion.engine.record import GameBuilder, export_lines, read_record
+from companion.engine.tricks import TrickGame
 from companion.errors import CompanionError
 from companion.paths import state_dir
+from companion.text import Catalog, Formatter
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -97,6 +99,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.json:
         if summary is not None:
             print(json.dumps(summary, ensure_ascii=False, indent=1))
+    elif isinstance(game, TrickGame):
+        print_trick_game(game, sys.stdout)
     elif summary is not None:
         print_summary(summary, sys.stdout, _reason_text(game))
     if builder.failure is not None:
@@ -163,6 +167,37 @@ def print_summary(summary: dict[str, Any], out: TextIO, reason_text: Callable[[A
                 )
     for revoke in summary["revokes"]:
         print(f"\nREVOKE: {revoke.get('text') or reason_text(revoke.get('reason'))}", file=out)
+    print("\nTotals: " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(summary["totals"])), file=out)
+    if summary["winners"]:
+        print("Winner" + ("s" if len(summary["winners"]) > 1 else "") + ": " + ", ".join(who(s) for s in summary["winners"]), file=out)
+    if summary["pending"]:
+        print(f"Waiting for: {summary['pending']['prompt']}", file=out)
+
+
+def print_trick_game(game: TrickGame[Any], out: TextIO) -> None:
+    """A game on the trick-taking layer as a person reads it: each trick's cards and reason (the
+    engine's phrases in English), the game's own keys of the replay schema, scores and totals."""
+    summary = game.summary()
+    text = Formatter(Catalog.load(), "en", game.term_name)
+    common = {"lead", "winner", "next_lead", "reason", "house", "cards"}
+
+    def who(seat: int) -> str:
+        name = summary["players"][seat] if seat < len(summary["players"]) else ""
+        return f"{game.seat_label(seat)} {name}".rstrip()
+
+    print(f"{summary['game']}: {', '.join(who(s) for s in range(len(summary['players'])))}", file=out)
+    for d, (deal, entry) in enumerate(zip(game.state.deals, summary["deals"]), start=1):
+        print(f"\nDeal {d} (start: {who(entry['start'])})", file=out)
+        finished = [(trick, data) for trick, data in zip((t for t in deal.tricks if t.result), entry["tricks"])]
+        for t, (trick, data) in enumerate(finished, start=1):
+            plays = "  ".join(f"{game.seat_label(p['seat'])}:{p['card'] or '-'}" for p in data["cards"])
+            extra = "".join(f"  {key} {json.dumps(value)}" for key, value in data.items() if key not in common)
+            print(f"  trick {t:2}: {plays}  -> {text.reason(trick.result.reason)}{extra}", file=out)
+        if entry["scores"] is not None:
+            for seat, score in enumerate(entry["scores"]):
+                print(f"  {who(seat)}: {deal.tricks_won[seat]} tricks -> {score}", file=out)
+    for revoke in game.state.revokes:
+        print(f"\nREVOKE: {text.phrase(revoke.phrase())}", file=out)
     print("\nTotals: " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(summary["totals"])), file=out)
     if summary["winners"]:
         print("Winner" + ("s" if len(summary["winners"]) > 1 else "") + ": " + ", ".join(who(s) for s in summary["winners"]), file=out)

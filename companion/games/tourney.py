@@ -1,0 +1,627 @@
+"""Tourney (トウルネイ, A.I.Lab. 遊): predict the place of your own card in every trick.
+
+56 cards, four suits strongest first Wyvern (W), Fleur-de-lis (F), Shamrock (S), Cross (C), numbers
+1-14. Strength is absolute: suit first, then number; the lead suit only says who must follow. Each
+trick uses two cards of every hand: the lead puts down a playing card face up, everyone puts down a
+prediction face down, then from the lead's left each plays a card, following the lead suit if able.
+A prediction's suit names a place (W 1st, F 2nd, S 3rd, C 4th); it hits when the player's card ends
+at that place. A deal scores 2/3/3/2 per hit by place, plus 1 per trick won or 3 for none.
+
+With three players the device is the fourth hand, the NPC. Its 7 face-up cards are entered once per
+deal (:class:`NpcRow`, front card first within each suit, never re-sorted); from then on *the
+engine plays them itself*: when the NPC's turn comes, the fold puts its card down, with no action
+in the log. Why no action: the NPC's card is a function of the log already (its row and the lead
+suit), so recording it would store a fact that could only agree or contradict; replaying, undoing
+and the key planner then never meet an action nobody pressed, and an undo of the card before the
+NPC's takes the NPC's card back with it. The card's reason is a phrase like any trick's reason.
+
+**Readings the book leaves open** (not in rulings.md; say so when they matter): the NPC sits after
+the last player (P3), so it plays between P3 and P1; it never deals, and the first lead of a deal is
+the dealer's left-hand *player* (the book has the NPC lead only after winning a trick). The NPC
+plays as soon as the seat before it has played: its card follows from public cards alone.
+
+**Predictions in any order, and records that agree.** A prediction may be entered whenever the
+lead's card is down: before the plays (the book's order) or when revealed at the end of the trick.
+The state keeps predictions by seat, not by arrival, and reveals them all when the trick is
+complete, so every entry order of the same cards folds to the same state and the same summary
+(tested): the record keeps the order the table used, and every such record is equivalent.
+
+A prediction proves what a seat held: one revealed in trick *k* of suit S proves a revoke by a seat
+that declined S in an earlier trick (not in trick *k* itself: it left the hand before the play).
+
+Scoring as the book prints it: a player who hit a 2nd place (3) and a 4th place (2) and won no
+trick (3) makes 8 in the deal:
+
+>>> from companion.carddata import printed_cards
+>>> game = Tourney(Tourney.new_setup("ABCD", cards=printed_cards("tourney")))
+>>> game.hit_points("F") + game.hit_points("C") + game.trick_points(0)
+8
+
+P1 deals, so P2 leads Cross 9; everyone predicts; P3 has no Cross and plays Wyvern 2, the
+strongest card whatever the lead suit, so P3 is 1st and P2's Shamrock (3rd) hits too:
+
+>>> for text in ["C9", "P2?S1", "P3?W5", "P4?C2", "P1?F3", "W2", "C13", "C4"]:
+...     _ = game.push_text(text)
+>>> result = game.state.deals[0].tricks[0].result
+>>> result.winner, result.places, result.hits
+(2, (4, 3, 1, 2), (False, True, True, False))
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from companion.engine.base import Decision, Setup, register
+from companion.engine.tricks import (
+    Deal,
+    Phrase,
+    Revoke,
+    RevokeWatch,
+    Seat,
+    SuitedCard,
+    Term,
+    Trick,
+    TrickGame,
+    TrickResult,
+    TrickState,
+    first_decision,
+    seats_in_order,
+)
+from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+
+NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogue's "tourney.seat.npc")
+
+
+# --- actions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatCard:
+    """One card of one seat; the two actions of a trick share this shape."""
+
+    seat: int
+    card: SuitedCard
+    type: ClassVar[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "card": str(self.card)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Any:
+        seat, card = data.get("seat"), data.get("card")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(card, str):
+            raise RecordError(f"a {cls.type} needs an integer 'seat' and a string 'card'")
+        return cls(seat, _parse_card(card))
+
+
+@dataclass(frozen=True)
+class Play(SeatCard):
+    """A playing card put down face up (the lead's first, then in turn from the lead's left).
+
+    >>> Play(1, SuitedCard("W", 7)).to_json()
+    {'type': 'play', 'seat': 1, 'card': 'W7'}
+    """
+
+    type: ClassVar[str] = "play"
+
+
+@dataclass(frozen=True)
+class Predict(SeatCard):
+    """A prediction card: only its suit counts, naming the place the seat's playing card will take."""
+
+    type: ClassVar[str] = "predict"
+
+
+@dataclass(frozen=True)
+class NpcRow:
+    """The NPC's face-up cards as they lie: suit by suit, each suit's cards front to back.
+
+    >>> NpcRow.from_json({"type": "npc", "cards": ["W3", "W9", "C1"]}).cards[1]
+    SuitedCard(suit='W', rank=9)
+    """
+
+    cards: tuple[SuitedCard, ...]
+    type: ClassVar[str] = "npc"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "cards": [str(card) for card in self.cards]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> NpcRow:
+        cards = data.get("cards")
+        if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
+            raise RecordError("an npc line needs 'cards': a list of card codes")
+        return cls(tuple(_parse_card(card) for card in cards))
+
+
+def _parse_card(text: str) -> SuitedCard:
+    try:
+        return SuitedCard.parse(text)
+    except IllegalPlay as err:
+        raise RecordError(str(err)) from None
+
+
+# --- the state -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TourneyResult(TrickResult):
+    """A trick's result plus every seat's place (1 strongest) and whether its prediction hit
+    (None for the NPC, whose predictions change nothing)."""
+
+    places: tuple[int, ...] = ()
+    hits: tuple[bool | None, ...] = ()
+
+
+@dataclass
+class TourneyTrick(Trick[SuitedCard]):
+    """A trick's playing cards (``turns``), its predictions by seat, and why the NPC played its card."""
+
+    predictions: list[SuitedCard | None] = field(default_factory=list)
+    npc_reason: Phrase | None = None
+
+
+class PredictionWatch(RevokeWatch):
+    """Revoke proofs that also hear of predictions, revealed at the end of their trick."""
+
+    def revealed(self, deal: int, seat: int, card: SuitedCard, trick: int) -> None:
+        """A prediction of ``trick`` proves declines of its suit in earlier tricks only: it was
+        put down before that trick's plays."""
+        for suit, declined_in in self.declined[seat]:
+            if suit == card.suit and declined_in < trick:
+                self._flag(Revoke(deal, declined_in, seat, suit, trick))
+
+
+@dataclass
+class TourneyDeal(Deal[SuitedCard]):
+    """A deal; with three players also the NPC's row as laid out and the cards it has left."""
+
+    npc_laid: tuple[SuitedCard, ...] | None = None
+    npc_left: list[SuitedCard] = field(default_factory=list)
+    # every card the device was told of this deal -> "played", "prediction" or "npc" (in the NPC's row):
+    # an index over the tricks for the uniqueness check, so it stays out of the state's repr
+    seen: dict[SuitedCard, str] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.watch = PredictionWatch.for_seats(self.seats)
+
+    @property
+    def tourney_tricks(self) -> list[TourneyTrick]:
+        return self.tricks  # type: ignore[return-value]  (open_trick makes every trick a TourneyTrick)
+
+    def predictions(self) -> Iterator[SuitedCard]:
+        for trick in self.tourney_tricks:
+            yield from (card for card in trick.predictions if card is not None)
+
+
+# --- the NPC's three rules -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NpcSituation:
+    """What the NPC's choice depends on: its cards left in row order, the lead suit, the suit order."""
+
+    row: tuple[SuitedCard, ...]
+    lead_suit: str | None
+    suits: tuple[str, ...]
+
+    def front(self, suit: str) -> SuitedCard | None:
+        """The front card of ``suit`` in the row (the first one entered)."""
+        return next((card for card in self.row if card.suit == suit), None)
+
+    def strongest_suit(self) -> str:
+        return next(suit for suit in self.suits if self.front(suit) is not None)
+
+
+@dataclass(frozen=True)
+class NpcChoice:
+    card: SuitedCard
+    reason: Phrase
+
+
+class NpcLeads:
+    """Leading (it won the last trick): the front card of its strongest suit."""
+
+    name = "npc-leads"
+
+    def decide(self, situation: NpcSituation) -> NpcChoice | None:
+        if situation.lead_suit is not None:
+            return None
+        card = situation.front(situation.strongest_suit())
+        assert card is not None  # strongest_suit names a suit the row holds
+        return NpcChoice(card, _card_phrase("tourney.npc.lead", card))
+
+
+class NpcFollows:
+    """Holding the lead suit: the front card of the lead suit."""
+
+    name = "npc-follows"
+
+    def decide(self, situation: NpcSituation) -> NpcChoice | None:
+        card = situation.front(situation.lead_suit) if situation.lead_suit is not None else None
+        return NpcChoice(card, _card_phrase("tourney.npc.follow", card)) if card is not None else None
+
+
+class NpcStrongestLeft:
+    """Without the lead suit: the front card of its strongest suit left."""
+
+    name = "npc-strongest-left"
+
+    def decide(self, situation: NpcSituation) -> NpcChoice | None:
+        card = situation.front(situation.strongest_suit())
+        assert card is not None
+        return NpcChoice(card, _card_phrase("tourney.npc.void", card))
+
+
+NPC_RULES = (NpcLeads(), NpcFollows(), NpcStrongestLeft())
+
+
+def npc_choice(row: Sequence[SuitedCard], lead_suit: str | None, suits: Sequence[str] = "WFSC") -> NpcChoice:
+    """The NPC's card: the book's three rules, in the order they are tried.
+
+    >>> row = [SuitedCard.parse(c) for c in ["F2", "F11", "C7", "C1"]]
+    >>> [str(npc_choice(row, lead).card) for lead in (None, "C", "S")]
+    ['F2', 'C7', 'F2']
+    """
+    return first_decision(NPC_RULES, NpcSituation(tuple(row), lead_suit, tuple(suits)))
+
+
+def _card_phrase(code: str, card: SuitedCard, **more: Any) -> Phrase:
+    return Phrase(code, {"suit": Term("suit", card.suit), "value": card.rank, **more})
+
+
+# --- the game --------------------------------------------------------------------------------
+
+
+@register
+class Tourney(TrickGame[TrickState[TourneyDeal]]):
+    """3-4 players (three play with the NPC), as many deals as players, 7 tricks of 4 cards a deal."""
+
+    game_id = "tourney"
+    title = "Tourney"
+    min_players = 3
+    max_players = 4
+    action_types = {"play": Play, "predict": Predict, "npc": NpcRow}
+    term_tables = {"suit": "suits"}
+
+    def configure(self) -> None:
+        super().configure()
+        cards = self.setup.cards
+        self.validate_cards(cards)
+        self.suit_data = {entry["code"]: entry for entry in cards["suits"]}
+        self.suits = tuple(self.suit_data)  # strongest first
+        self.numbers = tuple(cards["numbers"])
+        self.places = len(self.suits)  # every trick has a card for each place: a seat per suit
+        self.npc: int | None = self.n if self.n < self.places else None
+        self.npc_cards: int = cards["npc_cards"]
+        dealer = self.setup.options.get("dealer", 0)
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.n:
+            raise RecordError(f"options.dealer must be a seat 0-{self.n - 1}, not {dealer!r}")
+
+    # --- card data -------------------------------------------------------------------------
+
+    @classmethod
+    def validate_cards(cls, cards: Mapping[str, Any]) -> None:
+        def need(ok: bool, what: str) -> None:
+            if not ok:
+                raise CardDataError(f"{cls.game_id} card data: {what}")
+
+        need(isinstance(cards, Mapping) and cards.get("game") == cls.game_id, f"'game' must be {cls.game_id!r}")
+        suits = cards.get("suits")
+        need(isinstance(suits, list) and len(suits) == 4, "'suits' must list 4 suits, strongest first")
+        need(all(isinstance(s, dict) and isinstance(s.get("code"), str) and len(s["code"]) == 1 and s["code"].isupper()
+                 and isinstance(s.get("en"), str) and isinstance(s.get("ja"), str) for s in suits),
+             "every suit needs an upper-case one-letter 'code' and 'en'/'ja' names")
+        need(len({s["code"] for s in suits}) == 4, "suit codes must differ")
+        need([s.get("place") for s in suits] == [1, 2, 3, 4], "the suits name places 1-4 in their order")
+        need(all(_is_int(s.get("hit_points")) and s["hit_points"] >= 0 for s in suits),
+             "every suit needs 'hit_points' (a whole number >= 0)")
+        numbers = cards.get("numbers")
+        need(isinstance(numbers, list) and numbers and all(_is_int(n) and 0 < n < 100 for n in numbers)
+             and len(set(numbers)) == len(numbers), "'numbers' must list distinct numbers 1-99")
+        for key in ("hand_size", "tricks_per_deal", "points_per_trick", "points_without_tricks", "npc_cards"):
+            need(_is_int(cards.get(key)) and cards[key] >= 0, f"{key!r} must be a whole number >= 0")
+        need(cards["hand_size"] == 2 * cards["tricks_per_deal"], "a trick takes two cards of a hand")
+        need(len(numbers) == cards["hand_size"], "four hands use the whole deck: as many numbers as cards in a hand")
+        need(cards["npc_cards"] == cards["tricks_per_deal"], "the NPC plays one face-up card a trick")
+
+    @classmethod
+    def new_setup(
+        cls,
+        players: Sequence[str],
+        *,
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        cards: Mapping[str, Any],
+        table_facts: Mapping[str, Any] | None = None,
+    ) -> Setup:
+        cls.validate_cards(cards)
+        n = len(players)
+        if not cls.min_players <= n <= cls.max_players:
+            raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
+        dealer = int((options or {}).get("dealer", 0)) % n
+        return Setup(cls.game_id, tuple(players), {"dealer": dealer}, seed, cards, dict(table_facts or {}))
+
+    # --- cards and names ---------------------------------------------------------------------
+
+    def deck(self) -> list[SuitedCard]:
+        return [SuitedCard(suit, number) for suit in self.suits for number in self.numbers]
+
+    def strength(self, card: SuitedCard) -> tuple[int, int]:
+        """Higher is stronger: the suit's rank in the suit order, then the number."""
+        return (len(self.suits) - self.suits.index(card.suit), card.rank)
+
+    def place_of(self, suit: str) -> int:
+        """The place a prediction of ``suit`` names."""
+        return int(self.suit_data[suit]["place"])
+
+    def hit_points(self, suit: str) -> int:
+        return int(self.suit_data[suit]["hit_points"])
+
+    def trick_points(self, won: int) -> int:
+        cards = self.setup.cards
+        return won * cards["points_per_trick"] if won else cards["points_without_tricks"]
+
+    def seat_label(self, seat: int) -> str:
+        return "NPC" if seat == self.npc else super().seat_label(seat)
+
+    def who(self, seat: int) -> Seat | Term:
+        """A seat as a reason names it: the NPC is no player seat."""
+        return NPC_TERM if seat == self.npc else Seat(seat)
+
+
+    # --- the layer's hooks -------------------------------------------------------------------
+
+    def new_state(self) -> TrickState[TourneyDeal]:
+        return TrickState()
+
+    def new_deal(self, index: int, lead: int) -> TourneyDeal:
+        return TourneyDeal(index, lead, self.places)
+
+    def open_trick(self, deal: Deal[Any], lead: int) -> None:
+        deal.tricks.append(TourneyTrick(lead, predictions=[None] * self.places))
+
+    def tricks_in_deal(self, deal: Deal[Any]) -> int:
+        return int(self.setup.cards["tricks_per_deal"])
+
+    def seat_to_play(self, trick: Trick[Any]) -> int:
+        """Play passes round all four hands, the NPC's included."""
+        return (trick.lead + len(trick.turns)) % self.places
+
+    def missing_predictions(self, trick: TourneyTrick) -> list[int]:
+        """Players still to predict, from the lead round."""
+        return [seat for seat in seats_in_order(trick.lead, self.places)
+                if seat != self.npc and trick.predictions[seat] is None]
+
+    def trick_complete(self, trick: Trick[Any]) -> bool:
+        assert isinstance(trick, TourneyTrick)
+        return len(trick.turns) == self.places and not self.missing_predictions(trick)
+
+    def resolve(self, trick: Trick[Any]) -> TourneyResult:
+        """The strongest card wins; every card's place is its rank by strength among the four. The
+        reason names the winner's card, then why the NPC played its card."""
+        assert isinstance(trick, TourneyTrick)
+        ranking = sorted(trick.turns, key=lambda turn: self.strength(turn.cards[0]), reverse=True)
+        places = [0] * self.places
+        for place, turn in enumerate(ranking, start=1):
+            places[turn.seat] = place
+        hits = tuple(None if card is None else self.place_of(card.suit) == places[seat]
+                     for seat, card in enumerate(trick.predictions))
+        winner, best = ranking[0].seat, ranking[0].cards[0]
+        reason = (_card_phrase("tourney.win", best, winner=self.who(winner)),
+                  *((trick.npc_reason,) if trick.npc_reason is not None else ()))
+        return TourneyResult(winner, winner, reason, places=tuple(places), hits=hits)
+
+    def deal_points(self, deal: TourneyDeal) -> tuple[list[int], list[int]]:
+        """Per player: points for hits, and points for tricks (1 each, or 3 for none)."""
+        hits = [0] * self.n
+        for trick in deal.tourney_tricks:
+            if not isinstance(trick.result, TourneyResult):
+                continue
+            for seat in range(self.n):
+                card = trick.predictions[seat]
+                if card is not None and trick.result.hits[seat]:
+                    hits[seat] += self.hit_points(card.suit)
+        return hits, [self.trick_points(deal.tricks_won[seat]) for seat in range(self.n)]
+
+    def score_deal(self, deal: Deal[Any]) -> list[int]:
+        assert isinstance(deal, TourneyDeal)
+        hits, tricks = self.deal_points(deal)
+        return [h + t for h, t in zip(hits, tricks)]
+
+    # --- the log -------------------------------------------------------------------------------
+
+    @property
+    def deal(self) -> TourneyDeal:
+        return self.state.deal
+
+    @property
+    def trick(self) -> TourneyTrick:
+        return self.state.deal.tourney_tricks[-1]
+
+    def apply(self, action: Any) -> None:
+        deal = self.deal
+        if isinstance(action, NpcRow):
+            deal.npc_laid, deal.npc_left = action.cards, list(action.cards)
+            deal.seen.update(dict.fromkeys(action.cards, "npc"))
+        elif isinstance(action, Predict):
+            self.trick.predictions[action.seat] = action.card
+            deal.seen[action.card] = "prediction"
+        else:
+            self.put_down(deal, action.seat, (action.card,))
+        self._settle()
+
+    def _settle(self) -> None:
+        """Play the NPC's cards whose turn came, and finish every trick that is complete."""
+        while not self.deal_played(deal := self.deal):
+            trick = self.trick
+            if self.trick_complete(trick):
+                index = len(deal.tricks) - 1
+                for seat, card in enumerate(trick.predictions):
+                    if card is not None:
+                        deal.watch.revealed(deal.index, seat, card, index)  # type: ignore[attr-defined]
+                self.finish_trick(self.state, deal)
+            elif self.npc_to_play(deal):
+                choice = npc_choice(deal.npc_left, trick.lead_suit, self.suits)
+                self.put_down(deal, self.seat_to_play(trick), (choice.card,))
+                deal.npc_left.remove(choice.card)
+                trick.npc_reason = choice.reason
+            else:
+                break
+
+    def put_down(self, deal: Deal[Any], seat: int, cards: Sequence[SuitedCard], *, owed: frozenset[str] | None = None,
+                 free: bool = False) -> None:
+        super().put_down(deal, seat, cards, owed=owed, free=free)
+        assert isinstance(deal, TourneyDeal)
+        deal.seen.update(dict.fromkeys(cards, "played"))
+
+    def npc_to_play(self, deal: TourneyDeal) -> bool:
+        trick = deal.tourney_tricks[-1]
+        return (self.npc is not None and deal.npc_laid is not None and len(trick.turns) < self.places
+                and self.seat_to_play(trick) == self.npc)
+
+    def check(self, action: object) -> None:
+        decision = self.decision
+        if decision is None:
+            raise IllegalAction("the game is over", code="game_over")
+        if isinstance(action, NpcRow):
+            self._check_row(action, decision)
+            return
+        if not isinstance(action, (Play, Predict)):
+            raise IllegalAction(f"{action!r} is not an action of {self.title}")
+        if decision.kind == "npc":
+            raise IllegalAction(f"first enter the NPC's {self.npc_cards} face-up cards", code="tourney.npc_first",
+                                count=self.npc_cards)
+        if action.seat == self.npc:
+            raise IllegalAction("the device plays the NPC's cards itself", code="tourney.npc_plays")
+        trick = self.trick
+        if isinstance(action, Play):
+            seat = self.seat_to_play(trick)
+            if len(trick.turns) == self.places:
+                raise IllegalAction("every playing card is down: enter the missing predictions",
+                                    code="tourney.predictions_missing")
+            if action.seat != seat:
+                raise IllegalAction(
+                    f"it is {self.seat_label(seat)}'s turn, not {self._label(action.seat)}'s",
+                    code="not_your_turn", expected=self.seat_label(seat), actual=self._label(action.seat))
+        else:
+            if not trick.turns:
+                raise IllegalAction(f"{self.seat_label(trick.lead)} leads a playing card before any prediction",
+                                    code="tourney.lead_first", seat=self.seat_label(trick.lead))
+            if not 0 <= action.seat < self.n or trick.predictions[action.seat] is not None:
+                raise IllegalAction(f"{self._label(action.seat)} has no prediction to make in this trick",
+                                    code="tourney.predicted", seat=self._label(action.seat))
+        self._check_card(action.card)
+
+    def _check_card(self, card: SuitedCard) -> None:
+        if card.suit not in self.suits or card.rank not in self.numbers:
+            raise IllegalPlay(f"{card} is not a card: suits are {', '.join(self.suits)}, numbers"
+                              f" {self.numbers[0]}-{self.numbers[-1]}", code="not_a_card", text=str(card))
+        seen = self.deal.seen.get(card)
+        if seen == "played":
+            raise IllegalPlay(f"{card} was already played this deal", code="already_played", card=str(card))
+        if seen == "prediction":
+            raise IllegalPlay(f"{card} was already put down as a prediction this deal", code="tourney.prediction_card",
+                              card=str(card))
+        if seen == "npc":
+            raise IllegalPlay(f"{card} lies in the NPC's row", code="tourney.npc_card", card=str(card))
+
+    def _check_row(self, row: NpcRow, decision: Decision) -> None:
+        if decision.kind != "npc":
+            raise IllegalAction("the NPC's cards are entered once, at the start of a deal", code="tourney.row_entered")
+        if len(row.cards) != self.npc_cards or len(set(row.cards)) != len(row.cards):
+            raise IllegalAction(f"the NPC has {self.npc_cards} different face-up cards, not {len(row.cards)}",
+                                code="tourney.row_size", count=self.npc_cards, given=len(row.cards))
+        for card in row.cards:
+            self._check_card(card)
+
+    def _label(self, seat: object) -> str:
+        return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.places else repr(seat)
+
+    @property
+    def decision(self) -> Decision | None:
+        """The NPC's row at a 3-player deal's start; then per trick the lead's card, the predictions
+        (while no follower has played) and the plays in turn; predictions still missing come last."""
+        deal = self.deal
+        if self.deal_played(deal):
+            return None
+        if self.npc is not None and deal.npc_laid is None:
+            return Decision("npc", None, f"enter the NPC's {self.npc_cards} face-up cards, front first (deal"
+                                         f" {deal.index + 1})")
+        trick = self.trick
+        number = len(deal.tricks)
+        if not trick.turns:
+            return Decision("lead", trick.lead, f"{self.seat_label(trick.lead)}: lead (trick {number})")
+        missing = self.missing_predictions(trick)
+        deferred = any(turn.seat != self.npc for turn in trick.turns[1:])
+        if missing and (not deferred or len(trick.turns) == self.places):
+            return Decision("predict", missing[0], f"{self.seat_label(missing[0])}: predict (trick {number})")
+        seat = self.seat_to_play(trick)
+        return Decision("play", seat, f"{self.seat_label(seat)}: play (trick {number})")
+
+    def generate_legal_actions(self) -> Iterator[Any]:
+        decision = self.decision
+        if decision is None:
+            return
+        unseen = [card for card in self.deck() if card not in self.deal.seen]
+        if decision.kind == "npc":  # every ordered row: lazily, there are billions
+            yield from (NpcRow(cards) for cards in itertools.permutations(unseen, self.npc_cards))
+            return
+        trick = self.trick
+        if trick.turns:
+            for seat in self.missing_predictions(trick):
+                yield from (Predict(seat, card) for card in unseen)
+        if len(trick.turns) < self.places:
+            seat = self.seat_to_play(trick)
+            yield from (Play(seat, card) for card in unseen)
+
+    def parse(self, text: str) -> Any:
+        """From the short notation: ``W7`` is the awaited card (a lead, play or prediction),
+        ``P3:W7`` P3's play, ``P3?W7`` P3's prediction, and ``W7 W2 F9 ...`` the NPC's row."""
+        decision = self.decision
+        if decision is None:
+            raise IllegalAction("the game is over", code="game_over")
+        text = text.strip()
+        if decision.kind == "npc":
+            return NpcRow(tuple(SuitedCard.parse(part) for part in text.replace(",", " ").split()))
+        for mark, kind in ((":", Play), ("?", Predict)):
+            if mark in text:
+                who, card = text.split(mark, 1)
+                return kind(self._parse_seat(who), SuitedCard.parse(card.strip()))
+        kind = Predict if decision.kind == "predict" else Play
+        return kind(decision.seat or 0, SuitedCard.parse(text))
+
+    def _parse_seat(self, text: str) -> int:
+        label = text.strip().upper()
+        for seat in range(self.places):
+            if self.seat_label(seat).upper() == label:
+                return seat
+        raise IllegalAction(f"{text.strip()} is no seat: write P1-P{self.n}", code="tourney.not_a_seat",
+                            text=text.strip(), n=self.n)
+
+    # --- the replay schema ----------------------------------------------------------------------
+
+    def trick_summary(self, deal: Deal[Any], index: int, trick: Trick[Any]) -> dict[str, Any]:
+        """``places`` (per seat, 1 strongest), ``hits`` and ``predictions`` (per seat; null for the
+        NPC). Why the NPC played its card is the reason's second phrase."""
+        assert isinstance(trick, TourneyTrick) and isinstance(trick.result, TourneyResult)
+        return {
+            "places": list(trick.result.places),
+            "hits": list(trick.result.hits),
+            "predictions": [None if card is None else str(card) for card in trick.predictions],
+        }
+
+    def deal_summary(self, deal: Deal[Any]) -> dict[str, Any]:
+        """``hit_points`` and ``trick_points`` per player, and ``npc_row`` (the NPC's cards as laid, or null)."""
+        assert isinstance(deal, TourneyDeal)
+        hits, tricks = self.deal_points(deal)
+        return {"hit_points": hits, "trick_points": tricks,
+                "npc_row": None if deal.npc_laid is None else [str(card) for card in deal.npc_laid]}
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,417 @@
+"""Tourney's screens: the NPC's row, trick entry with predictions in any order, places and hits.
+
+**Trick entry** is one row per hand (four: with three players the NPC's row shows the card the
+device put down for it). A row shows its playing card once down, and ``*`` once its prediction is
+in (face down on the table: the device does not show it). The row being entered has the card
+picker: the suit, then its numbers in two halves (1-7, 8-14), a dot where a card was already seen
+this deal; LEFT/RIGHT step through the suit, UP/DOWN go to the other half and on to the next suit,
+OK enters. After the lead's card, the row marked ``?`` takes a prediction, the row marked ``>`` a
+playing card. AUX moves to the next entry still open (holding it, to the one before): another
+seat's prediction, or the next playing card (so a table that reveals predictions at the end enters the plays first; both orders
+give equivalent records, see :mod:`companion.games.tourney`).
+
+**The NPC** (three players): at each deal's start its seven face-up cards are entered with the same
+picker, front card first within each suit (OK adds, BACK takes the last back). From then on, when
+its turn comes, a notice says which card to put down for it and why; no press enters it.
+
+**After each trick** a result screen lists places 1-4 with each hand's card and prediction and
+whether it hit, and with three players reminds the table to turn an NPC prediction card (which
+changes nothing). Revokes, deal scores and the ranking are the shared trick-game screens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from companion.engine.tricks import Deal, SuitedCard, Term, Turn
+from companion.errors import IllegalAction
+from companion.games.tourney import NpcRow, Play, Predict, Tourney, TourneyResult, TourneyTrick
+from companion.hw.keys import Key, KeyEvent
+from companion.ui.canvas import ROWS, Canvas
+from companion.ui.picker import ARROWS, Grid, shortest
+from companion.ui.screens import Choice, Notice, Screen, register_ui
+from companion.ui.tricks import ResultScreen, Snapshot, TrickScreenBase, TrickUI
+
+if TYPE_CHECKING:
+    from companion.ui.app import App
+
+NAME_X, CARD_X, CELLS_X = 16, 40, 50
+CELL = 10  # pixel width of one number in the picker row
+HALF = 7  # numbers per picker row: 1-7 and 8-14
+OK = KeyEvent(Key.OK)
+AUX, LONG_AUX = KeyEvent(Key.AUX), KeyEvent(Key.AUX, long=True)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What the trick screen's active row enters: a seat's prediction or its playing card."""
+
+    kind: type[Predict] | type[Play]
+    seat: int
+
+
+@register_ui
+class TourneyUI(TrickUI):
+    game_ids = ("tourney",)
+
+    @property
+    def game(self) -> Tourney:
+        game = self.session.game
+        if not isinstance(game, Tourney):
+            raise TypeError(f"these screens draw Tourney, not {type(game).__name__}")
+        return game
+
+    @property
+    def screens(self) -> Mapping[str, Callable[[App, Any], Screen]]:  # type: ignore[override]
+        return {"npc": NpcRowScreen, "lead": TrickScreen, "predict": TrickScreen, "play": TrickScreen}
+
+    # --- words ---------------------------------------------------------------------------------
+
+    def label(self, seat: int) -> str:
+        return self.app.t("tourney.seat.npc") if seat == self.game.npc else self.app.seat_label(seat)
+
+    def seat_name(self, seat: int) -> str:
+        return self.label(seat) if seat == self.game.npc else super().seat_name(seat)
+
+    def suit_mark(self, code: str) -> str:
+        """One character: the suit letter in English, the first character of its name in Japanese
+        (ワ, フ, シ, ク)."""
+        name = self.game.term_name(Term("suit", code), self.app.lang)
+        return code if self.app.lang == "en" or not name else name[0]
+
+    def card_text(self, card: Any) -> str:
+        return f"{self.suit_mark(card.suit)}{card.rank}"
+
+    def turn_text(self, turn: Turn[Any]) -> str:
+        seat = "N" if turn.seat == self.game.npc else str(turn.seat + 1)
+        return f"{seat}:{self.card_text(turn.cards[0])}"
+
+    def describe(self, action: Any) -> str:
+        if isinstance(action, NpcRow):
+            return self.app.t("tourney.undo.npc", cards=" ".join(self.card_text(card) for card in action.cards))
+        if isinstance(action, Predict):
+            return self.app.t("tourney.undo.predict", seat=self.seat_name(action.seat), card=self.card_text(action.card))
+        if isinstance(action, Play):
+            return self.app.t("undo.play", seat=self.seat_name(action.seat), play=self.card_text(action.card))
+        raise TypeError(f"{action!r} is not a Tourney action")
+
+    def refusal(self, error: IllegalAction) -> str:
+        """Tourney's own refusal codes are ``tourney.<name>``, their templates ``tourney.refusal.<name>``."""
+        if self.app.lang != "en" and error.code is not None and error.code.startswith("tourney."):
+            return self.app.t(error.code.replace("tourney.", "tourney.refusal.", 1), **self.localized(error.params))
+        return super().refusal(error)
+
+    # --- notices -------------------------------------------------------------------------------
+
+    def snapshot(self) -> tuple[Snapshot, int]:  # type: ignore[override]
+        return super().snapshot(), len(self.npc_cards())
+
+    def npc_cards(self) -> list[tuple[int, int]]:
+        """(deal, trick) of every card the NPC put down so far."""
+        npc = self.game.npc
+        return [(d, k) for d, deal in enumerate(self.game.state.deals) for k, trick in enumerate(deal.tricks)
+                if npc is not None and trick.card_of(npc) is not None]
+
+    def notices(self, before: object) -> list[Screen]:
+        """The NPC's cards to put down around the trick's result: one it played in the trick that just
+        ended comes before the result, one it leads the next trick with after it."""
+        if not isinstance(before, tuple):
+            raise TypeError("notices() takes the snapshot taken before the action")
+        common, npc_before = before
+        played = self.npc_cards()[npc_before:]
+        ended = common.open_trick
+        first = [NpcScreen(self.app, self, d, k) for d, k in played if (d, k) == ended]
+        later = [NpcScreen(self.app, self, d, k) for d, k in played if (d, k) != ended]
+        shown = [PlacesScreen(self.app, self, screen.deal, screen.index) if type(screen) is ResultScreen else screen
+                 for screen in super().notices(common)]
+        return [*first, *shown, *later]
+
+    def needs_result_screen(self, deal: Deal[Any], index: int) -> bool:
+        """Every trick: its places and hits are the point of the game."""
+        return deal.tricks[index].result is not None
+
+    def history(self) -> list[tuple[str, Callable[[], Screen]]]:
+        entries: list[tuple[str, Callable[[], Screen]]] = []
+        for d, deal in enumerate(self.game.state.deals):
+            for k, trick in enumerate(deal.tricks):
+                if trick.result is not None:
+                    plays = " ".join(self.turn_text(turn) for turn in trick.turns)
+                    line = f"{d + 1}-{k + 1} {plays} >{self.label(trick.result.winner)}"
+                    entries.append((line, lambda d=d, k=k: PlacesScreen(self.app, self, d, k)))
+        return entries
+
+    def deal_columns(self, deal: Deal[Any]) -> list[tuple[str, list[int]]]:
+        hits, tricks = self.game.deal_points(deal)  # type: ignore[arg-type]
+        return [("deal.tricks", list(deal.tricks_won[: self.game.n])), ("tourney.deal.hits", hits),
+                ("deal.score", list(deal.scores or []))]
+
+    # --- setup -------------------------------------------------------------------------------
+
+    @classmethod
+    def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
+        seats = [str(seat) for seat in range(players)]
+        return [Choice("dealer", app.t("tourney.setup.dealer"), seats, [app.seat_label(s) for s in range(players)])]
+
+    @classmethod
+    def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
+        values = {choice.key: choice.value for choice in choices}
+        cls.begin(app, game_id, names, {"dealer": int(values["dealer"])})
+
+
+def card_grid(game: Tourney, near: SuitedCard | None, suit: str | None = None) -> Grid[SuitedCard]:
+    """Every card not seen this deal, a suit a group in two halves; the cursor on ``suit`` (if offered,
+    else the suit of ``near``) at the number closest to ``near``'s."""
+    seen = game.deal.seen
+    rows: list[list[tuple[int, SuitedCard]]] = []
+    groups: list[int] = []
+    for group, code in enumerate(game.suits):
+        entries = [(n, SuitedCard(code, n)) for n in game.numbers if SuitedCard(code, n) not in seen]
+        rows += [[e for e in entries if e[0] <= HALF], [e for e in entries if e[0] > HALF]]
+        groups += [group, group]
+    grid = Grid.of(rows, groups=groups)
+    offered = list(dict.fromkeys(grid.groups))
+    wanted = [game.suits.index(s) for s in (suit, near.suit if near else None) if s is not None]
+    group = next((g for g in wanted if g in offered), offered[0])
+    return grid.nearest(group, near.rank if near else HALF)
+
+
+def draw_picker(canvas: Canvas, ui: TourneyUI, grid: Grid[SuitedCard], row: int) -> None:
+    """The suit mark, then the cursor's half of the suit: numbers offered, dots for cards seen."""
+    canvas.text(row, ui.suit_mark(grid.value.suit), x=CARD_X)
+    offered = {slot for slot, _ in grid.rows[grid.row]}
+    first = 1 if grid.slot <= HALF else HALF + 1
+    for offset in range(HALF):
+        number = first + offset
+        x = CELLS_X + offset * CELL
+        if number in offered:
+            canvas.cell(x, row, CELL, str(number), invert=number == grid.slot)
+        else:
+            canvas.dot(x + CELL // 2 - 1, row)
+
+
+def row_grid(game: Tourney, chosen: Sequence[SuitedCard]) -> Grid[SuitedCard]:
+    """The NPC row's picker: the unseen cards but those chosen, near the last chosen (rows lie by suit)."""
+    near = chosen[-1] if chosen else None
+    grid = card_grid(game, near)
+    rows = [tuple(entry for entry in row if entry[1] not in chosen) for row in grid.rows]
+    kept = Grid.of(rows, groups=grid.groups)
+    groups = list(dict.fromkeys(kept.groups))
+    group = game.suits.index(near.suit) if near is not None else groups[0]
+    return kept.nearest(group if group in groups else groups[0], near.rank if near is not None else HALF)
+
+
+def last_card(game: Tourney) -> SuitedCard | None:
+    """The card entered last this deal (a play, a prediction or the NPC's row), to start near."""
+    seen = list(game.deal.seen)
+    return seen[-1] if seen else None
+
+
+class TrickScreen(TrickScreenBase):
+    """Enter the lead's card, the predictions and the playing cards; see the module docstring."""
+
+    game: Tourney
+    ui: TourneyUI
+
+    def __init__(self, app: App, ui: TourneyUI) -> None:
+        super().__init__(app, ui)
+        decision = self.game.decision
+        if decision is None or decision.seat is None:
+            raise ValueError("the trick screen needs a seat to enter")
+        self.trick: TourneyTrick = self.game.trick
+        kind = Predict if decision.kind == "predict" else Play
+        self.entry = Entry(kind, decision.seat)
+        self.grid = self.grid_for(self.entry)
+
+    def entries(self) -> list[Entry]:
+        """What may be entered now, in the order AUX steps through them."""
+        if not self.trick.turns:
+            return [self.entry]
+        open_ = [Entry(Predict, seat) for seat in self.game.missing_predictions(self.trick)]
+        if len(self.trick.turns) < self.game.places:
+            open_.append(Entry(Play, self.game.seat_to_play(self.trick)))
+        return open_
+
+    def grid_for(self, entry: Entry) -> Grid[SuitedCard]:
+        """A playing card starts on the lead suit (unless the seat is known to be out of it), a
+        prediction near the card entered last."""
+        suit = None
+        if entry.kind is Play:
+            void = {declined for declined, _ in self.game.deal.watch.declined[entry.seat]}
+            suit = self.trick.lead_suit if self.trick.lead_suit not in void else None
+        return card_grid(self.game, last_card(self.game), suit)
+
+    def next_entry(self, entry: Entry, step: int = 1) -> Entry:
+        entries = self.entries()
+        return entries[(entries.index(entry) + step) % len(entries)] if entry in entries else entries[0]
+
+    # --- keys ----------------------------------------------------------------------------
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key in ARROWS:
+            self.grid = self.grid.moved(event.key)
+        elif event.key is Key.OK:
+            self.app.push(self.entry.kind(self.entry.seat, self.grid.value))
+        elif event.key is Key.AUX:  # held: back to the previous open entry
+            self.entry = self.next_entry(self.entry, -1 if event.long else 1)
+            self.grid = self.grid_for(self.entry)
+        elif event.key is Key.BACK:
+            self.app.open_menu()
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        if not isinstance(action, (Play, Predict)):
+            return None
+        wanted = Entry(type(action), action.seat)
+        if wanted not in self.entries():
+            return None
+        entries = self.entries()
+        ahead = (entries.index(wanted) - entries.index(self.entry)) % len(entries)
+        keys = [AUX] * ahead if ahead <= len(entries) - ahead else [LONG_AUX] * (len(entries) - ahead)
+        grid = self.grid if wanted == self.entry else self.grid_for(wanted)
+        return keys + shortest(grid, lambda g: g.value == action.card, Grid.steps) + [OK]
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def draw(self, canvas: Canvas) -> None:
+        deal = self.game.deal
+        canvas.text(0, self.t("tourney.header", deal=deal.index + 1, deals=self.game.deal_count(),
+                              trick=len(deal.tricks), mode=self._mode(self.entry)))
+        for seat in range(self.game.places):
+            self._seat_row(canvas, 1 + seat, seat)
+        finished = [trick for trick in deal.tricks if trick.result is not None]
+        if finished:
+            reason = self.ui.formatter.phrase(finished[-1].result.reason[0])  # type: ignore[union-attr]
+            canvas.text(5, self.t("trick.last", trick=len(finished), reason=reason))
+        lead, led = self.ui.seat_name(self.trick.lead), self.trick.card_of(self.trick.lead)
+        canvas.text(6, self.t("tourney.led", seat=lead, card=self.ui.card_text(led)) if led is not None
+                    else self.t("trick.leads", seat=lead))
+        following = self.next_entry(self.entry)
+        if following != self.entry:  # where AUX goes: another seat's prediction, or the plays first
+            canvas.text(ROWS - 1, self.t("tourney.hint.aux", seat=self.ui.label(following.seat),
+                                         mode=self._mode(following)))
+
+    def _mode(self, entry: Entry) -> str:
+        mode = "lead" if not self.trick.turns else "predict" if entry.kind is Predict else "play"
+        return self.t(f"tourney.mode.{mode}")
+
+    def _seat_row(self, canvas: Canvas, row: int, seat: int) -> None:
+        entering = seat == self.entry.seat
+        if entering:
+            canvas.text(row, "?" if self.entry.kind is Predict else ">")
+        canvas.text(row, self.ui.label(seat), x=4, width=NAME_X - 4)
+        if seat != self.game.npc:
+            canvas.text(row, self.game.setup.players[seat], x=NAME_X, width=CARD_X - NAME_X - 8)
+            if self.trick.predictions[seat] is not None:
+                canvas.text(row, "*", x=CARD_X - 6)
+        if entering:
+            draw_picker(canvas, self.ui, self.grid, row)
+            return
+        card = self.trick.card_of(seat)
+        if card is not None:
+            canvas.text(row, self.ui.card_text(card), x=CARD_X)
+
+
+class NpcRowScreen(TrickScreenBase):
+    """The NPC's face-up cards, as they lie: OK adds the cursor's card, BACK takes the last back."""
+
+    game: Tourney
+    ui: TourneyUI
+
+    def __init__(self, app: App, ui: TourneyUI) -> None:
+        super().__init__(app, ui)
+        self.chosen: list[SuitedCard] = []
+        self.grid = row_grid(self.game, self.chosen)
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key in ARROWS:
+            self.grid = self.grid.moved(event.key)
+        elif event.key is Key.OK:
+            self.chosen.append(self.grid.value)
+            if len(self.chosen) == self.game.npc_cards:
+                try:
+                    self.app.push(NpcRow(tuple(self.chosen)))  # the next screen replaces this one
+                except IllegalAction:
+                    self.chosen.pop()  # keep the six entered: only the last press is refused
+                    raise
+                return
+            self.grid = row_grid(self.game, self.chosen)
+        elif event.key is Key.BACK:
+            if self.chosen:
+                self.chosen.pop()
+                self.grid = row_grid(self.game, self.chosen)
+            else:
+                self.app.open_menu()
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        if not isinstance(action, NpcRow) or self.chosen:
+            return None
+        keys: list[KeyEvent] = []
+        grid, chosen = self.grid, []
+        for card in action.cards:
+            keys += shortest(grid, lambda g, card=card: g.value == card, Grid.steps) + [OK]
+            chosen.append(card)
+            if len(chosen) < len(action.cards):
+                grid = row_grid(self.game, chosen)
+        return keys
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.t("tourney.npc.title", deal=self.game.deal.index + 1, count=len(self.chosen),
+                            total=self.game.npc_cards))
+        by_suit = {suit: [c for c in self.chosen if c.suit == suit] for suit in self.game.suits}
+        for row, (suit, cards) in enumerate(by_suit.items(), start=1):
+            canvas.text(row, self.ui.suit_mark(suit), x=4)
+            canvas.text(row, " ".join(str(card.rank) for card in cards), x=16)
+        canvas.text(5, ">", x=CARD_X - 8)
+        draw_picker(canvas, self.ui, self.grid, 5)
+        canvas.lines(6, 2, self.t("tourney.npc.hint"))
+
+
+class NpcScreen(Notice):
+    """The card the device plays for the NPC: put it down, then OK."""
+
+    def __init__(self, app: App, ui: TourneyUI, deal: int, trick: int) -> None:
+        super().__init__(app)
+        self.ui, self.deal, self.index = ui, deal, trick
+        self.trick: TourneyTrick = ui.game.state.deals[deal].tricks[trick]  # type: ignore[assignment]
+
+    def draw(self, canvas: Canvas) -> None:
+        npc = self.ui.game.npc
+        card = self.trick.card_of(npc) if npc is not None else None
+        if card is None:
+            raise ValueError("the NPC screen needs the NPC's card")
+        canvas.title(self.t("tourney.announce.title", deal=self.deal + 1, trick=self.index + 1))
+        canvas.lines(1, 2, self.t("tourney.announce.text", card=self.ui.card_text(card)))
+        if self.trick.npc_reason is not None:
+            canvas.lines(3, 4, self.ui.formatter.phrase(self.trick.npc_reason))
+        canvas.text(ROWS - 1, self.t("tourney.announce.hint"))
+
+
+class PlacesScreen(ResultScreen):
+    """A finished trick: places 1-4, each with its hand, card, prediction and whether it hit."""
+
+    ui: TourneyUI
+    COLUMNS: ClassVar[tuple[int, ...]] = (0, 8, 52, 72, 100)  # place, hand, card, prediction, hit
+
+    def draw(self, canvas: Canvas) -> None:
+        ui = self.ui
+        result = self.trick.result
+        if not isinstance(result, TourneyResult) or not isinstance(self.trick, TourneyTrick):
+            raise ValueError("a places screen needs a finished Tourney trick")
+        canvas.title(self.t("result.title", deal=self.deal + 1, trick=self.index + 1, seat=ui.seat_name(result.winner)))
+        place, hand, card, guess, hit = self.COLUMNS
+        for key, x in (("tourney.result.card", card), ("tourney.result.prediction", guess), ("tourney.result.hit", hit)):
+            canvas.text(1, self.t(key), x=x)
+        by_place = sorted(range(len(result.places)), key=lambda seat: result.places[seat])
+        for row, seat in enumerate(by_place, start=2):
+            canvas.text(row, str(result.places[seat]), x=place)
+            canvas.text(row, ui.seat_name(seat), x=hand, width=card - hand - 2)
+            canvas.text(row, ui.card_text(self.trick.card_of(seat)), x=card)
+            predicted = self.trick.predictions[seat]
+            canvas.text(row, ui.card_text(predicted) if predicted is not None else "-", x=guess)
+            if result.hits[seat] is not None:
+                canvas.text(row, self.t("tourney.result.yes" if result.hits[seat] else "tourney.result.no"), x=hit)
+        if ui.game.npc is not None:
+            canvas.lines(6, 2, self.t("tourney.reminder", turned=self.index + 1, total=ui.game.npc_cards))
+        else:
+            canvas.lines(6, 2, ui.reason(result))

@@ -1,0 +1,155 @@
+"""Invariants over random Tourney games from the simulated table (real hands, following suit)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.engine.record import export_lines, read_record
+from companion.games.tourney import NpcRow, Play, Predict, Tourney, TourneyDeal
+from companion.sim import new_random_game, play_out, table_model
+from companion.sim.tourney import TourneyTable
+
+players = st.sampled_from([3, 4])
+seeds = st.integers(0, 2**32 - 1)
+reveal_rates = st.sampled_from([0.0, 0.5, 1.0])  # how often predictions are entered at the reveal
+
+
+def start(n: int, seed: int, rate: float) -> tuple[Tourney, TourneyTable, random.Random]:
+    rng = random.Random(seed)
+    game = new_random_game("tourney", n, rng)
+    assert isinstance(game, Tourney)
+    table = table_model(game, rng, rate)
+    assert isinstance(table, TourneyTable)
+    return game, table, rng
+
+
+@given(players, seeds, reveal_rates)
+def test_random_legal_games_end_and_conserve_cards(n: int, seed: int, rate: float) -> None:
+    game, table, rng = start(n, seed, rate)
+    checked: set[int] = set()
+
+    def at_deal_end(game: Any, action: Any) -> None:
+        for deal in game.state.deals:
+            if deal.scores is None or deal.index in checked:
+                continue
+            checked.add(deal.index)
+            assert isinstance(deal, TourneyDeal)
+            assert sum(deal.tricks_won) == 7 and all(t.result is not None for t in deal.tricks)
+            # every card: captured by a trick's winner, on a board as a prediction, or unseen by the device
+            captured = [card for seat in deal.captured for card in seat]
+            predicted = list(deal.predictions())
+            unseen = [card for hand in table.hands for card in hand] + table.npc_pile
+            assert Counter(captured) + Counter(predicted) + Counter(unseen) == Counter(game.deck())
+            assert not any(table.hands) and deal.npc_left == []
+            assert len(predicted) == 7 * n and len(captured) == 28
+
+    play_out(game, rng, ability_rate=rate, table=table, on_action=at_deal_end)
+    assert game.is_over() and checked == set(range(n))
+    assert len(game.totals()) == n
+    assert game.totals() == [sum(deal.scores[seat] for deal in game.state.deals) for seat in range(n)]
+    assert game.state.revokes == []  # a table that follows suit never revokes
+
+
+def front_card(row: list[str], played: list[str], lead_suit: str | None) -> str:
+    """The book's NPC rules, written out independently of the engine, over card codes."""
+    left = [card for card in row if card not in played]
+    suits = [suit for suit in "WFSC" if any(card[0] == suit for card in left)]
+    suit = lead_suit if lead_suit in suits else suits[0]
+    return next(card for card in left if card[0] == suit)
+
+
+@given(seeds, reveal_rates)
+def test_the_npcs_plays_follow_from_its_row_order(seed: int, rate: float) -> None:
+    game, table, rng = start(3, seed, rate)
+    play_out(game, rng, ability_rate=rate, table=table)
+    for summary in game.summary()["deals"]:
+        row, played = summary["npc_row"], []
+        assert len(row) == 7
+        for trick in summary["tricks"]:
+            cards = trick["cards"]
+            npc = next(entry["card"] for entry in cards if entry["seat"] == 3)
+            lead_suit = None if cards[0]["seat"] == 3 else cards[0]["card"][0]
+            assert npc == front_card(row, played, lead_suit)
+            assert trick["reason"][1]["code"].startswith("tourney.npc.") and trick["hits"][3] is None
+            played.append(npc)
+    assert not any(isinstance(action, (Play, Predict)) and action.seat == 3 for action in game.actions)
+
+
+@given(players, seeds, st.integers(1, 250), reveal_rates)
+def test_pop_undoes_push(n: int, seed: int, steps: int, rate: float) -> None:
+    game, table, rng = start(n, seed, rate)
+    for _ in range(steps):
+        if game.is_over():
+            break
+        before = repr(game.state), game.decision, list(game.actions)
+        action = table.choose(game, rng)
+        game.push(action)
+        assert game.peek() == action
+        assert game.pop() == action
+        assert (repr(game.state), game.decision, list(game.actions)) == before
+        game.push(action)
+        table.after(game, action)
+
+
+@given(players, seeds, st.integers(0, 250), reveal_rates)
+def test_replaying_the_written_record_gives_the_live_state(n: int, seed: int, steps: int, rate: float) -> None:
+    game, table, rng = start(n, seed, rate)
+    play_out(game, rng, ability_rate=rate, max_actions=steps, table=table)
+    replayed = read_record(export_lines(game)).game
+    assert repr(replayed.state) == repr(game.state)
+    assert replayed.summary() == game.summary()
+
+
+@given(players, seeds, st.randoms(use_true_random=False))
+def test_any_entry_order_of_a_tricks_predictions_folds_to_the_same_state(n: int, seed: int, shuffler: random.Random) -> None:
+    """Move each trick's predictions anywhere after its first logged card: state and summary stay."""
+    game, table, rng = start(n, seed, 0.0)
+    play_out(game, rng, ability_rate=0.0, table=table)
+    reordered = [action for group in groups_by_trick(game) for action in shuffled(group, shuffler)]
+    assert Counter(map(repr, reordered)) == Counter(map(repr, game.actions))
+    other = Tourney(game.setup)
+    for action in reordered:
+        other.push(action)
+    assert repr(other.state) == repr(game.state)
+    assert other.summary() == game.summary()
+
+
+def groups_by_trick(game: Tourney) -> list[list[Any]]:
+    """The log cut where each action belongs: the NPC's row, then each trick's cards."""
+    scratch = Tourney(game.setup)
+    groups: dict[tuple[int, int], list[Any]] = {}
+    for action in game.actions:
+        deal = scratch.state.deal
+        key = (deal.index, 0 if isinstance(action, NpcRow) else len(deal.tricks))
+        groups.setdefault(key, []).append(action)
+        scratch.push(action)
+    return list(groups.values())
+
+
+def shuffled(group: list[Any], shuffler: random.Random) -> list[Any]:
+    """The plays in their order, the first one first; the predictions anywhere after it."""
+    plays = [action for action in group if not isinstance(action, Predict)]
+    merged = plays[1:]
+    for prediction in [action for action in group if isinstance(action, Predict)]:
+        merged.insert(shuffler.randint(0, len(merged)), prediction)
+    return plays[:1] + merged
+
+
+@given(players, seeds, st.lists(st.text(alphabet="WFSCPN?:0123456789 ", max_size=12), max_size=30))
+def test_garbage_input_is_refused_or_accepted_never_half_applied(n: int, seed: int, texts: list[str]) -> None:
+    game, table, rng = start(n, seed, 0.5)
+    play_out(game, rng, ability_rate=0.5, max_actions=rng.randrange(0, 60), table=table)
+    for text in texts:
+        before = repr(game.state), len(game.actions)
+        try:
+            game.push_text(text)
+        except ValueError as err:  # every refusal is an IllegalAction, which is a ValueError
+            assert str(err)
+            assert (repr(game.state), len(game.actions)) == before
+        else:
+            assert len(game.actions) == before[1] + 1

@@ -1,0 +1,51 @@
+"""The shipped example record (3 players, so the NPC plays) and `companion replay` on Tourney."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.engine.record import read_record
+from companion.games.tourney import Play, Predict
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "tourney.jsonl"
+
+
+def replay(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(["replay", *argv, str(EXAMPLE)])
+    return code, capsys.readouterr().out
+
+
+def test_the_example_is_a_whole_three_player_game_with_both_prediction_orders() -> None:
+    game = read_record(EXAMPLE.read_text(encoding="utf-8").splitlines()).game
+    assert game.is_over() and game.setup.players == ("Aki", "Ben", "Chie")
+    # some trick has a prediction entered after a follower's play (revealed at the end), some before
+    kinds = [type(action) for action in game.actions]
+    late = any(kinds[i] is Play and kinds[i + 1] is Play and Predict in kinds[i + 2: i + 4] for i in range(len(kinds) - 3))
+    assert late and any(kinds[i] is Play and kinds[i + 1] is Predict for i in range(len(kinds) - 1))
+
+
+def test_replay_json_gives_places_and_hits_per_trick(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = replay(capsys, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["pending"] is None and data["winners"]
+    tricks = [trick for deal in data["deals"] for trick in deal["tricks"]]
+    assert len(tricks) == 21
+    for trick in tricks:
+        assert sorted(trick["places"]) == [1, 2, 3, 4]
+        assert trick["places"][trick["winner"]] == 1
+        assert trick["hits"][3] is None and all(isinstance(hit, bool) for hit in trick["hits"][:3])
+    assert any(trick["winner"] == 3 for trick in tricks)  # the NPC wins some
+    for deal in data["deals"]:
+        assert deal["scores"] == [h + t for h, t in zip(deal["hit_points"], deal["trick_points"])]
+        assert len(deal["npc_row"]) == 7
+
+
+def test_replay_text_names_the_npc_and_prints_every_trick(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = replay(capsys)
+    assert code == 0
+    assert out.count("trick ") == 21 and "NPC:" in out and "places [" in out and "Winner" in out
+    assert "front card of" in out  # the NPC's card explained

@@ -1,0 +1,337 @@
+"""Tourney's rules as the book states them (seeds/002), and the NPC of the 3-player game."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.carddata import printed_cards
+from companion.engine.record import export_lines, read_record
+from companion.engine.tricks import SuitedCard
+from companion.errors import CardDataError, IllegalAction, RecordError
+from companion.games.tourney import NpcRow, Play, Predict, Tourney, TourneyTrick, npc_choice
+from companion.text import Catalog
+
+# A whole NPC row as it lies: Wyvern 3 in front of Wyvern 12, Fleur-de-lis 2 in front of 11, ...
+ROW = "W3 W12 F2 F11 S5 C7 C1"
+
+
+def new(players: int = 4, dealer: int = 0) -> Tourney:
+    return Tourney(Tourney.new_setup(["Aki", "Ben", "Chie", "Dai"][:players], options={"dealer": dealer},
+                                     cards=printed_cards("tourney")))
+
+
+def push(game: Tourney, *texts: str) -> None:
+    for text in texts:
+        game.push_text(text)
+
+
+def trick_of(game: Tourney, deal: int, index: int) -> TourneyTrick:
+    trick = game.state.deals[deal].tricks[index]
+    assert isinstance(trick, TourneyTrick)
+    return trick
+
+
+def cards(text: str) -> list[SuitedCard]:
+    return [SuitedCard.parse(part) for part in text.split()]
+
+
+# --- places, hits, strength -----------------------------------------------------------------
+
+
+def test_strength_is_absolute_suit_then_number_and_the_lead_suit_only_decides_following() -> None:
+    game = new()
+    # P2 leads Cross 14; P3 follows with Cross 2; P4 and P1 have no Cross and play Shamrock 1 and Fleur-de-lis 1
+    push(game, "C14", "P2?C3", "P3?C4", "P4?C5", "P1?C6", "C2", "S1", "F1")
+    result = trick_of(game, 0, 0).result
+    assert result is not None
+    assert result.places == (1, 3, 4, 2)  # F1 > S1 > C14 > C2 whatever was led
+    assert result.winner == 0 and result.next_lead == 0
+
+
+def test_a_prediction_hits_when_its_suit_names_the_place_the_card_took() -> None:
+    game = new()
+    # places: P1 W9 1st, P2 W8 2nd (lead), P3 W1 3rd, P4 F14 4th
+    push(game, "W8", "P2?F1", "P3?W2", "P4?C9", "P1?W10", "W1", "F14", "W9")
+    result = trick_of(game, 0, 0).result
+    assert result is not None and result.places == (1, 2, 3, 4)
+    assert result.hits == (True, True, False, True)  # P3 named 1st with a Wyvern and came 3rd
+
+
+def test_deal_score_is_hits_by_place_plus_tricks_or_three_without_a_trick() -> None:
+    game = new()
+    hits = {"W": 2, "F": 3, "S": 3, "C": 2}
+    assert {suit: game.hit_points(suit) for suit in game.suits} == hits
+    assert [game.trick_points(won) for won in (0, 1, 2, 7)] == [3, 1, 2, 7]
+
+
+def test_a_whole_deal_scored_by_hand() -> None:
+    """Seven scripted tricks. Each trick P1 plays a Wyvern (1st), P4 a Fleur-de-lis (2nd), P2 an even
+    Cross (3rd) and P3 the odd Cross below it (4th). P1 predicts Wyverns (hits 1st: 2 each), P2
+    Shamrocks (hits 3rd: 3 each), P3 Fleurs-de-lis and P4 Shamrocks (both miss)."""
+    game = new()  # P1 deals: P2 leads the first trick, P1 (who wins every trick) the others
+    for k in range(1, 8):
+        plays = {"P1": f"W{k + 7}", "P2": f"C{2 * k}", "P3": f"C{2 * k - 1}", "P4": f"F{k + 7}"}
+        order = ["P2", "P3", "P4", "P1"] if k == 1 else ["P1", "P2", "P3", "P4"]
+        predictions = [f"P1?W{k}", f"P2?S{k}", f"P3?F{k}", f"P4?S{k + 7}"]
+        push(game, f"{order[0]}:{plays[order[0]]}", *predictions, *(f"{seat}:{plays[seat]}" for seat in order[1:]))
+    deal = game.state.deals[0]
+    assert deal.tricks_won == [7, 0, 0, 0]
+    assert deal.scores == [7 * 2 + 7, 7 * 3 + 3, 0 + 3, 0 + 3]
+    assert game.state.totals == deal.scores and deal.revokes == []
+    summary = game.summary()["deals"][0]
+    assert summary["hit_points"] == [14, 21, 0, 0] and summary["trick_points"] == [7, 3, 3, 3]
+    assert summary["tricks"][3]["places"] == [1, 3, 4, 2]
+    assert summary["tricks"][3]["hits"] == [True, True, False, False]
+    assert game.decision is not None and game.decision.seat == 2  # deal 2: P2 deals, P3 leads
+
+
+def test_deals_as_players_dealer_moves_left_first_lead_is_the_dealers_left_neighbour() -> None:
+    game = new(4, dealer=2)
+    assert game.deal_count() == 4
+    assert [game.first_lead(index) for index in range(4)] == [3, 0, 1, 2]
+    assert game.decision is not None and game.decision.seat == 3 and game.decision.kind == "lead"
+
+
+# --- entering a trick --------------------------------------------------------------------------
+
+
+def test_predictions_before_or_at_the_reveal_fold_to_the_same_state() -> None:
+    before = new()
+    push(before, "C9", "P4?C2", "P2?S1", "P1?F3", "P3?W5", "W2", "C13", "C4")
+    at_reveal = new()
+    push(at_reveal, "C9", "P3:W2", "P4:C13", "P1:C4", "P1?F3", "P3?W5", "P2?S1", "P4?C2")
+    assert repr(before.state) == repr(at_reveal.state)
+    assert before.summary() == at_reveal.summary()
+    assert before.decision == at_reveal.decision
+
+
+def test_the_decision_asks_for_predictions_then_plays_then_predictions_left_over() -> None:
+    game = new()
+    assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("lead", 1)
+    with pytest.raises(IllegalAction, match="leads a playing card before any prediction"):
+        game.push(Predict(2, SuitedCard("W", 1)))
+    push(game, "C9")
+    assert (game.decision.kind, game.decision.seat) == ("predict", 1)
+    push(game, "P3?W1")
+    assert (game.decision.kind, game.decision.seat) == ("predict", 1)  # the lead's own still missing
+    push(game, "P3:C1")  # the table reveals predictions at the end instead
+    assert (game.decision.kind, game.decision.seat) == ("play", 3)
+    push(game, "C2", "C3")
+    assert (game.decision.kind, game.decision.seat) == ("predict", 1)
+    with pytest.raises(IllegalAction, match="enter the missing predictions"):
+        game.push(Play(1, SuitedCard("C", 4)))
+    with pytest.raises(IllegalAction, match="no prediction to make"):
+        game.push(Predict(2, SuitedCard("C", 4)))
+    push(game, "S4", "P4?S5", "P1?S6")
+    assert len(game.state.deal.tricks) == 2 and game.decision.kind == "lead"
+
+
+def test_cards_are_unique_a_prediction_cannot_be_played_nor_a_played_card_predicted() -> None:
+    game = new()
+    push(game, "C9", "P2?S1")
+    with pytest.raises(IllegalAction, match="already put down as a prediction") as info:
+        game.push(Play(2, SuitedCard("S", 1)))
+    assert info.value.code == "tourney.prediction_card"
+    with pytest.raises(IllegalAction, match="already played"):
+        game.push(Predict(2, SuitedCard("C", 9)))
+    push(game, "P3?W5", "P4?C2", "P1?F3", "W2", "C13", "C4")
+    for text in ("S1", "W5", "C13"):  # the next deal's trick still refuses them: same deal
+        with pytest.raises(IllegalAction):
+            game.push_text(text)
+
+
+def test_a_refused_action_changes_nothing() -> None:
+    game = new()
+    push(game, "C9")
+    before = repr(game.state), list(game.actions)
+    for text in ("P2:C4", "P3:C9", "P2?X3", "P2?W15", "P9?W1", "Q?W1"):
+        with pytest.raises(IllegalAction):
+            game.push_text(text)
+    assert (repr(game.state), list(game.actions)) == before
+
+
+# --- revokes --------------------------------------------------------------------------------
+
+
+def declined_cross_in_trick_one(game: Tourney) -> None:
+    """P3 plays Wyvern 2 on P2's Cross 9 lead: a decline of Cross."""
+    push(game, "C9", "P2?S1", "P3?W5", "P4?C2", "P1?F3", "W2", "C13", "C4")
+
+
+def test_a_later_playing_card_proves_a_revoke() -> None:
+    game = new()
+    declined_cross_in_trick_one(game)
+    push(game, "P3:F9", "P3?F8", "P4?F7", "P1?F6", "P2?F5", "P4:F4", "P1:F2", "P2:F1")
+    assert game.state.revokes == []  # P3 won and led a Fleur-de-lis: nothing about Cross yet
+    push(game, "P3:C6")
+    [revoke] = game.state.revokes
+    assert (revoke.seat, revoke.suit, revoke.trick, revoke.proved_in_trick) == (2, "C", 0, 2)
+
+
+def test_a_prediction_card_proves_a_revoke_when_revealed() -> None:
+    game = new()
+    declined_cross_in_trick_one(game)
+    push(game, "P3:F9", "P3?C6", "P4?F7", "P1?F6", "P2?F5", "P4:F4", "P1:F2")
+    assert game.state.revokes == []  # face down until the trick is complete
+    push(game, "P2:F1")
+    [revoke] = game.state.revokes
+    assert (revoke.seat, revoke.suit, revoke.trick, revoke.proved_in_trick) == (2, "C", 0, 1)
+
+
+def test_a_prediction_of_the_same_trick_proves_nothing_it_left_the_hand_first() -> None:
+    game = new()
+    push(game, "C9", "P2?S1", "P3?C5", "P4?C2", "P1?F3", "W2", "C13", "C4")
+    assert game.state.revokes == []
+    # the same when entered at the reveal, after P3's decline
+    late = new()
+    push(late, "C9", "P3:W2", "P4:C13", "P1:C4", "P2?S1", "P3?C5", "P4?C2", "P1?F3")
+    assert late.state.revokes == []
+
+
+# --- the NPC --------------------------------------------------------------------------------
+
+
+def test_three_players_enter_the_npc_row_once_per_deal_and_the_npc_never_scores() -> None:
+    game = new(3)
+    assert game.npc == 3 and game.decision is not None and game.decision.kind == "npc"
+    with pytest.raises(IllegalAction, match="NPC's 7 face-up cards"):
+        game.push(Play(1, SuitedCard("C", 9)))
+    with pytest.raises(IllegalAction, match="7 different face-up cards, not 6"):
+        game.push(NpcRow(tuple(cards("W3 W12 F2 F11 S5 C7"))))
+    with pytest.raises(IllegalAction, match="not 7"):
+        game.push(NpcRow(tuple(cards("W3 W3 F2 F11 S5 C7 C1"))))
+    push(game, ROW)
+    with pytest.raises(IllegalAction, match="lies in the NPC's row"):
+        game.push(Play(1, SuitedCard("W", 12)))
+    with pytest.raises(IllegalAction, match="entered once"):
+        game.push(NpcRow(tuple(cards("W4 W5 W6 W7 W8 W9 W10"))))
+    assert len(game.totals()) == 3
+
+
+def test_npc_follows_with_the_front_card_of_the_lead_suit_not_its_strongest() -> None:
+    game = new(3)  # P1 deals, P2 leads; order P2, P3, NPC, P1
+    push(game, ROW, "F5", "P2?S1", "P3?S2", "P1?S3", "F6")
+    trick = trick_of(game, 0, 0)
+    assert trick.card_of(3) == SuitedCard("F", 2)  # F2 lies in front of F11
+    assert trick.npc_reason is not None and trick.npc_reason.code == "tourney.npc.follow"
+    assert game.decision is not None and game.decision.seat == 0  # no press for the NPC
+
+
+def test_npc_without_the_lead_suit_plays_the_front_card_of_its_strongest_suit_left() -> None:
+    game = new(3)
+    push(game, "F3 F4 F2 F11 C7 C1 C2", "S9", "P2?S1", "P3?S2", "P1?S3", "S10")
+    trick = trick_of(game, 0, 0)
+    assert trick.card_of(3) == SuitedCard("F", 3)  # no Shamrock, no Wyvern: Fleur-de-lis, front card
+    assert trick.npc_reason is not None and trick.npc_reason.code == "tourney.npc.void"
+
+
+def test_npc_takes_a_place_wins_and_then_leads_with_the_front_card_of_its_strongest_suit() -> None:
+    game = new(3)
+    push(game, "W3 W12 F2 F11 S5 C7 C1", "S9", "P2?C2", "P3?C3", "P1?C4", "S10", "S2")
+    trick = trick_of(game, 0, 0)
+    result = trick.result
+    assert result is not None
+    # P2 S9, P3 S10, NPC S5, P1 S2: the NPC's card is 3rd and P1's 4th, so P1's Cross hits
+    assert result.places == (4, 2, 1, 3)
+    assert result.hits == (True, False, False, None)
+    # P3 won and leads Cross 13; the NPC, next, plays its front Cross at once (before the predictions)
+    push(game, "C13", "P3?F1", "P1?F3", "P2?F4")
+    assert trick_of(game, 0, 1).card_of(3) == SuitedCard("C", 7)
+    push(game, "W1", "C14")
+    assert trick_of(game, 0, 1).result.winner == 0  # P1's Wyvern 1 beats every Cross
+    push(game, "S1", "P1?F5", "P2?F6", "P3?F7", "S3", "S4")  # P1 leads S1; P2 S3, P3 S4; the NPC has no Shamrock
+    trick = trick_of(game, 0, 2)
+    assert trick.card_of(3) == SuitedCard("W", 3)  # no Shamrock left: front Wyvern
+    assert trick.result is not None and trick.result.winner == 3
+    assert trick.result.reason[0].params["winner"].id == "npc"
+    lead = trick_of(game, 0, 3)
+    assert lead.lead == 3 and lead.card_of(3) == SuitedCard("W", 12)  # leads its strongest suit's front card
+    assert lead.npc_reason is not None and lead.npc_reason.code == "tourney.npc.lead"
+    assert game.decision is not None and game.decision.kind == "predict"
+    assert game.state.deals[0].tricks_won[3] == 1
+
+
+def test_undoing_the_card_before_the_npcs_takes_the_npcs_card_back() -> None:
+    game = new(3)
+    push(game, ROW, "F5", "P2?S1", "P3?S2", "P1?S3")
+    before = repr(game.state)
+    push(game, "F6")
+    assert len(trick_of(game, 0, 0).turns) == 3
+    assert game.pop() == Play(2, SuitedCard("F", 6))
+    assert repr(game.state) == before and len(trick_of(game, 0, 0).turns) == 1
+
+
+def test_the_npcs_cards_are_not_in_the_log_and_replay_plays_them_again() -> None:
+    game = new(3)
+    push(game, ROW, "F5", "P2?S1", "P3?S2", "P1?S3", "F6", "F7")
+    assert [type(action) for action in game.actions].count(Play) == 3
+    replayed = read_record(export_lines(game)).game
+    assert replayed.summary() == game.summary()
+    assert game.summary()["deals"][0]["npc_row"] == ROW.split()
+
+
+def test_npc_choice_reads_the_row_front_first_never_sorted() -> None:
+    row = cards("C1 C7 S5 F11 F2")  # laid Cross first, Fleur-de-lis 11 in front of 2
+    assert str(npc_choice(row, "F").card) == "F11"
+    assert str(npc_choice(row, "W").card) == "F11"
+    assert str(npc_choice(row, None).card) == "F11"
+    assert str(npc_choice(row, "C").card) == "C1"
+
+
+# --- records and text -----------------------------------------------------------------------
+
+
+def test_a_record_with_a_bad_npc_line_is_refused_with_its_line() -> None:
+    game = new(3)
+    lines = export_lines(game) + ['{"type":"npc","cards":"W3"}']
+    builder = read_record(lines)
+    assert isinstance(builder.failure, RecordError) and builder.failure.line == 2
+
+
+def test_english_refusal_templates_say_exactly_what_the_engine_says() -> None:
+    catalog = Catalog.load()
+    game = new(3)
+    found = {}
+
+    def refuse(action: object) -> None:
+        with pytest.raises(IllegalAction) as info:
+            if isinstance(action, str):
+                game.push_text(action)
+            else:
+                game.push(action)
+        found[info.value.code] = info.value
+
+    refuse(Play(1, SuitedCard("C", 9)))
+    refuse(NpcRow(tuple(cards("W1"))))
+    push(game, ROW)
+    refuse(NpcRow(tuple(cards(ROW))))
+    refuse(Predict(1, SuitedCard("C", 9)))
+    refuse(Play(1, SuitedCard("W", 3)))
+    push(game, "C9", "P2?S1")
+    refuse(Play(2, SuitedCard("S", 1)))
+    refuse(Predict(1, SuitedCard("S", 2)))
+    refuse("P7?S2")
+    push(game, "P3?S2", "P1?S3", "C10")  # P3 follows; the NPC follows with its front Cross, C7
+    refuse(Play(3, SuitedCard("C", 11)))
+    push(game, "C12", "F5", "P2:F6", "P3:F7")  # P1 wins and leads; every card is down, no prediction yet
+    refuse(Play(0, SuitedCard("F", 8)))
+    codes = {code for code in found if code.startswith("tourney.")}
+    assert codes == {"tourney.npc_first", "tourney.row_size", "tourney.row_entered", "tourney.lead_first",
+                     "tourney.npc_card", "tourney.prediction_card", "tourney.predicted", "tourney.not_a_seat",
+                     "tourney.npc_plays", "tourney.predictions_missing"}
+    for code in codes:
+        key = code.replace("tourney.", "tourney.refusal.", 1)
+        assert catalog.text("en", key, **found[code].params) == str(found[code])
+        assert catalog.text("ja", key, **found[code].params)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"suits": []}, "4 suits"),
+    ({"numbers": list(range(1, 14))}, "whole deck"),
+    ({"npc_cards": 6}, "one face-up card a trick"),
+    ({"hand_size": 13}, "two cards of a hand"),
+])
+def test_card_data_is_validated_on_load(change: dict[str, object], message: str) -> None:
+    cards = {**printed_cards("tourney"), **change}
+    with pytest.raises(CardDataError, match=message):
+        Tourney.validate_cards(cards)

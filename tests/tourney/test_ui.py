@@ -1,0 +1,211 @@
+"""Tourney on the device: whole games by key presses alone, the NPC's row and cards, places and hits."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.engine.record import export_lines, read_record
+from companion.engine.tricks import SuitedCard
+from companion.errors import IllegalAction
+from companion.games.tourney import NpcRow, Play, Predict, Tourney
+from companion.hw.keys import Key, KeyEvent
+from companion.session import Session
+from companion.sim import new_random_game, play_out, random_game
+from companion.ui import App, presses_for
+from companion.ui.screens import SetupForm
+from companion.ui.tourney import Entry, NpcRowScreen, NpcScreen, PlacesScreen, TrickScreen
+from companion.ui.tricks import DealScreen, FinalScreen, RevokeScreen
+from tests.ui.helpers import HAVE_MISAKI, FakeClock, check_golden, choose_game, enter, make_app, needs_misaki, press, renamed, texts
+
+ROW = "W3 W12 F2 F11 S5 C7 C1"
+
+
+@cache
+def simulated(players: int) -> Tourney:
+    """A whole game from the simulated table; a third of the tricks have predictions entered late."""
+    game = renamed(random_game("tourney", players, random.Random(players), ability_rate=0.3))
+    assert isinstance(game, Tourney)
+    return game
+
+
+def keys(app: Any, *names: str) -> Any:
+    for name in names:
+        app.handle(press(Key[name]))
+    return app
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_whole_game_by_keys_matches_its_replay(players: int) -> None:
+    played = simulated(players)
+    app = make_app(Tourney(played.setup))
+    assert app.session is not None
+    heard: list[tuple[str, dict[str, Any]]] = []
+    app.session.listeners.append(lambda change, data: heard.append((change, data)))
+    presses = cards = 0
+    for action in played.actions:
+        plan = presses_for(app, action)
+        for event in plan:
+            app.handle(event)
+        assert app.message is None and app.session.game.actions[-1] == action
+        presses += len(plan)
+        cards += len(action.cards) if isinstance(action, NpcRow) else 1
+    replayed = read_record(export_lines(app.session.game)).game
+    assert app.session.game.summary() == replayed.summary() == played.summary()
+    assert heard == [("action", action.to_json()) for action in played.actions]
+    while len(app.screens) > 1:  # the last trick, the last deal's table, then the ranking
+        app.handle(KeyEvent(app.top.leave_key))
+    assert isinstance(app.top, FinalScreen)
+    print(f"tourney, {players} players: {presses / cards:.2f} presses per card")
+    assert presses / cards <= 5  # 56 cards behind four arrows and OK, plus AUX for the order
+
+
+def test_the_setup_form_starts_a_game_with_the_chosen_dealer() -> None:
+    app = make_app()
+    choose_game(app, "tourney")
+    form = app.top
+    assert isinstance(form, SetupForm) and form.players.value == "4"
+    keys(app, "DOWN", "LEFT", *["DOWN"] * 4, "RIGHT", "RIGHT", "DOWN", "OK")  # 3 players, P3 deals, Start
+    assert app.session is not None
+    game = app.session.game
+    assert game.setup.players == ("Aki", "Ben", "Chie") and game.setup.options["dealer"] == 2
+    assert isinstance(app.top, NpcRowScreen)
+
+
+def three_player_app(language: str = "en") -> Any:
+    game = Tourney(Tourney.new_setup(["Aki", "Ben", "Chie"], cards=simulated(3).setup.cards))
+    return make_app(game, language=language)
+
+
+def test_the_npc_row_is_entered_card_by_card_and_back_takes_the_last_one_back() -> None:
+    app = three_player_app()
+    screen = app.top
+    assert isinstance(screen, NpcRowScreen)
+    row = NpcRow(tuple(SuitedCard.parse(c) for c in ROW.split()))
+    plan = screen.plan(row)
+    assert plan is not None and plan.count(KeyEvent(Key.OK)) == 7
+    first_card = plan[: plan.index(KeyEvent(Key.OK)) + 1]
+    for event in first_card:
+        app.handle(event)
+    assert screen.chosen == [SuitedCard("W", 3)]
+    if HAVE_MISAKI:
+        check_golden(app.render(), "tourney-npc-row")
+    app.handle(press(Key.BACK))
+    assert screen.chosen == [] and app.top is screen
+    enter(app, [row])
+    assert app.session.game.actions == [row]
+    assert isinstance(app.top, TrickScreen) and app.top.entry.seat == 1  # P1 deals, P2 leads
+
+
+def test_the_npcs_card_is_announced_and_needs_no_press() -> None:
+    app = three_player_app()
+    game = app.session.game
+    enter(app, texts(game, ROW, "F5", "P2?S1", "P3?S2", "P1?S3", "F6"))
+    assert isinstance(app.top, NpcScreen)
+    assert game.trick.card_of(3) == SuitedCard("F", 2)
+    check_golden(app.render(), "tourney-npc")
+    app.handle(press(Key.OK))
+    assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Play, 0)
+
+
+def test_predictions_in_any_order_aux_steps_through_the_open_entries() -> None:
+    app = three_player_app()
+    game = app.session.game
+    enter(app, texts(game, ROW, "C9"))
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and screen.entry.kind is Predict and screen.entry.seat == 1
+    assert [(e.kind, e.seat) for e in screen.entries()] == [(Predict, 1), (Predict, 2), (Predict, 0), (Play, 2)]
+    app.handle(press(Key.AUX, long=True))  # held: back round to the playing card
+    assert screen.entry == Entry(Play, 2)
+    app.handle(press(Key.AUX))
+    assert screen.entry == Entry(Predict, 1)
+    enter(app, [Predict(0, SuitedCard("S", 3)), Play(2, SuitedCard("C", 10))])  # P1 first, then the plays
+    assert game.trick.predictions[0] == SuitedCard("S", 3) and game.trick.card_of(3) == SuitedCard("C", 7)
+
+
+def mid_prediction(language: str = "en") -> Any:
+    """Trick 1 of a 4-player game: P2 led Cross 9; P3 and P4 have predicted; P2's prediction is open."""
+    game = Tourney(Tourney.new_setup(["Aki", "Ben", "Chie", "Dai"], cards=simulated(4).setup.cards))
+    app = make_app(game, language=language)
+    enter(app, texts(game, "C9", "P3?W5", "P4?C2"))
+    return app
+
+
+@needs_misaki
+def test_prediction_entry() -> None:
+    check_golden(mid_prediction().render(), "tourney-predict")
+    check_golden(mid_prediction("ja").render(), "tourney-predict-ja")
+
+
+@needs_misaki
+def test_places_and_hits_after_the_trick() -> None:
+    app = mid_prediction()
+    enter(app, texts(app.session.game, "S1", "P1?F3", "W2", "C13", "C4"))
+    assert isinstance(app.top, PlacesScreen)
+    check_golden(app.render(), "tourney-result")
+
+
+@needs_misaki
+def test_places_with_the_npc_and_the_reminder() -> None:
+    app = three_player_app()
+    enter(app, texts(app.session.game, ROW, "S9", "P2?C2", "P3?C3", "P1?C4", "S10", "S2"))
+    assert isinstance(app.top, PlacesScreen)
+    check_golden(app.render(), "tourney-result-npc")
+
+
+def test_a_revoke_proved_by_a_prediction_is_shown_after_the_places() -> None:
+    app = mid_prediction()
+    game = app.session.game
+    enter(app, texts(game, "S1", "P1?F3", "W2", "C13", "C4"))  # P3 declined Cross
+    keys(app, "OK")
+    enter(app, texts(game, "F9", "P3?C6", "P4?F7", "P1?F6", "P2?F5", "F4", "F2", "F1"))
+    assert isinstance(app.top, PlacesScreen)
+    keys(app, "OK")
+    assert isinstance(app.top, RevokeScreen) and app.top.revoke.seat == 2
+
+
+def test_a_refusal_in_japanese_uses_tourneys_own_templates() -> None:
+    app = three_player_app("ja")
+    with pytest.raises(IllegalAction) as info:
+        app.session.game.push(Play(1, SuitedCard("C", 9)))
+    assert app.ui.refusal(info.value) == "先にNPCの表向きのカード7枚を入力してください"
+
+
+def test_the_deal_table_has_tricks_hits_and_score_per_player() -> None:
+    played = simulated(3)
+    app = make_app(Tourney(played.setup))
+    first_deal = next(i for i, a in enumerate(played.actions) if app.session and i > 0 and isinstance(a, NpcRow))
+    enter(app, played.actions[:first_deal])
+    screens = [type(screen) for screen in app.screens]
+    assert DealScreen in screens and PlacesScreen in screens
+    deal_screen = next(screen for screen in app.screens if isinstance(screen, DealScreen))
+    columns = app.ui.deal_columns(app.session.game.state.deals[0])
+    assert [head for head, _ in columns] == ["deal.tricks", "tourney.deal.hits", "deal.score"]
+    assert all(len(values) == 3 for _, values in columns)
+    assert deal_screen.index == 0
+
+
+key_names = st.sampled_from([Key.OK] * 4 + [Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT] * 2 + [Key.BACK, Key.AUX] * 2)
+key_presses = st.lists(st.builds(KeyEvent, key_names, st.sampled_from([False] * 9 + [True])), min_size=40, max_size=300)
+
+
+@given(st.integers(0, 2**16), st.integers(0, 150), key_presses)
+def test_random_presses_never_crash_and_the_record_replays(seed: int, prefix: int, events: list[KeyEvent]) -> None:
+    rng = random.Random(seed)
+    game = new_random_game("tourney", rng.choice([3, 4]), rng)
+    play_out(game, rng, ability_rate=0.3, max_actions=prefix)
+    clock = FakeClock()
+    app = App(Session(game), clock=clock, rng=rng)
+    for event in events:
+        app.handle(event)
+        clock.advance(0.3)
+        app.tick()
+        assert app.render().size == (128, 64)
+    if app.session is not None:  # whatever was entered, the record replays to the same game
+        entered = app.session.game
+        assert read_record(export_lines(entered)).game.summary() == entered.summary()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -102,63 +102,33 @@ def cmd_replay(args: argparse.Namespace) -> int:
     elif isinstance(game, TrickGame):
         print_trick_game(game, sys.stdout)
     elif summary is not None:
-        print_summary(summary, sys.stdout, _reason_text(game))
+        print_summary(summary, sys.stdout)
     if builder.failure is not None:
         print(f"companion: {args.record}: {builder.failure}", file=sys.stderr)
         return 1
     return 0
 
 
-def _reason_text(game: Any) -> Callable[[Any], str]:
-    """Reasons in English: a trick-taking game's phrase codes through the catalogue, else as given."""
-    from companion.engine.tricks import Phrase, Seat, Term, TrickGame
-    from companion.text import Catalog, Formatter
-
-    if not isinstance(game, TrickGame):
-        return str
-    formatter = Formatter(Catalog.load(), "en", game.term_name)
-
-    def value(param: Any) -> Any:
-        if isinstance(param, dict) and len(param) == 1:
-            kind, ident = next(iter(param.items()))
-            return Seat(ident) if kind == "seat" else Term(kind, ident)
-        return param
-
-    def text(reason: Any) -> str:
-        if not isinstance(reason, list):
-            return str(reason)
-        return formatter.reason([Phrase(p["code"], {k: value(v) for k, v in p["params"].items()}) for p in reason])
-
-    return text
-
-
-def print_summary(summary: dict[str, Any], out: TextIO, reason_text: Callable[[Any], str] = str) -> None:
-    """The replay as a person reads it: every trick, every deal's scores, the totals.
-
-    A seat beyond the players is a player's second hand (Zenjidou with 2 players): it is named by
-    its player.
-    """
+def print_summary(summary: dict[str, Any], out: TextIO) -> None:
+    """The replay as a person reads it: every trick, every deal's scores, the totals."""
     names = summary["players"]
 
     def who(seat: int) -> str:
-        return f"P{seat % len(names) + 1} {names[seat % len(names)]}"
+        return f"P{seat + 1} {names[seat]}"
 
     print(f"{summary['game']}: {', '.join(who(s) for s in range(len(names)))}", file=out)
     for d, deal in enumerate(summary["deals"], start=1):
         print(f"\nDeal {d} (start: {who(deal['start'])})", file=out)
-        for seat, picks in enumerate(deal.get("picks", [])):
+        for seat, picks in enumerate(deal["picks"]):
             if picks:
                 print(f"  {who(seat)}: " + ", ".join(f"{k} {v}" for k, v in picks.items()), file=out)
         for t, trick in enumerate(deal["tricks"], start=1):
             plays = "  ".join(
-                f"P{p['seat'] % len(names) + 1}:{p['card'] or '-'}" + (f"[{p['ability']}]" if p.get("ability") else "")
+                f"P{p['seat'] + 1}:{p['card'] or '-'}" + (f"[{p['ability']}]" if p["ability"] else "")
                 for p in trick["cards"]
             )
-            print(f"  trick {t:2}: {plays}  -> {reason_text(trick['reason'])}", file=out)
-        if deal["scores"] is not None and "points" not in deal:
-            for seat, score in enumerate(deal["scores"]):
-                print(f"  {who(seat)}: {deal['tricks_won'][seat]} tricks -> {score}", file=out)
-        elif deal["scores"] is not None:
+            print(f"  trick {t:2}: {plays}  -> {trick['reason']}", file=out)
+        if deal["scores"] is not None:
             for seat in range(len(names)):
                 print(
                     f"  {who(seat)}: {deal['tricks_won'][seat]} tricks, {deal['points'][seat]} points,"
@@ -166,7 +136,7 @@ def print_summary(summary: dict[str, Any], out: TextIO, reason_text: Callable[[A
                     file=out,
                 )
     for revoke in summary["revokes"]:
-        print(f"\nREVOKE: {revoke.get('text') or reason_text(revoke.get('reason'))}", file=out)
+        print(f"\nREVOKE: {revoke['text']}", file=out)
     print("\nTotals: " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(summary["totals"])), file=out)
     if summary["winners"]:
         print("Winner" + ("s" if len(summary["winners"]) > 1 else "") + ": " + ", ".join(who(s) for s in summary["winners"]), file=out)

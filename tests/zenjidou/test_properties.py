@@ -85,13 +85,13 @@ def test_the_example_record_replays_to_the_end_and_reads_as_text() -> None:
     import io
     from pathlib import Path
 
-    from companion.cli import _reason_text, print_summary
+    from companion.cli import print_trick_game
 
     lines = (Path(__file__).parents[2] / "docs" / "examples" / "zenjidou.jsonl").read_text(encoding="utf-8").splitlines()
     game = read_record(lines).game
     assert game.is_over() and game.summary()["winners"]
     assert [str(deal.rule) for deal in game.state.deals] == ["B", "C", "D"]
     out = io.StringIO()
-    print_summary(game.summary(), out, _reason_text(game))
+    print_trick_game(game, out)
     text = out.getvalue()
     assert text.count("trick ") == 15 and "{" not in text and "Totals:" in text

@@ -34,6 +34,7 @@ ERROR_TEXT_LIMIT = MAX_FRAME_BYTES - len("$E 255 *0000\n")
 
 SHORT = "P"
 LONG = "L"
+MAX_SEATS = 6  # quiz buzzers: one input per seat, in keypad_pins.json as "SEATS": [GP, ...]
 HELLO_REQUEST = "?"
 TOKEN_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MAX_TOKEN_CHARS = 8
@@ -107,6 +108,8 @@ def parse_pin_map(text):
         raise ValueError('must be a JSON object like {"UP": 2}')
     pins = dict(DEFAULT_PINS)
     for name, gpio in overrides.items():
+        if name == "SEATS":  # the quiz buzzers: parse_seat_pins
+            continue
         if name not in KEY_NAMES:
             raise ValueError("unknown key %r; keys are %s" % (name, " ".join(KEY_NAMES)))
         if type(gpio) is not int or gpio not in FREE_GPIOS:
@@ -119,6 +122,85 @@ def parse_pin_map(text):
             raise ValueError("%s and %s are both on GP%d" % (owner_of[gpio], name, gpio))
         owner_of[gpio] = name
     return [(name, pins[name]) for name in KEY_NAMES]
+
+
+def parse_seat_pins(text):
+    """The quiz buzzers' pins from keypad_pins.json: ``"SEATS": [GP, ...]``, seat 1 first.
+
+    Absent means none. Each must be a free GP number not used by a key or another seat.
+
+    >>> parse_seat_pins('{"SEATS": [10, 11, 12]}')
+    [10, 11, 12]
+    >>> parse_seat_pins('{"SEATS": [10, 6]}')
+    Traceback (most recent call last):
+    ...
+    ValueError: seat 2 and OK are both on GP6
+    """
+    try:
+        overrides = json.loads(text)
+    except ValueError:
+        raise ValueError("not valid JSON")
+    if not isinstance(overrides, dict):
+        raise ValueError('must be a JSON object like {"SEATS": [10, 11]}')
+    seats = overrides.get("SEATS", [])
+    if not isinstance(seats, list) or len(seats) > MAX_SEATS:
+        raise ValueError("SEATS must list at most %d GP numbers" % MAX_SEATS)
+    owner_of = {}
+    for name, gpio in parse_pin_map(text):
+        owner_of[gpio] = name
+    for index, gpio in enumerate(seats):
+        if type(gpio) is not int or gpio not in FREE_GPIOS:
+            raise ValueError("seat %d: %r is not a free GP number (0-22, 26-28)" % (index + 1, gpio))
+        if gpio in owner_of:
+            raise ValueError("seat %d and %s are both on GP%d" % (index + 1, owner_of[gpio], gpio))
+        owner_of[gpio] = "seat %d" % (index + 1)
+    return seats
+
+
+class SeatInputs:
+    """Quiz buzzers: the first falling edge of each press, stamped in microseconds where it happened.
+
+    :meth:`edge` runs in the pin's hard interrupt with ``time.ticks_us()``: it only stores a small
+    integer, so it allocates nothing. The scan loop then collects the stamped presses with
+    :meth:`scan`. After a press a seat stays disarmed (contact bounce, the release's bounce) until
+    the scan has seen it released for ``rearm_ms``.
+
+    >>> seats = SeatInputs(2, lambda a, b: a - b)
+    >>> seats.edge(1, 5000); seats.edge(1, 5070)   # a press and its bounce
+    >>> seats.scan(6, [False, True]), seats.scan(8, [False, False])
+    ([(1, 5000)], [])
+    """
+
+    def __init__(self, count, ticks_diff, rearm_ms=DEBOUNCE_MS):
+        self._ticks_diff = ticks_diff
+        self._rearm_ms = rearm_ms
+        self._armed = [True] * count
+        self._pending = [None] * count
+        self._released_since = [None] * count
+
+    def edge(self, seat, micros):
+        """A falling edge on ``seat``'s input at ``micros`` (interrupt context)."""
+        if self._armed[seat] and self._pending[seat] is None:
+            self._pending[seat] = micros
+
+    def scan(self, now, levels):
+        """Presses stamped since the last scan as ``[(seat, micros)]``; re-arms released seats."""
+        presses = []
+        for seat in range(len(self._armed)):
+            micros = self._pending[seat]
+            if micros is not None:
+                presses.append((seat, micros))
+                self._pending[seat] = None
+                self._armed[seat] = False
+                self._released_since[seat] = None
+            elif not self._armed[seat]:
+                if levels[seat]:
+                    self._released_since[seat] = None
+                elif self._released_since[seat] is None:
+                    self._released_since[seat] = now
+                elif self._ticks_diff(now, self._released_since[seat]) >= self._rearm_ms:
+                    self._armed[seat] = True
+        return presses
 
 
 class Button:
@@ -187,8 +269,9 @@ class KeypadFirmware:
         self._warning = printable(warning, ERROR_TEXT_LIMIT)
         self._queued = self._hello("")
 
-    def step(self, now, levels, host_input=""):
-        """One scan: ``levels`` are the raw pressed states in key order; returns lines to send."""
+    def step(self, now, levels, host_input="", seat_presses=()):
+        """One scan: ``levels`` are the raw pressed states in key order, ``seat_presses`` the
+        quiz buzzers' ``(seat, micros)`` from :meth:`SeatInputs.scan`; returns lines to send."""
         lines = self._queued
         self._queued = []
         for token in self._hello_requests(host_input):
@@ -197,6 +280,8 @@ class KeypadFirmware:
             kind = button.sample(level, now)
             if kind is not None:
                 lines.append(self._next_frame("K", name + " " + kind))
+        for seat, micros in seat_presses:
+            lines.append(self._next_frame("S", str(seat + 1) + " " + str(micros)))
         if not lines and self._ticks_diff(now, self._last_sent) >= HEARTBEAT_MS:
             lines.append(self._next_frame("B", ""))
         if lines:

@@ -18,16 +18,17 @@ SCAN_PERIOD_MS = 2
 
 
 def load_pin_map():
-    """Return ``(pin map, warning)``: the file's pins, or the defaults and why it was not used."""
+    """Return ``(pin map, seat pins, warning)``: the file's pins, or the defaults (no seats) and
+    why the file was not used."""
     try:
         with open(PIN_MAP_FILE) as pin_file:
             text = pin_file.read()
     except OSError:
-        return keypad_core.default_pin_map(), ""
+        return keypad_core.default_pin_map(), [], ""
     try:
-        return keypad_core.parse_pin_map(text), ""
+        return keypad_core.parse_pin_map(text), keypad_core.parse_seat_pins(text), ""
     except ValueError as err:
-        return keypad_core.default_pin_map(), PIN_MAP_FILE + " ignored: " + str(err)
+        return keypad_core.default_pin_map(), [], PIN_MAP_FILE + " ignored: " + str(err)
 
 
 def read_host(poller):
@@ -38,9 +39,21 @@ def read_host(poller):
     return received
 
 
+def watch_seats(seat_pins, seats):
+    """Quiz buzzers: a hard interrupt per seat input stamps each falling edge with ticks_us."""
+    inputs = []
+    for index, gpio in enumerate(seat_pins):
+        pin = Pin(gpio, Pin.IN, Pin.PULL_UP)
+        pin.irq(lambda _pin, seat=index: seats.edge(seat, time.ticks_us()), Pin.IRQ_FALLING, hard=True)
+        inputs.append(pin)
+    return inputs
+
+
 def main():
-    pin_map, warning = load_pin_map()
+    pin_map, seat_pins, warning = load_pin_map()
     buttons = [Pin(gpio, Pin.IN, Pin.PULL_UP) for _name, gpio in pin_map]
+    seats = keypad_core.SeatInputs(len(seat_pins), time.ticks_diff)
+    seat_inputs = watch_seats(seat_pins, seats)
     led = Pin("LED", Pin.OUT)
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
@@ -50,7 +63,8 @@ def main():
         now = time.ticks_ms()
         # Buttons short the pin to GND against the internal pull-up: pressed reads 0.
         levels = [button.value() == 0 for button in buttons]
-        for line in firmware.step(now, levels, read_host(poller)):
+        presses = seats.scan(now, [seat.value() == 0 for seat in seat_inputs])
+        for line in firmware.step(now, levels, read_host(poller), presses):
             sys.stdout.write(line)
         led.value(firmware.led_on(now))
         time.sleep_ms(SCAN_PERIOD_MS)

@@ -30,6 +30,7 @@ from companion.errors import CompanionError, ConfigError
 from companion.event.config import event_config
 from companion.event.device import start_event_mode
 from companion.hw.boards import Board, list_presets, load_board
+from companion.hw.buzzers import BuzzerArbiter, parse_buzzer_pins
 from companion.hw.display import (
     EMULATORS,
     Display,
@@ -64,6 +65,10 @@ class Call:
         self.callback = callback
 
 
+class Buzzed:
+    """Posted by a quiz buzzer press: the screen waiting for it may now have a deadline."""
+
+
 class Device:
     """The running device: the loop, the UI app, the display and the store, wired together."""
 
@@ -76,6 +81,7 @@ class Device:
         rng: random.Random | None = None,
         notifier: Notifier | None = None,
         settings_override: Mapping[str, Any] | None = None,
+        buzzers: BuzzerArbiter | None = None,
     ) -> None:
         self.store = store
         self.display = display
@@ -95,6 +101,7 @@ class Device:
             on_fact=store.remember_fact,
             on_settings=self._save_settings,
             table_facts=store.table_facts,
+            buzzers=buzzers,
         )
         self.startup_messages = recovered.messages + store.notices
         self._show_notices(recovered.messages)
@@ -114,6 +121,10 @@ class Device:
     def post(self, event: KeyEvent) -> None:
         """Hand a key event to the loop; safe from button and serial threads."""
         self.loop.post(event)
+
+    def buzzed(self) -> None:
+        """A quiz buzzer was pressed (its press is already with the arbiter); safe from any thread."""
+        self.loop.post(Buzzed())
 
     def run(self) -> None:
         """Serve until stopped (SIGTERM, SIGINT or a finished script)."""
@@ -138,6 +149,10 @@ class Device:
         if isinstance(event, KeyEvent):
             self.app.handle(event)
             self._show_notices()
+            self._show()
+            self._schedule()
+        elif isinstance(event, Buzzed):
+            self.app.tick()
             self._show()
             self._schedule()
 
@@ -202,6 +217,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keys", type=Path, metavar="SCRIPT", help="mock mode: a key script to play (press OK / hold BACK / wait 0.5 / repeat 3 press DOWN)")
     parser.add_argument("--exit-when-done", action="store_true", help="with --keys: stop once the script has been played")
     parser.add_argument("--keypad", metavar="PORT", help="serial port of the optional Pico keypad, e.g. /dev/ttyACM0")
+    parser.add_argument("--buzzers", metavar="PINS", help="quiz buzzers on GPIO: BCM pins, seat 1 first, e.g. 5,6,13,19 (mock pins with --mock)")
+    parser.add_argument("--keypad-buzzers", action="store_true", help="quiz buzzers on the Pico keypad's seat inputs")
     parser.add_argument("--language", choices=LANGUAGES, help="screen language at start (default: what the menu set last)")
     parser.add_argument("--contrast", type=int, metavar="15-255", help="panel contrast at start (default: what the menu set last)")
     parser.add_argument("--page-address-offset", type=int, metavar="0-4", help="SH1106 only: first RAM column shown (luma's default 2; some modules need 0)")
@@ -227,6 +244,12 @@ def resolve_options(args: argparse.Namespace, config: RunConfig) -> argparse.Nam
         raise ConfigError("--keys plays a script on mock keys: add --mock")
     if args.exit_when_done and args.keys is None:
         raise ConfigError("--exit-when-done stops after a key script: give one with --keys")
+    if args.buzzers and args.keypad_buzzers:
+        raise ConfigError("--buzzers and --keypad-buzzers stamp presses on different clocks: choose one")
+    if args.keypad_buzzers and not merged.keypad:
+        raise ConfigError("--keypad-buzzers needs --keypad (the keypad's serial port)")
+    if args.buzzers:
+        parse_buzzer_pins(args.buzzers)  # a wrong pin list stops here
     if args.save_frame is not None:
         check_output_file(args.save_frame, "--save-frame")
         check_image_type(args.save_frame, "--save-frame")
@@ -285,8 +308,9 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         override = {name: getattr(options, name) for name in ("language", "contrast")
                     if getattr(options, name) is not None}
         store = Store(root)
+        buzzers = BuzzerArbiter() if options.buzzers or options.keypad_buzzers else None
         device = Device(store, display, rng=random.Random(options.seed), notifier=Notifier.from_environ(),
-                        settings_override=override)
+                        settings_override=override, buzzers=buzzers)
         cleanup.callback(device.close)
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
@@ -356,11 +380,20 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
         from companion.hw.buttons import ButtonPad
 
         keys.enter_context(ButtonPad(board.buttons, device.post, encoder_pins=board.encoder_pins))
+    arbiter = device.app.buzzers
+    if options.buzzers and arbiter is not None:
+        from companion.hw.buzzers import GpioBuzzers
+
+        pins = parse_buzzer_pins(options.buzzers)
+        keys.callback(GpioBuzzers(pins, arbiter, clock=device.app.now, on_press=device.buzzed).close)
     if options.keypad:
+        from companion.hw.buzzers import KeypadBuzzers
         from companion.hw.serial_keypad import SerialKeypad
 
+        seats = KeypadBuzzers(arbiter, clock=device.app.now, on_press=device.buzzed) if options.keypad_buzzers and arbiter else None
         keys.enter_context(  # entering starts its reader thread; leaving stops and joins it
-            SerialKeypad(options.keypad, device.post, on_problem=lambda text: log.warning("keypad: %s", text))
+            SerialKeypad(options.keypad, device.post, on_problem=lambda text: log.warning("keypad: %s", text),
+                         on_seat=seats or (lambda press: None))
         )
 
 

@@ -60,6 +60,18 @@ class Problem:
         return self.message
 
 
+@dataclass(frozen=True)
+class SeatPress:
+    """A quiz buzzer on the keypad: ``seat`` (0-based) pressed at ``micros`` on the keypad's
+    microsecond clock (it wraps every 2**30 us; see :class:`companion.hw.buzzers.KeypadSeatClock`)."""
+
+    seat: int
+    micros: int
+
+
+Result = KeyEvent | Problem | SeatPress
+
+
 def checksum(payload: bytes) -> str:
     """The frame check: CRC-16/CCITT-FALSE of the payload bytes as four upper-case hex digits
     (``binascii.crc_hqx`` is this CRC given the start value 0xFFFF; the firmware's
@@ -147,7 +159,7 @@ class KeypadLineParser:
         self._awaited_token = token
         self._stale_keys = self._stale_problems = 0
 
-    def feed(self, data: bytes) -> list[KeyEvent | Problem]:
+    def feed(self, data: bytes) -> list[Result]:
         """Take the next bytes read from the port; returns what they completed, in order.
 
         The bytes between line breaks are copied in slices, so only line breaks cost Python
@@ -155,7 +167,7 @@ class KeypadLineParser:
         search per frame-like line and reported as a byte count when a good frame (or a reset)
         ends it: a flood of line breaks costs little more than a flood of anything else.
         """
-        results: list[KeyEvent | Problem] = []
+        results: list[Result] = []
         pos = 0
         while pos < len(data):
             if self._junk_run >= MUTE_AFTER:
@@ -194,7 +206,7 @@ class KeypadLineParser:
             return []
         return [Problem(f"discarded a partial line when the keypad went away: {_show(line)}")]
 
-    def _skip(self, data: bytes, pos: int, results: list[KeyEvent | Problem]) -> int:
+    def _skip(self, data: bytes, pos: int, results: list[Result]) -> int:
         """Muted: count junk up to the next frame-like line and read that; returns where to go on."""
         carry = self._take_line()
         if carry.startswith(b"$"):  # a frame may have begun before these bytes
@@ -222,7 +234,7 @@ class KeypadLineParser:
             self._muted_bytes += len(data) - pos
         return len(data)
 
-    def _muted_frame(self, line: bytes) -> list[KeyEvent | Problem]:
+    def _muted_frame(self, line: bytes) -> list[Result]:
         """A frame-like line met while muted: junk unless its check is good, which ends muting."""
         if not _good_check(line):
             self._muted_bytes += len(line)
@@ -236,12 +248,12 @@ class KeypadLineParser:
         return [Problem(f"ignored {skipped} more byte(s) of damaged lines from the keypad after "
                         f"{MUTE_AFTER} in a row")]
 
-    def _junk(self, message: str) -> list[KeyEvent | Problem]:
+    def _junk(self, message: str) -> list[Result]:
         """A damaged line's problem; enough of them in a row mute the reports (see :meth:`feed`)."""
         self._junk_run += 1
         return [Problem(message)]
 
-    def _take_run(self, run: bytes) -> list[KeyEvent | Problem]:
+    def _take_run(self, run: bytes) -> list[Result]:
         """Bytes inside a line (no newline, no "$"): kept up to MAX_FRAME_BYTES, then reported once."""
         room = MAX_FRAME_BYTES - len(self._line)
         if len(run) <= room:
@@ -254,12 +266,12 @@ class KeypadLineParser:
         return self._junk(f"line longer than {MAX_FRAME_BYTES} bytes without a line end, discarded "
                           f"up to the next one: {_show(bytes(self._line))}")
 
-    def _admit(self, results: list[KeyEvent | Problem]) -> list[KeyEvent | Problem]:
+    def _admit(self, results: list[Result]) -> list[Result]:
         """Pass results on, or count them as stale while the hello answer is awaited."""
         if self._awaited_token is None:
             return results
         for result in results:
-            if isinstance(result, KeyEvent):
+            if isinstance(result, (KeyEvent, SeatPress)):
                 self._stale_keys += 1
             else:
                 self._stale_problems += 1
@@ -272,7 +284,7 @@ class KeypadLineParser:
         overlong, self._overlong = self._overlong, False
         return b"" if overlong else line
 
-    def _end_line(self, *, cut_short: bool = False) -> list[KeyEvent | Problem]:
+    def _end_line(self, *, cut_short: bool = False) -> list[Result]:
         line = self._take_line()
         if not line:
             return []
@@ -283,7 +295,7 @@ class KeypadLineParser:
                               f"{_show(line)}")
         return self._read_frame(line[1:])
 
-    def _read_frame(self, body: bytes) -> list[KeyEvent | Problem]:
+    def _read_frame(self, body: bytes) -> list[Result]:
         payload, star, sent = body.rpartition(b"*")
         if star and _OLD_CHECKSUM_FIELD.fullmatch(sent) and int(sent, 16) == _xor(payload):
             return self._junk(f"keypad firmware speaks protocol 1 (an XOR checksum), this host only "
@@ -301,7 +313,7 @@ class KeypadLineParser:
             return [self._unreadable(payload)]
         kind, seq, args = fields[0], int(fields[1]), fields[2:]
         self.frames_received += 1
-        results: list[KeyEvent | Problem] = []
+        results: list[Result] = []
         if kind == "H":
             self._expected_seq = None  # a hello starts the count afresh: the keypad may reboot
         elif self._expected_seq is not None and seq != self._expected_seq:
@@ -311,7 +323,7 @@ class KeypadLineParser:
         self._expected_seq = (seq + 1) % SEQ_MODULO
         return results + self._interpret(kind, args, payload)
 
-    def _interpret(self, kind: str, args: list[str], payload: bytes) -> list[KeyEvent | Problem]:
+    def _interpret(self, kind: str, args: list[str], payload: bytes) -> list[Result]:
         """What a frame with a good checksum and sequence number means."""
         if kind == "B" and not args:
             return []
@@ -319,6 +331,10 @@ class KeypadLineParser:
             return self._hello(int(args[0]), args[1] if len(args) == 2 else "")
         if kind == "E" and args:
             return [Problem(f"keypad reports: {escape(' '.join(args))}")]
+        if kind == "S" and len(args) == 2 and args[0].isdigit() and args[1].isdigit() and 1 <= int(args[0]) <= 6:
+            if self._keypad_version not in (None, PROTOCOL_VERSION):
+                return [Problem(f"ignored seat {args[0]}'s buzzer sent in protocol {self._keypad_version}")]
+            return [SeatPress(int(args[0]) - 1, int(args[1]))]
         if kind == "K" and len(args) == 2 and args[1] in ("P", "L"):
             key = Key.__members__.get(args[0])
             if key is None:
@@ -328,8 +344,8 @@ class KeypadLineParser:
             return [KeyEvent(key, long=args[1] == "L")]
         return [self._unreadable(payload)]
 
-    def _hello(self, version: int, token: str) -> list[KeyEvent | Problem]:
-        results: list[KeyEvent | Problem] = []
+    def _hello(self, version: int, token: str) -> list[Result]:
+        results: list[Result] = []
         if self._awaited_token is not None and token == self._awaited_token:
             self._awaited_token = None
             if self._stale_keys or self._stale_problems:
@@ -422,6 +438,7 @@ class SerialKeypad:
 
     def __init__(self, port: str | serial.SerialBase, on_event: Callable[[KeyEvent], None], *,
                  on_problem: Callable[[str], None] = logger.warning,
+                 on_seat: Callable[[SeatPress], None] = lambda press: None,
                  clock: Callable[[], float] = time.monotonic,
                  backoff: Sequence[float] = (0.5, 1.0, 2.0, 5.0),
                  silence_timeout: float = 3 * HEARTBEAT_S,
@@ -437,6 +454,7 @@ class SerialKeypad:
         self._name = port if isinstance(port, str) else (self._port.name or repr(self._port))
         self._on_event = on_event
         self._on_problem = on_problem
+        self._on_seat = on_seat
         self._clock = clock
         self._backoff = tuple(backoff)
         self._silence_timeout = silence_timeout
@@ -552,13 +570,15 @@ class SerialKeypad:
     def _report(self, message: str) -> None:
         self._deliver(Problem(message))
 
-    def _deliver(self, result: KeyEvent | Problem, *, limited: bool = True) -> None:
+    def _deliver(self, result: Result, *, limited: bool = True) -> None:
         """Hand one result to its callback (problems through the limiter); a failing callback is
         logged, never kills the reader."""
         try:
             if isinstance(result, Problem):
                 for message in self._limiter.admit(result.message) if limited else [result.message]:
                     self._on_problem(message)
+            elif isinstance(result, SeatPress):
+                self._on_seat(result)
             else:
                 self._on_event(result)
         except Exception:  # noqa: BLE001 - the reader must outlive any callback bug

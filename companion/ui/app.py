@@ -3,7 +3,8 @@
 Pure apart from drawing with Pillow: no threads, no sleeping, no clock of its own. The daemon
 
 * feeds every :class:`~companion.hw.keys.KeyEvent` to :meth:`App.handle`;
-* calls :meth:`App.tick` once :meth:`App.next_deadline` (a ``clock()`` value) has passed;
+* calls :meth:`App.tick` once :meth:`App.next_deadline` (a ``clock()`` value) has passed (dimming,
+  blanking, a refusal's flash, or the top screen's own deadline, such as a countdown's next second);
 * redraws with :meth:`App.render` whenever :attr:`App.version` changed, and maps
   :attr:`App.display_state` ("on", "dim", "off") to the panel's contrast or to hiding it;
 * persists what the callbacks hand it: a new game's :class:`~companion.engine.base.Setup`
@@ -20,7 +21,7 @@ import logging
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
@@ -32,6 +33,9 @@ from companion.session import Session
 from companion.ui.canvas import ROWS, Canvas, Typeface
 from companion.ui.screens import CONTRAST_RANGE, UIS, Confirm, GameUI, HistoryScreen, Menu, ResumeOffer, Screen, SettingsScreen, SetupForm
 from companion.text import LANGUAGES, Catalog, load_seat_names
+
+if TYPE_CHECKING:
+    from companion.hw.buzzers import BuzzerArbiter
 
 DIM_AFTER_S = 120.0
 OFF_AFTER_S = 600.0
@@ -94,8 +98,10 @@ class App:
         table_facts: Callable[[str], Mapping[str, Any]] = lambda game_id: {},
         dim_after: float = DIM_AFTER_S,
         off_after: float = OFF_AFTER_S,
+        buzzers: BuzzerArbiter | None = None,
     ) -> None:
         self._clock = clock
+        self.buzzers = buzzers  # quiz buzzers (one per seat), for games that ask who pointed first
         self.rng = rng
         self.settings = settings
         self.catalog = catalog or Catalog.load()
@@ -162,7 +168,14 @@ class App:
             deadlines.append(self._last_input + self.dim_after)
         if self._display != "off":
             deadlines.append(self._last_input + self.off_after)
+        screen_deadline = self.top.deadline()
+        if screen_deadline is not None:
+            deadlines.append(screen_deadline)
         return min(deadlines, default=None)
+
+    def now(self) -> float:
+        """The app's clock, for screens that count time (they have no clock of their own)."""
+        return self._clock()
 
     @property
     def display_state(self) -> str:
@@ -322,6 +335,10 @@ class App:
         if DISPLAY_STATES.index(state) > DISPLAY_STATES.index(self._display):
             self._display = state
             self._version += 1
+        screen_deadline = self.top.deadline() if self._stack else None
+        if screen_deadline is not None and now >= screen_deadline:
+            self.top.tick(now)
+            changed = True
         if changed:
             self._refresh()
 

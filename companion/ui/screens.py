@@ -48,6 +48,13 @@ class Screen(ABC):
         """The keys that enter ``action`` from here, or None when this screen does not enter actions."""
         return None
 
+    def deadline(self) -> float | None:
+        """When this screen changes by itself (an app-clock time, e.g. a countdown), or None."""
+        return None
+
+    def tick(self, now: float) -> None:
+        """The app's clock reached ``now``: a screen with a :meth:`deadline` updates itself."""
+
 
 class Notice(Screen):
     """Something the table should read before play goes on (a trick result, a revoke): OK goes on."""

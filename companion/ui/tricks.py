@@ -58,6 +58,10 @@ class TrickUI(GameUI):
     def seat_name(self, seat: int) -> str:
         return f"{self.app.seat_label(seat)} {self.game.setup.players[seat]}"
 
+    def short_name(self, seat: int) -> str:
+        """A seat's name alone (the score chart's rows); games whose seats are not players override."""
+        return self.game.setup.players[seat]
+
     def reason(self, result: TrickResult) -> str:
         return self.formatter.reason(result.reason)
 
@@ -258,7 +262,7 @@ class DealScreen(Notice):
         top = max(max(totals), 1)
         first = 1 if self.ui.game.n > ROWS - 3 else 2
         for seat, total in enumerate(totals):
-            canvas.text(first + seat, self.ui.game.setup.players[seat], width=36)
+            canvas.text(first + seat, self.ui.short_name(seat), width=36)
             canvas.bar(38, first + seat, longest * max(total, 0) // top)
             canvas.text(first + seat, str(total), x=WIDTH - 14, width=14, right=True)
 

@@ -7,7 +7,7 @@ import keypad_core
 
 from companion.hw import serial_keypad
 from companion.hw.keys import KeyEvent
-from companion.hw.serial_keypad import KeypadLineParser, Problem
+from companion.hw.serial_keypad import KeypadLineParser, Problem, SeatPress
 
 DOC = (Path(keypad_core.__file__).parents[1] / "hardware" / "pico-keypad.md").read_text(
     encoding="utf-8")
@@ -57,7 +57,7 @@ def test_every_frame_shown_in_the_doc_is_one_the_firmware_would_send() -> None:
         payload = line[1:line.index("*")]
         assert keypad_core.frame(payload) == line + "\n"
         results = KeypadLineParser().feed((line + "\r\n").encode())
-        assert all(isinstance(result, KeyEvent) or result.message.startswith("keypad reports")
+        assert all(isinstance(result, (KeyEvent, SeatPress)) or result.message.startswith("keypad reports")
                    for result in results)
 
 

@@ -1,0 +1,549 @@
+"""Zenjidou Torite's screens: card facts, the round's setup, trick entry with the effects in force.
+
+* Card facts (four choices on one screen): colour, score mark, effect and resolution rule of a card
+  whose print the device does not know yet. The row being asked is marked; the arrows change it,
+  OK enters it and the next row is asked on the same screen, the rows already told shown above.
+* Most decisions (the rest's top card, bottoms, the rule, a play, a side, a move, a pass, a lead, a
+  quiz point) are one choice among what the engine allows: a list, LEFT/RIGHT (and UP/DOWN by 8).
+  Above the list, the open trick and the effects its cards put in force so far.
+* A face-up hand is entered card by card on one screen.
+* Rule C: a 30-second countdown (the app's clock, through :meth:`deadline` / :meth:`tick`) before
+  the guesses; OK ends it early.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from companion.engine.base import Answer
+from companion.games.zenjidou import (
+    FACT_NAMES,
+    RESOLUTION_RULES,
+    TRUMP,
+    Bottom,
+    ChooseRule,
+    Effect,
+    Effects,
+    Guesses,
+    HandEntry,
+    Lead,
+    Move,
+    NoPoint,
+    Pass,
+    Play,
+    Point,
+    Rest,
+    Side,
+    Zenjidou,
+)
+from companion.engine.tricks import Turn
+from companion.hw.keys import Key, KeyEvent
+from companion.ui.canvas import ROWS, Canvas
+from companion.ui.screens import Choice, Screen, register_ui
+from companion.ui.tricks import DealScreen, ResultScreen, TrickScreenBase, TrickUI
+
+if TYPE_CHECKING:
+    from companion.ui.app import App
+
+OK = KeyEvent(Key.OK)
+JUMP = 8  # UP/DOWN move this many entries in a list
+
+
+@register_ui
+class ZenjidouUI(TrickUI):
+    game_ids = ("zenjidou",)
+
+    @property
+    def game(self) -> Zenjidou:
+        game = self.session.game
+        if not isinstance(game, Zenjidou):
+            raise TypeError(f"these screens draw Zenjidou, not {type(game).__name__}")
+        return game
+
+    @property
+    def screens(self) -> Mapping[str, Callable[[App, Any], Screen]]:  # type: ignore[override]
+        special: dict[str, Callable[[App, Any], Screen]] = {"answer": FactsScreen, "hand": HandScreen,
+                                                            "guesses": GuessScreen, "quiz": QuizScreen}
+        return {kind: special.get(kind, ListScreen) for kind in
+                ("answer", "hand", "guesses", "rest", "bottom", "rule", "side", "move", "pass", "play", "quiz",
+                 "lead")}
+
+    def hand_label(self, hand: int) -> str:
+        """A hand by its player; with 2 players a player's second hand has a prime (P1')."""
+        return self.app.seat_label(self.game.player_of(hand)) + ("'" if hand >= self.game.players else "")
+
+    def seat_name(self, seat: int) -> str:
+        return f"{self.hand_label(seat)} {self.game.setup.players[self.game.player_of(seat)]}"
+
+    def short_name(self, seat: int) -> str:
+        return self.game.setup.players[self.game.player_of(seat)] + ("'" if seat >= self.game.players else "")
+
+    def turn_text(self, turn: Turn[Any]) -> str:
+        return f"{self.hand_label(turn.seat)[1:]}:{turn.cards[0]}"
+
+    def trick_text(self, turns: Sequence[Turn[Any]]) -> str:
+        """The cards of a trick so far, each after its hand: ``P1:5 P4:7``."""
+        return " ".join(f"{self.hand_label(turn.seat)}:{turn.cards[0]}" for turn in turns)
+
+    def refusal(self, error: Any) -> str:
+        if self.app.lang != "en" and error.code and error.code.startswith("zenjidou."):
+            return self.app.t(error.code, **error.params)
+        return super().refusal(error)
+
+    def colour(self, index: int) -> str:
+        entry = self.game.setup.cards["colours"][index]
+        return str(entry[self.app.lang])
+
+    def effect_text(self, effect: Effect) -> str:
+        if effect.kind == TRUMP:
+            return self.app.t("zenjidou.effect.trump_of", colour=self.colour(effect.colour or 0))
+        return self.app.t(f"zenjidou.effect.{effect.kind}")
+
+    def effects_line(self, effects: Effects) -> str:
+        """The effect summary after a card: what is in force, from which card."""
+        return self.formatter.reason(self.game.effect_phrases(effects)) or self.app.t("zenjidou.effect.none")
+
+    def option_text(self, action: Any) -> str:
+        """One legal action as a list entry."""
+        if isinstance(action, (Rest, Bottom, Play, Pass)):
+            return str(action.card)
+        if isinstance(action, ChooseRule):
+            rule = action.rule
+            text = self.app.t(f"zenjidou.rule.{rule.letter}")
+            return f"{text}: {self.app.t(f'zenjidou.variant.{rule.variant}')}" if rule.variant else text
+        if isinstance(action, Side):
+            return self.app.t(f"zenjidou.side.{action.side}")
+        if isinstance(action, Move):
+            return self.app.t("zenjidou.move.to", position=action.position + 1)
+        if isinstance(action, Lead):
+            return self.app.t("zenjidou.lead.left" if action.left else "zenjidou.lead.self")
+        if isinstance(action, Point):
+            return self.app.t("zenjidou.point", seat=self.app.seat_label(action.player), card=action.card)
+        if isinstance(action, NoPoint):
+            return self.app.t("zenjidou.no_point")
+        raise TypeError(f"{action!r} is not a Zenjidou choice")
+
+    def describe(self, action: Any) -> str:
+        if isinstance(action, Answer):
+            return action.key
+        if isinstance(action, HandEntry):
+            return f"{self.seat_name(action.hand)}: " + " ".join(map(str, action.cards))
+        if isinstance(action, Guesses):
+            return " ".join(self.app.seat_label(g) for g in action.guesses)
+        return self.option_text(action)
+
+    def deal_columns(self, deal: Any) -> list[tuple[str, list[int]]]:
+        """Per hand: tricks, the captured cards' marks, rule C's bonus (in a C round), the round's score."""
+        columns = [("deal.tricks", list(deal.tricks_won)), ("zenjidou.deal.marks", list(deal.marks or []))]
+        if deal.guesses is not None:
+            columns.append(("zenjidou.deal.bonus", list(deal.bonus or [])))
+        return [*columns, ("deal.score", list(deal.scores or []))]
+
+    def snapshot(self) -> tuple[object, int]:
+        return super().snapshot(), len(self.finished_tricks())
+
+    def finished_tricks(self) -> list[tuple[int, int]]:
+        """(round, trick) of every trick with a result, in order."""
+        return [(d, k) for d, deal in enumerate(self.game.state.deals)
+                for k, trick in enumerate(deal.tricks) if trick.result is not None]
+
+    def notices(self, before: object) -> list[Screen]:
+        """The shared notices; tricks the device played itself in one go are announced together on one
+        screen (one OK, not one per trick); a round's scores name a house ruling that decided its bonus."""
+        if not isinstance(before, tuple):
+            raise TypeError("notices() takes the snapshot taken before the action")
+        shared, finished_before = before
+        shown = [ZDealScreen(self.app, self, screen.index) if isinstance(screen, DealScreen) else screen
+                 for screen in super().notices(shared)]
+        played = self.finished_tricks()[finished_before:]
+        if len(played) > 1:
+            shown = [PlayedScreen(self.app, self, played), *(s for s in shown if not isinstance(s, ResultScreen))]
+        return shown
+
+    @classmethod
+    def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
+        return []
+
+    @classmethod
+    def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
+        cls.begin(app, game_id, names, {})
+
+
+class ZScreen(TrickScreenBase):
+    game: Zenjidou
+    ui: ZenjidouUI
+
+    def header(self, canvas: Canvas) -> None:
+        deal = self.game.state.deal
+        rule = deal.rule.letter if deal.rule else "-"
+        canvas.title(self.t("zenjidou.header", round=deal.index + 1, trick=len(deal.tricks), rule=rule))
+
+    def trick_lines(self, canvas: Canvas, first: int) -> int:
+        """The open trick's cards and the effects they put in force, or before its first card the
+        last trick's result; returns the next free row."""
+        deal = self.game.state.deal
+        trick = deal.tricks[-1] if deal.tricks else None
+        if trick is None or self.game.open_question() is not None:
+            return first
+        if not trick.turns:
+            finished = [t for t in deal.tricks if t.result is not None]
+            if not finished:
+                return first
+            canvas.lines(first, 3, self.t("trick.last", trick=len(finished), reason=self.ui.reason(finished[-1].result)))
+            return first + 3
+        canvas.text(first, self.ui.trick_text(trick.turns))
+        canvas.lines(first + 1, 2, self.ui.effects_line(self.game.effects_of(trick)))
+        return first + 3
+
+
+class ListScreen(ZScreen):
+    """One choice among the actions the engine allows now."""
+
+    def __init__(self, app: App, ui: ZenjidouUI) -> None:
+        super().__init__(app, ui)
+        decision = self.game.decision
+        assert decision is not None
+        self.decision = decision
+        self.options = list(self.game.legal_actions)
+        self.index = 0
+        deal = self.game.state.deal
+        last_card = decision.kind == "play" and len(deal.tricks[-1].turns) == self.game.n - 1
+        if last_card and deal.rule is not None and deal.rule.letter == "B":
+            arm_quiz(app, self.game)  # players buzz as the last card is turned, before it is entered
+
+    def on_key(self, event: KeyEvent) -> None:
+        step = {Key.RIGHT: 1, Key.LEFT: -1, Key.DOWN: JUMP, Key.UP: -JUMP}.get(event.key)
+        if step is not None:
+            self.index = (self.index + step) % len(self.options)
+        elif event.key is Key.OK:
+            self.app.push(self.options[self.index])
+        elif event.key is Key.BACK:
+            self.app.open_menu()
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        if action not in self.options:
+            return None
+        return list_keys(self.index, self.options.index(action), len(self.options)) + [OK]
+
+    def draw(self, canvas: Canvas) -> None:
+        self.header(canvas)
+        who = self.ui.seat_name(self.decision.seat) if self.decision.seat is not None else ""
+        canvas.text(1, self.t(f"zenjidou.ask.{self.decision.kind}", seat=who))
+        row = self.trick_lines(canvas, 2)
+        canvas.text(max(row, ROWS - 3), f"< {self.ui.option_text(self.options[self.index])} >", invert=True)
+        canvas.text(ROWS - 1, self.t("zenjidou.hint.list", n=self.index + 1, count=len(self.options)))
+
+
+def list_keys(start: int, target: int, count: int) -> list[KeyEvent]:
+    """The fewest LEFT/RIGHT/UP/DOWN presses from ``start`` to ``target`` in a wrapping list."""
+    best: list[KeyEvent] | None = None
+    for jumps in range(-(count // JUMP) - 1, count // JUMP + 2):
+        rest = (target - start - jumps * JUMP) % count
+        for steps in (rest, rest - count):
+            keys = [KeyEvent(Key.DOWN if jumps > 0 else Key.UP)] * abs(jumps)
+            keys += [KeyEvent(Key.RIGHT if steps > 0 else Key.LEFT)] * abs(steps)
+            if best is None or len(keys) < len(best):
+                best = keys
+    return best or []
+
+
+def arm_quiz(app: App, game: Zenjidou) -> None:
+    """Make the buzzers listen for the open trick's quiz, unless they already do."""
+    deal = game.state.deal
+    token = (id(game), deal.index, len(deal.tricks))
+    if app.buzzers is not None and app.buzzers.token != token:
+        app.buzzers.arm(app.now(), set(deal.tricks[-1].out), token)  # type: ignore[attr-defined]
+
+
+class QuizScreen(ListScreen):
+    """Rule B: the buzzers say who pressed first (by edge time); that player picks the card they
+    pointed at. A wrong card puts them out and the next press counts; presses too close to order
+    are a tie, shown as such (OK: the table points again). Without buzzers, or when nobody is
+    right, the list offers every point and "nobody (else) points"."""
+
+    def __init__(self, app: App, ui: ZenjidouUI) -> None:
+        super().__init__(app, ui)
+        deal = self.game.state.deal
+        self.trick = deal.tricks[-1]
+        self.arbiter = app.buzzers
+        self.pointer: int | None = None
+        self.tie: tuple[int, ...] | None = None
+        if self.arbiter is not None:
+            arm_quiz(app, self.game)
+            for player in self.trick.out:  # type: ignore[attr-defined]
+                self.arbiter.rule_out(player)
+            self.tick(app.now())
+
+    def deadline(self) -> float | None:
+        if self.arbiter is None or self.pointer is not None or self.tie is not None:
+            return None
+        return self.arbiter.deadline()
+
+    def tick(self, now: float) -> None:
+        verdict = self.arbiter.verdict(now) if self.arbiter is not None and self.pointer is None else None
+        if verdict is None:
+            return
+        if verdict.kind == "tie":
+            self.tie = verdict.seats
+            return
+        self.pointer = verdict.seats[0]
+        self.options = [Point(self.pointer, turn.cards[0]) for turn in self.trick.turns]
+        self.index = 0
+
+    def on_key(self, event: KeyEvent) -> None:
+        self.tick(self.app.now())
+        if self.tie is not None:
+            if event.key is Key.OK and self.arbiter is not None:
+                self.arbiter.repeat(self.app.now())
+                self.tie = None
+            elif event.key is Key.BACK:
+                self.app.open_menu()
+            return
+        super().on_key(event)
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        self.tick(self.app.now())
+        return None if self.tie is not None else super().plan(action)
+
+    def draw(self, canvas: Canvas) -> None:
+        self.tick(self.app.now())  # presses may have come while a notice covered this screen
+        self.header(canvas)
+        if self.tie is not None:
+            seats = " ".join(self.app.seat_label(seat) for seat in self.tie)
+            canvas.text(1, self.t("zenjidou.quiz.tie", seats=seats), invert=True)
+            canvas.text(ROWS - 1, self.t("zenjidou.hint.tie"))
+            return
+        if self.pointer is not None:
+            canvas.text(1, self.t("zenjidou.quiz.which", seat=self.ui.seat_name(self.pointer)))
+        else:
+            canvas.text(1, self.t("zenjidou.quiz.buzz" if self.arbiter is not None else "zenjidou.ask.quiz"))
+        canvas.text(2, self.ui.trick_text(self.trick.turns))
+        out = [self.app.seat_label(p) for p in self.trick.out]  # type: ignore[attr-defined]
+        if out:
+            canvas.text(3, self.t("zenjidou.quiz.out", seats=" ".join(out)))
+        canvas.text(ROWS - 3, f"< {self.ui.option_text(self.options[self.index])} >", invert=True)
+        canvas.text(ROWS - 1, self.t("zenjidou.hint.list", n=self.index + 1, count=len(self.options)))
+
+
+class FactsScreen(ZScreen):
+    """A card's four facts on one screen; the row the engine asks is marked; OK enters it."""
+
+    def __init__(self, app: App, ui: ZenjidouUI) -> None:
+        super().__init__(app, ui)
+        decision = self.game.decision
+        assert decision is not None and decision.question is not None
+        self.question = decision.question
+        _, number, self.name = self.question.key.split(":")
+        self.number = int(number)
+        self.value = 0
+
+    def label(self, name: str, value: int) -> str:
+        if name == "colour":
+            return self.ui.colour(value)
+        if name == "score":
+            mark = self.game.marks[value]
+            return f"{mark:+d}" if mark else self.t("zenjidou.score.none")
+        if name == "effect":
+            return self.ui.effect_text(Effect.from_index(value))
+        return self.t(f"zenjidou.resolution.{RESOLUTION_RULES[value]}")
+
+    def on_key(self, event: KeyEvent) -> None:
+        count = self.question.maximum + 1
+        if event.key in (Key.RIGHT, Key.DOWN):
+            self.value = (self.value + 1) % count
+        elif event.key in (Key.LEFT, Key.UP):
+            self.value = (self.value - 1) % count
+        elif event.key is Key.OK:
+            self.app.push(Answer(self.question.key, self.value))
+            self.app.on_fact(self.game.game_id, self.question.key, self.value)
+        elif event.key is Key.BACK:
+            self.app.open_menu()
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        if not isinstance(action, Answer) or action.key != self.question.key:
+            return None
+        count = self.question.maximum + 1
+        ahead = (action.value - self.value) % count
+        keys = [KeyEvent(Key.RIGHT)] * ahead if ahead <= count - ahead else [KeyEvent(Key.LEFT)] * (count - ahead)
+        return keys + [OK]
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.t("zenjidou.facts.title", card=self.number))
+        for row, name in enumerate(FACT_NAMES, start=1):
+            known = self.game.fact(self.number, name)
+            asked = name == self.name
+            value = self.value if asked else known
+            canvas.text(row, self.t(f"zenjidou.facts.{name}"), width=40)
+            text = self.label(name, value) if value is not None else "?"
+            canvas.text(row, f"< {text} >" if asked else text, x=40, invert=asked)
+        canvas.text(ROWS - 1, self.t("zenjidou.hint.facts"))
+
+
+class HandScreen(ZScreen):
+    """A face-up hand, card by card as held (the first to be played first); OK adds, BACK removes."""
+
+    def __init__(self, app: App, ui: ZenjidouUI) -> None:
+        super().__init__(app, ui)
+        decision = self.game.decision
+        assert decision is not None and decision.seat is not None
+        self.hand = decision.seat
+        deal = self.game.state.deal
+        bottom = deal.bottoms.get(self.hand)
+        self.fixed = [bottom] if bottom is not None else []
+        self.chosen: list[int] = list(self.fixed)
+        self.index = 0
+
+    def available(self) -> list[int]:
+        deal = self.game.state.deal
+        taken = set(deal.seen) | set(self.chosen)
+        return [n for n in self.game.numbers if n not in taken]
+
+    def on_key(self, event: KeyEvent) -> None:
+        options = self.available()
+        step = {Key.RIGHT: 1, Key.LEFT: -1, Key.DOWN: JUMP, Key.UP: -JUMP}.get(event.key)
+        if step is not None:
+            self.index = (self.index + step) % len(options)
+        elif event.key is Key.OK:
+            self.chosen.append(options[self.index])
+            self.index = min(self.index, len(options) - 2)
+            if len(self.chosen) == self.game.tricks:
+                cards, self.chosen = tuple(self.chosen), list(self.fixed)
+                self.app.push(HandEntry(self.hand, cards))
+        elif event.key is Key.BACK:
+            if len(self.chosen) > len(self.fixed):
+                self.chosen.pop()
+            else:
+                self.app.open_menu()
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        if not isinstance(action, HandEntry) or action.hand != self.hand or self.chosen != self.fixed:
+            return None
+        keys: list[KeyEvent] = []
+        chosen, index = list(self.fixed), self.index
+        for card in action.cards[len(self.fixed):]:
+            taken = set(self.game.state.deal.seen) | set(chosen)
+            options = [n for n in self.game.numbers if n not in taken]
+            if card not in options:
+                return None
+            keys += list_keys(index, options.index(card), len(options)) + [OK]
+            chosen.append(card)
+            index = min(options.index(card), len(options) - 2)
+        return keys
+
+    def draw(self, canvas: Canvas) -> None:
+        self.header(canvas)
+        canvas.text(1, self.t("zenjidou.ask.hand", seat=self.ui.seat_name(self.hand)))
+        canvas.text(2, " ".join(map(str, self.chosen)) or "-")
+        options = self.available()
+        canvas.text(4, f"< {options[self.index]} >", invert=True)
+        canvas.text(ROWS - 1, self.t("zenjidou.hint.hand", n=len(self.chosen) + 1, count=self.game.tricks))
+
+
+class GuessScreen(ZScreen):
+    """Rule C: the 30-second countdown, then each player's guess of the top scorer."""
+
+    def __init__(self, app: App, ui: ZenjidouUI) -> None:
+        super().__init__(app, ui)
+        self.ends: float | None = None  # set when the screen is first shown: the countdown starts then
+        self.counting = True
+        self.guesses = [0] * self.game.players
+        self.row = 0
+
+    def deadline(self) -> float | None:
+        """The next whole second of the countdown, or its end."""
+        if not self.counting or self.ends is None:
+            return None
+        left = self.ends - self.app.now()
+        return self.ends - max(int(left - 1e-9), 0) if left > 0 else self.ends
+
+    def tick(self, now: float) -> None:
+        if self.counting and self.ends is not None and now >= self.ends:
+            self.counting = False
+
+    def seconds_left(self) -> int:
+        total = float(self.game.setup.cards["guess_seconds"])
+        left = self.ends - self.app.now() if self.ends is not None else total
+        return max(0, int(left) + (1 if left > int(left) else 0))
+
+    def on_key(self, event: KeyEvent) -> None:
+        if self.counting:
+            if event.key is Key.OK:
+                self.counting = False
+            elif event.key is Key.BACK:
+                self.app.open_menu()
+            return
+        players = self.game.players
+        if event.key is Key.RIGHT:
+            self.guesses[self.row] = (self.guesses[self.row] + 1) % players
+        elif event.key is Key.LEFT:
+            self.guesses[self.row] = (self.guesses[self.row] - 1) % players
+        elif event.key is Key.DOWN:
+            self.row = (self.row + 1) % players
+        elif event.key is Key.UP:
+            self.row = (self.row - 1) % players
+        elif event.key is Key.OK:
+            self.app.push(Guesses(tuple(self.guesses)))
+        elif event.key is Key.BACK:
+            self.app.open_menu()
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        if not isinstance(action, Guesses):
+            return None
+        keys = [OK] if self.counting else []
+        players = self.game.players
+        for player, named in enumerate(action.guesses):
+            ahead = (named - self.guesses[player]) % players
+            keys += [KeyEvent(Key.RIGHT)] * ahead
+            keys.append(KeyEvent(Key.DOWN))
+        return keys[:-1] + [OK] if action.guesses else keys + [OK]
+
+    def draw(self, canvas: Canvas) -> None:
+        self.header(canvas)
+        if self.counting:
+            total = float(self.game.setup.cards["guess_seconds"])
+            if self.ends is None:
+                self.ends = self.app.now() + total
+            canvas.text(1, self.t("zenjidou.guess.think"))
+            seconds = self.seconds_left()
+            canvas.text(3, self.t("zenjidou.guess.seconds", seconds=seconds))
+            canvas.gauge(0, 5, 128, max(0.0, (self.ends - self.app.now()) / total))
+            canvas.text(ROWS - 1, self.t("zenjidou.hint.countdown"))
+            return
+        canvas.text(1, self.t("zenjidou.guess.enter"))
+        for player in range(min(self.game.players, ROWS - 3)):
+            mark = ">" if player == self.row else " "
+            canvas.text(2 + player, f"{mark}{self.app.seat_label(player)} -> {self.app.seat_label(self.guesses[player])}")
+        canvas.text(ROWS - 1, self.t("zenjidou.hint.guess"))
+
+
+
+class PlayedScreen(ResultScreen):
+    """The tricks the device played by itself (rules C, D, F, H, I, L...): one page each, LEFT/RIGHT
+    to leaf through them, OK when the table has played its cards."""
+
+    def __init__(self, app: App, ui: ZenjidouUI, tricks: Sequence[tuple[int, int]]) -> None:
+        super().__init__(app, ui, *tricks[0])
+        self.pages = list(tricks)
+        self.page = 0
+
+    def on_key(self, event: KeyEvent) -> None:
+        step = {Key.RIGHT: 1, Key.DOWN: 1, Key.LEFT: -1, Key.UP: -1}.get(event.key)
+        if step is None:
+            super().on_key(event)
+            return
+        self.page = (self.page + step) % len(self.pages)
+        self.deal, self.index = self.pages[self.page]
+        self.trick = self.ui.game.state.deals[self.deal].tricks[self.index]
+
+
+class ZDealScreen(DealScreen):
+    """A round's scores; a house ruling that decided rule C's bonus is named on the last row."""
+
+    ui: ZenjidouUI
+
+    def draw(self, canvas: Canvas) -> None:
+        super().draw(canvas)
+        deal = self.ui.game.state.deals[self.index]
+        if deal.house and not self.chart:
+            canvas.text(ROWS - 1, " ".join(self.t(code) for code in deal.house), invert=True)

@@ -1,0 +1,243 @@
+"""Zenjidou on the device: a whole game by key presses (B and C rounds included), the countdown."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.hw.keys import Key, KeyEvent
+from companion.sim import new_random_game
+from companion.sim.zenjidou import ZenjidouTable
+from gpiozero.pins.mock import MockFactory
+
+from companion.games.zenjidou import HOUSE_TIE_TOP, Guesses, Play, Point
+from companion.hw.buzzers import BuzzerArbiter, GpioBuzzers
+from companion.ui.tricks import ResultScreen
+from companion.ui.zenjidou import FactsScreen, GuessScreen, ListScreen, PlayedScreen, QuizScreen, ZDealScreen
+
+from tests.ui.helpers import FakeClock, check_golden, enter, make_app
+
+
+def simulated(rules: str = "BCD", players: int = 3):
+    rng = random.Random(5)
+    game = new_random_game("zenjidou", players, rng)
+    table = ZenjidouTable(game, rng)
+    while not game.is_over():
+        table.rules = rules[game.state.deal.index]
+        game.push(table.choose(game, rng))
+    return game
+
+
+def test_a_whole_game_with_b_and_c_rounds_by_keys_matches_its_replay() -> None:
+    played = simulated()
+    clock = FakeClock()
+    app = make_app(type(played)(played.setup), clock=clock)
+    heard: list[tuple[str, dict[str, Any]]] = []
+    app.session.listeners.append(lambda change, data: heard.append((change, data)))
+    presses = enter(app, played.actions)
+    assert app.session.game.summary() == played.summary()
+    assert heard == [("action", action.to_json()) for action in played.actions]
+    print(f"zenjidou whole game: {presses} presses for {len(played.actions)} actions")
+
+
+def test_a_whole_game_with_buzzers_and_the_countdown_by_mock_presses_matches_its_replay() -> None:
+    """Rounds B (quiz by mock GPIO buzzers), C (the 30-second countdown on the app's clock) and D."""
+    played = simulated()
+    points = [a for a in played.actions if isinstance(a, Point)]
+    assert points, "the simulated B round has points to make"
+    factory = MockFactory()
+    clock = FakeClock()
+    arbiter = BuzzerArbiter(resolution_s=0.0002, settle_s=0.05)
+    pins = {0: 5, 1: 6, 2: 13}
+    buzzers = GpioBuzzers(pins, arbiter, clock=clock, pin_factory=factory)
+    try:
+        app = make_app(type(played)(played.setup), clock=clock, buzzers=arbiter)
+        for action in played.actions:
+            if isinstance(action, Point):
+                while len(app.screens) > 1:  # the last trick's result
+                    app.handle(KeyEvent(app.top.leave_key))
+                pin = factory.pin(pins[action.player])
+                pin.drive_low()
+                pin.drive_high()
+                clock.advance(0.1)
+                app.tick()
+                assert isinstance(app.top, QuizScreen) and app.top.pointer == action.player
+            if isinstance(action, Guesses):  # the C round's countdown runs out on the app's clock
+                while len(app.screens) > 1:
+                    app.handle(KeyEvent(app.top.leave_key))
+                assert isinstance(app.top, GuessScreen) and app.top.counting
+                clock.advance(30)
+                app.tick()
+                assert not app.top.counting
+            enter(app, [action])
+        assert app.session.game.summary() == played.summary()
+    finally:
+        buzzers.close()
+
+
+def test_the_facts_question_shows_four_rows_and_enters_the_asked_one() -> None:
+    game = new_random_game("zenjidou", 3, random.Random(1))
+    game.push_text("rest 12")
+    told: list[tuple[str, str, int]] = []
+    app = make_app(game, on_fact=lambda g, k, v: told.append((g, k, v)))
+    assert isinstance(app.top, FactsScreen) and app.top.name == "colour"
+    app.handle(KeyEvent(Key.RIGHT))
+    app.handle(KeyEvent(Key.OK))
+    assert told == [("zenjidou", "card:12:colour", 1)]
+    assert isinstance(app.top, FactsScreen) and app.top.name == "score"
+
+
+def test_the_c_countdown_runs_on_the_apps_clock_and_then_takes_guesses() -> None:
+    played = simulated("CCC")
+    guesses_at = next(i for i, a in enumerate(played.actions) if a.type == "guesses")
+    game = type(played)(played.setup)
+    for action in played.actions[:guesses_at]:
+        game.push(action)
+    clock = FakeClock()
+    app = make_app(game, clock=clock)
+    screen = app.top
+    assert isinstance(screen, GuessScreen) and screen.counting
+    assert app.next_deadline() is not None and app.next_deadline() <= clock.now + 1
+    clock.advance(10)
+    app.tick()
+    assert screen.seconds_left() == 20 and screen.counting
+    clock.advance(20)
+    app.tick()
+    assert not screen.counting
+    enter(app, [played.actions[guesses_at]])
+    assert app.session.game.state.deals[0].guesses == played.actions[guesses_at].guesses
+
+
+def example_1_app(cards: list[str], rule: str = "A", **app_options: Any):
+    from tests.zenjidou.helpers import new_game, plain_facts, push, start_round
+    from tests.zenjidou.test_book_examples import EXAMPLE_1
+
+    game = new_game(4, plain_facts({**EXAMPLE_1, 1: {"rule": 1}}))
+    start_round(game, 1, rule, bottoms=[31, 30, 29, 28])
+    push(game, *cards)
+    return make_app(game, **app_options)
+
+
+def test_golden_effect_summary_after_a_card() -> None:
+    app = example_1_app(["5", "7", "16"])
+    assert isinstance(app.top, ListScreen)
+    check_golden(app.render(), "zenjidou-effects")
+
+
+def test_golden_trick_reason() -> None:
+    app = example_1_app(["5", "7", "16"])
+    enter(app, [Play(1, 21)])
+    assert isinstance(app.top, ResultScreen)
+    check_golden(app.render(), "zenjidou-result")
+
+
+def test_golden_quiz_tie_then_the_first_pointer_picks_a_card() -> None:
+    """P3 and P2 press within the timing resolution: a tie, shown; they point again, P2 alone."""
+    clock = FakeClock()
+    arbiter = BuzzerArbiter(resolution_s=0.001, settle_s=0.05)
+    app = example_1_app(["5", "7", "16", "21"], rule="B", clock=clock, buzzers=arbiter)
+    assert isinstance(app.top, QuizScreen)
+    arbiter.press(2, at=10.0000, now=clock.now)
+    arbiter.press(1, at=10.0004, now=clock.now)
+    clock.advance(0.1)
+    app.tick()
+    assert app.top.tie == (1, 2)
+    check_golden(app.render(), "zenjidou-quiz-tie")
+    app.handle(KeyEvent(Key.OK))
+    arbiter.press(1, at=12.0, now=clock.now)
+    clock.advance(0.1)
+    app.tick()
+    assert app.top.pointer == 1
+    check_golden(app.render(), "zenjidou-quiz")
+
+
+def test_a_tie_for_top_names_the_house_ruling_on_the_round_scores() -> None:
+    from tests.zenjidou.helpers import new_game, plain_facts, start_round
+    from tests.zenjidou.test_rules import HANDS
+
+    game = new_game(3, plain_facts())
+    start_round(game, 32, "C", HANDS)
+    app = make_app(game)
+    enter(app, [Guesses((1, 2, 0))])
+    assert isinstance(app.top, PlayedScreen)  # the round the device played, then its scores
+    app.handle(KeyEvent(Key.OK))
+    assert isinstance(app.top, ZDealScreen) and app.session.game.state.deals[0].house == [HOUSE_TIE_TOP]
+    check_golden(app.render(), "zenjidou-tie")
+
+
+def test_the_setup_form_starts_a_zenjidou_game_with_the_tables_facts() -> None:
+    from companion.ui.screens import SetupForm
+    from tests.ui.helpers import choose_game, press
+
+    app = make_app(table_facts=lambda game_id: {"card": {"12": {"colour": 1}}} if game_id == "zenjidou" else {})
+    choose_game(app, "zenjidou")
+    form = app.top
+    assert isinstance(form, SetupForm)
+    app.handle(press(Key.DOWN))
+    while form.players.value != "2":
+        app.handle(press(Key.LEFT))
+    for _ in range(3):  # past the two names to Start
+        app.handle(press(Key.DOWN))
+    app.handle(press(Key.OK))
+    game = app.session.game
+    assert game.game_id == "zenjidou" and game.players == 2 and game.n == 4
+    assert game.fact(12, "colour") == 1 and isinstance(app.top, ListScreen)
+
+
+def test_two_players_round_scores_table_and_chart_name_each_hand() -> None:
+    from tests.zenjidou.helpers import new_game, plain_facts, start_round
+
+    game = new_game(2, plain_facts())
+    start_round(game, 32, "D", [[31, 4, 9, 14, 19], [20, 6, 26, 11, 1], [5, 10, 15, 27, 22], [2, 3, 7, 8, 12]])
+    app = make_app(game)
+    ui = app.ui
+    assert [ui.short_name(hand) for hand in range(4)] == ["Aki", "Ben", "Aki'", "Ben'"]
+    screen = ZDealScreen(app, ui, 0)
+    app.open(screen)
+    app.handle(KeyEvent(Key.RIGHT))  # the chart
+    assert screen.chart and app.render().size == (128, 64)
+
+
+def test_a_buzz_while_the_last_card_is_being_entered_counts() -> None:
+    """Players point as the last card is turned; the operator enters it a moment later."""
+    clock = FakeClock()
+    arbiter = BuzzerArbiter(resolution_s=0.0002, settle_s=0.05)
+    app = example_1_app(["5", "7", "16"], rule="B", clock=clock, buzzers=arbiter)
+    assert isinstance(app.top, ListScreen) and app.top.decision.kind == "play"
+    arbiter.press(2, at=50.0, now=clock.now)
+    clock.advance(2.0)
+    enter(app, [Play(1, 21)])
+    assert isinstance(app.top, QuizScreen) and app.top.pointer == 2
+
+
+def test_golden_card_facts_on_one_screen() -> None:
+    """Card 12's colour and score told, its effect being asked ("blue trump"), its rule still open."""
+    game = new_random_game("zenjidou", 3, random.Random(1))
+    game.push_text("rest 12")
+    game.push_text("1")  # red
+    game.push_text("3")  # +3
+    app = make_app(game)
+    for _ in range(4):  # none, low numbers strong, its cancel, trump void, blue trump
+        app.handle(KeyEvent(Key.RIGHT))
+    assert isinstance(app.top, FactsScreen) and app.top.name == "effect" and app.top.value == 4
+    check_golden(app.render(), "zenjidou-facts")
+
+
+
+def test_a_round_the_device_plays_is_announced_on_one_screen_trick_by_trick() -> None:
+    from companion.games.zenjidou import HandEntry
+    from tests.zenjidou.helpers import new_game, plain_facts, push
+    from tests.zenjidou.test_rules import HANDS
+
+    game = new_game(3, plain_facts())
+    push(game, "rest 32", "bottom 31", "bottom 20", "bottom 5", "rule D",
+         "hand " + " ".join(map(str, HANDS[0])), "hand " + " ".join(map(str, HANDS[2])))
+    app = make_app(game)
+    enter(app, [HandEntry(1, tuple(HANDS[1]))])  # the last hand: the device plays the whole round
+    screen = app.top
+    assert isinstance(screen, PlayedScreen) and (screen.deal, screen.index) == (0, 0)
+    for expected in [1, 2, 3, 4, 0]:
+        app.handle(KeyEvent(Key.RIGHT))
+        assert screen.index == expected and screen.trick is game.state.deals[0].tricks[expected]
+    app.handle(KeyEvent(Key.OK))
+    assert isinstance(app.top, ZDealScreen)

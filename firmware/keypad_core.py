@@ -232,18 +232,21 @@ class Button:
                 and self._ticks_diff(now, self._pressed_since) >= self._long_ms):
             self._long_sent = True
             kind = LONG
-        if raw_pressed == self._pressed:
+        if (self._changing_since is not None
+                and self._ticks_diff(now, self._changing_since) >= self._debounce_ms):
+            # the new level held for the whole debounce time up to this scan, whatever it shows
+            # now: it settles first (the on-board buttons, timed by their edges, agree)
             self._changing_since = None
-        elif self._changing_since is None:
-            self._changing_since = now
-        elif self._ticks_diff(now, self._changing_since) >= self._debounce_ms:
-            self._changing_since = None
-            self._pressed = raw_pressed
-            if raw_pressed:
+            self._pressed = not self._pressed
+            if self._pressed:
                 self._pressed_since = now
                 self._long_sent = False
             elif not self._long_sent:
                 kind = SHORT
+        if raw_pressed == self._pressed:
+            self._changing_since = None
+        elif self._changing_since is None:
+            self._changing_since = now
         return kind
 
 

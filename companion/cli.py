@@ -7,13 +7,13 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
 
 from companion import carddata
 from companion.engine.base import game_class, game_ids
 from companion.engine.record import GameBuilder, export_lines, read_record
 from companion.errors import CompanionError
 from companion.paths import state_dir
+from companion.report import rendered_summary, write_text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -93,51 +93,16 @@ def _read_lines(path: Path) -> list[str]:
 def cmd_replay(args: argparse.Namespace) -> int:
     builder = read_record(_read_lines(args.record), GameBuilder())
     game = builder.game
-    summary = game.summary() if game is not None else None
+    summary = rendered_summary(game) if game is not None else None
     if args.json:
         if summary is not None:
             print(json.dumps(summary, ensure_ascii=False, indent=1))
     elif summary is not None:
-        print_summary(summary, sys.stdout)
+        write_text(summary, sys.stdout)
     if builder.failure is not None:
         print(f"companion: {args.record}: {builder.failure}", file=sys.stderr)
         return 1
     return 0
-
-
-def print_summary(summary: dict[str, Any], out: TextIO) -> None:
-    """The replay as a person reads it: every trick, every deal's scores, the totals."""
-    names = summary["players"]
-
-    def who(seat: int) -> str:
-        return f"P{seat + 1} {names[seat]}"
-
-    print(f"{summary['game']}: {', '.join(who(s) for s in range(len(names)))}", file=out)
-    for d, deal in enumerate(summary["deals"], start=1):
-        print(f"\nDeal {d} (start: {who(deal['start'])})", file=out)
-        for seat, picks in enumerate(deal["picks"]):
-            if picks:
-                print(f"  {who(seat)}: " + ", ".join(f"{k} {v}" for k, v in picks.items()), file=out)
-        for t, trick in enumerate(deal["tricks"], start=1):
-            plays = "  ".join(
-                f"P{p['seat'] + 1}:{p['card'] or '-'}" + (f"[{p['ability']}]" if p["ability"] else "")
-                for p in trick["cards"]
-            )
-            print(f"  trick {t:2}: {plays}  -> {trick['reason']}", file=out)
-        if deal["scores"] is not None:
-            for seat in range(len(names)):
-                print(
-                    f"  {who(seat)}: {deal['tricks_won'][seat]} tricks, {deal['points'][seat]} points,"
-                    f" -{deal['penalties'][seat]} penalty -> {deal['scores'][seat]}",
-                    file=out,
-                )
-    for revoke in summary["revokes"]:
-        print(f"\nREVOKE: {revoke['text']}", file=out)
-    print("\nTotals: " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(summary["totals"])), file=out)
-    if summary["winners"]:
-        print("Winner" + ("s" if len(summary["winners"]) > 1 else "") + ": " + ", ".join(who(s) for s in summary["winners"]), file=out)
-    if summary["pending"]:
-        print(f"Waiting for: {summary['pending']['prompt']}", file=out)
 
 
 def cmd_export(args: argparse.Namespace) -> int:

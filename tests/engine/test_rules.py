@@ -4,7 +4,8 @@ import pytest
 
 from companion.engine.base import Answer
 from companion.errors import IllegalAction, IllegalPlay
-from tests.engine.helpers import draft, game_with, new_game, trick
+from companion.text import Formatter
+from tests.engine.helpers import CATALOG, draft, game_with, new_game, trick
 
 
 def drafted(game_id="tezuma-2015", players=4, **options):
@@ -119,7 +120,7 @@ def test_revoke_is_reported_once_when_a_later_card_proves_it():
     trick(game, "W8", "B5", "W4", "W5")  # P2 shows a butterfly: P2 held one in trick 1
     [revoke] = game.state.revokes
     assert (revoke.deal, revoke.trick, revoke.seat, revoke.suit, revoke.proved_in_trick) == (0, 0, 1, "B", 2)
-    assert revoke.text("butterfly") == "P2 did not follow butterfly in trick 1 of deal 1 but held it (shown in trick 3)"
+    assert Formatter.for_game(CATALOG, "en", game).phrase(revoke.phrase()) == "P2 did not follow butterfly in trick 1 of deal 1 but held it (shown in trick 3)"
     trick(game, "W7", "B6", "W6", "R1")
     assert len(game.state.revokes) == 1
 

@@ -12,7 +12,7 @@ import statistics
 import time
 
 from companion.carddata import printed_cards
-from companion.engine.base import game_class
+from companion.registry import game_class
 from companion.sim import new_random_game, table_model
 
 

@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from companion.engine.base import game_class
+from companion.registry import game_class
 from companion.errors import CardDataError
 
 FACTS_FILE = "card-facts.json"

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from companion import carddata
-from companion.engine.base import game_class, game_ids
+from companion.registry import game_class, game_ids
 from companion.engine.record import GameBuilder, export_lines, read_record
 from companion.errors import CompanionError
 from companion.paths import state_dir

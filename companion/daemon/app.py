@@ -26,9 +26,10 @@ from companion.daemon.store import Store
 from companion.errors import CompanionError, ConfigError
 from companion.hw.boards import Board, list_presets, load_board
 from companion.hw.display import Display, display_parser, open_display
-from companion.hw.keys import KeyEvent
+from companion.keys import KeyEvent
 from companion.paths import state_dir
-from companion.ui.app import App, Settings
+from companion.settings import Settings
+from companion.ui.app import App
 
 log = logging.getLogger(__name__)
 

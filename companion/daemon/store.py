@@ -17,11 +17,12 @@ from typing import Any
 
 from companion import carddata
 from companion.daemon.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, archive_journal, atomic_replace
-from companion.engine.base import Game, Setup, game_class
+from companion.engine.base import Game, Setup
 from companion.engine.record import GameBuilder, header_json, read_objects
 from companion.errors import CompanionError, ConfigError, RecordError
+from companion.registry import game_class
 from companion.session import Session
-from companion.ui.app import Settings
+from companion.settings import Settings
 
 log = logging.getLogger(__name__)
 

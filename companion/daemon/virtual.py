@@ -16,7 +16,7 @@ from companion.daemon.app import Device
 from companion.daemon.store import Store
 from companion.hw.boards import load_board
 from companion.hw.display import open_display, parse_display_args
-from companion.hw.keys import KeyEvent
+from companion.keys import KeyEvent
 from companion.hw.mock import MockPad, VirtualTime
 from companion.ui.planner import presses_for
 

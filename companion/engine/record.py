@@ -20,8 +20,9 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.engine.base import Game, Setup, game_class, setup_to_json
+from companion.engine.base import Game, Setup, setup_to_json
 from companion.errors import CompanionError, IllegalAction, RecordError
+from companion.registry import game_class
 
 FORMAT = "tabletop-companion-record"
 VERSION = 1

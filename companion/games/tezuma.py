@@ -38,9 +38,10 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from companion.engine import tricks as layer
-from companion.engine.base import Answer, Decision, Question, Setup, register
+from companion.engine.base import Answer, Decision, Question, Setup
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+from companion.registry import register
 
 PENALTY, SCORING, ABILITY = "penalty", "scoring", "ability"
 DRAFT_KINDS = (PENALTY, SCORING, ABILITY)

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from companion.errors import ConfigError
-from companion.hw.keys import Key
+from companion.keys import Key
 
 BCM_PINS = range(0, 28)
 PRESET_PACKAGE = "companion.data"

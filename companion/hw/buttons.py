@@ -22,7 +22,7 @@ from gpiozero import DigitalInputDevice, Factory, GPIOZeroError, RotaryEncoder
 
 from companion.errors import HardwareError
 from companion.hw.debounce import DEFAULT_DEBOUNCE_S, DEFAULT_HOLD_S, Debouncer
-from companion.hw.keys import Key, KeyEvent
+from companion.keys import Key, KeyEvent
 
 Cancel = Callable[[], None]
 Timer = Callable[[float, Callable[[], None]], Cancel]

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from companion.errors import ConfigError
-from companion.hw.keys import Key, KeyEvent
+from companion.keys import Key, KeyEvent
 
 DEFAULT_DEBOUNCE_S = 0.02
 DEFAULT_HOLD_S = 0.8

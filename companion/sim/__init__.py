@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from companion.carddata import printed_cards
-from companion.engine.base import Game, game_class
+from companion.engine.base import Game
+from companion.registry import game_class
 
 
 class TableModel(Protocol):

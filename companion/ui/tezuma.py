@@ -42,7 +42,7 @@ from companion.games.tezuma import (
     TrickResult,
 )
 from companion.engine.tricks import Revoke
-from companion.hw.keys import Key, KeyEvent
+from companion.keys import Key, KeyEvent
 from companion.text import Formatter
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 from companion.ui.picker import ARROWS, Grid, Number, shortest

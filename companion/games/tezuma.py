@@ -838,13 +838,15 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             self._return_to_hand(deal, trick)
 
     def _return_to_hand(self, deal: DealState, trick: Trick) -> None:
-        """Fire Breathing's lower card goes back to its user's hand, in public."""
+        """Fire Breathing's lower card goes back to its user's hand, in public: should the user
+        later decline its suit while still holding it, the revoke is certain at once."""
         returned = trick.result.returned if isinstance(trick.result, TrickResult) else None
         if returned is None:
             return
         owner = next(t.seat for t in trick.turns if returned in t.cards)
         deal.hand[owner] += 1
         deal.put_down.discard(returned)
+        deal.watch.returned(owner, returned)
 
     def resolve(self, trick: layer.Trick[Any]) -> TrickResult:
         """Decide a complete trick by the winning rules in rulings.md (see :func:`resolve_trick`)."""

@@ -154,6 +154,25 @@ def test_fire_breathing_sums_two_cards_and_returns_the_lower_one():
     assert str(deal.tricks[1].turns[0].cards[0]) == "B3" and deal.hand == [10, 10, 10, 10]
 
 
+def test_declining_the_suit_of_a_card_fire_breathing_returned_is_a_revoke_at_once():
+    game = game_with("paper-egg", "fire-breathing", "water-trick", "sword-walking")
+    trick(game, "B9", "B3+B7 fire-breathing", "B2", "B1")  # B3 goes back to P2's hand, in public
+    trick(game, "U1", "U2", "U3", "U9")  # P2 (trick 1's winner) leads; P1 wins with U9 and leads next
+    assert game.state.revokes == []
+    trick(game, "B8", "W5", "B4", "B5")  # P2 plays water while everyone saw B3 go back to its hand
+    [revoke] = game.state.revokes
+    assert (revoke.trick, revoke.seat, revoke.suit, revoke.proved_in_trick) == (2, 1, "B", 2)
+
+
+def test_playing_the_returned_card_leaves_nothing_to_prove():
+    game = game_with("paper-egg", "fire-breathing", "water-trick", "sword-walking")
+    trick(game, "B9", "B3+B7 fire-breathing", "B2", "B1")
+    trick(game, "B3", "B4", "B5", "B6")  # P2 leads the returned B3: it left the hand
+    trick(game, "U9", "U1", "U2", "U3")
+    trick(game, "B8", "W5", "W4", "W3")  # P2 declines butterfly with nothing known in hand
+    assert game.state.revokes == []
+
+
 def test_fire_breathing_refuses_trumps_two_suits_and_too_few_cards():
     game = game_with("paper-egg", "fire-breathing", "water-trick", "sword-walking")
     game.push_text("B9")

@@ -589,6 +589,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     max_players = 4
     action_types = {"draft": Draft, "play": Play, "answer": Answer}
     draft_laps: ClassVar[tuple[int, ...]]  # +1 clockwise from the start player, -1 back from the last picker
+    redraw_variant: ClassVar[bool]  # the later edition's variant: new bid and ability cards each round
 
     term_tables = {"suit": "suits", "ability": "abilities"}
     reason_join = "tezuma.join"
@@ -606,6 +607,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         self.trumps_per_suit = cards["trumps_per_suit"] - removed["remove_trumps_per_suit"]
         self.tricks_per_deal: int = cards["tricks_per_deal"]
         self.options = dict(setup.options)
+        self.check_variants(self.options)
         self.beginner = bool(self.options.get("beginner", False))
         self.kinds = (PENALTY, SCORING) if self.beginner else DRAFT_KINDS
         self._check_layouts(self.options.get("layouts"))
@@ -689,6 +691,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         n = len(players)
         if not cls.min_players <= n <= cls.max_players:
             raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
+        cls.check_variants(options)
         beginner = bool(options.get("beginner", False))
         rng = random.Random(seed)
         first = cls.default_layout(cards, n, options, rng, beginner)
@@ -699,6 +702,13 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if options.get("redraw_each_deal"):
             resolved["redraw_each_deal"] = True
         return Setup(cls.game_id, tuple(players), resolved, seed, cards, dict(table_facts or {}))
+
+    @classmethod
+    def check_variants(cls, options: Mapping[str, Any]) -> None:
+        """Refuse a variant the edition's book does not have."""
+        if options.get("redraw_each_deal") and not cls.redraw_variant:
+            raise IllegalAction(f"{cls.title} lays out the same cards every deal (new cards each deal is the later"
+                                " edition's variant)", code="no_redraw", game=cls.title)
 
     @classmethod
     def default_layout(
@@ -723,6 +733,8 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             "abilities": laid_out["abilities"][str(n)],
             "required": laid_out.get("required_scoring", {}).get(str(n)),
         }
+        if not self.options.get("redraw_each_deal") and any(layout != layouts[0] for layout in layouts):
+            raise RecordError("options.layouts: without redraw_each_deal every deal lays out the first deal's cards")
         for layout in layouts:
             scoring, abilities = layout.get("scoring", []), layout.get("abilities", [])
             if len(scoring) != wanted["scoring"] or len(set(scoring)) != len(scoring):
@@ -1130,6 +1142,7 @@ class Tezuma2015(TezumaGame):
     game_id = "tezuma-2015"
     title = "Tezuma (2015)"
     draft_laps = (1, 1, 1)
+    redraw_variant = False  # box-returned charts are not used next deal, abilities are not turned
 
     @classmethod
     def default_layout(
@@ -1151,3 +1164,4 @@ class TezumaTrick(TezumaGame):
     game_id = "tezuma"
     title = "Tezuma Trick"
     draft_laps = (1, -1, 1)
+    redraw_variant = True

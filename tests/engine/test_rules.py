@@ -1,9 +1,11 @@
 """Deck, draft, layout, revokes and scoring questions: what the table can prove, and what it must be asked."""
 
+from dataclasses import replace
+
 import pytest
 
 from companion.engine.base import Answer
-from companion.errors import IllegalAction, IllegalPlay
+from companion.errors import IllegalAction, IllegalPlay, RecordError
 from companion.text import Formatter
 from tests.engine.helpers import CATALOG, draft, game_with, new_game, trick
 
@@ -200,3 +202,25 @@ def test_undo_at_the_start_of_a_trick_reopens_the_last_trick():
     assert len(game.state.deal.tricks) == 1
     with pytest.raises(IllegalAction, match="nothing to undo"):
         type(game)(game.setup).pop()
+
+
+def test_redraw_each_deal_is_the_later_editions_variant_only():
+    with pytest.raises(IllegalAction, match="same cards every deal") as refused:
+        new_game("tezuma-2015", redraw_each_deal=True)
+    assert refused.value.code == "no_redraw"
+
+
+def test_a_custom_first_layout_in_2015_stays_for_every_deal():
+    chosen = {"scoring": ["1", "2", "3", "4", "7"],
+              "abilities": ["paper-egg", "butterfly-dance", "linking-rings", "baby-chicks", "pail-dance", "fire-breathing"]}
+    game = new_game("tezuma-2015", **chosen)
+    assert game.setup.options["layouts"] == [chosen] * 4
+
+
+def test_a_2015_record_whose_deals_lay_out_different_cards_is_refused():
+    game = new_game("tezuma-2015")
+    layouts = [dict(game.setup.options["layouts"][0]) for _ in range(4)]
+    layouts[2] = {**layouts[2], "abilities": layouts[2]["abilities"][::-1]}
+    setup = replace(game.setup, options={**game.setup.options, "layouts": layouts})
+    with pytest.raises(RecordError, match="first deal's cards"):
+        type(game)(setup)

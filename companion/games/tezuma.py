@@ -589,6 +589,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     max_players = 4
     action_types = {"draft": Draft, "play": Play, "answer": Answer}
     draft_laps: ClassVar[tuple[int, ...]]  # +1 clockwise from the start player, -1 back from the last picker
+    beginner_variant: ClassVar[bool]  # the 2015 book's variant without abilities
     redraw_variant: ClassVar[bool]  # the later edition's variant: new bid and ability cards each round
 
     term_tables = {"suit": "suits", "ability": "abilities"}
@@ -706,6 +707,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     @classmethod
     def check_variants(cls, options: Mapping[str, Any]) -> None:
         """Refuse a variant the edition's book does not have."""
+        if options.get("beginner") and not cls.beginner_variant:
+            raise IllegalAction(f"{cls.title} has no beginner variant (it is the 2015 book's)", code="no_beginner",
+                                game=cls.title)
         if options.get("redraw_each_deal") and not cls.redraw_variant:
             raise IllegalAction(f"{cls.title} lays out the same cards every deal (new cards each deal is the later"
                                 " edition's variant)", code="no_redraw", game=cls.title)
@@ -1142,6 +1146,7 @@ class Tezuma2015(TezumaGame):
     game_id = "tezuma-2015"
     title = "Tezuma (2015)"
     draft_laps = (1, 1, 1)
+    beginner_variant = True
     redraw_variant = False  # box-returned charts are not used next deal, abilities are not turned
 
     @classmethod
@@ -1164,4 +1169,5 @@ class TezumaTrick(TezumaGame):
     game_id = "tezuma"
     title = "Tezuma Trick"
     draft_laps = (1, -1, 1)
+    beginner_variant = False
     redraw_variant = True

@@ -262,17 +262,21 @@ class TezumaUI(GameUI):
 
     @classmethod
     def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
+        """The variants the edition's book has (the beginner variant is the 2015 book's), then the cards."""
         cards = printed_cards(game_id)
         modes = (["recommended"] if "recommended" in cards else []) + ["random", "choose"]
+        game = app.game_class(game_id)
+        assert issubclass(game, TezumaGame)  # registered for Tezuma ids only
+        variants = [("beginner", "setup.beginner")] if game.beginner_variant else []
         return [
-            Choice("beginner", app.t("setup.beginner"), ["no", "yes"], [app.t("no"), app.t("yes")]),
+            *(Choice(key, app.t(label), ["no", "yes"], [app.t("no"), app.t("yes")]) for key, label in variants),
             Choice("cards", app.t("setup.cards"), modes, [app.t(f"setup.cards.{mode}") for mode in modes]),
         ]
 
     @classmethod
     def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         values = {choice.key: choice.value for choice in choices}
-        beginner = values["beginner"] == "yes"
+        beginner = values.get("beginner") == "yes"
         if values["cards"] == "choose":
             app.open(LayoutScreen(app, game_id, names, beginner))
             return

@@ -260,3 +260,9 @@ def test_a_refused_action_changes_nothing():
         with pytest.raises(IllegalAction):
             game.push_text(text)
     assert (repr(game.state), list(game.actions)) == before
+
+
+def test_the_later_edition_has_no_beginner_variant():
+    with pytest.raises(IllegalAction, match="no beginner variant") as refused:
+        new_game("tezuma", beginner=True)
+    assert refused.value.code == "no_beginner"

@@ -36,6 +36,13 @@ def keys(app: Any, *names: str) -> None:
         app.handle(press(Key[name]))
 
 
+def start(app: Any) -> None:
+    """Down the setup form to its Start row (how many rows the game adds varies) and OK."""
+    form = app.top
+    assert isinstance(form, SetupForm)
+    keys(app, *["DOWN"] * (len(form.rows) - 1 - form.row), "OK")
+
+
 def test_a_new_game_with_the_books_sets() -> None:
     daemon = Daemon()
     app = make_app(on_new_game=daemon.new_game)
@@ -55,7 +62,7 @@ def test_names_come_from_the_list_and_are_never_shared() -> None:
     daemon = Daemon()
     app = make_app(on_new_game=daemon.new_game)
     keys(app, "DOWN", "DOWN", "DOWN", "RIGHT")  # P2: Ben -> Chie is P3's -> Dai is P4's -> Emi
-    keys(app, *["DOWN"] * 5, "OK")
+    start(app)
     assert daemon.setups[0].players == ("Aki", "Emi", "Chie", "Dai")
 
 
@@ -95,10 +102,19 @@ def test_cards_chosen_on_the_device_and_the_engine_names_a_wrong_count() -> None
 def test_a_beginner_game_lays_out_no_abilities() -> None:
     daemon = Daemon()
     app = make_app(on_new_game=daemon.new_game)
-    keys(app, *["DOWN"] * 6, "RIGHT", "DOWN", "DOWN", "OK")  # the later edition, 4 players, beginner
+    keys(app, "RIGHT", *["DOWN"] * 6, "RIGHT", "DOWN", "DOWN", "OK")  # the 2015 edition, 4 players, beginner
     (setup,) = daemon.setups
-    assert setup.game == "tezuma" and setup.options["beginner"] is True
+    assert setup.game == "tezuma-2015" and setup.options["beginner"] is True
     assert all(layout["abilities"] == [] for layout in setup.options["layouts"])
+
+
+def test_the_beginner_variant_is_offered_for_the_2015_edition_only() -> None:
+    app = make_app()
+    form = app.top
+    assert isinstance(form, SetupForm) and form.game.value == "tezuma"
+    assert "beginner" not in [choice.key for choice in form.extra]
+    keys(app, "RIGHT")
+    assert form.game.value == "tezuma-2015" and "beginner" in [choice.key for choice in form.extra]
 
 
 def test_a_journal_that_cannot_be_opened_is_flashed_and_the_form_stays() -> None:
@@ -106,7 +122,7 @@ def test_a_journal_that_cannot_be_opened_is_flashed_and_the_form_stays() -> None
         raise RecordError("journal: disk full")
 
     app = make_app(on_new_game=broken)
-    keys(app, *["DOWN"] * 8, "OK")
+    start(app)
     assert app.message == "journal: disk full" and isinstance(app.top, SetupForm)
 
 

@@ -268,6 +268,7 @@ class TezumaUI(GameUI):
         game = app.game_class(game_id)
         assert issubclass(game, TezumaGame)  # registered for Tezuma ids only
         variants = [("beginner", "setup.beginner")] if game.beginner_variant else []
+        variants += [("redraw_each_deal", "tezuma.setup.redraw")] if game.redraw_variant else []
         return [
             *(Choice(key, app.t(label), ["no", "yes"], [app.t("no"), app.t("yes")]) for key, label in variants),
             Choice("cards", app.t("setup.cards"), modes, [app.t(f"setup.cards.{mode}") for mode in modes]),
@@ -276,12 +277,11 @@ class TezumaUI(GameUI):
     @classmethod
     def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         values = {choice.key: choice.value for choice in choices}
-        beginner = values.get("beginner") == "yes"
+        options: dict[str, Any] = {key: values.get(key) == "yes" for key in ("beginner", "redraw_each_deal")}
         if values["cards"] == "choose":
-            app.open(LayoutScreen(app, game_id, names, beginner))
+            app.open(LayoutScreen(app, game_id, names, options))
             return
         cards = printed_cards(game_id)
-        options: dict[str, Any] = {"beginner": beginner}
         if values["cards"] == "random" and "recommended" in cards:
             # this edition lays out the book's sets unless told otherwise: draw them here instead
             options.update(random_layout(cards, len(names), app))
@@ -309,9 +309,10 @@ def begin(app: App, game_id: str, names: Sequence[str], options: dict[str, Any])
 class LayoutScreen(ListScreen):
     """Choose the laid-out scoring cards and abilities on the device; OK toggles, the last row starts."""
 
-    def __init__(self, app: App, game_id: str, names: Sequence[str], beginner: bool) -> None:
+    def __init__(self, app: App, game_id: str, names: Sequence[str], variants: Mapping[str, bool]) -> None:
         self.cards = cards = printed_cards(game_id)
-        self.game_id, self.names, self.beginner = game_id, list(names), beginner
+        self.game_id, self.names, self.variants = game_id, list(names), dict(variants)
+        beginner = self.beginner = bool(variants.get("beginner"))
         n = len(names)
         self.options = [(SCORING, c["id"], scoring_label(cards, app.lang, c["id"]))
                         for c in cards["scoring"]["cards"] if n in c["players"]]
@@ -339,7 +340,7 @@ class LayoutScreen(ListScreen):
                     name = self.t("kind.ability") if kind == ABILITY else self.cards["scoring"][self.app.lang]
                     raise IllegalAction(self.t("layout.count", wanted=wanted, kind=name, chosen=len(cards)))
             begin(self.app, self.game_id, self.names,
-                  {"beginner": self.beginner, "scoring": chosen[SCORING], "abilities": chosen[ABILITY]})
+                  {**self.variants, "scoring": chosen[SCORING], "abilities": chosen[ABILITY]})
             return
         kind, card, _ = self.options[index]
         if (kind, card) in self.chosen:

@@ -161,3 +161,43 @@ def test_the_menu_without_a_game_offers_the_settings() -> None:
     app = make_app()
     keys(app, "BACK")
     assert isinstance(app.top, Menu) and app.top.items == ["Settings"]
+
+
+def test_the_later_editions_new_cards_each_round_variant_is_offered() -> None:
+    daemon = Daemon()
+    app = make_app(on_new_game=daemon.new_game)
+    form = app.top
+    assert isinstance(form, SetupForm) and form.game.value == "tezuma"
+    keys(app, *["DOWN"] * 6, "RIGHT")  # past the names to "New cards": yes
+    assert form.rows[form.row] is not None and form.rows[form.row].key == "redraw_each_deal"
+    start(app)
+    (setup,) = daemon.setups
+    layouts = setup.options["layouts"]
+    assert setup.game == "tezuma" and setup.options["redraw_each_deal"] is True
+    assert len({tuple(layout["abilities"]) for layout in layouts}) > 1  # drawn again for later deals
+
+
+def test_the_2015_form_has_no_new_cards_row() -> None:
+    app = make_app()
+    keys(app, "RIGHT")
+    form = app.top
+    assert isinstance(form, SetupForm) and "redraw_each_deal" not in [choice.key for choice in form.extra]
+
+
+def test_new_cards_each_round_keeps_the_first_deals_cards_chosen_on_the_device() -> None:
+    daemon = Daemon()
+    app = make_app(on_new_game=daemon.new_game)
+    keys(app, *["DOWN"] * 6, "RIGHT", "DOWN", "LEFT", "DOWN", "OK")  # new cards: yes; cards: choose
+    layout = app.top
+    assert isinstance(layout, LayoutScreen)
+    for _ in range(5):  # the first five bid cards, then the first five abilities
+        keys(app, "OK", "DOWN")
+    while layout.options[layout.index][0] != "ability":
+        keys(app, "DOWN")
+    for _ in range(5):
+        keys(app, "OK", "DOWN")
+    keys(app, *["DOWN"] * (len(layout.items) - 1 - layout.index), "OK")  # Start
+    (setup,) = daemon.setups
+    first = setup.options["layouts"][0]
+    assert setup.options["redraw_each_deal"] is True and len(first["scoring"]) == 5 and len(first["abilities"]) == 5
+    assert first["abilities"] == [option[1] for option in layout.options if option[0] == "ability"][:5]

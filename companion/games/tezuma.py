@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from companion.engine import tricks as layer
 from companion.engine.base import Answer, Decision, Question, Setup
@@ -227,8 +227,7 @@ def ability_term(ability: str) -> Term:
     return Term("ability", ability)
 
 
-@dataclass(frozen=True)
-class FollowingPlay:
+class FollowingPlay(NamedTuple):
     """A card (two with Fire Breathing) that follows the lead suit, and the ability it came with."""
 
     cards: tuple[Card, ...]
@@ -240,8 +239,7 @@ class FollowingPlay:
         return self.cards[0]
 
 
-@dataclass(frozen=True)
-class Valued:
+class Valued(NamedTuple):
     """A following play's value and the phrase saying how an ability changed it (None: face value)."""
 
     value: int
@@ -252,6 +250,7 @@ class HorseOnTrump:
     """A trump of the lead suit played with Horse-Swallowing counts 2 (0 + 2)."""
 
     name = HORSE
+    ability: str | None = HORSE
 
     def decide(self, play: FollowingPlay) -> Valued | None:
         if play.ability == HORSE and play.card.is_trump:
@@ -263,6 +262,7 @@ class TrumpFollows:
     """A trump that follows (it is of the lead suit, or Water Trick made it) counts 0."""
 
     name = "trump-follows"
+    ability: str | None = None
 
     def decide(self, play: FollowingPlay) -> Valued | None:
         return Valued(0) if play.card.is_trump else None
@@ -272,6 +272,7 @@ class FireBreathing:
     """Two number cards of one suit count their sum (the lower one goes back to the hand)."""
 
     name = FIRE
+    ability: str | None = FIRE
 
     def decide(self, play: FollowingPlay) -> Valued | None:
         if play.ability != FIRE:
@@ -285,6 +286,7 @@ class ManyUmbrellas:
     """A 4 or 5 counts double."""
 
     name = UMBRELLAS
+    ability: str | None = UMBRELLAS
 
     def decide(self, play: FollowingPlay) -> Valued | None:
         if play.ability == UMBRELLAS and play.card.rank in (4, 5):
@@ -296,6 +298,7 @@ class HorseSwallowing:
     """A number card counts 2 more."""
 
     name = HORSE
+    ability: str | None = HORSE
 
     def decide(self, play: FollowingPlay) -> Valued | None:
         if play.ability == HORSE:
@@ -307,6 +310,7 @@ class CupAndBall:
     """A card of another suit counts as following, at face value."""
 
     name = CUP
+    ability: str | None = CUP
 
     def decide(self, play: FollowingPlay) -> Valued | None:
         if play.ability == CUP and play.card.suit != play.lead_suit:
@@ -316,24 +320,31 @@ class CupAndBall:
 
 class FaceValue:
     name = "face-value"
+    ability: str | None = None
 
     def decide(self, play: FollowingPlay) -> Valued:
         return Valued(sum(card.rank for card in play.cards))
 
 
-VALUE_RULES: tuple[layer.Rule[FollowingPlay, Valued], ...] = (
-    HorseOnTrump(), TrumpFollows(), FireBreathing(), ManyUmbrellas(), HorseSwallowing(), CupAndBall(), FaceValue())
+VALUE_RULES = (HorseOnTrump(), TrumpFollows(), FireBreathing(), ManyUmbrellas(), HorseSwallowing(), CupAndBall(),
+               FaceValue())
+# The same order, narrowed to the rules a play with that ability (or none) can meet: a plain card
+# is valued by two rules, not seven.
+VALUE_RULES_FOR: dict[str | None, tuple[layer.Rule[FollowingPlay, Valued], ...]] = {
+    ability: tuple(rule for rule in VALUE_RULES if rule.ability in (None, ability)) for ability in (None, *ABILITIES)}
 
 
-@dataclass(frozen=True)
-class Follower:
+class Follower(NamedTuple):
     seat: int
     valued: Valued
 
 
-@dataclass(frozen=True)
-class TrickView:
-    """A complete trick as the winning rules see it: declarations, valid trumps and followers."""
+class TrickView(NamedTuple):
+    """A complete trick as the winning rules see it: declarations, valid trumps and followers.
+
+    ``top`` is the highest value among the followers and ``tied`` the followers with it, in the
+    order their cards went down (read by the follow rules, which apply only when someone followed).
+    """
 
     declared: tuple[tuple[int, str], ...]  # (seat, ability) in declaration order
     lead_suit: str
@@ -341,6 +352,8 @@ class TrickView:
     followers: tuple[Follower, ...]
     water_voided: bool  # a trump of another suit lost its power to Water Trick
     returned: Card | None
+    top: int
+    tied: tuple[Follower, ...]
 
     @classmethod
     def of(cls, trick: Trick) -> TrickView:
@@ -363,28 +376,21 @@ class TrickView:
             elif card.is_trump and not follows:
                 voided = True
             elif follows:
-                followers.append(Follower(seat, first_decision(VALUE_RULES, FollowingPlay(turn.cards, ability, lead_suit))))
-        return cls(declared, lead_suit, tuple(valid), tuple(followers), voided, returned)
+                play = FollowingPlay(turn.cards, ability, lead_suit)
+                followers.append(Follower(seat, first_decision(VALUE_RULES_FOR[ability], play)))
+        top = max((follower.valued.value for follower in followers), default=0)
+        tied = tuple(follower for follower in followers if follower.valued.value == top)
+        return cls(declared, lead_suit, tuple(valid), tuple(followers), voided, returned, top, tied)
 
     def first_declared(self, ability: str) -> int | None:
         return next((seat for seat, declared in self.declared if declared == ability), None)
 
     def ability_of(self, seat: int) -> str | None:
-        return dict(self.declared).get(seat)
-
-    @property
-    def top(self) -> int:
-        return max(follower.valued.value for follower in self.followers)
-
-    @property
-    def tied(self) -> list[Follower]:
-        """The followers with the top value, in the order their cards went down."""
-        top = self.top
-        return [follower for follower in self.followers if follower.valued.value == top]
+        return next((declared for who, declared in self.declared if who == seat), None)
 
 
-@dataclass(frozen=True)
-class Win:
+
+class Win(NamedTuple):
     """A winning rule's decision; ``value`` is set by the follow rules only."""
 
     winner: int
@@ -511,8 +517,7 @@ WINNING_RULES: tuple[layer.Rule[TrickView, Win], ...] = (
     SwordWalkingFollowTie(), LeadTrump(), FirstOfTied(), HighestFollower())
 
 
-@dataclass(frozen=True)
-class LeadView:
+class LeadView(NamedTuple):
     declared: tuple[tuple[int, str], ...]
     winner: int
     seats: int
@@ -523,8 +528,7 @@ class LeadView:
         return [(seat, ability) for seat, ability in self.declared if ability in (CHICKS, PAIL)]
 
 
-@dataclass(frozen=True)
-class NextLead:
+class NextLead(NamedTuple):
     seat: int
     phrases: tuple[Phrase, ...] = ()
     by: str | None = None
@@ -802,15 +806,13 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     def new_trick(self, lead: int) -> Trick:
         return Trick(lead)
 
-    def seat_to_play(self, trick: layer.Trick[Any]) -> int:
+    def seat_to_play(self, trick: Trick) -> int:  # type: ignore[override]  # this game's tricks only
         """Each seat in turn from the lead; once all have acted, the Paper Egg user puts its card down."""
-        assert isinstance(trick, Trick)
         if trick.acted < self.n:
             return (trick.lead + trick.acted) % self.n
         return trick.egg if trick.egg is not None else trick.lead
 
-    def trick_complete(self, trick: layer.Trick[Any]) -> bool:
-        assert isinstance(trick, Trick)
+    def trick_complete(self, trick: Trick) -> bool:  # type: ignore[override]  # this game's tricks only
         waits_for_egg = trick.egg is not None and not trick.turns[-1].deferred  # type: ignore[attr-defined]
         return trick.acted == self.n and not waits_for_egg
 
@@ -850,7 +852,8 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                 deal.put_down.add(card)
         deal.hand[play.seat] -= len(play.cards)
         if self.trick_complete(trick):
-            self.finish_trick(self.state, deal, kept=lambda card: card == trick.result.returned)  # type: ignore[union-attr]
+            # Fire Breathing's returned card is one of the card objects of the trick: identity finds it
+            self.finish_trick(self.state, deal, kept=lambda card: card is trick.result.returned)  # type: ignore[union-attr]
             self._return_to_hand(deal, trick)
 
     def _return_to_hand(self, deal: DealState, trick: Trick) -> None:

@@ -195,7 +195,10 @@ class Trick(Generic[CardT]):
 
     @property
     def lead_suit(self) -> str | None:
-        return next((turn.cards[0].suit for turn in self.turns if turn.cards), None)
+        for turn in self.turns:
+            if turn.cards:
+                return turn.cards[0].suit
+        return None
 
     def card_of(self, seat: int) -> CardT | None:
         return next((turn.cards[0] for turn in self.turns if turn.seat == seat and turn.cards), None)
@@ -235,6 +238,8 @@ class RevokeWatch:
 
     def shown(self, deal: int, seat: int, card: SuitedCard, trick: int) -> None:
         """``seat`` showed ``card`` (played or revealed) in ``trick``: it proves any decline of its suit."""
+        if not self.declined[seat] and not self.known[seat]:
+            return  # nothing to prove or to forget: the common case, kept cheap
         if card in self.known[seat]:
             self.known[seat].remove(card)
         for suit, declined_in in self.declined[seat]:
@@ -399,7 +404,8 @@ class TrickGame(Game[StateT]):
         """
         trick = deal.trick
         index = len(deal.tricks) - 1
-        owed = self.must_follow(trick) if owed is None else owed
+        if cards and not free and owed is None:
+            owed = self.must_follow(trick)  # before the cards join the trick
         trick.turns.append(Turn(seat, tuple(cards)) if turn is None else turn)
         for card in cards:
             deal.watch.shown(deal.index, seat, card, index)

@@ -347,6 +347,8 @@ class TrickView(NamedTuple):
     """
 
     declared: tuple[tuple[int, str], ...]  # (seat, ability) in declaration order
+    abilities: Mapping[int, str]  # seat -> the ability it declared this trick
+    first: Mapping[str, int]  # ability -> the first seat that declared it
     lead_suit: str
     valid_trumps: tuple[int, ...]
     followers: tuple[Follower, ...]
@@ -359,7 +361,10 @@ class TrickView(NamedTuple):
     def of(cls, trick: Trick) -> TrickView:
         declared = tuple((t.seat, t.ability) for t in trick.turns if t.ability)  # type: ignore[attr-defined]
         ability_of = dict(declared)
-        water = WATER in ability_of.values()
+        first: dict[str, int] = {}
+        for seat, ability in declared:
+            first.setdefault(ability, seat)
+        water = WATER in first
         lead_suit = trick.lead_suit or ""  # a complete trick always has a card on the table
         valid: list[int] = []
         followers: list[Follower] = []
@@ -367,7 +372,7 @@ class TrickView(NamedTuple):
         for turn in trick.turns:
             if not turn.cards:
                 continue
-            seat, card, ability = turn.seat, turn.cards[0], ability_of.get(turn.seat)
+            seat, card, ability = turn.seat, turn.cards[0], ability_of.get(turn.seat)  # type: ignore[call-overload]
             if ability == FIRE:
                 returned = min(turn.cards)
             follows = card.suit == lead_suit or ability == CUP
@@ -380,13 +385,13 @@ class TrickView(NamedTuple):
                 followers.append(Follower(seat, first_decision(VALUE_RULES_FOR[ability], play)))
         top = max((follower.valued.value for follower in followers), default=0)
         tied = tuple(follower for follower in followers if follower.valued.value == top)
-        return cls(declared, lead_suit, tuple(valid), tuple(followers), voided, returned, top, tied)
+        return cls(declared, ability_of, first, lead_suit, tuple(valid), tuple(followers), voided, returned, top, tied)
 
     def first_declared(self, ability: str) -> int | None:
-        return next((seat for seat, declared in self.declared if declared == ability), None)
+        return self.first.get(ability)
 
     def ability_of(self, seat: int) -> str | None:
-        return next((declared for who, declared in self.declared if who == seat), None)
+        return self.abilities.get(seat)
 
 
 
@@ -518,14 +523,15 @@ WINNING_RULES: tuple[layer.Rule[TrickView, Win], ...] = (
 
 
 class LeadView(NamedTuple):
-    declared: tuple[tuple[int, str], ...]
+    """Who won, and the Baby Chicks and Pail Dance declarations in declaration order."""
+
+    leaders: tuple[tuple[int, str], ...]
     winner: int
     seats: int
 
-    @property
-    def leaders(self) -> list[tuple[int, str]]:
-        """Baby Chicks and Pail Dance declarations, in declaration order."""
-        return [(seat, ability) for seat, ability in self.declared if ability in (CHICKS, PAIL)]
+    @classmethod
+    def of(cls, declared: Sequence[tuple[int, str]], winner: int, seats: int) -> LeadView:
+        return cls(tuple((seat, ability) for seat, ability in declared if ability in (CHICKS, PAIL)), winner, seats)
 
 
 class NextLead(NamedTuple):
@@ -581,7 +587,7 @@ def resolve_trick(trick: Trick, seats: int) -> TrickResult:
     water_voided = view.water_voided and win.value is not None  # only a following card can win over a voided trump
     if water_voided:
         reason.append(Phrase("tezuma.water-voided", {"ability": ability_term(WATER)}))
-    lead = first_decision(NEXT_LEAD_RULES, LeadView(view.declared, win.winner, seats))
+    lead = first_decision(NEXT_LEAD_RULES, LeadView.of(view.declared, win.winner, seats))
     return TrickResult(win.winner, lead.seat, tuple(reason) + lead.phrases, lead.house, rule=win.rule, value=win.value,
                        next_lead_by=lead.by, water_voided=water_voided, returned=view.returned)
 

@@ -339,6 +339,21 @@ class Follower(NamedTuple):
     valued: Valued
 
 
+VALID_TRUMP, VOIDED_TRUMP, FOLLOWS, OFF_SUIT = "valid-trump", "voided-trump", "follows", "off-suit"
+
+
+def card_standing(card: Card, ability: str | None, lead_suit: str, water: bool) -> str:
+    """What a card put down can do in the trick (rulings.md): a trump of another suit is valid
+    (unless Water Trick voids it), a trump of the lead suit only with Butterfly Dance; a card of the
+    lead suit follows, and with Cup and Ball any card does."""
+    follows = card.suit == lead_suit or ability == CUP
+    if card.is_trump and (ability == BUTTERFLY or not (follows or water)):
+        return VALID_TRUMP
+    if card.is_trump and not follows:
+        return VOIDED_TRUMP
+    return FOLLOWS if follows else OFF_SUIT
+
+
 class TrickView(NamedTuple):
     """A complete trick as the winning rules see it: declarations, valid trumps and followers.
 
@@ -366,23 +381,20 @@ class TrickView(NamedTuple):
             first.setdefault(ability, seat)
         water = WATER in first
         lead_suit = trick.lead_suit or ""  # a complete trick always has a card on the table
+        plays = [(turn.seat, turn.cards, ability_of.get(turn.seat)) for turn in trick.turns if turn.cards]
         valid: list[int] = []
         followers: list[Follower] = []
-        voided, returned = False, None
-        for turn in trick.turns:
-            if not turn.cards:
-                continue
-            seat, card, ability = turn.seat, turn.cards[0], ability_of.get(turn.seat)  # type: ignore[call-overload]
-            if ability == FIRE:
-                returned = min(turn.cards)
-            follows = card.suit == lead_suit or ability == CUP
-            if card.is_trump and (ability == BUTTERFLY or not (follows or water)):
+        voided = False
+        for seat, cards, ability in plays:
+            standing = card_standing(cards[0], ability, lead_suit, water)
+            if standing == VALID_TRUMP:
                 valid.append(seat)
-            elif card.is_trump and not follows:
+            elif standing == VOIDED_TRUMP:
                 voided = True
-            elif follows:
-                play = FollowingPlay(turn.cards, ability, lead_suit)
+            elif standing == FOLLOWS:
+                play = FollowingPlay(cards, ability, lead_suit)
                 followers.append(Follower(seat, first_decision(VALUE_RULES_FOR[ability], play)))
+        returned = next((min(cards) for _, cards, ability in plays if ability == FIRE), None)
         top = max((follower.valued.value for follower in followers), default=0)
         tied = tuple(follower for follower in followers if follower.valued.value == top)
         return cls(declared, ability_of, first, lead_suit, tuple(valid), tuple(followers), voided, returned, top, tied)

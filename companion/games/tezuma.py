@@ -34,6 +34,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations
 from typing import Any, ClassVar, NamedTuple
 
@@ -334,6 +335,13 @@ VALUE_RULES_FOR: dict[str | None, tuple[layer.Rule[FollowingPlay, Valued], ...]]
     ability: tuple(rule for rule in VALUE_RULES if rule.ability in (None, ability)) for ability in (None, *ABILITIES)}
 
 
+@cache
+def follow_value(cards: tuple[Card, ...], ability: str | None, lead_suit: str) -> Valued:
+    """A following play's value by the first value rule that applies; a pure function of a few
+    hundred possible plays, so each is worked out once."""
+    return first_decision(VALUE_RULES_FOR[ability], FollowingPlay(cards, ability, lead_suit))
+
+
 class Follower(NamedTuple):
     seat: int
     valued: Valued
@@ -392,8 +400,7 @@ class TrickView(NamedTuple):
             elif standing == VOIDED_TRUMP:
                 voided = True
             elif standing == FOLLOWS:
-                play = FollowingPlay(cards, ability, lead_suit)
-                followers.append(Follower(seat, first_decision(VALUE_RULES_FOR[ability], play)))
+                followers.append(Follower(seat, follow_value(cards, ability, lead_suit)))
         returned = next((min(cards) for _, cards, ability in plays if ability == FIRE), None)
         top = max((follower.valued.value for follower in followers), default=0)
         tied = tuple(follower for follower in followers if follower.valued.value == top)

@@ -413,7 +413,6 @@ class TrickView(NamedTuple):
         return self.abilities.get(seat)
 
 
-
 class Win(NamedTuple):
     """A winning rule's decision; ``value`` is set by the follow rules only."""
 

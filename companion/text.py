@@ -117,6 +117,14 @@ class Formatter:
     ...                           "won": "{winner}: highest {suit} ({value})", "suit.B": "bird"}})
     >>> Formatter(catalog, "en").reason([Phrase("won", {"winner": Seat(0), "suit": Term("suit", "B"), "value": 9})])
     'P1: highest bird (9)'
+
+    A phrase may carry a clause (a phrase as a parameter), and a game may join phrases its own way:
+
+    >>> catalog = Catalog({"en": {"seat.label": "P{n}", "j": "{first}. {then}", "won": "{winner} won{how}",
+    ...                           "how.double": ", doubled", "next": "{seat} leads"}})
+    >>> Formatter(catalog, "en", join="j").reason([Phrase("won", {"winner": Seat(1), "how": Phrase("how.double")}),
+    ...                                          Phrase("next", {"seat": Seat(2)})])
+    'P2 won, doubled. P3 leads'
     """
 
     def __init__(self, catalog: Catalog, lang: str, names: Names | None = None, join: str = "phrase.join") -> None:

@@ -189,7 +189,10 @@ class Trick(layer.Trick[Card]):
     egg: int | None = None
 
     def ability_of(self, seat: int) -> str | None:
-        return next((t.ability for t in self.turns if t.seat == seat and t.ability), None)  # type: ignore[attr-defined]
+        for turn in self.turns:
+            if turn.seat == seat and turn.ability:  # type: ignore[attr-defined]
+                return turn.ability  # type: ignore[attr-defined,no-any-return]
+        return None
 
     def plays(self) -> list[tuple[int, tuple[Card, ...], str | None]]:
         """(seat, cards, ability) in play order: a Paper Egg user appears where the card went down."""
@@ -224,8 +227,11 @@ class DealState(layer.Deal[Card]):
 # applies decides. A following card's value comes the same way from VALUE_RULES.
 
 
+ABILITY_TERMS = {ability: Term("ability", ability) for ability in ABILITIES}
+
+
 def ability_term(ability: str) -> Term:
-    return Term("ability", ability)
+    return ABILITY_TERMS[ability]
 
 
 class FollowingPlay(NamedTuple):
@@ -576,7 +582,7 @@ class LaterNextLeadAbility:
         if len(view.leaders) < 2:
             return None
         lead = next_lead_by(view)
-        house = Phrase("tezuma.house.next-lead", {"ability": ability_term(lead.by or "")})
+        house = Phrase("tezuma.house.next-lead", {"ability": ability_term(view.leaders[-1][1])})
         return NextLead(lead.seat, lead.phrases + (house,), lead.by, house.code)
 
 

@@ -388,29 +388,41 @@ class TrickView(NamedTuple):
 
     @classmethod
     def of(cls, trick: Trick) -> TrickView:
-        declared = tuple((t.seat, t.ability) for t in trick.turns if t.ability)  # type: ignore[attr-defined]
-        ability_of = dict(declared)
-        first: dict[str, int] = {}
-        for seat, ability in declared:
-            first.setdefault(ability, seat)
-        water = WATER in first
+        """Read the trick once, in the order its entries came (a seat declares before its card)."""
         lead_suit = trick.lead_suit or ""  # a complete trick always has a card on the table
-        plays = [(turn.seat, turn.cards, ability_of.get(turn.seat)) for turn in trick.turns if turn.cards]
+        declared: list[tuple[int, str]] = []
+        abilities: dict[int, str] = {}
+        first: dict[str, int] = {}
+        for turn in trick.turns:
+            ability = turn.ability  # type: ignore[attr-defined]
+            if ability:
+                declared.append((turn.seat, ability))
+                abilities[turn.seat] = ability
+                first.setdefault(ability, turn.seat)
+        water = WATER in first
         valid: list[int] = []
         followers: list[Follower] = []
-        voided = False
-        for seat, cards, ability in plays:
+        voided, returned, top = False, None, 0
+        for turn in trick.turns:
+            cards = turn.cards
+            if not cards:
+                continue
+            seat = turn.seat
+            ability = abilities.get(seat)
             standing = card_standing(cards[0], ability, lead_suit, water)
             if standing == VALID_TRUMP:
                 valid.append(seat)
             elif standing == VOIDED_TRUMP:
                 voided = True
             elif standing == FOLLOWS:
-                followers.append(Follower(seat, follow_value(cards, ability, lead_suit)))
-        returned = next((min(cards) for _, cards, ability in plays if ability == FIRE), None)
-        top = max((follower.valued.value for follower in followers), default=0)
+                valued = follow_value(cards, ability, lead_suit)
+                followers.append(Follower(seat, valued))
+                top = max(top, valued.value)
+            if ability == FIRE:
+                returned = min(cards)
         tied = tuple(follower for follower in followers if follower.valued.value == top)
-        return cls(declared, ability_of, first, lead_suit, tuple(valid), tuple(followers), voided, returned, top, tied)
+        return cls(tuple(declared), abilities, first, lead_suit, tuple(valid), tuple(followers), voided, returned, top,
+                   tied)
 
     def first_declared(self, ability: str) -> int | None:
         return self.first.get(ability)
@@ -863,8 +875,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             self.close_deal(state)
 
     def _apply_play(self, deal: DealState, play: Play) -> None:
-        trick = deal.trick
-        assert isinstance(trick, Trick)
+        trick: Trick = deal.trick  # type: ignore[assignment]  # new_trick makes this game's tricks
         deferred = trick.egg == play.seat and trick.acted == self.n
         if not deferred:
             trick.acted += 1
@@ -897,9 +908,8 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         deal.put_down.discard(returned)
         deal.watch.returned(owner, returned)
 
-    def resolve(self, trick: layer.Trick[Any]) -> TrickResult:
+    def resolve(self, trick: Trick) -> TrickResult:  # type: ignore[override]  # this game's tricks only
         """Decide a complete trick by the winning rules in rulings.md (see :func:`resolve_trick`)."""
-        assert isinstance(trick, Trick)
         return resolve_trick(trick, self.n)
 
     # --- scoring ---------------------------------------------------------------------------

@@ -380,7 +380,6 @@ class TrickView(NamedTuple):
     first: Mapping[str, int]  # ability -> the first seat that declared it
     lead_suit: str
     valid_trumps: tuple[int, ...]
-    followers: tuple[Follower, ...]
     water_voided: bool  # a trump of another suit lost its power to Water Trick
     returned: Card | None
     top: int
@@ -421,8 +420,7 @@ class TrickView(NamedTuple):
             if ability == FIRE:
                 returned = min(cards)
         tied = tuple(follower for follower in followers if follower.valued.value == top)
-        return cls(tuple(declared), abilities, first, lead_suit, tuple(valid), tuple(followers), voided, returned, top,
-                   tied)
+        return cls(tuple(declared), abilities, first, lead_suit, tuple(valid), voided, returned, top, tied)
 
     def first_declared(self, ability: str) -> int | None:
         return self.first.get(ability)

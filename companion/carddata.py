@@ -25,9 +25,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from companion.engine.base import game_class
 from companion.engine.record import decode_json
 from companion.errors import CardDataError, RecordError, StorageError
+from companion.registry import game_class
 from companion.storage import atomic_replace, read_text, reason
 
 FACTS_FILE = "card-facts.json"

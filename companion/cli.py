@@ -7,18 +7,16 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
 
 from companion import __version__, carddata
 from companion.config import read_text_file
-from companion.engine.base import game_class, game_ids
 from companion.engine.record import GameBuilder, export_lines, read_bytes
-from companion.engine.tricks import TrickGame
 from companion.errors import CompanionError, ConfigError
 from companion.event.command import add_scoreboard_command
 from companion.paths import check_output_file, tools_state_dir
+from companion.registry import game_class, game_ids
+from companion.report import rendered_summary, write_text
 from companion.storage import atomic_replace, read_file
-from companion.text import Catalog, Formatter
 
 RECORD_LIMIT = 64 << 20  # a whole evening's journal is a few hundred kilobytes
 MAX_IMPORT_BYTES = 4 * 1024 * 1024  # every fact of every game is a few KiB
@@ -125,94 +123,17 @@ def _read_record(path: Path) -> GameBuilder:
 def cmd_replay(args: argparse.Namespace) -> int:
     builder = _read_record(args.record)
     game = builder.game
-    summary = game.summary() if game is not None else None
+    summary = rendered_summary(game) if game is not None else None
     if args.json:
         if summary is not None:
             print(json.dumps(summary, ensure_ascii=False, indent=1))
-    elif isinstance(game, TrickGame):
-        print_trick_game(game, sys.stdout)
-    elif summary is not None:
-        print_summary(summary, sys.stdout)
+    elif game is not None and summary is not None:
+        write_text(summary, sys.stdout, seat_label=game.seat_label)
     if builder.failure is not None:
         print(f"companion: {args.record}: {builder.failure}", file=sys.stderr)
         return EXIT_BAD_RECORD
     return EXIT_OK
 
-
-def plural(count: int, noun: str) -> str:
-    """``count`` and its noun, which is plural unless the count is one.
-
-    >>> plural(1, "trick"), plural(0, "trick"), plural(-1, "point")
-    ('1 trick', '0 tricks', '-1 point')
-    """
-    return f"{count} {noun}{'' if abs(count) == 1 else 's'}"
-
-
-def print_summary(summary: dict[str, Any], out: TextIO) -> None:
-    """The replay as a person reads it: every trick, every deal's scores, the totals."""
-    names = summary["players"]
-
-    def who(seat: int) -> str:
-        return f"P{seat + 1} {names[seat]}"
-
-    print(f"{summary['game']}: {', '.join(who(s) for s in range(len(names)))}", file=out)
-    for d, deal in enumerate(summary["deals"], start=1):
-        print(f"\nDeal {d} (start: {who(deal['start'])})", file=out)
-        for seat, picks in enumerate(deal["picks"]):
-            if picks:
-                print(f"  {who(seat)}: " + ", ".join(f"{k} {v}" for k, v in picks.items()), file=out)
-        for t, trick in enumerate(deal["tricks"], start=1):
-            plays = "  ".join(
-                f"P{p['seat'] + 1}:{p['card'] or '-'}" + (f"[{p['ability']}]" if p["ability"] else "")
-                for p in trick["cards"]
-            )
-            print(f"  trick {t:2}: {plays}  -> {trick['reason']}", file=out)
-        if deal["scores"] is not None:
-            for seat in range(len(names)):
-                penalty = deal["penalties"][seat]
-                print(
-                    f"  {who(seat)}: {plural(deal['tricks_won'][seat], 'trick')}, {plural(deal['points'][seat], 'point')}"
-                    + (f", penalty {penalty}" if penalty else "") + f" -> {deal['scores'][seat]}",
-                    file=out,
-                )
-    for revoke in summary["revokes"]:
-        print(f"\nREVOKE: {revoke['text']}", file=out)
-    print("\nTotals: " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(summary["totals"])), file=out)
-    if summary["winners"]:
-        print("Winner" + ("s" if len(summary["winners"]) > 1 else "") + ": " + ", ".join(who(s) for s in summary["winners"]), file=out)
-    if summary["pending"]:
-        print(f"Waiting for: {summary['pending']['prompt']}", file=out)
-
-
-def print_trick_game(game: TrickGame[Any], out: TextIO) -> None:
-    """A game on the trick-taking layer as a person reads it: each trick's cards and reason (the
-    engine's phrases in English), the game's own keys of the replay schema, scores and totals."""
-    summary = game.summary()
-    text = Formatter(Catalog.load(), "en", game.term_name)
-    common = {"lead", "winner", "next_lead", "reason", "house", "cards"}
-
-    def who(seat: int) -> str:
-        name = summary["players"][seat] if seat < len(summary["players"]) else ""
-        return f"{game.seat_label(seat)} {name}".rstrip()
-
-    print(f"{summary['game']}: {', '.join(who(s) for s in range(len(summary['players'])))}", file=out)
-    for d, (deal, entry) in enumerate(zip(game.state.deals, summary["deals"]), start=1):
-        print(f"\nDeal {d} (start: {who(entry['start'])})", file=out)
-        finished = [(trick, data) for trick, data in zip((t for t in deal.tricks if t.result), entry["tricks"])]
-        for t, (trick, data) in enumerate(finished, start=1):
-            plays = "  ".join(f"{game.seat_label(p['seat'])}:{p['card'] or '-'}" for p in data["cards"])
-            extra = "".join(f"  {key} {json.dumps(value)}" for key, value in data.items() if key not in common)
-            print(f"  trick {t:2}: {plays}  -> {text.reason(trick.result.reason)}{extra}", file=out)
-        if entry["scores"] is not None:
-            for seat, score in enumerate(entry["scores"]):
-                print(f"  {who(seat)}: {deal.tricks_won[seat]} tricks -> {score}", file=out)
-    for revoke in game.state.revokes:
-        print(f"\nREVOKE: {text.phrase(revoke.phrase())}", file=out)
-    print("\nTotals: " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(summary["totals"])), file=out)
-    if summary["winners"]:
-        print("Winner" + ("s" if len(summary["winners"]) > 1 else "") + ": " + ", ".join(who(s) for s in summary["winners"]), file=out)
-    if summary["pending"]:
-        print(f"Waiting for: {summary['pending']['prompt']}", file=out)
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -110,16 +110,30 @@ class Formatter:
     """Phrases to text in one language: seats become labels, terms the game's names for them.
 
     ``names`` gives a term's name from the game's card data (suit names are data); a term it does
-    not know is looked up in the catalogue as ``<kind>.<id>``.
+    not know is looked up in the catalogue as ``<kind>.<id>``. ``join`` is the catalogue key that
+    joins a reason's phrases (:meth:`for_game` takes the game's own).
 
     >>> catalog = Catalog({"en": {"seat.label": "P{n}", "phrase.join": "{first}; {then}",
     ...                           "won": "{winner}: highest {suit} ({value})", "suit.B": "bird"}})
     >>> Formatter(catalog, "en").reason([Phrase("won", {"winner": Seat(0), "suit": Term("suit", "B"), "value": 9})])
     'P1: highest bird (9)'
+
+    A phrase may carry a clause (a phrase as a parameter), and a game may join phrases its own way:
+
+    >>> catalog = Catalog({"en": {"seat.label": "P{n}", "j": "{first}. {then}", "won": "{winner} won{how}",
+    ...                           "how.double": ", doubled", "next": "{seat} leads"}})
+    >>> Formatter(catalog, "en", join="j").reason([Phrase("won", {"winner": Seat(1), "how": Phrase("how.double")}),
+    ...                                          Phrase("next", {"seat": Seat(2)})])
+    'P2 won, doubled. P3 leads'
     """
 
-    def __init__(self, catalog: Catalog, lang: str, names: Names | None = None) -> None:
-        self.catalog, self.lang, self._names = catalog, lang, names
+    def __init__(self, catalog: Catalog, lang: str, names: Names | None = None, join: str = "phrase.join") -> None:
+        self.catalog, self.lang, self._names, self.join = catalog, lang, names, join
+
+    @classmethod
+    def for_game(cls, catalog: Catalog, lang: str, game: Any) -> Formatter:
+        """A formatter with a trick-taking game's names for its terms and its way of joining phrases."""
+        return cls(catalog, lang, game.term_name, game.reason_join)
 
     def value(self, value: object) -> object:
         if isinstance(value, Seat):
@@ -127,6 +141,8 @@ class Formatter:
         if isinstance(value, Term):
             named = self._names(value, self.lang) if self._names is not None else None
             return named if named is not None else self.catalog.text(self.lang, f"{value.kind}.{value.id}")
+        if isinstance(value, Phrase):
+            return self.phrase(value)
         return value
 
     def phrase(self, phrase: Phrase) -> str:
@@ -137,7 +153,7 @@ class Formatter:
         text = ""
         for phrase in phrases:
             part = self.phrase(phrase)
-            text = self.catalog.text(self.lang, "phrase.join", first=text, then=part) if text else part
+            text = self.catalog.text(self.lang, self.join, first=text, then=part) if text else part
         return text
 
 

@@ -40,12 +40,13 @@ from companion.hw.display import (
     parse_display_args,
     requested_display,
 )
-from companion.hw.keys import KeyEvent
 from companion.hw.mock import MAX_SCRIPT_BYTES, parse_script
 from companion.hw.terminal import TerminalScreen, terminal_size
+from companion.keys import KeyEvent
 from companion.paths import check_output_file, state_dir
-from companion.ui.app import App, Settings
+from companion.settings import Settings
 from companion.text import LANGUAGES
+from companion.ui.app import App
 
 log = logging.getLogger(__name__)
 

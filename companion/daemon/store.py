@@ -17,12 +17,13 @@ from typing import Any
 
 from companion import carddata
 from companion.daemon.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, JournalClosed, JournalInUse, archive_journal
-from companion.engine.base import Game, Setup, game_class
+from companion.engine.base import Game, Setup
 from companion.engine.record import GameBuilder, decode_json, header_json, read_lines
 from companion.errors import CompanionError, ConfigError, StorageError
+from companion.registry import game_class
 from companion.session import Session
+from companion.settings import Settings
 from companion.storage import WriteUnsure, atomic_replace, read_text, reason
-from companion.ui.app import Settings
 
 log = logging.getLogger(__name__)
 

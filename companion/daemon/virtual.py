@@ -18,7 +18,7 @@ from companion.daemon.store import Store
 from companion.hw.boards import load_board
 from companion.hw.buzzers import BuzzerArbiter, GpioBuzzers
 from companion.hw.display import open_display, parse_display_args
-from companion.hw.keys import KeyEvent
+from companion.keys import KeyEvent
 from companion.hw.mock import MockPad, VirtualTime
 from companion.ui.planner import presses_for
 

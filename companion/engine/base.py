@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.errors import CardDataError, IllegalAction, RecordError
+from companion.registry import game_class, game_ids, register  # noqa: F401  (where older code imports them)
 
 StateT = TypeVar("StateT")
 
@@ -295,35 +296,6 @@ class Game(ABC, Generic[StateT]):
     def seat_label(self, seat: int) -> str:
         """How reasons name a seat: P1..PN, so they read the same on every screen."""
         return f"P{seat + 1}"
-
-
-_REGISTRY: dict[str, type[Game[Any]]] = {}
-
-
-def register(cls: type[Game[Any]]) -> type[Game[Any]]:
-    """Class decorator: make ``cls`` playable under its ``game_id``."""
-    if cls.game_id in _REGISTRY and _REGISTRY[cls.game_id] is not cls:
-        raise ValueError(f"game id {cls.game_id!r} registered twice")
-    _REGISTRY[cls.game_id] = cls
-    return cls
-
-
-def game_class(game_id: str) -> type[Game[Any]]:
-    """The class registered for ``game_id``; a clear error names the ids that exist."""
-    import companion.games  # noqa: F401  (registers every game module)
-
-    try:
-        return _REGISTRY[game_id]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
-        raise RecordError(f"unknown game {game_id!r} (playable: {known})") from None
-
-
-def game_ids() -> list[str]:
-    """Every playable game id, sorted."""
-    import companion.games  # noqa: F401
-
-    return sorted(_REGISTRY)
 
 
 def setup_to_json(setup: Setup) -> dict[str, Any]:

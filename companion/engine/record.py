@@ -22,8 +22,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine.base import Game, Setup, game_class, setup_to_json
+from companion.engine.base import Game, Setup, setup_to_json
 from companion.errors import CompanionError, IllegalAction, RecordError
+from companion.registry import game_class
 
 FORMAT = "tabletop-companion-record"
 VERSION = 1

@@ -81,7 +81,8 @@ class Term:
 class Phrase:
     """One sentence of a reason: a catalogue key and its parameters.
 
-    Parameter values are plain numbers and strings, :class:`Seat` or :class:`Term`.
+    Parameter values are plain numbers and strings, :class:`Seat`, :class:`Term`, or a
+    :class:`Phrase` that the formatter renders in its place (a clause of the sentence).
 
     >>> Phrase("iroha.win", {"winner": Seat(1), "colour": Term("colour", "B"), "value": 9}).to_json()
     {'code': 'iroha.win', 'params': {'winner': {'seat': 1}, 'colour': {'colour': 'B'}, 'value': 9}}
@@ -93,13 +94,34 @@ class Phrase:
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "params": {key: _param_json(value) for key, value in self.params.items()}}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Phrase:
+        """The phrase :meth:`to_json` wrote (a replay summary's reasons back into codes).
+
+        >>> phrase = Phrase("x", {"who": Seat(2), "suit": Term("suit", "B"), "how": Phrase("y", {"n": 3})})
+        >>> Phrase.from_json(phrase.to_json()) == phrase
+        True
+        """
+        return cls(data["code"], {key: _param_from_json(value) for key, value in data["params"].items()})
+
 
 def _param_json(value: Any) -> Any:
     if isinstance(value, Seat):
         return {"seat": value.index}
     if isinstance(value, Term):
         return {value.kind: value.id}
+    if isinstance(value, Phrase):
+        return value.to_json()
     return value
+
+
+def _param_from_json(value: Any) -> Any:
+    if not isinstance(value, Mapping):
+        return value
+    if set(value) == {"code", "params"}:
+        return Phrase.from_json(value)
+    ((kind, key),) = value.items()
+    return Seat(key) if kind == "seat" else Term(kind, key)
 
 
 @dataclass(frozen=True)
@@ -173,7 +195,10 @@ class Trick(Generic[CardT]):
 
     @property
     def lead_suit(self) -> str | None:
-        return next((turn.cards[0].suit for turn in self.turns if turn.cards), None)
+        for turn in self.turns:
+            if turn.cards:
+                return turn.cards[0].suit
+        return None
 
     def card_of(self, seat: int) -> CardT | None:
         return next((turn.cards[0] for turn in self.turns if turn.seat == seat and turn.cards), None)
@@ -213,6 +238,8 @@ class RevokeWatch:
 
     def shown(self, deal: int, seat: int, card: SuitedCard, trick: int) -> None:
         """``seat`` showed ``card`` (played or revealed) in ``trick``: it proves any decline of its suit."""
+        if not self.declined[seat] and not self.known[seat]:
+            return  # nothing to prove or to forget: the common case, kept cheap
         if card in self.known[seat]:
             self.known[seat].remove(card)
         for suit, declined_in in self.declined[seat]:
@@ -302,6 +329,8 @@ class TrickGame(Game[StateT]):
     # A term kind (as in ``Term("suit", "B")``) -> the card-data list naming it (entries with a
     # "code" or "id" and a name per language): names are data, so a table can correct them.
     term_tables: ClassVar[Mapping[str, str]] = {}
+    # The catalogue key that joins a reason's phrases into one text (a game may punctuate its own).
+    reason_join: ClassVar[str] = "phrase.join"
     n: int
 
     def configure(self) -> None:
@@ -352,7 +381,11 @@ class TrickGame(Game[StateT]):
         self.open_trick(deal, lead)
 
     def open_trick(self, deal: Deal[Any], lead: int) -> None:
-        deal.tricks.append(Trick(lead))
+        deal.tricks.append(self.new_trick(lead))
+
+    def new_trick(self, lead: int) -> Trick[Any]:
+        """An empty trick led by ``lead`` (a game whose tricks keep more returns its own subclass)."""
+        return Trick(lead)
 
     def seat_to_play(self, trick: Trick[Any]) -> int:
         """Whose card comes next: the lead, then each seat in the direction of play."""
@@ -362,16 +395,18 @@ class TrickGame(Game[StateT]):
         return len(trick.turns) == self.n
 
     def put_down(self, deal: Deal[Any], seat: int, cards: Sequence[SuitedCard], *, owed: frozenset[str] | None = None,
-                 free: bool = False) -> None:
+                 free: bool = False, turn: Turn[Any] | None = None) -> None:
         """Record ``cards`` of ``seat`` in the open trick and what they prove.
 
         ``owed`` is what the seat had to follow (computed before the cards went down); ``free``
-        marks a play the rules let ignore it (an ability), which declines nothing.
+        marks a play the rules let ignore it (an ability), which declines nothing. ``turn`` is the
+        entry to record when the game keeps more per turn (its own :class:`Turn` subclass).
         """
         trick = deal.trick
         index = len(deal.tricks) - 1
-        owed = self.must_follow(trick) if owed is None else owed
-        trick.turns.append(Turn(seat, tuple(cards)))
+        if cards and not free and owed is None:
+            owed = self.must_follow(trick)  # before the cards join the trick
+        trick.turns.append(Turn(seat, tuple(cards)) if turn is None else turn)
         for card in cards:
             deal.watch.shown(deal.index, seat, card, index)
         if cards and owed and not free and cards[0].suit not in owed:
@@ -441,8 +476,7 @@ class TrickGame(Game[StateT]):
                     "next_lead": trick.result.next_lead,
                     "reason": [phrase.to_json() for phrase in trick.result.reason],
                     "house": trick.result.house,
-                    "cards": [{"seat": turn.seat, "card": "+".join(str(c) for c in turn.cards) or None}
-                              for turn in trick.turns],
+                    "cards": self.trick_cards(trick),
                 }
                 entry.update(self.trick_summary(deal, index, trick))
                 tricks.append(entry)
@@ -458,6 +492,10 @@ class TrickGame(Game[StateT]):
             "revokes": [revoke.to_json() | {"reason": [revoke.phrase().to_json()]} for revoke in self.state.revokes],
             "pending": self.pending(),
         }
+
+    def trick_cards(self, trick: Trick[Any]) -> list[dict[str, Any]]:
+        """The ``cards`` of a trick in the replay schema: one entry per turn, ``seat`` and ``card``."""
+        return [{"seat": turn.seat, "card": "+".join(str(c) for c in turn.cards) or None} for turn in trick.turns]
 
     def trick_summary(self, deal: Deal[Any], index: int, trick: Trick[Any]) -> dict[str, Any]:
         """Game-specific keys of one trick in the replay schema (documented per game)."""

@@ -17,7 +17,14 @@ A quick deal start, beginner variant (no abilities), four players:
 ...     game.push(Draft(seat, kind, card))
 >>> for card in ["B7", "B2", "B6", "B3"]:
 ...     game.push(Play(game.decision.seat, (Card.parse(card),)))
->>> game.state.deal.tricks[0].result.reason
+>>> result = game.state.deal.tricks[0].result
+>>> result.rule, [phrase.code for phrase in result.reason]
+('follow', ['tezuma.follow'])
+
+The reason is codes; :mod:`companion.text` says it in any language:
+
+>>> from companion.text import Catalog, Formatter
+>>> Formatter.for_game(Catalog.load(), "en", game).reason(result.reason)
 'P1: highest butterfly (7)'
 """
 
@@ -28,12 +35,16 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from companion.carddata import MapOf, check_shape
-from companion.engine.base import Answer, Decision, Game, Question, Setup, register
+from companion.engine import tricks as layer
+from companion.engine.base import Answer, Decision, Question, Setup
+from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+from companion.registry import register
 
 PENALTY, SCORING, ABILITY = "penalty", "scoring", "ability"
 DRAFT_KINDS = (PENALTY, SCORING, ABILITY)
@@ -57,15 +68,12 @@ FREE_SUIT = (RINGS, CUP)  # their users may play another suit while holding the 
 
 
 @dataclass(frozen=True, order=True)
-class Card:
+class Card(SuitedCard):
     """A number card (rank 1-9) or a trump card (rank 0) of one suit; written ``B7`` or ``BT``.
 
     >>> Card.parse("bt"), str(Card("W", 9)), Card.parse("U5").rank
     (Card(suit='B', rank=0), 'W9', 5)
     """
-
-    suit: str
-    rank: int
 
     @property
     def is_trump(self) -> bool:
@@ -148,90 +156,65 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-@dataclass(frozen=True)
-class Revoke:
-    """A failure to follow that a later card proved: the seat showed ``suit`` after declining it."""
-
-    deal: int
-    trick: int
-    seat: int
-    suit: str
-    proved_in_trick: int
-
-    def text(self, suit_name: str) -> str:
-        return (
-            f"P{self.seat + 1} did not follow {suit_name} in trick {self.trick + 1} of deal {self.deal + 1}"
-            f" but held it (shown in trick {self.proved_in_trick + 1})"
-        )
-
-
 @dataclass
-class Turn:
-    """One seat's entry in a trick, in the order the actions came (the order cards went down)."""
+class Turn(layer.Turn[Card]):
+    """One seat's entry in a trick, in the order the actions came (the order cards went down).
 
-    seat: int
-    cards: tuple[Card, ...]
-    ability: str | None
+    ``deferred`` marks the Paper Egg card that follows its user's declaration once all have acted.
+    """
+
+    ability: str | None = None
     deferred: bool = False
 
 
 @dataclass(frozen=True)
-class TrickResult:
-    """Who won and why, both as codes (for screens in any language) and as an English sentence.
+class TrickResult(layer.TrickResult):
+    """Who won and why, as phrase codes, plus what the screens and the fold need.
 
-    ``rule`` is one of: sand, trump, trump-sword, trump-butterfly, trump-butterfly-water, follow,
-    follow-tie, follow-sword, lead-trump. ``value`` is the winning value under the follow rules.
+    ``rule`` names the winning rule that decided: sand, trump, trump-sword, trump-butterfly,
+    trump-butterfly-water, follow, follow-tie, follow-sword, lead-trump. ``value`` is the winning
+    value under the follow rules; ``returned`` the card Fire Breathing takes back to its user's hand.
     """
 
-    winner: int
-    next_lead: int
-    rule: str
-    reason: str
+    rule: str = ""
     value: int | None = None
     next_lead_by: str | None = None
     water_voided: bool = False
-    house: str | None = None
     returned: Card | None = None
 
 
 @dataclass
-class Trick:
-    lead: int
-    turns: list[Turn] = field(default_factory=list)
+class Trick(layer.Trick[Card]):
+    """A trick that waits, once every seat has acted, for a Paper Egg card still to come."""
+
     acted: int = 0
     egg: int | None = None
-    lead_suit: str | None = None
-    result: TrickResult | None = None
 
     def ability_of(self, seat: int) -> str | None:
-        return next((t.ability for t in self.turns if t.seat == seat and t.ability), None)
+        for turn in self.turns:
+            if turn.seat == seat and turn.ability:  # type: ignore[attr-defined]
+                return turn.ability  # type: ignore[attr-defined,no-any-return]
+        return None
 
     def plays(self) -> list[tuple[int, tuple[Card, ...], str | None]]:
         """(seat, cards, ability) in play order: a Paper Egg user appears where the card went down."""
-        shown = [t for t in self.turns if t.cards or t.ability == SAND]
+        shown = [t for t in self.turns if t.cards or t.ability == SAND]  # type: ignore[attr-defined]
         return [(t.seat, t.cards, self.ability_of(t.seat)) for t in shown]
 
 
 @dataclass
-class DealState:
-    index: int
-    start: int
-    layout: Mapping[str, Sequence[str]]
-    draft_order: list[tuple[int, int]]
+class DealState(layer.Deal[Card]):
+    """A Tezuma deal: the draft before the tricks, ability uses, cards in hand and the scoring parts."""
+
+    layout: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    draft_order: list[tuple[int, int]] = field(default_factory=list)
     picks: list[dict[str, str]] = field(default_factory=list)
-    tricks: list[Trick] = field(default_factory=list)
     put_down: set[Card] = field(default_factory=set)
     trumps_down: Counter[str] = field(default_factory=Counter)
     hand: list[int] = field(default_factory=list)
     uses: list[int] = field(default_factory=list)
-    captured: list[list[Card]] = field(default_factory=list)
-    tricks_won: list[int] = field(default_factory=list)
-    declined: list[list[tuple[str, int]]] = field(default_factory=list)
-    revokes: list[Revoke] = field(default_factory=list)
     points: list[int] | None = None
     penalties: list[int] | None = None
-    scores: list[int] | None = None
-
     drafted: int = 0
 
     @property
@@ -239,19 +222,410 @@ class DealState:
         return self.drafted < len(self.draft_order)
 
 
-@dataclass
-class TezumaState:
-    deals: list[DealState] = field(default_factory=list)
-    totals: list[int] = field(default_factory=list)
-    learned: dict[str, int] = field(default_factory=dict)
+# --- trick resolution: rules as objects ----------------------------------------------------
+#
+# A complete trick is read once into a TrickView; then the winning rules are tried in the order of
+# WINNING_RULES and the next-lead rules in the order of NEXT_LEAD_RULES (rulings.md): the first that
+# applies decides. A following card's value comes the same way from VALUE_RULES.
+
+
+ABILITY_TERMS = {ability: Term("ability", ability) for ability in ABILITIES}
+
+
+def ability_term(ability: str) -> Term:
+    return ABILITY_TERMS[ability]
+
+
+class FollowingPlay(NamedTuple):
+    """A card (two with Fire Breathing) that follows the lead suit, and the ability it came with."""
+
+    cards: tuple[Card, ...]
+    ability: str | None
+    lead_suit: str
 
     @property
-    def deal(self) -> DealState:
-        return self.deals[-1]
+    def card(self) -> Card:
+        return self.cards[0]
 
-    @property
-    def revokes(self) -> list[Revoke]:
-        return [r for d in self.deals for r in d.revokes]
+
+class Valued(NamedTuple):
+    """A following play's value and the phrase saying how an ability changed it (None: face value)."""
+
+    value: int
+    how: Phrase | None = None
+
+
+class HorseOnTrump:
+    """A trump of the lead suit played with Horse-Swallowing counts 2 (0 + 2)."""
+
+    name = HORSE
+    ability: str | None = HORSE
+
+    def decide(self, play: FollowingPlay) -> Valued | None:
+        if play.ability == HORSE and play.card.is_trump:
+            return Valued(2, Phrase("tezuma.how.horse-trump", {"ability": ability_term(HORSE)}))
+        return None
+
+
+class TrumpFollows:
+    """A trump that follows (it is of the lead suit, or Water Trick made it) counts 0."""
+
+    name = "trump-follows"
+    ability: str | None = None
+
+    def decide(self, play: FollowingPlay) -> Valued | None:
+        return Valued(0) if play.card.is_trump else None
+
+
+class FireBreathing:
+    """Two number cards of one suit count their sum (the lower one goes back to the hand)."""
+
+    name = FIRE
+    ability: str | None = FIRE
+
+    def decide(self, play: FollowingPlay) -> Valued | None:
+        if play.ability != FIRE:
+            return None
+        ranks = "+".join(str(card.rank) for card in sorted(play.cards))
+        return Valued(sum(card.rank for card in play.cards),
+                      Phrase("tezuma.how.fire", {"ability": ability_term(FIRE), "ranks": ranks}))
+
+
+class ManyUmbrellas:
+    """A 4 or 5 counts double."""
+
+    name = UMBRELLAS
+    ability: str | None = UMBRELLAS
+
+    def decide(self, play: FollowingPlay) -> Valued | None:
+        if play.ability == UMBRELLAS and play.card.rank in (4, 5):
+            return Valued(play.card.rank * 2, Phrase("tezuma.how.umbrellas", {"ability": ability_term(UMBRELLAS)}))
+        return None
+
+
+class HorseSwallowing:
+    """A number card counts 2 more."""
+
+    name = HORSE
+    ability: str | None = HORSE
+
+    def decide(self, play: FollowingPlay) -> Valued | None:
+        if play.ability == HORSE:
+            return Valued(play.card.rank + 2, Phrase("tezuma.how.horse", {"ability": ability_term(HORSE)}))
+        return None
+
+
+class CupAndBall:
+    """A card of another suit counts as following, at face value."""
+
+    name = CUP
+    ability: str | None = CUP
+
+    def decide(self, play: FollowingPlay) -> Valued | None:
+        if play.ability == CUP and play.card.suit != play.lead_suit:
+            return Valued(play.card.rank, Phrase("tezuma.how.cup", {"ability": ability_term(CUP)}))
+        return None
+
+
+class FaceValue:
+    name = "face-value"
+    ability: str | None = None
+
+    def decide(self, play: FollowingPlay) -> Valued:
+        return Valued(sum(card.rank for card in play.cards))
+
+
+VALUE_RULES = (HorseOnTrump(), TrumpFollows(), FireBreathing(), ManyUmbrellas(), HorseSwallowing(), CupAndBall(),
+               FaceValue())
+# The same order, narrowed to the rules a play with that ability (or none) can meet: a plain card
+# is valued by two rules, not seven.
+VALUE_RULES_FOR: dict[str | None, tuple[layer.Rule[FollowingPlay, Valued], ...]] = {
+    ability: tuple(rule for rule in VALUE_RULES if rule.ability in (None, ability)) for ability in (None, *ABILITIES)}
+
+
+@cache
+def follow_value(cards: tuple[Card, ...], ability: str | None, lead_suit: str) -> Valued:
+    """A following play's value by the first value rule that applies; a pure function of a few
+    hundred possible plays, so each is worked out once."""
+    return first_decision(VALUE_RULES_FOR[ability], FollowingPlay(cards, ability, lead_suit))
+
+
+class Follower(NamedTuple):
+    seat: int
+    valued: Valued
+
+
+VALID_TRUMP, VOIDED_TRUMP, FOLLOWS, OFF_SUIT = "valid-trump", "voided-trump", "follows", "off-suit"
+
+
+def card_standing(card: Card, ability: str | None, lead_suit: str, water: bool) -> str:
+    """What a card put down can do in the trick (rulings.md): a trump of another suit is valid
+    (unless Water Trick voids it), a trump of the lead suit only with Butterfly Dance; a card of the
+    lead suit follows, and with Cup and Ball any card does."""
+    follows = card.suit == lead_suit or ability == CUP
+    if card.is_trump and (ability == BUTTERFLY or not (follows or water)):
+        return VALID_TRUMP
+    if card.is_trump and not follows:
+        return VOIDED_TRUMP
+    return FOLLOWS if follows else OFF_SUIT
+
+
+class TrickView(NamedTuple):
+    """A complete trick as the winning rules see it: declarations, valid trumps and followers.
+
+    ``top`` is the highest value among the followers and ``tied`` the followers with it, in the
+    order their cards went down (read by the follow rules, which apply only when someone followed).
+    """
+
+    declared: tuple[tuple[int, str], ...]  # (seat, ability) in declaration order
+    abilities: Mapping[int, str]  # seat -> the ability it declared this trick
+    first: Mapping[str, int]  # ability -> the first seat that declared it
+    lead_suit: str
+    valid_trumps: tuple[int, ...]
+    water_voided: bool  # a trump of another suit lost its power to Water Trick
+    returned: Card | None
+    top: int
+    tied: tuple[Follower, ...]
+
+    @classmethod
+    def of(cls, trick: Trick) -> TrickView:
+        """Read the trick once, in the order its entries came (a seat declares before its card)."""
+        lead_suit = trick.lead_suit or ""  # a complete trick always has a card on the table
+        declared: list[tuple[int, str]] = []
+        abilities: dict[int, str] = {}
+        first: dict[str, int] = {}
+        for turn in trick.turns:
+            ability = turn.ability  # type: ignore[attr-defined]
+            if ability:
+                declared.append((turn.seat, ability))
+                abilities[turn.seat] = ability
+                first.setdefault(ability, turn.seat)
+        water = WATER in first
+        valid: list[int] = []
+        followers: list[Follower] = []
+        voided, returned, top = False, None, 0
+        for turn in trick.turns:
+            cards = turn.cards
+            if not cards:
+                continue
+            seat = turn.seat
+            ability = abilities.get(seat)
+            standing = card_standing(cards[0], ability, lead_suit, water)
+            if standing == VALID_TRUMP:
+                valid.append(seat)
+            elif standing == VOIDED_TRUMP:
+                voided = True
+            elif standing == FOLLOWS:
+                valued = follow_value(cards, ability, lead_suit)
+                followers.append(Follower(seat, valued))
+                top = max(top, valued.value)
+            if ability == FIRE:
+                returned = min(cards)
+        tied = tuple(follower for follower in followers if follower.valued.value == top)
+        return cls(tuple(declared), abilities, first, lead_suit, tuple(valid), voided, returned, top, tied)
+
+    def first_declared(self, ability: str) -> int | None:
+        return self.first.get(ability)
+
+    def ability_of(self, seat: int) -> str | None:
+        return self.abilities.get(seat)
+
+
+class Win(NamedTuple):
+    """A winning rule's decision; ``value`` is set by the follow rules only."""
+
+    winner: int
+    rule: str
+    phrase: Phrase
+    value: int | None = None
+
+
+class FiveColorSand:
+    """Five-Color Sand wins the trick outright (its first user, if two declared it)."""
+
+    name = "sand"
+
+    def decide(self, view: TrickView) -> Win | None:
+        seat = view.first_declared(SAND)
+        if seat is None:
+            return None
+        return Win(seat, self.name, Phrase("tezuma.sand", {"winner": Seat(seat), "ability": ability_term(SAND)}))
+
+
+class SwordWalkingTrumpTie:
+    """Among several valid trumps, Sword Walking's wins."""
+
+    name = "trump-sword"
+
+    def decide(self, view: TrickView) -> Win | None:
+        sword = view.first_declared(SWORD)
+        if sword is None or sword not in view.valid_trumps or len(view.valid_trumps) < 2:
+            return None
+        return Win(sword, self.name, Phrase("tezuma.trump-sword", {"winner": Seat(sword), "ability": ability_term(SWORD)}))
+
+
+class ButterflyOverWater:
+    """The first valid trump is valid by Butterfly Dance although Water Trick was used."""
+
+    name = "trump-butterfly-water"
+
+    def decide(self, view: TrickView) -> Win | None:
+        if not view.valid_trumps or view.ability_of(view.valid_trumps[0]) != BUTTERFLY or view.first_declared(WATER) is None:
+            return None
+        winner = view.valid_trumps[0]
+        return Win(winner, self.name, Phrase("tezuma.trump-butterfly-water", {
+            "winner": Seat(winner), "ability": ability_term(BUTTERFLY), "water": ability_term(WATER)}))
+
+
+class ButterflyTrump:
+    """The first valid trump is a trump of the lead suit made valid by Butterfly Dance."""
+
+    name = "trump-butterfly"
+
+    def decide(self, view: TrickView) -> Win | None:
+        if not view.valid_trumps or view.ability_of(view.valid_trumps[0]) != BUTTERFLY:
+            return None
+        winner = view.valid_trumps[0]
+        return Win(winner, self.name,
+                   Phrase("tezuma.trump-butterfly", {"winner": Seat(winner), "ability": ability_term(BUTTERFLY)}))
+
+
+class FirstValidTrump:
+    name = "trump"
+
+    def decide(self, view: TrickView) -> Win | None:
+        if not view.valid_trumps:
+            return None
+        winner = view.valid_trumps[0]
+        return Win(winner, self.name, Phrase("tezuma.trump", {"winner": Seat(winner)}))
+
+
+class SwordWalkingFollowTie:
+    """Among followers tied at the top value, Sword Walking's wins."""
+
+    name = "follow-sword"
+
+    def decide(self, view: TrickView) -> Win | None:
+        sword = view.first_declared(SWORD)
+        tied = view.tied
+        if sword is None or len(tied) < 2 or sword not in [follower.seat for follower in tied]:
+            return None
+        return Win(sword, self.name, Phrase("tezuma.follow-sword", {
+            "winner": Seat(sword), "ability": ability_term(SWORD), "value": view.top}), view.top)
+
+
+class LeadTrump:
+    """Nobody followed with a number card: the first trump of the lead suit (the lead's) wins."""
+
+    name = "lead-trump"
+
+    def decide(self, view: TrickView) -> Win | None:
+        if view.top != 0:
+            return None
+        winner = view.tied[0].seat
+        return Win(winner, self.name, Phrase("tezuma.lead-trump", {"winner": Seat(winner)}), 0)
+
+
+def follow_phrase(code: str, view: TrickView, follower: Follower) -> Phrase:
+    params: dict[str, object] = {"winner": Seat(follower.seat), "suit": Term("suit", view.lead_suit), "value": view.top}
+    if follower.valued.how is not None:
+        code, params["how"] = f"{code}.how", follower.valued.how
+    return Phrase(code, params)
+
+
+class FirstOfTied:
+    """Followers tied at the top value: the first card down wins."""
+
+    name = "follow-tie"
+
+    def decide(self, view: TrickView) -> Win | None:
+        tied = view.tied
+        if len(tied) < 2:
+            return None
+        return Win(tied[0].seat, self.name, follow_phrase("tezuma.follow-tie", view, tied[0]), view.top)
+
+
+class HighestFollower:
+    name = "follow"
+
+    def decide(self, view: TrickView) -> Win:
+        winner = view.tied[0]
+        return Win(winner.seat, self.name, follow_phrase("tezuma.follow", view, winner), view.top)
+
+
+WINNING_RULES: tuple[layer.Rule[TrickView, Win], ...] = (
+    FiveColorSand(), SwordWalkingTrumpTie(), ButterflyOverWater(), ButterflyTrump(), FirstValidTrump(),
+    SwordWalkingFollowTie(), LeadTrump(), FirstOfTied(), HighestFollower())
+
+
+class LeadView(NamedTuple):
+    """Who won, and the Baby Chicks and Pail Dance declarations in declaration order."""
+
+    leaders: tuple[tuple[int, str], ...]
+    winner: int
+    seats: int
+
+    @classmethod
+    def of(cls, declared: Sequence[tuple[int, str]], winner: int, seats: int) -> LeadView:
+        return cls(tuple((seat, ability) for seat, ability in declared if ability in (CHICKS, PAIL)), winner, seats)
+
+
+class NextLead(NamedTuple):
+    seat: int
+    phrases: tuple[Phrase, ...] = ()
+    by: str | None = None
+    house: str | None = None
+
+
+def next_lead_by(view: LeadView) -> NextLead:
+    """The last next-lead ability declared sets the lead: Baby Chicks its user, Pail Dance the user's left."""
+    seat, ability = view.leaders[-1]
+    lead = seat if ability == CHICKS else (seat + 1) % view.seats
+    return NextLead(lead, (Phrase("tezuma.next-lead", {"leader": Seat(lead), "ability": ability_term(ability)}),),
+                    ability)
+
+
+class LaterNextLeadAbility:
+    """House ruling (rulings.md): of two next-lead abilities, the later declared decides."""
+
+    name = "house.next-lead"
+
+    def decide(self, view: LeadView) -> NextLead | None:
+        if len(view.leaders) < 2:
+            return None
+        lead = next_lead_by(view)
+        house = Phrase("tezuma.house.next-lead", {"ability": ability_term(view.leaders[-1][1])})
+        return NextLead(lead.seat, lead.phrases + (house,), lead.by, house.code)
+
+
+class NextLeadAbility:
+    name = "next-lead"
+
+    def decide(self, view: LeadView) -> NextLead | None:
+        return next_lead_by(view) if view.leaders else None
+
+
+class WinnerLeads:
+    name = "winner-leads"
+
+    def decide(self, view: LeadView) -> NextLead:
+        return NextLead(view.winner)
+
+
+NEXT_LEAD_RULES: tuple[layer.Rule[LeadView, NextLead], ...] = (LaterNextLeadAbility(), NextLeadAbility(), WinnerLeads())
+
+
+def resolve_trick(trick: Trick, seats: int) -> TrickResult:
+    """Decide a complete trick by the winning rules in rulings.md: the one place their order is set."""
+    view = TrickView.of(trick)
+    win = first_decision(WINNING_RULES, view)
+    reason = [win.phrase]
+    water_voided = view.water_voided and win.value is not None  # only a following card can win over a voided trump
+    if water_voided:
+        reason.append(Phrase("tezuma.water-voided", {"ability": ability_term(WATER)}))
+    lead = first_decision(NEXT_LEAD_RULES, LeadView.of(view.declared, win.winner, seats))
+    return TrickResult(win.winner, lead.seat, tuple(reason) + lead.phrases, lead.house, rule=win.rule, value=win.value,
+                       next_lead_by=lead.by, water_voided=water_voided, returned=view.returned)
 
 
 _NAMES = {"en": str, "ja": str}
@@ -277,18 +651,23 @@ CARD_SHAPE = {  # what validate_cards and the rules may index without a TypeErro
 }
 
 
-class TezumaGame(Game[TezumaState]):
+class TezumaGame(TrickGame[TrickState[DealState]]):
     """Rules common to both editions; an edition sets the draft laps and how the table is laid out."""
 
     min_players = 3
     max_players = 4
     action_types = {"draft": Draft, "play": Play, "answer": Answer}
     draft_laps: ClassVar[tuple[int, ...]]  # +1 clockwise from the start player, -1 back from the last picker
+    beginner_variant: ClassVar[bool]  # the 2015 book's variant without abilities
+    redraw_variant: ClassVar[bool]  # the later edition's variant: new bid and ability cards each round
+
+    term_tables = {"suit": "suits", "ability": "abilities"}
+    reason_join = "tezuma.join"
 
     def configure(self) -> None:
+        super().configure()
         setup = self.setup
         self.validate_cards(setup.cards)
-        self.n = len(setup.players)
         self.cards = cards = setup.cards
         self.suits = {s["code"]: s for s in cards["suits"]}
         self.abilities = {a["id"]: a for a in cards["abilities"]}
@@ -298,6 +677,7 @@ class TezumaGame(Game[TezumaState]):
         self.trumps_per_suit = cards["trumps_per_suit"] - removed["remove_trumps_per_suit"]
         self.tricks_per_deal: int = cards["tricks_per_deal"]
         self.options = dict(setup.options)
+        self.check_variants(self.options)
         self.beginner = bool(self.options.get("beginner", False))
         self.kinds = (PENALTY, SCORING) if self.beginner else DRAFT_KINDS
         self._check_layouts(self.options.get("layouts"))
@@ -382,6 +762,7 @@ class TezumaGame(Game[TezumaState]):
         n = len(players)
         if not cls.min_players <= n <= cls.max_players:
             raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
+        cls.check_variants(options)
         beginner = bool(options.get("beginner", False))
         rng = random.Random(seed)
         first = cls.default_layout(cards, n, options, rng, beginner)
@@ -392,6 +773,16 @@ class TezumaGame(Game[TezumaState]):
         if options.get("redraw_each_deal"):
             resolved["redraw_each_deal"] = True
         return Setup(cls.game_id, tuple(players), resolved, seed, cards, dict(table_facts or {}))
+
+    @classmethod
+    def check_variants(cls, options: Mapping[str, Any]) -> None:
+        """Refuse a variant the edition's book does not have."""
+        if options.get("beginner") and not cls.beginner_variant:
+            raise IllegalAction(f"{cls.title} has no beginner variant (it is the 2015 book's)", code="no_beginner",
+                                game=cls.title)
+        if options.get("redraw_each_deal") and not cls.redraw_variant:
+            raise IllegalAction(f"{cls.title} lays out the same cards every deal (new cards each deal is the later"
+                                " edition's variant)", code="no_redraw", game=cls.title)
 
     @classmethod
     def default_layout(
@@ -416,6 +807,8 @@ class TezumaGame(Game[TezumaState]):
             "abilities": laid_out["abilities"][str(n)],
             "required": laid_out.get("required_scoring", {}).get(str(n)),
         }
+        if not self.options.get("redraw_each_deal") and any(layout != layouts[0] for layout in layouts):
+            raise RecordError("options.layouts: without redraw_each_deal every deal lays out the first deal's cards")
         for layout in layouts:
             scoring, abilities = layout.get("scoring", []), layout.get("abilities", [])
             if len(scoring) != wanted["scoring"] or len(set(scoring)) != len(scoring):
@@ -452,38 +845,42 @@ class TezumaGame(Game[TezumaState]):
 
     # --- the fold --------------------------------------------------------------------------
 
-    def initial_state(self) -> TezumaState:
-        state = TezumaState(totals=[0] * self.n)
-        self._start_deal(state)
-        return state
+    def first_lead(self, deal_index: int) -> int:
+        """The start player of a deal leads its first trick; it moves one seat left each deal."""
+        return (self.options["start_seat"] + deal_index) % self.n
 
-    def _start_deal(self, state: TezumaState) -> None:
-        index = len(state.deals)
-        start = (self.options["start_seat"] + index) % self.n
+    def tricks_in_deal(self, deal: layer.Deal[Any]) -> int:
+        return self.tricks_per_deal
+
+    def start_deal(self, state: TrickState[DealState], lead: int) -> None:
+        state.deals.append(self.new_deal(len(state.deals), lead))  # its first trick opens after the draft
+
+    def new_deal(self, index: int, lead: int) -> DealState:
         order: list[tuple[int, int]] = []
-        seat = start
+        seat = lead
         for lap, direction in enumerate(self.draft_laps[: len(self.kinds)]):
             if lap:
-                seat = order[-1][0] if direction != self.draft_laps[lap - 1] else start
+                seat = order[-1][0] if direction != self.draft_laps[lap - 1] else lead
             for _ in range(self.n):
                 order.append((seat, lap))
                 seat = (seat + direction) % self.n
         n = self.n
         hand_size = (len(self.ranks) + self.trumps_per_suit) * len(self.suits) // n
-        state.deals.append(
-            DealState(
-                index=index,
-                start=start,
-                layout=self.options["layouts"][index],
-                draft_order=order,
-                picks=[{} for _ in range(n)],
-                hand=[hand_size] * n,
-                uses=[0] * n,
-                captured=[[] for _ in range(n)],
-                tricks_won=[0] * n,
-                declined=[[] for _ in range(n)],
-            )
-        )
+        return DealState(index, lead, n, layout=self.options["layouts"][index], draft_order=order,
+                         picks=[{} for _ in range(n)], hand=[hand_size] * n, uses=[0] * n)
+
+    def new_trick(self, lead: int) -> Trick:
+        return Trick(lead)
+
+    def seat_to_play(self, trick: Trick) -> int:  # type: ignore[override]  # this game's tricks only
+        """Each seat in turn from the lead; once all have acted, the Paper Egg user puts its card down."""
+        if trick.acted < self.n:
+            return (trick.lead + trick.acted) % self.n
+        return trick.egg if trick.egg is not None else trick.lead
+
+    def trick_complete(self, trick: Trick) -> bool:  # type: ignore[override]  # this game's tricks only
+        waits_for_egg = trick.egg is not None and not trick.turns[-1].deferred  # type: ignore[attr-defined]
+        return trick.acted == self.n and not waits_for_egg
 
     def apply(self, action: Any) -> None:
         state = self.state
@@ -494,149 +891,50 @@ class TezumaGame(Game[TezumaState]):
             if action.kind == ABILITY:
                 deal.uses[action.seat] = self.abilities[action.card]["uses"]
             if not deal.in_draft:
-                deal.tricks.append(Trick(lead=deal.start))
+                self.open_trick(deal, deal.start)
         elif isinstance(action, Play):
             self._apply_play(deal, action)
         elif isinstance(action, Answer):
             state.learned[action.key] = action.value
-            self._score_if_known(state)
+            self.close_deal(state)
 
     def _apply_play(self, deal: DealState, play: Play) -> None:
-        trick = deal.tricks[-1]
+        trick: Trick = deal.trick  # type: ignore[assignment]  # new_trick makes this game's tricks
         deferred = trick.egg == play.seat and trick.acted == self.n
-        trick.turns.append(Turn(play.seat, play.cards, play.ability, deferred))
         if not deferred:
             trick.acted += 1
         if play.ability:
             deal.uses[play.seat] -= 1
             if play.ability == EGG:
                 trick.egg = play.seat
-        if play.cards:
-            self._put_down(deal, trick, play)
-        if trick.acted == self.n and not (trick.egg is not None and not trick.turns[-1].deferred):
-            self._finish_trick(deal, trick)
-
-    def _put_down(self, deal: DealState, trick: Trick, play: Play) -> None:
-        first_card = trick.lead_suit is None
-        if first_card:
-            trick.lead_suit = play.cards[0].suit
+        ability = play.ability or trick.ability_of(play.seat)
+        self.put_down(deal, play.seat, play.cards, free=ability in FREE_SUIT,
+                      turn=Turn(play.seat, play.cards, play.ability, deferred))
         for card in play.cards:
             if card.is_trump:
                 deal.trumps_down[card.suit] += 1
             else:
                 deal.put_down.add(card)
         deal.hand[play.seat] -= len(play.cards)
-        trick_no = len(deal.tricks) - 1
-        seat_declined = deal.declined[play.seat]
-        suit = play.cards[0].suit
-        for declined_suit, declined_trick in seat_declined:
-            if declined_suit == suit and not any(r.seat == play.seat and r.trick == declined_trick for r in deal.revokes):
-                deal.revokes.append(Revoke(deal.index, declined_trick, play.seat, suit, trick_no))
-        ability = trick.ability_of(play.seat)
-        if suit != trick.lead_suit and not first_card and ability not in FREE_SUIT:
-            seat_declined.append((trick.lead_suit, trick_no))
+        if self.trick_complete(trick):
+            # Fire Breathing's returned card is one of the card objects of the trick: identity finds it
+            self.finish_trick(self.state, deal, kept=lambda card: card is trick.result.returned)  # type: ignore[union-attr]
+            self._return_to_hand(deal, trick)
 
-    def _finish_trick(self, deal: DealState, trick: Trick) -> None:
-        result = self.resolve(trick)
-        trick.result = result
-        taken = [c for t in trick.turns for c in t.cards if c != result.returned]
-        deal.captured[result.winner].extend(taken)
-        deal.tricks_won[result.winner] += 1
-        if result.returned is not None:
-            owner = next(t.seat for t in trick.turns if result.returned in t.cards)
-            deal.hand[owner] += 1
-            deal.put_down.discard(result.returned)
-        if len(deal.tricks) < self.tricks_per_deal:
-            deal.tricks.append(Trick(lead=result.next_lead))
-        else:
-            self._score_if_known(self.state)
+    def _return_to_hand(self, deal: DealState, trick: Trick) -> None:
+        """Fire Breathing's lower card goes back to its user's hand, in public: should the user
+        later decline its suit while still holding it, the revoke is certain at once."""
+        returned = trick.result.returned if isinstance(trick.result, TrickResult) else None
+        if returned is None:
+            return
+        owner = next(t.seat for t in trick.turns if returned in t.cards)
+        deal.hand[owner] += 1
+        deal.put_down.discard(returned)
+        deal.watch.returned(owner, returned)
 
-    # --- trick resolution ------------------------------------------------------------------
-
-    def resolve(self, trick: Trick) -> TrickResult:
-        """Decide a complete trick by the winning rules in rulings.md, with a reason to show."""
-        declared = [(t.seat, t.ability) for t in trick.turns if t.ability]
-        ability_of = dict(declared)
-        used = set(ability_of.values())
-        water = WATER in used
-        lead_suit = trick.lead_suit or ""  # a complete trick always has a card on the table
-        suit_name = self.suit_name(lead_suit) if lead_suit else ""
-        returned = None
-
-        valid_trumps: list[int] = []
-        followers: list[tuple[int, int, str]] = []  # seat, value, how the value came
-        water_voided = False
-        for turn in trick.turns:
-            if not turn.cards:
-                continue
-            seat, card, ability = turn.seat, turn.cards[0], ability_of.get(turn.seat)
-            if ability == FIRE:
-                returned = min(turn.cards)
-            follows = card.suit == lead_suit or ability == CUP
-            if card.is_trump:
-                if ability == BUTTERFLY or (not follows and not water):
-                    valid_trumps.append(seat)
-                    continue
-                water_voided |= not follows
-                if follows:
-                    followers.append((seat, 2, " with Horse-Swallowing") if ability == HORSE else (seat, 0, ""))
-                continue
-            if not follows:
-                continue
-            value, how = sum(c.rank for c in turn.cards), ""
-            if ability == FIRE:
-                how = f", Fire Breathing {'+'.join(str(c.rank) for c in sorted(turn.cards))}"
-            elif ability == UMBRELLAS and card.rank in (4, 5):
-                value, how = card.rank * 2, ", Many Umbrellas doubled"
-            elif ability == HORSE:
-                value, how = value + 2, ", Horse-Swallowing +2"
-            if ability == CUP and card.suit != lead_suit:
-                how += ", Cup and Ball counts it as following"
-            followers.append((seat, value, how))
-
-        sand = next((seat for seat, ability in declared if ability == SAND), None)
-        sword = next((seat for seat, ability in declared if ability == SWORD), None)
-        value: int | None = None
-        if sand is not None:
-            winner, rule, reason = sand, "sand", f"{self.seat_label(sand)}: Five-Color Sand"
-        elif valid_trumps:
-            winner, rule = valid_trumps[0], "trump"
-            reason = f"{self.seat_label(winner)}: first valid trump"
-            if sword in valid_trumps and len(valid_trumps) > 1:
-                winner, rule = sword, "trump-sword"
-                reason = f"{self.seat_label(winner)}: Sword Walking wins the tie of valid trumps"
-            elif ability_of.get(winner) == BUTTERFLY and water:
-                rule, reason = "trump-butterfly-water", f"{self.seat_label(winner)}: Butterfly Dance overrides Water Trick"
-            elif ability_of.get(winner) == BUTTERFLY:
-                rule, reason = "trump-butterfly", f"{self.seat_label(winner)}: Butterfly Dance makes the trump valid"
-        else:
-            value = max(v for _, v, _ in followers)
-            tied = [(seat, how) for seat, v, how in followers if v == value]
-            (winner, how), rule = tied[0], "follow"
-            if sword is not None and len(tied) > 1 and sword in [seat for seat, _ in tied]:
-                winner, rule = sword, "follow-sword"
-                reason = f"{self.seat_label(winner)}: Sword Walking wins the tie at {value}"
-            elif value == 0:
-                rule, reason = "lead-trump", f"{self.seat_label(winner)}: lead trump, nobody followed with a number"
-            elif len(tied) > 1:
-                rule, reason = "follow-tie", f"{self.seat_label(winner)}: first of the tied {suit_name} {value}s{how}"
-            else:
-                reason = f"{self.seat_label(winner)}: highest {suit_name} ({value}{how})"
-            if water_voided:
-                reason += "; Water Trick voided the trumps"
-
-        next_lead, next_lead_by, house = winner, None, None
-        leaders = [(seat, ability) for seat, ability in declared if ability in (CHICKS, PAIL)]
-        if leaders:
-            seat, next_lead_by = leaders[-1]
-            next_lead = seat if next_lead_by == CHICKS else (seat + 1) % self.n
-            reason += f"; {self.seat_label(next_lead)} leads next ({self.ability_name(next_lead_by)})"
-            if len(leaders) > 1:
-                house = f"house ruling: later next-lead ability wins ({self.ability_name(next_lead_by)})"
-                reason += f"; {house}"
-        return TrickResult(
-            winner, next_lead, rule, reason, value, next_lead_by, water_voided and value is not None, house, returned
-        )
+    def resolve(self, trick: Trick) -> TrickResult:  # type: ignore[override]  # this game's tricks only
+        """Decide a complete trick by the winning rules in rulings.md (see :func:`resolve_trick`)."""
+        return resolve_trick(trick, self.n)
 
     # --- scoring ---------------------------------------------------------------------------
 
@@ -665,65 +963,28 @@ class TezumaGame(Game[TezumaState]):
                 return card_id, deal.tricks_won[seat]
         return None
 
-    def _score_if_known(self, state: TezumaState) -> None:
-        deal = state.deal
-        if deal.scores is not None or not self._deal_played(deal) or self._missing_points(deal):
-            return
+    def score_deal(self, deal: layer.Deal[Any]) -> list[int] | None:
+        """Points of the scoring card minus one per captured card of the penalty suit, at least 0;
+        None while a scoring card's points for the tricks taken are unknown."""
+        assert isinstance(deal, DealState)
+        if self._missing_points(deal):
+            return None
         deal.points = [self.points_for(deal.picks[s][SCORING], deal.tricks_won[s]) or 0 for s in range(self.n)]
         deal.penalties = [sum(c.suit == deal.picks[s][PENALTY] for c in deal.captured[s]) for s in range(self.n)]
-        deal.scores = [max(0, p - q) for p, q in zip(deal.points, deal.penalties)]
-        state.totals = [t + s for t, s in zip(state.totals, deal.scores)]
-        if len(state.deals) < self.n:
-            self._start_deal(state)
+        return [max(0, p - q) for p, q in zip(deal.points, deal.penalties)]
 
-    def _deal_played(self, deal: DealState) -> bool:
-        return len(deal.tricks) == self.tricks_per_deal and deal.tricks[-1].result is not None
+    # --- the replay schema -----------------------------------------------------------------
 
-    def totals(self) -> list[int]:
-        return list(self.state.totals)
+    def trick_cards(self, trick: layer.Trick[Any]) -> list[dict[str, Any]]:
+        """Plays in the order the cards went down, each with ``ability`` (docs/record-format.md)."""
+        assert isinstance(trick, Trick)
+        return [{"seat": seat, "card": "+".join(str(c) for c in cards) or None, "ability": ability}
+                for seat, cards, ability in trick.plays()]
 
-    def summary(self) -> dict[str, Any]:
-        deals = []
-        for deal in self.state.deals:
-            tricks = [
-                {
-                    "lead": trick.lead,
-                    "winner": trick.result.winner,
-                    "next_lead": trick.result.next_lead,
-                    "reason": trick.result.reason,
-                    "house": trick.result.house,
-                    "cards": [
-                        {"seat": seat, "card": "+".join(str(c) for c in cards) or None, "ability": ability}
-                        for seat, cards, ability in trick.plays()
-                    ],
-                }
-                for trick in deal.tricks
-                if trick.result is not None
-            ]
-            deals.append(
-                {
-                    "start": deal.start,
-                    "picks": deal.picks,
-                    "tricks": tricks,
-                    "tricks_won": deal.tricks_won,
-                    "points": deal.points,
-                    "penalties": deal.penalties,
-                    "scores": deal.scores,
-                }
-            )
-        over = self.is_over()
-        return {
-            "game": self.game_id,
-            "players": list(self.setup.players),
-            "deals": deals,
-            "totals": self.totals(),
-            "winners": self.winners() if over else [],
-            "revokes": [
-                {"deal": r.deal, "trick": r.trick, "seat": r.seat, "suit": r.suit, "text": r.text(self.suit_name(r.suit))}
-                for r in self.state.revokes
-            ],
-            "pending": self.pending(),
-        }
+    def deal_summary(self, deal: layer.Deal[Any]) -> dict[str, Any]:
+        """``picks`` per seat (kind -> card), and the scoring parts ``points`` and ``penalties``."""
+        assert isinstance(deal, DealState)
+        return {"picks": deal.picks, "points": deal.points, "penalties": deal.penalties}
 
     # --- what comes next -------------------------------------------------------------------
 
@@ -732,8 +993,8 @@ class TezumaGame(Game[TezumaState]):
         deal = self.state.deal
         if deal.in_draft:
             return "draft", deal.draft_order[deal.drafted][0]
-        if not self._deal_played(deal):
-            return "play", self._next_to_act(deal.tricks[-1])
+        if not self.deal_played(deal):
+            return "play", self.seat_to_play(deal.trick)
         return ("answer", None) if deal.scores is None else None
 
     @property
@@ -743,27 +1004,21 @@ class TezumaGame(Game[TezumaState]):
             seat = deal.draft_order[deal.drafted][0]
             left = " or ".join(self.kind_name(k) for k in self.kinds if k not in deal.picks[seat])
             return Decision("draft", seat, f"{self.seat_label(seat)}: draft a card ({left})")
-        if not self._deal_played(deal):
-            seat = self._next_to_act(deal.tricks[-1])
+        if not self.deal_played(deal):
+            seat = self.seat_to_play(deal.trick)
             trick = deal.tricks[-1]
             what = "put down the Paper Egg card" if trick.acted == self.n else "play"
             return Decision("play", seat, f"{self.seat_label(seat)}: {what} (trick {len(deal.tricks)})")
         missing = self._missing_points(deal)
         if missing:
-            card_id, tricks = missing
+            card_id, count = missing
             seats = [self.seat_label(s) for s in range(self.n) if deal.picks[s][SCORING] == card_id]
             question = Question(
-                self.question_key(card_id, tricks),
-                f"points on {self.scoring_label(card_id)} ({', '.join(seats)}) for {tricks} tricks?",
+                self.question_key(card_id, count),
+                f"points on {self.scoring_label(card_id)} ({', '.join(seats)}) for {count} tricks?",
             )
             return Decision("answer", None, question.prompt, question)
         return None
-
-    def _next_to_act(self, trick: Trick) -> int:
-        if trick.acted < self.n:
-            return (trick.lead + trick.acted) % self.n
-        # every seat has acted but the trick is open: it waits for the Paper Egg card
-        return trick.egg if trick.egg is not None else trick.lead
 
     # --- legality --------------------------------------------------------------------------
 
@@ -958,6 +1213,8 @@ class Tezuma2015(TezumaGame):
     game_id = "tezuma-2015"
     title = "Tezuma (2015)"
     draft_laps = (1, 1, 1)
+    beginner_variant = True
+    redraw_variant = False  # box-returned charts are not used next deal, abilities are not turned
 
     @classmethod
     def default_layout(
@@ -979,3 +1236,5 @@ class TezumaTrick(TezumaGame):
     game_id = "tezuma"
     title = "Tezuma Trick"
     draft_laps = (1, -1, 1)
+    beginner_variant = False
+    redraw_variant = True

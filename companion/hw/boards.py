@@ -33,7 +33,7 @@ from typing import Any, NoReturn
 
 from companion.config import parse_toml, read_text_file
 from companion.errors import ConfigError
-from companion.hw.keys import Key
+from companion.keys import Key
 
 BCM_PINS = range(0, 28)
 PRESET_PACKAGE = "companion.data"

@@ -25,7 +25,7 @@ from gpiozero import DigitalInputDevice, Factory, GPIOZeroError, RotaryEncoder
 
 from companion.errors import HardwareError
 from companion.hw.debounce import DEFAULT_DEBOUNCE_S, DEFAULT_HOLD_S, DEFAULT_REPEAT, Debouncer, Repeat
-from companion.hw.keys import ARROWS, Key, KeyEvent
+from companion.keys import ARROWS, Key, KeyEvent
 
 Cancel = Callable[[], None]
 Timer = Callable[[float, Callable[[], None]], Cancel]

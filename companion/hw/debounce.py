@@ -39,7 +39,7 @@ import math
 from dataclasses import dataclass
 
 from companion.errors import ConfigError
-from companion.hw.keys import Key, KeyEvent
+from companion.keys import Key, KeyEvent
 
 DEFAULT_DEBOUNCE_S = 0.02
 DEFAULT_HOLD_S = 0.8

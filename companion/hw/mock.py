@@ -31,7 +31,7 @@ from companion.config import read_text_file
 from companion.errors import ConfigError
 from companion.hw.buttons import ButtonPad, Cancel, Timer, thread_timer
 from companion.hw.debounce import DEFAULT_DEBOUNCE_S, DEFAULT_HOLD_S
-from companion.hw.keys import Key, KeyEvent
+from companion.keys import Key, KeyEvent
 
 SETTLE_FACTOR = 2.5
 """Mock presses and releases last this many debounce periods, so they always settle."""

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import serial
 
 from companion.errors import ConfigError, HardwareError
-from companion.hw.keys import Key, KeyEvent
+from companion.keys import Key, KeyEvent
 
 logger = logging.getLogger(__name__)
 

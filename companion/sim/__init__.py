@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from companion.carddata import printed_cards
-from companion.engine.base import Game, game_class
+from companion.engine.base import Game
+from companion.registry import game_class
 
 
 class TableModel(Protocol):
@@ -77,6 +78,16 @@ def play_out(
 
 
 def table_model(game: Game[Any], rng: random.Random, ability_rate: float = 0.3) -> TableModel:
+    _load_table_models()
+    return TABLE_MODELS[game.game_id](game, rng, ability_rate)
+
+
+def simulated_game_ids() -> list[str]:
+    """The game ids that have a simulated table, sorted."""
+    _load_table_models()
+    return sorted(TABLE_MODELS)
+
+
+def _load_table_models() -> None:
     for module in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{module.name}")
-    return TABLE_MODELS[game.game_id](game, rng, ability_rate)

@@ -1,6 +1,7 @@
 """The device's screens: a pure state machine from key events to 128x64 pictures (see :mod:`.app`)."""
 
-from companion.ui.app import App, Settings
+from companion.settings import Settings
+from companion.ui.app import App
 from companion.ui.planner import presses_for
 from companion.text import Catalog
 

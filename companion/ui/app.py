@@ -2,7 +2,7 @@
 
 Pure apart from drawing with Pillow: no threads, no sleeping, no clock of its own. The daemon
 
-* feeds every :class:`~companion.hw.keys.KeyEvent` to :meth:`App.handle`;
+* feeds every :class:`~companion.keys.KeyEvent` to :meth:`App.handle`;
 * calls :meth:`App.tick` once :meth:`App.next_deadline` (a ``clock()`` value) has passed (dimming,
   blanking, a refusal's flash, or the top screen's own deadline, such as a countdown's next second);
 * redraws with :meth:`App.render` whenever :attr:`App.version` changed, and maps
@@ -20,19 +20,21 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from companion.engine.base import Game, Setup, game_class, game_ids
+from companion.engine.base import Game, Setup
 from companion.errors import CompanionError, ConfigError, IllegalAction
-from companion.hw.keys import Key, KeyEvent
+from companion.keys import Key, KeyEvent
 from companion.plugins import load_parts
+from companion.registry import game_class, game_ids
 from companion.session import Session
 from companion.ui.canvas import ROWS, Canvas, Typeface
-from companion.ui.screens import CONTRAST_RANGE, UIS, Confirm, GameUI, HistoryScreen, Menu, ResumeOffer, Screen, SettingsScreen, SetupForm
-from companion.text import LANGUAGES, Catalog, load_seat_names
+from companion.settings import CONTRAST_RANGE, Settings
+from companion.ui.screens import UIS, Confirm, GameUI, HistoryScreen, Menu, ResumeOffer, Screen, SettingsScreen, SetupForm
+from companion.text import Catalog, load_seat_names
 
 if TYPE_CHECKING:
     from companion.hw.buzzers import BuzzerArbiter
@@ -45,33 +47,6 @@ DISPLAY_STATES = ("on", "dim", "off")
 log = logging.getLogger(__name__)
 
 load_parts("ui")  # every game's screens register themselves by game id
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What the user sets on the device; the daemon stores it with ``to_json`` / ``from_json``.
-
-    >>> Settings.from_json({"language": "ja", "contrast": 999})
-    Traceback (most recent call last):
-    ...
-    companion.errors.ConfigError: settings: contrast must be a whole number 15-255, not 999
-    """
-
-    language: str = "en"
-    contrast: int = 207  # the value written to the SSD1306/SH1106 contrast register when "on"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"language": self.language, "contrast": self.contrast}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Settings:
-        language, contrast = data.get("language", cls.language), data.get("contrast", cls.contrast)
-        low, high = CONTRAST_RANGE
-        if language not in LANGUAGES:
-            raise ConfigError(f"settings: language must be {' or '.join(LANGUAGES)}, not {language!r}")
-        if not isinstance(contrast, int) or isinstance(contrast, bool) or not low <= contrast <= high:
-            raise ConfigError(f"settings: contrast must be a whole number {low}-{high}, not {contrast!r}")
-        return cls(language, contrast)
 
 
 def _ignore(*_: object) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.engine.tricks import SuitedCard, Turn
 from companion.games.irohanihohedo import Irohanihohedo, Play, lowest_per_colour, marker_colour
-from companion.hw.keys import Key, KeyEvent
+from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, shortest
 from companion.ui.screens import Choice, Screen, register_ui

@@ -23,7 +23,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
-from companion.hw.keys import Key, KeyEvent
+from companion.keys import Key, KeyEvent
 
 T = TypeVar("T", bound=Hashable)
 S = TypeVar("S", bound=Hashable)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.hw.keys import KeyEvent
+from companion.keys import KeyEvent
 from companion.ui.app import App
 
 

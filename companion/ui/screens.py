@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.errors import IllegalAction
-from companion.hw.keys import Key, KeyEvent
+from companion.keys import Key, KeyEvent
+from companion.settings import CONTRAST_RANGE
 from companion.ui.canvas import ROWS, WIDTH, Canvas
-
-CONTRAST_RANGE = (15, 255)  # what the SSD1306/SH1106 contrast register takes, bar the darkest values
 
 if TYPE_CHECKING:
     from companion.session import Session

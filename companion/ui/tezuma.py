@@ -37,12 +37,13 @@ from companion.games.tezuma import (
     DealState,
     Draft,
     Play,
-    Revoke,
     TezumaGame,
     Trick,
     TrickResult,
 )
-from companion.hw.keys import Key, KeyEvent
+from companion.engine.tricks import Revoke
+from companion.keys import Key, KeyEvent
+from companion.text import Formatter
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 from companion.ui.picker import ARROWS, Grid, Number, shortest
 from companion.ui.screens import Choice, GameUI, ListScreen, Notice, Screen, register_ui
@@ -57,7 +58,6 @@ CELL = 8  # pixel width of one rank in the picker row
 NAME_X, CARD_X, CELLS_X = 16, 36, 46
 PANEL_ROW, PANEL_ROWS = 5, 3  # the last trick's reason, under the seat rows
 OK, LONG_OK = KeyEvent(Key.OK), KeyEvent(Key.OK, long=True)
-FOLLOW_HOW = ("horse-swallowing", "fire-breathing", "many-umbrellas", "cup-and-ball")
 
 
 def slot(card: Card) -> int:
@@ -80,9 +80,8 @@ def laid_out(game: TezumaGame, deal: DealState, kind: str) -> list[str]:
 class Names:
     """How seats, cards, abilities and reasons read in the language on screen.
 
-    English screens show the engine's own sentences; other languages build them from the result
-    codes with catalogue templates (``en.json`` holds the English templates, which tests compare
-    with the engine's sentences so the builder stays faithful).
+    Reasons and revokes come from the engine as phrase codes; the one :class:`~companion.text.Formatter`
+    says them in every language, English included (``i18n/games/tezuma.<lang>.json``).
     """
 
     def __init__(self, app: App, game: TezumaGame) -> None:
@@ -141,47 +140,22 @@ class Names:
             parts.append(self.ability(play.ability))
         return " ".join(parts)
 
-    def reason(self, result: TrickResult, trick: Trick, *, house: bool = True) -> str:
-        if self.lang == "en":
-            return result.reason if house or not result.house else result.reason.removesuffix(f"; {result.house}")
-        return self.coded_reason(result, trick, house=house)
+    @property
+    def formatter(self) -> Formatter:
+        return Formatter.for_game(self.app.catalog, self.lang, self.game)
 
-    def coded_reason(self, result: TrickResult, trick: Trick, *, house: bool = True) -> str:
-        """The reason from the result's codes, in the language on screen."""
-        label = self.app.seat_label
-        abilities = {seat: ability for seat, _, ability in trick.plays() if ability}
-        rule_ability = {"sand": "five-color-sand", "trump-sword": "sword-walking", "follow-sword": "sword-walking",
-                        "trump-butterfly": "butterfly-dance", "trump-butterfly-water": "butterfly-dance"}
-        key, ability = f"reason.{result.rule}", rule_ability.get(result.rule)
-        how = abilities.get(result.winner)
-        if result.rule == "follow" and how in FOLLOW_HOW:
-            key, ability = "reason.follow-ability", how
-        text = self.t(
-            key,
-            winner=label(result.winner),
-            suit=self.suit(trick.lead_suit) if trick.lead_suit else "",
-            value=result.value,
-            ability=self.ability(ability) if ability else "",
-            water=self.ability("water-trick"),
-        )
-        if result.water_voided:
-            text = self.t("reason.water-voided", text=text, ability=self.ability("water-trick"))
-        if result.next_lead_by:
-            text = self.t("reason.next-lead", text=text, leader=label(result.next_lead),
-                          ability=self.ability(result.next_lead_by))
-        if house and result.house:
-            text = self.t("reason.house", text=text, house=self.house(result))
-        return text
+    def reason(self, result: TrickResult, *, house: bool = True) -> str:
+        """Why the trick went as it did, from the result's phrase codes; without the house ruling
+        when the screen names it on its own line."""
+        phrases = result.reason if house else [phrase for phrase in result.reason if phrase.code != result.house]
+        return self.formatter.reason(phrases)
 
     def house(self, result: TrickResult) -> str:
         """The house ruling that decided ``result`` (Tezuma has one: two next-lead abilities)."""
-        if self.lang == "en" and result.house:
-            return result.house
-        return self.t("house.next-lead", ability=self.ability(result.next_lead_by or ""))
+        return self.formatter.reason([phrase for phrase in result.reason if phrase.code == result.house])
 
     def revoke(self, revoke: Revoke) -> str:
-        return self.t("revoke.text", seat=self.app.seat_label(revoke.seat), suit=self.suit(revoke.suit),
-                      trick=revoke.trick + 1, deal=revoke.deal + 1, shown=revoke.proved_in_trick + 1)
+        return self.formatter.phrase(revoke.phrase())
 
     def question(self, question: Question) -> str:
         """The engine's question about a lost score-card fact, in the language on screen."""
@@ -253,7 +227,7 @@ class TezumaUI(GameUI):
         a reason too long for the panel, and the deal's last trick (the next screen is not a trick)."""
         assert trick.result is not None
         last = index == self.game.tricks_per_deal - 1
-        panel = self.app.t("trick.last", trick=index + 1, reason=self.names.reason(trick.result, trick))
+        panel = self.app.t("trick.last", trick=index + 1, reason=self.names.reason(trick.result))
         return bool(trick.result.house) or last or len(self.app.face.wrap(panel, WIDTH)) > PANEL_ROWS
 
     def history(self) -> list[tuple[str, Callable[[], Screen]]]:
@@ -288,22 +262,26 @@ class TezumaUI(GameUI):
 
     @classmethod
     def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
+        """The variants the edition's book has (the beginner variant is the 2015 book's), then the cards."""
         cards = printed_cards(game_id)
         modes = (["recommended"] if "recommended" in cards else []) + ["random", "choose"]
+        game = app.game_class(game_id)
+        assert issubclass(game, TezumaGame)  # registered for Tezuma ids only
+        variants = [("beginner", "setup.beginner")] if game.beginner_variant else []
+        variants += [("redraw_each_deal", "tezuma.setup.redraw")] if game.redraw_variant else []
         return [
-            Choice("beginner", app.t("setup.beginner"), ["no", "yes"], [app.t("no"), app.t("yes")]),
+            *(Choice(key, app.t(label), ["no", "yes"], [app.t("no"), app.t("yes")]) for key, label in variants),
             Choice("cards", app.t("setup.cards"), modes, [app.t(f"setup.cards.{mode}") for mode in modes]),
         ]
 
     @classmethod
     def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         values = {choice.key: choice.value for choice in choices}
-        beginner = values["beginner"] == "yes"
+        options: dict[str, Any] = {key: values.get(key) == "yes" for key in ("beginner", "redraw_each_deal")}
         if values["cards"] == "choose":
-            app.open(LayoutScreen(app, game_id, names, beginner))
+            app.open(LayoutScreen(app, game_id, names, options))
             return
         cards = printed_cards(game_id)
-        options: dict[str, Any] = {"beginner": beginner}
         if values["cards"] == "random" and "recommended" in cards:
             # this edition lays out the book's sets unless told otherwise: draw them here instead
             options.update(random_layout(cards, len(names), app))
@@ -331,9 +309,10 @@ def begin(app: App, game_id: str, names: Sequence[str], options: dict[str, Any])
 class LayoutScreen(ListScreen):
     """Choose the laid-out scoring cards and abilities on the device; OK toggles, the last row starts."""
 
-    def __init__(self, app: App, game_id: str, names: Sequence[str], beginner: bool) -> None:
+    def __init__(self, app: App, game_id: str, names: Sequence[str], variants: Mapping[str, bool]) -> None:
         self.cards = cards = printed_cards(game_id)
-        self.game_id, self.names, self.beginner = game_id, list(names), beginner
+        self.game_id, self.names, self.variants = game_id, list(names), dict(variants)
+        beginner = self.beginner = bool(variants.get("beginner"))
         n = len(names)
         self.options = [(SCORING, c["id"], scoring_label(cards, app.lang, c["id"]))
                         for c in cards["scoring"]["cards"] if n in c["players"]]
@@ -361,7 +340,7 @@ class LayoutScreen(ListScreen):
                     name = self.t("kind.ability") if kind == ABILITY else self.cards["scoring"][self.app.lang]
                     raise IllegalAction(self.t("layout.count", wanted=wanted, kind=name, chosen=len(cards)))
             begin(self.app, self.game_id, self.names,
-                  {"beginner": self.beginner, "scoring": chosen[SCORING], "abilities": chosen[ABILITY]})
+                  {**self.variants, "scoring": chosen[SCORING], "abilities": chosen[ABILITY]})
             return
         kind, card, _ = self.options[index]
         if (kind, card) in self.chosen:
@@ -425,7 +404,7 @@ class TrickScreen(TezumaScreen):
     def _start_suit(self, suits: list[str]) -> str:
         """The lead suit; for the leader, or a seat known to be void in it, the suit that puts the
         most unseen cards fewest UP/DOWN presses away."""
-        void = {suit for suit, _ in self.deal.declined[self.seat]}
+        void = {suit for suit, _ in self.deal.watch.declined[self.seat]}
         lead = self.trick.lead_suit
         if lead in suits and lead not in void:
             return lead
@@ -542,7 +521,7 @@ class TrickScreen(TezumaScreen):
         if finished:
             last = finished[-1]
             assert last.result is not None
-            panel = self.t("trick.last", trick=len(finished), reason=self.names.reason(last.result, last))
+            panel = self.t("trick.last", trick=len(finished), reason=self.names.reason(last.result))
         else:
             panel = self.t("trick.leads", seat=self.names.seat(self.trick.lead))
         canvas.lines(PANEL_ROW, PANEL_ROWS, panel)
@@ -719,11 +698,11 @@ class ResultScreen(Notice):
                               seat=names.seat(result.winner)))
         canvas.text(1, " ".join(names.turn(seat, cards, ability) for seat, cards, ability in self.trick.plays()))
         if result.house:
-            canvas.lines(2, 3, names.reason(result, self.trick, house=False))
+            canvas.lines(2, 3, names.reason(result, house=False))
             canvas.text(5, self.t("result.house"), invert=True)
             canvas.lines(6, 2, names.house(result))
         else:
-            canvas.lines(2, ROWS - 2, names.reason(result, self.trick))
+            canvas.lines(2, ROWS - 2, names.reason(result))
 
 
 class RevokeScreen(Notice):

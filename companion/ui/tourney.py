@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from companion.engine.tricks import Deal, SuitedCard, Term, Turn
 from companion.errors import IllegalAction
 from companion.games.tourney import NpcRow, Play, Predict, Tourney, TourneyResult, TourneyTrick
-from companion.hw.keys import Key, KeyEvent
+from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, shortest
 from companion.ui.screens import Choice, Notice, Screen, register_ui

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.carddata import printed_cards
 from companion.engine.tricks import Deal, Revoke, Trick, TrickGame, TrickResult, Turn
-from companion.hw.keys import Key, KeyEvent
+from companion.keys import Key, KeyEvent
 from companion.text import Formatter
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 from companion.ui.screens import Choice, GameUI, Notice, Screen

@@ -38,7 +38,7 @@ from companion.games.zenjidou import (
     Zenjidou,
 )
 from companion.engine.tricks import Turn
-from companion.hw.keys import Key, KeyEvent
+from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.screens import Choice, Screen, register_ui
 from companion.ui.tricks import DealScreen, ResultScreen, TrickScreenBase, TrickUI

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from companion.engine.record import GameBuilder, read_record
+from tests.engine.helpers import english
 
 DEMO = Path(__file__).resolve().parents[2] / "docs" / "examples" / "first-tricks.keys"
 
@@ -24,7 +25,7 @@ def test_the_shipped_key_script_plays_two_tricks_and_exits(tmp_path):
     out, err = child.communicate(timeout=120)
     assert child.returncode == 0, err
     game = read_record((tmp_path / "current.jsonl").read_text(encoding="utf-8").splitlines(), GameBuilder()).game
-    assert len(game.actions) == 20 and game.state.deal.tricks[1].result.reason == "P3: Five-Color Sand"
+    assert len(game.actions) == 20 and english(game, game.state.deal.tricks[1].result) == "P3: Five-Color Sand"
     assert frame.exists() and "display bytes" in err
 
 

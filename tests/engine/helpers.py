@@ -7,6 +7,9 @@ from typing import Any
 
 from companion.carddata import printed_cards
 from companion.engine.base import Game, game_class
+from companion.text import Catalog, Formatter
+
+CATALOG = Catalog.load()
 
 
 def new_game(game_id: str, players: int = 4, table_facts: Mapping[str, Any] | None = None, **options: Any) -> Game[Any]:
@@ -47,3 +50,8 @@ def game_with(*abilities: str, game_id: str = "tezuma-2015", players: int = 4) -
     scoring = game.state.deal.layout["scoring"]
     draft(game, [{"ability": a, "penalty": suits[i], "scoring": scoring[i]} for i, a in enumerate(abilities)])
     return game
+
+
+def english(game: Game[Any], result: Any) -> str:
+    """A trick result's reason as the English screens and ``companion replay`` say it."""
+    return Formatter.for_game(CATALOG, "en", game).reason(result.reason)

@@ -4,7 +4,7 @@ import pytest
 
 from companion.errors import IllegalAction, IllegalPlay
 from companion.games.tezuma import Card
-from tests.engine.helpers import game_with, new_game, trick
+from tests.engine.helpers import english, game_with, new_game, trick
 
 
 def test_sword_walking_wins_a_tie_of_valid_trumps_even_when_later():
@@ -16,7 +16,7 @@ def test_sword_walking_wins_a_tie_of_valid_trumps_even_when_later():
 def test_sword_walking_wins_a_tie_at_the_top_value():
     game = game_with("horse-swallowing", "sword-walking", "water-trick", "baby-chicks")
     result = trick(game, "B6 horse-swallowing", "B8 sword-walking", "B2", "B3")
-    assert (result.winner, result.reason) == (1, "P2: Sword Walking wins the tie at 8")
+    assert (result.winner, english(game, result)) == (1, "P2: Sword Walking wins the tie at 8")
 
 
 def test_sword_walking_outside_the_tie_changes_nothing():
@@ -28,7 +28,7 @@ def test_sword_walking_outside_the_tie_changes_nothing():
 def test_tie_from_an_ability_goes_to_the_first_played():
     game = game_with("water-trick", "horse-swallowing", "sword-walking", "baby-chicks")
     result = trick(game, "B9", "B7 horse-swallowing", "B2", "B3")
-    assert (result.winner, result.reason) == (0, "P1: first of the tied butterfly 9s")
+    assert (result.winner, english(game, result)) == (0, "P1: first of the tied butterfly 9s")
 
 
 def test_paper_egg_puts_its_card_down_last_and_loses_the_trump_race():
@@ -38,7 +38,7 @@ def test_paper_egg_puts_its_card_down_last_and_loses_the_trump_race():
     game.push_text("W2")
     assert game.decision.seat == 1 and "Paper Egg" in game.decision.prompt
     result = trick(game, "RT")
-    assert (result.winner, result.reason) == (2, "P3: first valid trump")
+    assert (result.winner, english(game, result)) == (2, "P3: first valid trump")
     plays = game.state.deal.tricks[0].plays()
     assert [(seat, ability) for seat, _, ability in plays] == [(0, None), (2, None), (3, None), (1, "paper-egg")]
 
@@ -56,13 +56,13 @@ def test_paper_egg_not_by_the_lead_and_its_card_takes_no_second_ability():
 def test_water_trick_voids_every_trump_even_one_played_before_it():
     game = game_with("paper-egg", "baby-chicks", "sword-walking", "water-trick")
     result = trick(game, "B3", "UT", "B2", "B1 water-trick")
-    assert (result.winner, result.reason) == (0, "P1: highest butterfly (3); Water Trick voided the trumps")
+    assert (result.winner, english(game, result)) == (0, "P1: highest butterfly (3); Water Trick voided the trumps")
 
 
 def test_butterfly_dance_makes_a_following_trump_valid_and_beats_water_trick():
     game = game_with("paper-egg", "water-trick", "butterfly-dance", "baby-chicks")
     result = trick(game, "B9", "B1 water-trick", "BT butterfly-dance", "B2")
-    assert (result.winner, result.reason) == (2, "P3: Butterfly Dance overrides Water Trick")
+    assert (result.winner, english(game, result)) == (2, "P3: Butterfly Dance overrides Water Trick")
 
 
 def test_butterfly_dance_not_by_the_lead():
@@ -75,7 +75,7 @@ def test_baby_chicks_user_leads_next_whoever_wins():
     game = game_with("paper-egg", "baby-chicks", "water-trick", "sword-walking")
     result = trick(game, "B9", "B1 baby-chicks", "B2", "B3")
     assert (result.winner, result.next_lead) == (0, 1)
-    assert result.reason.endswith("P2 leads next (Baby Chicks)")
+    assert english(game, result).endswith("P2 leads next (Baby Chicks)")
     assert game.decision.seat == 1
 
 
@@ -100,8 +100,8 @@ def test_house_ruling_the_later_next_lead_ability_decides(plays, next_lead, name
     game = game_with(*abilities)
     result = trick(game, *plays)
     assert result.next_lead == next_lead
-    assert result.house == f"house ruling: later next-lead ability wins ({named})"
-    assert "house ruling" in result.reason
+    assert result.house == "tezuma.house.next-lead"
+    assert english(game, result).endswith(f"; house ruling: later next-lead ability wins ({named})")
 
 
 def test_house_ruling_counts_declaration_order_not_paper_egg_put_down_order():
@@ -134,7 +134,7 @@ def test_cup_and_ball_counts_any_suit_as_following():
     game = game_with("paper-egg", "cup-and-ball", "water-trick", "sword-walking")
     result = trick(game, "B3", "U9 cup-and-ball", "B2", "B1")
     assert (result.winner, result.value) == (1, 9)
-    assert "Cup and Ball" in result.reason
+    assert "Cup and Ball" in english(game, result)
 
 
 def test_cup_and_ball_makes_a_trump_invalid():
@@ -152,6 +152,25 @@ def test_fire_breathing_sums_two_cards_and_returns_the_lower_one():
     assert deal.hand == [11, 11, 11, 11]
     trick(game, "B3", "B4", "B5", "B6")  # P2 leads with the returned B3: it is back in hand
     assert str(deal.tricks[1].turns[0].cards[0]) == "B3" and deal.hand == [10, 10, 10, 10]
+
+
+def test_declining_the_suit_of_a_card_fire_breathing_returned_is_a_revoke_at_once():
+    game = game_with("paper-egg", "fire-breathing", "water-trick", "sword-walking")
+    trick(game, "B9", "B3+B7 fire-breathing", "B2", "B1")  # B3 goes back to P2's hand, in public
+    trick(game, "U1", "U2", "U3", "U9")  # P2 (trick 1's winner) leads; P1 wins with U9 and leads next
+    assert game.state.revokes == []
+    trick(game, "B8", "W5", "B4", "B5")  # P2 plays water while everyone saw B3 go back to its hand
+    [revoke] = game.state.revokes
+    assert (revoke.trick, revoke.seat, revoke.suit, revoke.proved_in_trick) == (2, 1, "B", 2)
+
+
+def test_playing_the_returned_card_leaves_nothing_to_prove():
+    game = game_with("paper-egg", "fire-breathing", "water-trick", "sword-walking")
+    trick(game, "B9", "B3+B7 fire-breathing", "B2", "B1")
+    trick(game, "B3", "B4", "B5", "B6")  # P2 leads the returned B3: it left the hand
+    trick(game, "U9", "U1", "U2", "U3")
+    trick(game, "B8", "W5", "W4", "W3")  # P2 declines butterfly with nothing known in hand
+    assert game.state.revokes == []
 
 
 def test_fire_breathing_refuses_trumps_two_suits_and_too_few_cards():
@@ -241,3 +260,9 @@ def test_a_refused_action_changes_nothing():
         with pytest.raises(IllegalAction):
             game.push_text(text)
     assert (repr(game.state), list(game.actions)) == before
+
+
+def test_the_later_edition_has_no_beginner_variant():
+    with pytest.raises(IllegalAction, match="no beginner variant") as refused:
+        new_game("tezuma", beginner=True)
+    assert refused.value.code == "no_beginner"

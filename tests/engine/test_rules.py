@@ -1,10 +1,13 @@
 """Deck, draft, layout, revokes and scoring questions: what the table can prove, and what it must be asked."""
 
+from dataclasses import replace
+
 import pytest
 
 from companion.engine.base import Answer
-from companion.errors import IllegalAction, IllegalPlay
-from tests.engine.helpers import draft, game_with, new_game, trick
+from companion.errors import IllegalAction, IllegalPlay, RecordError
+from companion.text import Formatter
+from tests.engine.helpers import CATALOG, draft, game_with, new_game, trick
 
 
 def drafted(game_id="tezuma-2015", players=4, **options):
@@ -119,7 +122,7 @@ def test_revoke_is_reported_once_when_a_later_card_proves_it():
     trick(game, "W8", "B5", "W4", "W5")  # P2 shows a butterfly: P2 held one in trick 1
     [revoke] = game.state.revokes
     assert (revoke.deal, revoke.trick, revoke.seat, revoke.suit, revoke.proved_in_trick) == (0, 0, 1, "B", 2)
-    assert revoke.text("butterfly") == "P2 did not follow butterfly in trick 1 of deal 1 but held it (shown in trick 3)"
+    assert Formatter.for_game(CATALOG, "en", game).phrase(revoke.phrase()) == "P2 did not follow butterfly in trick 1 of deal 1 but held it (shown in trick 3)"
     trick(game, "W7", "B6", "W6", "R1")
     assert len(game.state.revokes) == 1
 
@@ -199,3 +202,25 @@ def test_undo_at_the_start_of_a_trick_reopens_the_last_trick():
     assert len(game.state.deal.tricks) == 1
     with pytest.raises(IllegalAction, match="nothing to undo"):
         type(game)(game.setup).pop()
+
+
+def test_redraw_each_deal_is_the_later_editions_variant_only():
+    with pytest.raises(IllegalAction, match="same cards every deal") as refused:
+        new_game("tezuma-2015", redraw_each_deal=True)
+    assert refused.value.code == "no_redraw"
+
+
+def test_a_custom_first_layout_in_2015_stays_for_every_deal():
+    chosen = {"scoring": ["1", "2", "3", "4", "7"],
+              "abilities": ["paper-egg", "butterfly-dance", "linking-rings", "baby-chicks", "pail-dance", "fire-breathing"]}
+    game = new_game("tezuma-2015", **chosen)
+    assert game.setup.options["layouts"] == [chosen] * 4
+
+
+def test_a_2015_record_whose_deals_lay_out_different_cards_is_refused():
+    game = new_game("tezuma-2015")
+    layouts = [dict(game.setup.options["layouts"][0]) for _ in range(4)]
+    layouts[2] = {**layouts[2], "abilities": layouts[2]["abilities"][::-1]}
+    setup = replace(game.setup, options={**game.setup.options, "layouts": layouts})
+    with pytest.raises(RecordError, match="first deal's cards"):
+        type(game)(setup)

@@ -7,7 +7,7 @@ examples lost their card pictures; the cards below are ones that fit the text ex
 
 import pytest
 
-from tests.engine.helpers import draft, new_game, trick
+from tests.engine.helpers import draft, english, new_game, trick
 
 PICKS_2015 = [
     {"penalty": "R", "scoring": "1", "ability": "paper-egg"},
@@ -26,36 +26,36 @@ def game2015():
 
 def test_example_1_highest_follower_wins(game2015):
     result = trick(game2015, "B7", "B2", "B6", "B3")
-    assert (result.winner, result.reason) == (0, "P1: highest butterfly (7)")
+    assert (result.winner, english(game2015, result)) == (0, "P1: highest butterfly (7)")
 
 
 def test_example_2_off_suit_number_and_following_trump_cannot_win(game2015):
     result = trick(game2015, "U5", "R9", "U8", "UT")
-    assert (result.winner, result.reason) == (2, "P3: highest umbrella (8)")
+    assert (result.winner, english(game2015, result)) == (2, "P3: highest umbrella (8)")
 
 
 def test_example_3_first_valid_trump_wins(game2015):
     result = trick(game2015, "W9", "UT", "WT", "RT")
-    assert (result.winner, result.reason) == (1, "P2: first valid trump")
+    assert (result.winner, english(game2015, result)) == (1, "P2: first valid trump")
     assert game2015.state.deal.captured[1] == [c for c in game2015.state.deal.tricks[0].turns for c in c.cards]
 
 
 def test_rare_case_following_trumps_and_off_suit_numbers_first_trump_wins(game2015):
     # section 5: several invalid trumps and otherwise only numbers that do not follow
     result = trick(game2015, "BT", "BT", "U9", "R3")
-    assert (result.winner, result.reason) == (0, "P1: lead trump, nobody followed with a number")
+    assert (result.winner, english(game2015, result)) == (0, "P1: lead trump, nobody followed with a number")
 
 
 def test_example_4_five_color_sand_beats_butterfly_dance(game2015):
     result = trick(game2015, "B9", "B8 horse-swallowing", "BT butterfly-dance", "five-color-sand")
-    assert (result.winner, result.reason) == (3, "P4: Five-Color Sand")
+    assert (result.winner, english(game2015, result)) == (3, "P4: Five-Color Sand")
     deal = game2015.state.deal
     assert len(deal.captured[3]) == 3 and deal.hand[3] == 12
 
 
 def test_example_4_without_the_sand_butterfly_dance_would_win(game2015):
     result = trick(game2015, "B9", "B8 horse-swallowing", "BT butterfly-dance", "B1")
-    assert (result.winner, result.reason) == (2, "P3: Butterfly Dance makes the trump valid")
+    assert (result.winner, english(game2015, result)) == (2, "P3: Butterfly Dance makes the trump valid")
 
 
 # Example 5 needs a whole deal: A (chart #1) takes 4 tricks holding 2 ring cards.
@@ -137,14 +137,14 @@ def test_later_trick_example_1_all_follow_highest_wins(game_later):
 
 def test_later_trick_example_2_trump_that_follows_counts_as_zero(game_later):
     result = trick(game_later, "B6", "U9", "B7", "BT")
-    assert (result.winner, result.reason) == (2, "P3: highest butterfly (7)")
+    assert (result.winner, english(game_later, result)) == (2, "P3: highest butterfly (7)")
 
 
 def test_later_trick_example_3_first_valid_trump_wins(game_later):
     # A leads fan; B has no fan and plays a trump (valid); C follows with the fan trump (invalid);
     # D has no fan and plays a trump too, but later than B.
     result = trick(game_later, "F4", "UT", "FT", "MT")
-    assert (result.winner, result.reason) == (1, "P2: first valid trump")
+    assert (result.winner, english(game_later, result)) == (1, "P2: first valid trump")
 
 
 def test_later_lead_trump_wins_when_only_off_suit_numbers_and_lead_suit_trumps(game_later):

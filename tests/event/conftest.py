@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from companion.report import rendered_summary
 from companion.cli import main as companion
 from companion.daemon.virtual import VirtualDevice
 from companion.event.board import Board, standings
@@ -193,7 +194,7 @@ def assert_board_equals_replays(board: Board, tables: list[MockTable]) -> None:
         replays = sorted((json.dumps(replay_json(p), sort_keys=True) for p in table.journals()))
         games = board.tables[table.table].games.values()
         assert all(g.stream.failure is None for g in games)
-        rebuilt = sorted(json.dumps(g.stream.game.summary(), sort_keys=True) for g in games)
+        rebuilt = sorted(json.dumps(rendered_summary(g.stream.game), sort_keys=True) for g in games)
         assert rebuilt == replays, f"table {table.table}"
         summaries += [json.loads(r) for r in replays]
     finished = [(s["players"], s["totals"]) for s in summaries if s["pending"] is None]

@@ -12,6 +12,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from companion.report import rendered_summary
 from companion.event.board import standings
 from companion.event.mosquitto import free_port
 from tests.event.conftest import EVENT, SETTLE, replay_json, settle
@@ -40,7 +41,7 @@ def test_companion_run_with_an_event_section_publishes_its_journal(tmp_path, bro
     settle(board, lambda: "5" in board.tables and board.applied == lines and not board.tables["5"].online,
            "the device's 21 lines and its offline status")
     (game,) = board.tables["5"].games.values()
-    assert game.stream.game.summary() == replay_json(tmp_path / "state" / "current.jsonl")
+    assert rendered_summary(game.stream.game) == replay_json(tmp_path / "state" / "current.jsonl")
 
 
 def test_without_an_event_section_the_device_loads_no_network_code(tmp_path):

@@ -36,6 +36,12 @@ def keys(app: Any, *names: str) -> None:
         app.handle(press(Key[name]))
 
 
+def start(app: Any) -> None:
+    """Down the setup form to its Start row (how many rows the game adds varies) and OK."""
+    form = app.top
+    assert isinstance(form, SetupForm)
+    keys(app, *["DOWN"] * (len(form.rows) - 1 - form.row), "OK")
+
 
 def test_a_new_game_with_the_books_sets() -> None:
     daemon = Daemon()
@@ -58,7 +64,7 @@ def test_names_come_from_the_list_and_are_never_shared() -> None:
     app = make_app(on_new_game=daemon.new_game)
     choose_game(app, "tezuma")
     keys(app, "DOWN", "DOWN", "DOWN", "RIGHT")  # P2: Ben -> Chie is P3's -> Dai is P4's -> Emi
-    keys(app, *["DOWN"] * 5, "OK")
+    start(app)
     assert daemon.setups[0].players == ("Aki", "Emi", "Chie", "Dai")
 
 
@@ -100,11 +106,20 @@ def test_cards_chosen_on_the_device_and_the_engine_names_a_wrong_count() -> None
 def test_a_beginner_game_lays_out_no_abilities() -> None:
     daemon = Daemon()
     app = make_app(on_new_game=daemon.new_game)
-    choose_game(app, "tezuma")
-    keys(app, *["DOWN"] * 6, "RIGHT", "DOWN", "DOWN", "OK")  # the later edition, 4 players, beginner
+    choose_game(app, "tezuma-2015")
+    keys(app, *["DOWN"] * 6, "RIGHT", "DOWN", "DOWN", "OK")  # 4 players, beginner
     (setup,) = daemon.setups
-    assert setup.game == "tezuma" and setup.options["beginner"] is True
+    assert setup.game == "tezuma-2015" and setup.options["beginner"] is True
     assert all(layout["abilities"] == [] for layout in setup.options["layouts"])
+
+
+def test_the_beginner_variant_is_offered_for_the_2015_edition_only() -> None:
+    app = make_app()
+    form = app.top
+    choose_game(app, "tezuma")
+    assert isinstance(form, SetupForm) and "beginner" not in [choice.key for choice in form.extra]
+    keys(app, "RIGHT")
+    assert form.game.value == "tezuma-2015" and "beginner" in [choice.key for choice in form.extra]
 
 
 def test_a_journal_that_cannot_be_opened_is_flashed_and_the_form_stays() -> None:
@@ -113,7 +128,7 @@ def test_a_journal_that_cannot_be_opened_is_flashed_and_the_form_stays() -> None
 
     app = make_app(on_new_game=broken)
     choose_game(app, "tezuma")
-    keys(app, *["DOWN"] * 8, "OK")
+    start(app)
     assert app.message == "journal: disk full" and isinstance(app.top, SetupForm)
 
 
@@ -152,3 +167,45 @@ def test_the_menu_without_a_game_offers_the_settings() -> None:
     app = make_app()
     keys(app, "BACK")
     assert isinstance(app.top, Menu) and app.top.items == ["Settings"]
+
+
+def test_the_later_editions_new_cards_each_round_variant_is_offered() -> None:
+    daemon = Daemon()
+    app = make_app(on_new_game=daemon.new_game)
+    form = app.top
+    choose_game(app, "tezuma")
+    assert isinstance(form, SetupForm)
+    keys(app, *["DOWN"] * 6, "RIGHT")  # past the names to "New cards": yes
+    assert form.rows[form.row] is not None and form.rows[form.row].key == "redraw_each_deal"
+    start(app)
+    (setup,) = daemon.setups
+    layouts = setup.options["layouts"]
+    assert setup.game == "tezuma" and setup.options["redraw_each_deal"] is True
+    assert len({tuple(layout["abilities"]) for layout in layouts}) > 1  # drawn again for later deals
+
+
+def test_the_2015_form_has_no_new_cards_row() -> None:
+    app = make_app()
+    choose_game(app, "tezuma-2015")
+    form = app.top
+    assert isinstance(form, SetupForm) and "redraw_each_deal" not in [choice.key for choice in form.extra]
+
+
+def test_new_cards_each_round_keeps_the_first_deals_cards_chosen_on_the_device() -> None:
+    daemon = Daemon()
+    app = make_app(on_new_game=daemon.new_game)
+    choose_game(app, "tezuma")
+    keys(app, *["DOWN"] * 6, "RIGHT", "DOWN", "LEFT", "DOWN", "OK")  # new cards: yes; cards: choose
+    layout = app.top
+    assert isinstance(layout, LayoutScreen)
+    for _ in range(5):  # the first five bid cards, then the first five abilities
+        keys(app, "OK", "DOWN")
+    while layout.options[layout.index][0] != "ability":
+        keys(app, "DOWN")
+    for _ in range(5):
+        keys(app, "OK", "DOWN")
+    keys(app, *["DOWN"] * (len(layout.items) - 1 - layout.index), "OK")  # Start
+    (setup,) = daemon.setups
+    first = setup.options["layouts"][0]
+    assert setup.options["redraw_each_deal"] is True and len(first["scoring"]) == 5 and len(first["abilities"]) == 5
+    assert first["abilities"] == [option[1] for option in layout.options if option[0] == "ability"][:5]

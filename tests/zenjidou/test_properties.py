@@ -1,6 +1,7 @@
 """Invariants over random games played by the simulated table (random card facts, real piles)."""
 
 import random
+import re
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -85,13 +86,13 @@ def test_the_example_record_replays_to_the_end_and_reads_as_text() -> None:
     import io
     from pathlib import Path
 
-    from companion.cli import print_trick_game
+    from companion.report import rendered_summary, write_text
 
     lines = (Path(__file__).parents[2] / "docs" / "examples" / "zenjidou.jsonl").read_text(encoding="utf-8").splitlines()
     game = read_record(lines).game
     assert game.is_over() and game.summary()["winners"]
     assert [str(deal.rule) for deal in game.state.deals] == ["B", "C", "D"]
     out = io.StringIO()
-    print_trick_game(game, out)
+    write_text(rendered_summary(game), out, seat_label=game.seat_label)
     text = out.getvalue()
-    assert text.count("trick ") == 15 and "{" not in text and "Totals:" in text
+    assert text.count("\n  trick ") == 15 and not re.search(r"\{[a-z_]+\}", text) and "Totals:" in text

@@ -1,0 +1,80 @@
+"""companion replay prints any game through the common schema (docs/record-format.md)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.carddata import printed_cards
+from companion.cli import main
+from companion.engine.record import GameBuilder, read_record
+from companion.engine.tricks import Phrase
+from companion.games.irohanihohedo import Irohanihohedo
+from companion.report import rendered_summary, write_text
+from companion.text import Catalog, Formatter
+
+EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "docs" / "examples").glob("*.jsonl"))
+COMMON = {"game", "players", "deals", "totals", "winners", "revokes", "pending"}
+TRICK = {"lead", "winner", "next_lead", "reason", "reason_codes", "house", "cards"}
+OWN_KEYS = {
+    "tezuma": ({"picks", "points", "penalties"}, set()),
+    "irohanihohedo": ({"lowest"}, {"marker"}),
+    "tourney": ({"hit_points", "trick_points", "npc_row"}, {"places", "hits", "predictions"}),
+    "zenjidou": ({"bonus", "guesses", "hands", "house", "marks", "player_scores", "resolution", "rest", "rule"},
+                 {"low_strong", "pointer", "strongest", "trump", "wrong"}),
+}
+
+
+def replayed(path: Path):
+    builder = read_record(path.read_text(encoding="utf-8").splitlines(), GameBuilder())
+    assert builder.failure is None and builder.game is not None
+    return builder.game
+
+
+def test_every_game_has_an_example_record() -> None:
+    assert {path.stem for path in EXAMPLES} >= {"irohanihohedo", "tezuma", "tezuma-2015", "tourney", "zenjidou"}
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)
+def test_examples_replay_through_the_common_schema(capsys: pytest.CaptureFixture[str], path: Path) -> None:
+    assert main(["replay", "--json", str(path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    game = replayed(path)
+    deal_keys, trick_keys = OWN_KEYS[data["game"].removesuffix("-2015")]
+    assert set(data) == COMMON and data["pending"] is None and data["winners"] == game.winners()
+    english = Formatter.for_game(Catalog.load(), "en", game)
+    for deal in data["deals"]:
+        assert set(deal) == {"start", "tricks", "tricks_won", "scores"} | deal_keys
+        assert sum(deal["tricks_won"]) == len(deal["tricks"]) and deal["scores"] is not None
+        for trick in deal["tricks"]:
+            assert set(trick) == TRICK | trick_keys
+            assert trick["reason"] == english.reason([Phrase.from_json(p) for p in trick["reason_codes"]])
+            assert {turn["seat"] for turn in trick["cards"]} == set(range(len(trick["cards"])))  # a seat a card
+    assert data["totals"] == [sum(deal["scores"][seat] for deal in data["deals"]) for seat in range(len(data["players"]))]
+
+
+def test_an_irohanihohedo_replay_reads_as_text(capsys: pytest.CaptureFixture[str]) -> None:
+    path = next(path for path in EXAMPLES if path.stem == "irohanihohedo")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("irohanihohedo: P1 Aki, P2 べん, P3 Chie\n")
+    assert ("  trick  4: P2:O5  P3:G2  P1:O3  -> P3: highest fan (2); trump marker moved to fan (P3 could not follow)"
+            '  marker "G"\n') in out
+    assert "  P1 Aki: 1 trick -> 9\n" in out and out.count("\n  trick ") == 27 and "Winner: P1 Aki" in out
+
+
+def test_revokes_are_said_in_the_replay() -> None:
+    game = Irohanihohedo(Irohanihohedo.new_setup(["Aki", "Ben", "Chie"], cards=printed_cards("irohanihohedo")))
+    for text in ["O7", "G3", "B2",  # P3 plays a fan on a bird lead: it holds no bird, it says
+                 "R1", "R2", "O5"]:  # P3 shows a bird in trick 2
+        game.push_text(text)
+    summary = rendered_summary(game)
+    out = io.StringIO()
+    write_text(summary, out)
+    [revoke] = summary["revokes"]
+    assert (revoke["trick"], revoke["seat"], revoke["suit"], revoke["proved_in_trick"]) == (0, 2, "O", 1)
+    assert "REVOKE: P3 did not follow bird in trick 1 of deal 1 but held it (shown in trick 2)\n" in out.getvalue()
+    assert "Waiting for: P3: play (trick 3)" in out.getvalue()

@@ -12,7 +12,7 @@ from PIL import Image
 from companion.hw.keys import Key
 from companion.sim import random_game
 from companion.ui import App
-from tests.ui.helpers import GOLDEN, check_golden, choose_game, enter, make_app, new_game, press, renamed, texts
+from tests.ui.helpers import DOCS_IMG, GOLDEN, check_golden, choose_game, enter, make_app, new_game, press, renamed, texts
 
 DRAFT = ["penalty R", "penalty B", "penalty U", "penalty W", "scoring 1", "scoring 2", "scoring 3", "scoring 4"]
 ABILITIES = ["paper-egg", "horse-swallowing", "butterfly-dance", "five-color-sand", "baby-chicks", "pail-dance"]
@@ -133,3 +133,11 @@ def test_undo_confirmation() -> None:
 def test_goldens_are_one_bit_128_by_64(name: str) -> None:
     with Image.open(GOLDEN / f"{name}.png") as image:
         assert image.size == (128, 64) and image.mode == "1"
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in DOCS_IMG.glob("*.png")))
+def test_the_readme_pictures_are_the_goldens_scaled(name: str) -> None:
+    """README shows what the tests check: each picture is its golden image at 4x, nothing retouched."""
+    with Image.open(GOLDEN / f"{name}.png") as golden, Image.open(DOCS_IMG / f"{name}.png") as shown:
+        scaled = golden.convert("L").resize((golden.width * 4, golden.height * 4), Image.Resampling.NEAREST)
+        assert shown.convert("L").tobytes() == scaled.tobytes()

@@ -1,23 +1,17 @@
-"""Tourney figures: engine games/s and push latency, and key presses per card on the device.
+"""Tourney's key presses per card on the device (games/s and push latency: bench/engine.py, every game).
 
-Run: python bench/tourney.py [--games N] [--seed S] [--scripted K]. Prints figures; asserts nothing.
+Run: python bench/tourney.py [--seed S] [--scripted K]. Prints figures; asserts nothing.
 
-- games/s replaying the pushes of whole random games (3 players, where the fold plays the NPC, and 4),
-  and with the simulated table choosing every action (real hands, following suit);
 - key presses per card over K scripted whole games entered through the key planner (what a person
   presses), with predictions entered in random order and round from the lead, split by what was entered: the NPC's row, lead and playing cards, predictions (AUX
   presses that switch to another seat's prediction or to the plays count with the card they enter),
   and the share of a 1024-byte frame the page-diff writer sends per press.
-
-bench/engine.py measures the Tezuma editions only; this script is Tourney's counterpart.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import time
 from collections import Counter
 from typing import Any
 
@@ -44,29 +38,6 @@ def random_actions(players: int, seed: int, reveal_rate: float = 0.3, in_turn: b
         game.push(action)
         table.after(game, action)
     return game.setup, list(game.actions)
-
-
-def engine_figures(players: int, games: int, seed: int) -> None:
-    recorded = [random_actions(players, seed + i) for i in range(games)]
-    pushes: list[int] = []
-    start = time.perf_counter()
-    for setup, actions in recorded:
-        game = Tourney(setup)
-        for action in actions:
-            t0 = time.perf_counter_ns()
-            game.push(action)
-            pushes.append(time.perf_counter_ns() - t0)
-    elapsed = time.perf_counter() - start
-    pushes.sort()
-    per_game = statistics.mean(len(actions) for _, actions in recorded)
-    print(f"tourney {players}p: {games} games, {per_game:.0f} actions/game: {games / elapsed:.0f} games/s"
-          f" (replaying pushes), push p50 {pushes[len(pushes) // 2] / 1000:.1f} us,"
-          f" p99 {pushes[int(len(pushes) * 0.99)] / 1000:.1f} us, max {pushes[-1] / 1000:.0f} us")
-    simulated = min(games, 50)
-    start = time.perf_counter()
-    for i in range(simulated):
-        random_actions(players, 10_000 + i)
-    print(f"{'':11} with the simulated table choosing every action: {simulated / (time.perf_counter() - start):.0f} games/s")
 
 
 def changed_pages(before: bytes, after: bytes, width: int = 128, pages: int = 8) -> int:
@@ -103,13 +74,9 @@ def key_figures(players: int, scripted: int, seed: int, in_turn: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--scripted", type=int, default=4)
     args = parser.parse_args()
-    printed_cards("tourney")  # warm the registry and card data outside the timings
-    for players in (3, 4):
-        engine_figures(players, args.games, args.seed)
     for players in (3, 4):
         for in_turn in (False, True):
             key_figures(players, args.scripted, args.seed, in_turn)

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
@@ -48,6 +48,9 @@ from companion.settings import Settings
 from companion.text import LANGUAGES
 from companion.ui.app import App
 
+if TYPE_CHECKING:
+    from companion.event.publisher import LinkStatus
+
 log = logging.getLogger(__name__)
 
 DEFAULT_BOARD = "adafruit-oled-bonnet"
@@ -68,6 +71,13 @@ class Call:
 
 class Buzzed:
     """Posted by a quiz buzzer press: the screen waiting for it may now have a deadline."""
+
+
+class LinkChanged:
+    """Posted by event mode's publisher thread: the link's mark for the screen's corner changed."""
+
+    def __init__(self, mark: str) -> None:
+        self.mark = mark
 
 
 class Device:
@@ -127,6 +137,10 @@ class Device:
         """A quiz buzzer was pressed (its press is already with the arbiter); safe from any thread."""
         self.loop.post(Buzzed())
 
+    def link_changed(self, status: LinkStatus) -> None:
+        """Event mode's link status changed; safe from the publisher's thread (the loop draws it)."""
+        self.loop.post(LinkChanged(status.mark))
+
     def run(self) -> None:
         """Serve until stopped (SIGTERM, SIGINT or a finished script)."""
         with stop_on_signals(self.loop):
@@ -156,6 +170,9 @@ class Device:
             self.app.tick()
             self._show()
             self._schedule()
+        elif isinstance(event, LinkChanged):
+            self.app.show_status_mark(event.mark)
+            self._show()  # a dim display shows the mark too; a blank one shows it when woken
 
     def _on_timer(self) -> None:
         self._timer = None
@@ -339,7 +356,8 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         cleanup.callback(device.close)
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
-        events = start_event_mode(config.sections, store)  # None (and no network) without [event]
+        # None (and no network) without [event]; with it, the link's mark goes to the screen's corner
+        events = start_event_mode(config.sections, store, on_status=device.link_changed)
         if events is not None:
             cleanup.callback(events.close)
         try:

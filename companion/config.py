@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,12 +70,17 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Setting:
-    """One config key: its type, the values it allows, and whether luma's parser takes it."""
+    """One config key: its type, the values it allows, and whether luma's parser takes it.
+
+    ``valid`` checks a value no list of choices can describe (a pin list): it returns a reason to
+    refuse the value, or None.
+    """
 
     kind: type
     help: str
     choices: tuple[Any, ...] | range | None = None
     luma: bool = False  # passed on to luma's display options as --NAME VALUE
+    valid: Callable[[Any], str | None] | None = None
 
     def check(self, name: str, value: object, where: str) -> object:
         wanted = {str: "text", int: "a whole number", bool: "true or false"}[self.kind]
@@ -85,7 +90,25 @@ class Setting:
             allowed = (f"{self.choices.start}-{self.choices.stop - 1}" if isinstance(self.choices, range)
                        else ", ".join(map(str, self.choices)))
             raise ConfigError(f"{where}: {name}: {value!r} is not one of {allowed}")
+        reason = self.valid(value) if self.valid is not None else None
+        if reason is not None:
+            raise ConfigError(f"{where}: {name}: {value!r} {reason}")
         return value
+
+
+def _buzzer_pins_reason(text: str) -> str | None:
+    """Why ``text`` is not a quiz buzzer pin list, as ``--buzzers`` takes it, or None.
+
+    >>> _buzzer_pins_reason("12, 16,20"), _buzzer_pins_reason("12,12")
+    (None, 'is not BCM pins 0-27 separated by commas, each once, seat 1 first (e.g. "12,16,20,21")')
+    """
+    from companion.hw.buzzers import parse_buzzer_pins  # gpiozero: only when there are buzzers
+
+    try:
+        parse_buzzer_pins(text)
+    except ConfigError:
+        return 'is not BCM pins 0-27 separated by commas, each once, seat 1 first (e.g. "12,16,20,21")'
+    return None
 
 
 # Tables of config.toml that belong to an optional part, which checks them itself when it starts
@@ -98,6 +121,9 @@ SETTINGS: dict[str, Setting] = {
     "language": Setting(str, "screen language at every start: en or ja (else what the menu set)", ("en", "ja")),
     "contrast": Setting(int, "panel contrast 15-255 at every start (else what the menu set)", range(15, 256)),
     "verbose": Setting(bool, "log every journalled action"),
+    "buzzers": Setting(str, 'quiz buzzers on GPIO: BCM pins, seat 1 first, e.g. "12,16,20,21"',
+                       valid=_buzzer_pins_reason),
+    "keypad_buzzers": Setting(bool, "quiz buzzers on the Pico keypad's seat inputs (needs keypad)"),
     "page_address_offset": Setting(int, "SH1106 only: first RAM column shown, 0-4 (luma's default 2)", range(0, 5)),
     "display": Setting(str, "luma display type: ssd1306, sh1106, ...", luma=True),
     "interface": Setting(str, "i2c or spi", ("i2c", "spi"), luma=True),
@@ -144,7 +170,7 @@ def check_config(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     >>> check_config({"bord": "x"}, "config.toml")
     Traceback (most recent call last):
     ...
-    companion.errors.ConfigError: config.toml: unknown key 'bord' (did you mean 'board'?); known keys: board, keypad, language, contrast, verbose, page_address_offset, display, interface, width, height, rotate, i2c_port, i2c_address, spi_port, spi_device, spi_bus_speed, gpio_data_command, gpio_reset
+    companion.errors.ConfigError: config.toml: unknown key 'bord' (did you mean 'board'?); known keys: board, keypad, language, contrast, verbose, buzzers, keypad_buzzers, page_address_offset, display, interface, width, height, rotate, i2c_port, i2c_address, spi_port, spi_device, spi_bus_speed, gpio_data_command, gpio_reset
     """
     values: dict[str, Any] = {}
     for name, value in raw.items():

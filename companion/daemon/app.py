@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
@@ -48,6 +48,9 @@ from companion.settings import Settings
 from companion.text import LANGUAGES
 from companion.ui.app import App
 
+if TYPE_CHECKING:
+    from companion.event.publisher import LinkStatus
+
 log = logging.getLogger(__name__)
 
 DEFAULT_BOARD = "adafruit-oled-bonnet"
@@ -68,6 +71,13 @@ class Call:
 
 class Buzzed:
     """Posted by a quiz buzzer press: the screen waiting for it may now have a deadline."""
+
+
+class LinkChanged:
+    """Posted by event mode's publisher thread: the link's mark for the screen's corner changed."""
+
+    def __init__(self, mark: str) -> None:
+        self.mark = mark
 
 
 class Device:
@@ -127,6 +137,10 @@ class Device:
         """A quiz buzzer was pressed (its press is already with the arbiter); safe from any thread."""
         self.loop.post(Buzzed())
 
+    def link_changed(self, status: LinkStatus) -> None:
+        """Event mode's link status changed; safe from the publisher's thread (the loop draws it)."""
+        self.loop.post(LinkChanged(status.mark))
+
     def run(self) -> None:
         """Serve until stopped (SIGTERM, SIGINT or a finished script)."""
         with stop_on_signals(self.loop):
@@ -156,6 +170,9 @@ class Device:
             self.app.tick()
             self._show()
             self._schedule()
+        elif isinstance(event, LinkChanged):
+            self.app.show_status_mark(event.mark)
+            self._show()  # a dim display shows the mark too; a blank one shows it when woken
 
     def _on_timer(self) -> None:
         self._timer = None
@@ -218,8 +235,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keys", type=Path, metavar="SCRIPT", help="mock mode: a key script to play (press OK / hold BACK / wait 0.5 / repeat 3 press DOWN)")
     parser.add_argument("--exit-when-done", action="store_true", help="with --keys: stop once the script has been played")
     parser.add_argument("--keypad", metavar="PORT", help="serial port of the optional Pico keypad, e.g. /dev/ttyACM0")
-    parser.add_argument("--buzzers", metavar="PINS", help="quiz buzzers on GPIO: BCM pins, seat 1 first, e.g. 5,6,13,19 (mock pins with --mock)")
-    parser.add_argument("--keypad-buzzers", action="store_true", help="quiz buzzers on the Pico keypad's seat inputs")
+    parser.add_argument("--buzzers", metavar="PINS", help="quiz buzzers on GPIO: BCM pins the board leaves free, seat 1 first, e.g. 12,16,20,21 (mock pins with --mock)")
+    parser.add_argument("--keypad-buzzers", action=argparse.BooleanOptionalAction, default=None,
+                        help="quiz buzzers on the Pico keypad's seat inputs (--no-keypad-buzzers overrides config.toml)")
     parser.add_argument("--language", choices=LANGUAGES, help="screen language at start (default: what the menu set last)")
     parser.add_argument("--contrast", type=int, metavar="15-255", help="panel contrast at start (default: what the menu set last)")
     parser.add_argument("--page-address-offset", type=int, metavar="0-4", help="SH1106 only: first RAM column shown (luma's default 2; some modules need 0)")
@@ -237,26 +255,47 @@ def resolve_options(args: argparse.Namespace, config: RunConfig) -> argparse.Nam
     for name, setting in SETTINGS.items():
         if not setting.luma and getattr(merged, name, None) is None:
             setattr(merged, name, config.get(name))
-    for name in ("language", "contrast", "page_address_offset"):
+    for name in ("language", "contrast", "page_address_offset", "buzzers"):
         value = getattr(merged, name)
-        if value is not None:
+        if value is not None:  # config.toml's values were checked as it was read; this checks ours
             SETTINGS[name].check(name, value, f"--{name.replace('_', '-')}")
     if args.keys is not None and not args.mock:
         raise ConfigError("--keys plays a script on mock keys: add --mock")
     if args.exit_when_done and args.keys is None:
         raise ConfigError("--exit-when-done stops after a key script: give one with --keys")
-    if args.buzzers and args.keypad_buzzers:
-        raise ConfigError("--buzzers and --keypad-buzzers stamp presses on different clocks: choose one")
-    if args.keypad_buzzers and not merged.keypad:
-        raise ConfigError("--keypad-buzzers needs --keypad (the keypad's serial port)")
-    if args.buzzers:
-        parse_buzzer_pins(args.buzzers)  # a wrong pin list stops here
+
+    def source(name: str) -> str:
+        return f"--{name.replace('_', '-')}" if getattr(args, name) is not None else f"{name} in config.toml"
+
+    if merged.buzzers is not None and merged.keypad_buzzers:
+        raise ConfigError(f"quiz buzzers on GPIO ({source('buzzers')}) and on the keypad ({source('keypad_buzzers')})"
+                          " stamp presses on different clocks: choose one")
+    if merged.keypad_buzzers and not merged.keypad:
+        raise ConfigError(f"{source('keypad_buzzers')} needs the keypad's serial port (--keypad, or keypad in config.toml)")
     if args.save_frame is not None:
         check_output_file(args.save_frame, "--save-frame")
         check_image_type(args.save_frame, "--save-frame")
     if args.state_dir is not None:
         check_state_dir(args.state_dir)
     return merged
+
+
+def check_buzzers_free(pins: Mapping[int, int], board: Board) -> None:
+    """No quiz buzzer on a pin the board already wires to something (``{seat: BCM pin}``).
+
+    >>> check_buzzers_free({0: 12, 1: 5}, load_board("adafruit-oled-bonnet"))
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: buzzers: seat 2's GPIO5 is key BACK on board adafruit-oled-bonnet; choose pins it leaves free (hardware/README.md)
+    """
+    taken = {pin: f"key {key.name}" for key, pin in board.buttons.items()}
+    taken |= {pin: f"its switch {label}" for label, pin in board.spare_pins.items()}
+    taken |= {pin: f"encoder {channel}" for channel, pin in zip("AB", board.encoder_pins or ())}
+    taken |= {pin: f"the display's {role}" for role, pin in board.display.pins().items()}
+    for seat, pin in pins.items():
+        if pin in taken:
+            raise ConfigError(f"buzzers: seat {seat + 1}'s GPIO{pin} is {taken[pin]} on board {board.name};"
+                              " choose pins it leaves free (hardware/README.md)")
 
 
 def check_state_dir(path: Path) -> None:
@@ -297,6 +336,8 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         script = read_text_file(options.keys, "key script", limit=MAX_SCRIPT_BYTES)
         parse_script(script, str(options.keys))
     board = load_board(options.board or DEFAULT_BOARD)
+    if options.buzzers is not None:
+        check_buzzers_free(parse_buzzer_pins(options.buzzers), board)
     display, screen = _open_display(options, board, [*config.luma_argv(), *luma_argv])
     with ExitStack() as cleanup:
         root = options.state_dir
@@ -315,7 +356,8 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         cleanup.callback(device.close)
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
-        events = start_event_mode(config.sections, store)  # None (and no network) without [event]
+        # None (and no network) without [event]; with it, the link's mark goes to the screen's corner
+        events = start_event_mode(config.sections, store, on_status=device.link_changed)
         if events is not None:
             cleanup.callback(events.close)
         try:

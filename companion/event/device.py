@@ -6,7 +6,7 @@ needs neither the package nor any network connection.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import ConfigError
@@ -14,11 +14,16 @@ from companion.event.config import event_config
 
 if TYPE_CHECKING:
     from companion.daemon.store import Store
-    from companion.event.publisher import Publisher
+    from companion.event.publisher import LinkStatus, Publisher
 
 
-def start_event_mode(config: Mapping[str, Any], store: Store) -> Publisher | None:
-    """A started :class:`~.publisher.Publisher` told of every journalled line, or None (no network)."""
+def start_event_mode(config: Mapping[str, Any], store: Store, *,
+                     on_status: Callable[[LinkStatus], None] = lambda status: None) -> Publisher | None:
+    """A started :class:`~.publisher.Publisher` told of every journalled line, or None (no network).
+
+    ``on_status`` hears each change of the link's mark, from the publisher's thread (see
+    :class:`~.publisher.LinkStatus`); the device posts it to its event loop.
+    """
     event = event_config(config)
     if event is None:
         return None
@@ -28,6 +33,6 @@ def start_event_mode(config: Mapping[str, Any], store: Store) -> Publisher | Non
         raise ConfigError(
             "config.toml has an [event] section but paho-mqtt is not installed: pip install 'tabletop-companion[event]'"
         ) from None
-    publisher = Publisher(event, store.root)
+    publisher = Publisher(event, store.root, on_status=on_status)
     store.on_journalled.append(publisher.wake)
     return publisher.start()

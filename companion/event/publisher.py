@@ -4,7 +4,9 @@
 and returns. A worker thread reads the new lines from the journal (:class:`~.outbox.Outbox`) and
 hands them to paho-mqtt, whose own thread does the network; acknowledgements (PUBACK, QoS 1) move
 the cursor on disk. A dead broker, a refused password or a backlog never raise into the loop: they
-change :attr:`Publisher.status`, a small mark the screen can draw, and are logged once per change.
+change :attr:`Publisher.status`, a small mark the screen draws in its corner, and are logged once
+per change. ``on_status`` hears every change of that mark, on the worker thread: the device posts it
+to its event loop, which redraws (nothing here ever touches the screen).
 
 The device is a client only: it connects out to the broker and never listens on a socket.
 """
@@ -87,8 +89,11 @@ class Publisher:
         *,
         wall: Callable[[], float] = time.time,
         client_id: str | None = None,
+        on_status: Callable[[LinkStatus], None] = lambda status: None,
     ) -> None:
         self.config = config
+        self._on_status = on_status  # called on the worker thread whenever the mark changes
+        self._reported_mark: str | None = None
         self.outbox = Outbox(state_dir, config.event, config.table)
         self._wall = wall
         self._topics = config.topics
@@ -186,6 +191,7 @@ class Publisher:
     def _run(self) -> None:
         try:
             while True:
+                self._report_status()
                 with self._cond:
                     while not (self._woken or self._events or self._stopping):
                         if not self._cond.wait(self._seconds_to_status()):
@@ -203,6 +209,14 @@ class Publisher:
         except Exception:  # a bug here must not stop play: say so loudly and leave the table alone
             log.exception("event publishing stopped")
             self._state, self._detail = "offline", "publisher failed (see the log)"
+            self._report_status()
+
+    def _report_status(self) -> None:
+        """Tell ``on_status`` when the mark changed (the first time, whatever it is)."""
+        status = self.status
+        if status.mark != self._reported_mark:
+            self._reported_mark = status.mark
+            self._on_status(status)
 
     def _handle(self, kind: str, value: Any) -> None:
         if kind == "connect":

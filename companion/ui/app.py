@@ -7,6 +7,8 @@ Pure apart from drawing with Pillow: no threads, no sleeping, no clock of its ow
   blanking, a refusal's flash, or the top screen's own deadline, such as a countdown's next second);
 * redraws with :meth:`App.render` whenever :attr:`App.version` changed, and maps
   :attr:`App.display_state` ("on", "dim", "off") to the panel's contrast or to hiding it;
+* hands it event mode's link mark with :meth:`App.show_status_mark` (on the loop thread), drawn in
+  the top right corner of every screen; without event mode the mark stays empty and nothing is drawn;
 * persists what the callbacks hand it: a new game's :class:`~companion.engine.base.Setup`
   (``on_new_game`` returns the journalled :class:`~companion.session.Session`), card facts the
   table told (``on_fact``) and :class:`Settings` (``on_settings``).
@@ -31,7 +33,7 @@ from companion.keys import Key, KeyEvent
 from companion.plugins import load_parts
 from companion.registry import game_class, game_ids
 from companion.session import Session
-from companion.ui.canvas import ROWS, Canvas, Typeface
+from companion.ui.canvas import ROWS, WIDTH, Canvas, Typeface
 from companion.settings import CONTRAST_RANGE, Settings
 from companion.ui.screens import UIS, Confirm, GameUI, HistoryScreen, Menu, ResumeOffer, Screen, SettingsScreen, SetupForm
 from companion.text import Catalog, load_seat_names
@@ -97,6 +99,7 @@ class App:
         self._message: str | None = None
         self._flashing_until: float | None = None
         self._version = 0
+        self._status_mark = ""
         self._image: Image.Image | None = None
         if session is not None:
             self._attach(session)
@@ -171,6 +174,20 @@ class App:
         """Show ``text`` like a refusal (flashing, then until the next key): for problems found
         outside the UI, such as a storage failure or what start-up recovery set aside."""
         self._message, self._flashing_until = text, self._clock() + FLASH_S
+        self._refresh()
+
+    @property
+    def status_mark(self) -> str:
+        """Event mode's link mark drawn in the corner ('' draws nothing): see docs/screens.md."""
+        return self._status_mark
+
+    def show_status_mark(self, mark: str) -> None:
+        """Draw ``mark`` (a character or two) in the top right corner of every screen from now on.
+
+        The daemon calls it on the loop thread when event mode's link changes ('' all well, '~'
+        behind, '!' no broker, 'x' refused); a change that alters the picture bumps the version.
+        """
+        self._status_mark = mark
         self._refresh()
 
     def render(self) -> Image.Image:
@@ -323,6 +340,8 @@ class App:
         self.top.draw(canvas)
         if self._message is not None:
             self._draw_message(canvas, self._message, flashing=self._flashing_until is not None)
+        if self._status_mark:
+            self._draw_status_mark(canvas, self._status_mark)
         image = canvas.image
         if self._image is None or image.tobytes() != self._image.tobytes():
             self._image = image
@@ -335,3 +354,10 @@ class App:
         if not flashing:
             canvas.rule(first - 1)
         canvas.lines(first, 3, message, invert=flashing)
+
+    def _draw_status_mark(self, canvas: Canvas, mark: str) -> None:
+        """``mark`` lit in a dark cell at the right end of the top row: readable on a title bar or a
+        plain row, and it covers only the few pixels it needs (6 x 8 for one character)."""
+        width = self.face.width(mark) + 2
+        canvas.fill(WIDTH - width, 0, WIDTH, value=0)
+        canvas.text(0, mark, x=WIDTH - width + 1)

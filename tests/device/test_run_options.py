@@ -38,7 +38,10 @@ def prepare(tmp_path: Path) -> None:
         unwritable_dir(tmp_path).mkdir(mode=0o555)
     configs = {"unknown-key.toml": 'bord = "waveshare-oled-1.3-hat"\n', "latin1.toml": 'board = "caf\xe9"\n',
                "deep.toml": "a = " + "[" * 3000 + "\n", "bad-value.toml": "rotate = 5\n",
-               "offset-on-ssd1306.toml": "page_address_offset = 0\n", "bad-display.toml": 'display = "ssd9999"\n'}
+               "offset-on-ssd1306.toml": "page_address_offset = 0\n", "bad-display.toml": 'display = "ssd9999"\n',
+               "bad-buzzers.toml": 'buzzers = "12,x"\n', "buzzer-list.toml": "buzzers = [12, 16]\n",
+               "keypad-buzzers.toml": 'keypad = "/dev/ttyACM7"\nkeypad_buzzers = true\n',
+               "board-pin-buzzers.toml": 'buzzers = "12,5"\n'}
     for name, text in configs.items():
         (tmp_path / name).write_bytes(text.encode("latin-1"))
     (tmp_path / "deep.json").write_text("[" * 100_000)
@@ -72,6 +75,25 @@ def mistakes(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "board nested too deeply": ([*run, "--board", str(tmp_path / "deep.json")], "nested too deeply"),
         "board a directory": ([*run, "--board", str(tmp_path / "board-dir.toml")], "Is a directory"),
         "contrast out of range": ([*run, "--contrast", "300"], "300 is not one of 15-255"),
+        "buzzers not a pin list": ([*run, "--buzzers", "12,x"], "--buzzers: buzzers: '12,x' is not BCM pins 0-27"),
+        "buzzers a pin twice": ([*run, "--buzzers", "12,16,12"], "'12,16,12' is not BCM pins 0-27"),
+        "buzzers past GPIO27": ([*run, "--buzzers", "12,28"], "'12,28' is not BCM pins 0-27"),
+        "buzzers empty": ([*run, "--buzzers", ""], "'' is not BCM pins 0-27"),
+        "config buzzers not a pin list": ([*run, "--config-toml", str(tmp_path / "bad-buzzers.toml")],
+                                          "bad-buzzers.toml: buzzers: '12,x' is not BCM pins 0-27"),
+        "config buzzers as a list": ([*run, "--config-toml", str(tmp_path / "buzzer-list.toml")],
+                                     "buzzers: expected text, got [12, 16]"),
+        "buzzer on a board key": ([*run, "--buzzers", "12,5"], "seat 2's GPIO5 is key BACK on board adafruit-oled-bonnet"),
+        "config buzzer on a board key": ([*run, "--config-toml", str(tmp_path / "board-pin-buzzers.toml")],
+                                         "seat 2's GPIO5 is key BACK"),
+        "buzzer on a display pin": ([*run, "--board", "waveshare-oled-1.3-hat", "--buzzers", "24"],
+                                    "GPIO24 is the display's gpio_DC"),
+        "both buzzers on the command line": ([*run, "--keypad", "/dev/ttyACM7", "--buzzers", "12", "--keypad-buzzers"],
+                                             "on GPIO (--buzzers) and on the keypad (--keypad-buzzers)"),
+        "buzzers here, keypad buzzers in config": (
+            [*run, "--config-toml", str(tmp_path / "keypad-buzzers.toml"), "--buzzers", "12"],
+            "on GPIO (--buzzers) and on the keypad (keypad_buzzers in config.toml) stamp presses on different clocks"),
+        "keypad buzzers without a keypad": ([*run, "--keypad-buzzers"], "--keypad-buzzers needs the keypad's serial port"),
     }
 
 
@@ -144,6 +166,43 @@ def test_config_toml_reaches_the_driver_and_the_command_line_wins(tmp_path: Path
     assert display.device._page_address_offset == 0 and display.bus.panel.column_offset == 0
     display, _ = _open_display(options, load_board(options.board), [*config.luma_argv(), "--rotate", "1"])
     assert display.device.rotate == 1  # the command line wins
+
+
+def test_buzzers_from_config_toml_and_the_command_line_wins(tmp_path: Path) -> None:
+    config_file = tmp_path / "config.toml"
+    config_file.write_text('keypad = "/dev/ttyACM7"\nbuzzers = "12, 16,20"\nkeypad_buzzers = false\n')
+    config = load_config(config_file)
+    options = run_options(["--mock"], config)
+    assert (options.buzzers, options.keypad_buzzers) == ("12, 16,20", False)
+    assert run_options(["--mock", "--buzzers", "21,26"], config).buzzers == "21,26"
+    config_file.write_text('keypad = "/dev/ttyACM7"\nkeypad_buzzers = true\n')
+    config = load_config(config_file)
+    assert (run_options(["--mock"], config).buzzers, run_options(["--mock"], config).keypad_buzzers) == (None, True)
+    options = run_options(["--mock", "--no-keypad-buzzers", "--buzzers", "12"], config)  # GPIO instead, this once
+    assert (options.buzzers, options.keypad_buzzers) == ("12", False)
+    assert run_options(["--mock"], RunConfig({})).keypad_buzzers is None  # no buzzers at all
+
+
+def test_companion_run_opens_the_buzzers_config_toml_lists(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The real command on mock pins: config.toml's pins become one buzzer per seat, seat 1 first."""
+    import companion.hw.buzzers as buzzers
+
+    opened: list[dict[int, str]] = []
+
+    class Recorded(buzzers.GpioBuzzers):
+        def __init__(self, pins: dict[int, int], *args: object, **kwargs: object) -> None:
+            super().__init__(pins, *args, **kwargs)  # type: ignore[arg-type]
+            opened.append({seat: str(device.pin) for seat, device in enumerate(self._inputs)})
+
+    monkeypatch.setattr(buzzers, "GpioBuzzers", Recorded)
+    (tmp_path / "config.toml").write_text('buzzers = "12,16,20,21"\n')
+    (tmp_path / "s.keys").write_text(SHORT_SCRIPT)
+    argv = ["run", "--mock", "--config-toml", str(tmp_path / "config.toml"), "--state-dir", str(tmp_path / "state"),
+            "--keys", str(tmp_path / "s.keys"), "--exit-when-done"]
+    assert main(argv) == 0, capsys.readouterr().err
+    assert main([*argv, "--buzzers", "26,19"]) == 0, capsys.readouterr().err
+    assert opened == [{0: "GPIO12", 1: "GPIO16", 2: "GPIO20", 3: "GPIO21"}, {0: "GPIO26", 1: "GPIO19"}]
 
 
 def test_a_board_file_sets_the_sh1106_column_offset(tmp_path: Path) -> None:

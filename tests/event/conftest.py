@@ -76,12 +76,16 @@ def scoreboard(broker: Mosquitto) -> Iterator[Scoreboard]:
 
 
 class MockTable:
-    """A mock device (the production Device on fake buses, virtual time) publishing to the broker."""
+    """A mock device (the production Device on fake buses, virtual time) publishing to the broker.
 
-    def __init__(self, root: Path, table: str, broker_url: str, *, seed: int = 0) -> None:
+    It is wired as ``companion run`` wires it: the publisher's link mark goes to the device's loop
+    (``Device.link_changed``), which draws it when the test lets the loop run.
+    """
+
+    def __init__(self, root: Path, table: str, broker_url: str, *, seed: int = 0, **account: str) -> None:
         self.table = table
         self.state = root / f"table-{table}"
-        self.config = EventConfig(parse_broker(broker_url), EVENT, table)
+        self.config = EventConfig(parse_broker(broker_url, **account), EVENT, table)
         self.device = VirtualDevice(self.state, seed=seed)
         self.rng = random.Random(seed)
         self.model: Any = None
@@ -89,7 +93,8 @@ class MockTable:
         self.connect()
 
     def connect(self) -> None:
-        self.publisher = Publisher(self.config, self.state, client_id=f"table-{self.table}").start()
+        self.publisher = Publisher(self.config, self.state, client_id=f"table-{self.table}",
+                                   on_status=self.device.device.link_changed).start()
         self.device.device.store.on_journalled.append(self.publisher.wake)
 
     def disconnect(self) -> None:

@@ -1,0 +1,131 @@
+"""The link's mark on the device's screen, through a real mosquitto: it appears, changes and goes away.
+
+The publisher's thread only posts the change; the device's loop draws it (a mock device's loop runs
+when the test lets it), so every check below reads what reached the panel over the recording bus.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from companion.event.mosquitto import free_port, write_password_file
+from companion.event.publisher import WINDOW
+from companion.ui.canvas import ROW, WIDTH
+from tests.event.conftest import EVENT, SETTLE, MockTable, journal_lines
+from tests.ui.helpers import make_app
+
+ROOT = Path(__file__).resolve().parents[2]
+CORNER = (WIDTH - 6, 0, WIDTH, ROW)
+
+
+def drawn_mark(mark: str) -> bytes:
+    """The corner as the app draws ``mark``: the same on every screen (a dark cell, the mark lit)."""
+    app = make_app()
+    app.show_status_mark(mark)
+    return app.render().crop(CORNER).tobytes()
+
+
+class Panel:
+    """Every frame a mock table's panel received: the mark the app drew and the panel's corner."""
+
+    def __init__(self, table: MockTable) -> None:
+        self.table = table
+        self.frames: list[tuple[str, bytes]] = []
+        display = table.device.display
+        display.watchers.append(lambda: self.frames.append(
+            (table.device.app.status_mark, display.bus.panel.image().crop(CORNER).tobytes())))
+
+    def marks(self) -> list[str]:
+        """The marks shown, one entry per change."""
+        shown: list[str] = []
+        for mark, _ in self.frames:
+            if not shown or shown[-1] != mark:
+                shown.append(mark)
+        return shown
+
+    def wait_for(self, mark: str) -> None:
+        """Let the device's loop run until the panel shows ``mark`` ('' = no mark)."""
+        deadline = time.monotonic() + SETTLE
+        while not (self.frames and self.frames[-1][0] == mark):
+            if time.monotonic() > deadline:
+                pytest.fail(f"the panel never showed the mark {mark!r}; it showed {self.marks()}")
+            time.sleep(0.02)
+            self.table.device.device.loop.run_until_idle()
+
+
+def test_no_broker_then_catching_up_then_all_well_then_the_broker_killed(tmp_path, start_broker):
+    port = free_port()
+    table = MockTable(tmp_path, "7", f"mqtt://127.0.0.1:{port}")  # nothing listens there yet
+    panel = Panel(table)
+    try:
+        panel.wait_for("!")
+        table.new_game("tezuma")
+        table.play()  # the whole game offline: play never waits for the network
+        assert journal_lines(table.journals()[-1]) > WINDOW  # enough to be behind once the broker is there
+        broker = start_broker(port=port)
+        panel.wait_for("")
+        assert panel.marks() == ["!", "~", ""]  # no broker; the broker there, lines still going; all sent
+        broker.kill()
+        panel.wait_for("!")
+        broker.start()
+        panel.wait_for("")
+        assert all(corner == drawn_mark(mark) for mark, corner in panel.frames if mark)  # on the glass
+        assert table.publisher is not None and table.publisher.status.backlog == 0
+    finally:
+        table.close()
+
+
+def test_a_refused_password_shows_x_and_play_goes_on(tmp_path, start_broker):
+    write_password_file(tmp_path / "passwd", {"7": "the right one"})
+    (tmp_path / "wrong.pw").write_text("not the password\n")
+    broker = start_broker(password_file=tmp_path / "passwd")
+    table = MockTable(tmp_path, "7", broker.url, username="7", password_file=str(tmp_path / "wrong.pw"))
+    panel = Panel(table)
+    try:
+        panel.wait_for("x")
+        table.new_game("tezuma")
+        assert table.play(10) == 10
+        table.device.device.loop.run_until_idle()
+        assert table.device.app.status_mark == "x" and panel.frames[-1][1] == drawn_mark("x")
+    finally:
+        table.close()
+
+
+# The publisher's first word is posted as its thread starts, before the keys are opened; the wait
+# leaves it far more time than it needs to be drawn before the script ends the run.
+SCRIPT = "wait 0.3\npress RIGHT\npress DOWN\n"
+
+
+def run_device(tmp_path: Path, name: str, event: str) -> Image.Image:
+    """``companion run --mock`` playing a short key script; the last frame it showed."""
+    config = tmp_path / name
+    config.mkdir()
+    (config / "config.toml").write_text(event)
+    (tmp_path / "s.keys").write_text(SCRIPT)
+    frame = tmp_path / f"{name}.png"
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "run", "--mock", "--state-dir", str(tmp_path / f"{name}-state"),
+         "--keys", str(tmp_path / "s.keys"), "--exit-when-done", "--seed", "1", "--save-frame", str(frame)],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, cwd=ROOT,
+        env={**os.environ, "CONFIGURATION_DIRECTORY": str(config)})
+    assert done.returncode == 0, done.stderr
+    with Image.open(frame) as image:
+        return image.convert("L")
+
+
+def test_companion_run_draws_the_mark_when_the_broker_is_not_there(tmp_path):
+    """The command wires the publisher to the screen: with no broker at the [event] address the keys
+    play to the same end, with '!' in the corner and nothing else different."""
+    plain = run_device(tmp_path, "plain", "")
+    absent = f'[event]\nbroker = "mqtt://127.0.0.1:{free_port()}"\nevent = "{EVENT}"\ntable = "5"\n'
+    marked = run_device(tmp_path, "no-broker", absent)
+    box = ImageChops.difference(plain, marked).getbbox()
+    assert box is not None and box[0] >= CORNER[0] and box[3] <= ROW, box
+    assert marked.convert("1").crop(CORNER).tobytes() == drawn_mark("!")

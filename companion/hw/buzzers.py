@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -201,21 +201,20 @@ class KeypadBuzzers:
         self._on_press()
 
 
-def buzzer_pins(config: Mapping[str, Any]) -> dict[int, int]:
-    """The ``[buzzers]`` table of config.toml: ``pins`` lists one BCM pin per seat, seat 1 first.
+def check_buzzer_pins(pins: Sequence[object]) -> dict[int, int]:
+    """One BCM pin per seat, seat 1 first: distinct whole numbers 0-27.
 
-    >>> buzzer_pins({"pins": [5, 6, 13]})
+    >>> check_buzzer_pins([5, 6, 13])
     {0: 5, 1: 6, 2: 13}
-    >>> buzzer_pins({"pins": [5, 5]})
+    >>> check_buzzer_pins([5, 5])
     Traceback (most recent call last):
     ...
-    companion.errors.ConfigError: [buzzers] pins must be distinct whole numbers 0-27, one per seat
+    companion.errors.ConfigError: buzzer pins must be distinct whole numbers 0-27, one per seat
     """
-    pins = config.get("pins", [])
-    if not isinstance(pins, list) or len(set(pins)) != len(pins) or not all(
+    if len(set(pins)) != len(pins) or not all(
             isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 27 for p in pins):
-        raise ConfigError("[buzzers] pins must be distinct whole numbers 0-27, one per seat")
-    return dict(enumerate(pins))
+        raise ConfigError("buzzer pins must be distinct whole numbers 0-27, one per seat")
+    return dict(enumerate(pins))  # type: ignore[arg-type]
 
 
 def parse_buzzer_pins(text: str) -> dict[int, int]:
@@ -231,4 +230,4 @@ def parse_buzzer_pins(text: str) -> dict[int, int]:
     items = [item.strip() for item in text.split(",")]
     if not all(item.isdigit() for item in items):
         raise ConfigError(f"--buzzers takes BCM pin numbers separated by commas, not {text!r}")
-    return buzzer_pins({"pins": [int(item) for item in items]})
+    return check_buzzer_pins([int(item) for item in items])

@@ -97,7 +97,7 @@ def test_a_seat_that_is_out_is_ignored_and_bounces_do_not_count() -> None:
 @pytest.mark.parametrize("pins", [[5, 5], [5, 40], ["5"]])
 def test_bad_buzzer_pins_are_refused(pins: list[object]) -> None:
     from companion.errors import ConfigError
-    from companion.hw.buzzers import buzzer_pins
+    from companion.hw.buzzers import check_buzzer_pins
 
     with pytest.raises(ConfigError):
-        buzzer_pins({"pins": pins})
+        check_buzzer_pins(pins)

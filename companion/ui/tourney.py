@@ -21,7 +21,7 @@ changes nothing). Revokes, deal scores and the ranking are the shared trick-game
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -53,19 +53,9 @@ class Entry:
 
 
 @register_ui
-class TourneyUI(TrickUI):
+class TourneyUI(TrickUI[Tourney]):
     game_ids = ("tourney",)
-
-    @property
-    def game(self) -> Tourney:
-        game = self.session.game
-        if not isinstance(game, Tourney):
-            raise TypeError(f"these screens draw Tourney, not {type(game).__name__}")
-        return game
-
-    @property
-    def screens(self) -> Mapping[str, Callable[[App, Any], Screen]]:  # type: ignore[override]
-        return {"npc": NpcRowScreen, "lead": TrickScreen, "predict": TrickScreen, "play": TrickScreen}
+    game_type = Tourney
 
     # --- words ---------------------------------------------------------------------------------
 
@@ -208,6 +198,7 @@ def last_card(game: Tourney) -> SuitedCard | None:
     return seen[-1] if seen else None
 
 
+@TourneyUI.enters("lead", "predict", "play")
 class TrickScreen(TrickScreenBase):
     """Enter the lead's card, the predictions and the playing cards; see the module docstring."""
 
@@ -216,12 +207,10 @@ class TrickScreen(TrickScreenBase):
 
     def __init__(self, app: App, ui: TourneyUI) -> None:
         super().__init__(app, ui)
-        decision = self.game.decision
-        if decision is None or decision.seat is None:
-            raise ValueError("the trick screen needs a seat to enter")
+        seat = self.acting_seat()
         self.trick: TourneyTrick = self.game.trick
-        kind = Predict if decision.kind == "predict" else Play
-        self.entry = Entry(kind, decision.seat)
+        kind = Predict if self.game.decision.kind == "predict" else Play  # type: ignore[union-attr]
+        self.entry = Entry(kind, seat)
         self.grid = self.grid_for(self.entry)
 
     def entries(self) -> list[Entry]:
@@ -312,6 +301,7 @@ class TrickScreen(TrickScreenBase):
             canvas.text(row, self.ui.card_text(card), x=CARD_X)
 
 
+@TourneyUI.enters("npc")
 class NpcRowScreen(TrickScreenBase):
     """The NPC's face-up cards, as they lie: OK adds the cursor's card, BACK takes the last back."""
 

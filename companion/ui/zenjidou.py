@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.base import Answer
@@ -51,23 +51,9 @@ JUMP = 8  # UP/DOWN move this many entries in a list
 
 
 @register_ui
-class ZenjidouUI(TrickUI):
+class ZenjidouUI(TrickUI[Zenjidou]):
     game_ids = ("zenjidou",)
-
-    @property
-    def game(self) -> Zenjidou:
-        game = self.session.game
-        if not isinstance(game, Zenjidou):
-            raise TypeError(f"these screens draw Zenjidou, not {type(game).__name__}")
-        return game
-
-    @property
-    def screens(self) -> Mapping[str, Callable[[App, Any], Screen]]:  # type: ignore[override]
-        special: dict[str, Callable[[App, Any], Screen]] = {"answer": FactsScreen, "hand": HandScreen,
-                                                            "guesses": GuessScreen, "quiz": QuizScreen}
-        return {kind: special.get(kind, ListScreen) for kind in
-                ("answer", "hand", "guesses", "rest", "bottom", "rule", "side", "move", "pass", "play", "quiz",
-                 "lead")}
+    game_type = Zenjidou
 
     def hand_label(self, hand: int) -> str:
         """A hand by its player; with 2 players a player's second hand has a prime (P1')."""
@@ -197,6 +183,7 @@ class ZScreen(TrickScreenBase):
         return first + 3
 
 
+@ZenjidouUI.enters("rest", "bottom", "rule", "side", "move", "pass", "play", "lead")
 class ListScreen(ZScreen):
     """One choice among the actions the engine allows now."""
 
@@ -256,6 +243,7 @@ def arm_quiz(app: App, game: Zenjidou) -> None:
         app.buzzers.arm(app.now(), set(deal.tricks[-1].out), token)  # type: ignore[attr-defined]
 
 
+@ZenjidouUI.enters("quiz")
 class QuizScreen(ListScreen):
     """Rule B: the buzzers say who pressed first (by edge time); that player picks the card they
     pointed at. A wrong card puts them out and the next press counts; presses too close to order
@@ -326,6 +314,7 @@ class QuizScreen(ListScreen):
         canvas.text(ROWS - 1, self.t("zenjidou.hint.list", n=self.index + 1, count=len(self.options)))
 
 
+@ZenjidouUI.enters("answer")
 class FactsScreen(ZScreen):
     """A card's four facts on one screen; the row the engine asks is marked; OK enters it."""
 
@@ -380,6 +369,7 @@ class FactsScreen(ZScreen):
         canvas.text(ROWS - 1, self.t("zenjidou.hint.facts"))
 
 
+@ZenjidouUI.enters("hand")
 class HandScreen(ZScreen):
     """A face-up hand, card by card as held (the first to be played first); OK adds, BACK removes."""
 
@@ -440,6 +430,7 @@ class HandScreen(ZScreen):
         canvas.text(ROWS - 1, self.t("zenjidou.hint.hand", n=len(self.chosen) + 1, count=self.game.tricks))
 
 
+@ZenjidouUI.enters("guesses")
 class GuessScreen(ZScreen):
     """Rule C: the 30-second countdown, then each player's guess of the top scorer."""
 

@@ -21,7 +21,7 @@ changes nothing). Revokes, deal scores and the ranking are the shared trick-game
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -60,7 +60,7 @@ class TourneyUI(TrickUI[Tourney]):
     # --- words ---------------------------------------------------------------------------------
 
     def label(self, seat: int) -> str:
-        return self.app.t("tourney.seat.npc") if seat == self.game.npc else self.app.seat_label(seat)
+        return self.app.t("tourney.seat.npc") if seat == self.game.npc else super().label(seat)
 
     def seat_name(self, seat: int) -> str:
         return self.label(seat) if seat == self.game.npc else super().seat_name(seat)
@@ -114,23 +114,14 @@ class TourneyUI(TrickUI[Tourney]):
         ended = common.open_trick
         first = [NpcScreen(self.app, self, d, k) for d, k in played if (d, k) == ended]
         later = [NpcScreen(self.app, self, d, k) for d, k in played if (d, k) != ended]
-        shown = [PlacesScreen(self.app, self, screen.deal, screen.index) if type(screen) is ResultScreen else screen
-                 for screen in super().notices(common)]
-        return [*first, *shown, *later]
+        return [*first, *super().notices(common), *later]
+
+    def result_screen(self, deal: int, trick: int) -> Screen:
+        return PlacesScreen(self.app, self, deal, trick)
 
     def needs_result_screen(self, deal: Deal[Any], index: int) -> bool:
         """Every trick: its places and hits are the point of the game."""
         return deal.tricks[index].result is not None
-
-    def history(self) -> list[tuple[str, Callable[[], Screen]]]:
-        entries: list[tuple[str, Callable[[], Screen]]] = []
-        for d, deal in enumerate(self.game.state.deals):
-            for k, trick in enumerate(deal.tricks):
-                if trick.result is not None:
-                    plays = " ".join(self.turn_text(turn) for turn in trick.turns)
-                    line = f"{d + 1}-{k + 1} {plays} >{self.label(trick.result.winner)}"
-                    entries.append((line, lambda d=d, k=k: PlacesScreen(self.app, self, d, k)))
-        return entries
 
     def deal_columns(self, deal: Deal[Any]) -> list[tuple[str, list[int]]]:
         hits, tricks = self.game.deal_points(deal)  # type: ignore[arg-type]

@@ -76,6 +76,10 @@ class TrickUI(GameUI, Generic[GameT]):
     def formatter(self) -> Formatter:
         return Formatter.for_game(self.app.catalog, self.app.lang, self.game)
 
+    def label(self, seat: int) -> str:
+        """A seat's label alone (``P1``): the history's winner; games whose seats are not players override."""
+        return self.app.seat_label(seat)
+
     def seat_name(self, seat: int) -> str:
         return f"{self.app.seat_label(seat)} {self.game.setup.players[seat]}"
 
@@ -132,11 +136,19 @@ class TrickUI(GameUI, Generic[GameT]):
             deal_index, trick_index = before.open_trick
             trick = state.deals[deal_index].tricks[trick_index]
             if trick.result is not None and self.needs_result_screen(state.deals[deal_index], trick_index):
-                shown.append(ResultScreen(self.app, self, deal_index, trick_index))
+                shown.append(self.result_screen(deal_index, trick_index))
         shown += [RevokeScreen(self.app, self, revoke) for revoke in state.revokes[before.revokes:]]
         scored = [index for index, deal in enumerate(state.deals) if deal.scores is not None]
-        shown += [DealScreen(self.app, self, index) for index in scored[before.scored:]]
+        shown += [self.deal_screen(index) for index in scored[before.scored:]]
         return shown
+
+    def result_screen(self, deal: int, trick: int) -> Screen:
+        """One finished trick in full, as the notices and the history open it; games may show more."""
+        return ResultScreen(self.app, self, deal, trick)
+
+    def deal_screen(self, deal: int) -> Screen:
+        """A deal's scores, as the notices open it; games may show more."""
+        return DealScreen(self.app, self, deal)
 
     def needs_result_screen(self, deal: Deal[Any], index: int) -> bool:
         """The trick screen's panel shows most results; a full screen is needed for a house ruling,
@@ -154,8 +166,8 @@ class TrickUI(GameUI, Generic[GameT]):
             for k, trick in enumerate(deal.tricks):
                 if trick.result is None:
                     continue
-                line = f"{d + 1}-{k + 1} {self.plays_text(trick)} >{self.app.seat_label(trick.result.winner)}"
-                entries.append((line, lambda d=d, k=k: ResultScreen(self.app, self, d, k)))
+                line = f"{d + 1}-{k + 1} {self.plays_text(trick)} >{self.label(trick.result.winner)}"
+                entries.append((line, lambda d=d, k=k: self.result_screen(d, k)))
         return entries
 
     def where(self) -> str:

@@ -41,12 +41,11 @@ from companion.engine.tricks import Turn
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.screens import Choice, Screen, register_ui
-from companion.ui.tricks import DealScreen, ResultScreen, TrickScreenBase, TrickUI
+from companion.ui.tricks import OK, AnswerScreen, DealScreen, ResultScreen, TrickScreenBase, TrickUI
 
 if TYPE_CHECKING:
     from companion.ui.app import App
 
-OK = KeyEvent(Key.OK)
 JUMP = 8  # UP/DOWN move this many entries in a list
 
 
@@ -140,12 +139,14 @@ class ZenjidouUI(TrickUI[Zenjidou]):
         if not isinstance(before, tuple):
             raise TypeError("notices() takes the snapshot taken before the action")
         shared, finished_before = before
-        shown = [ZDealScreen(self.app, self, screen.index) if isinstance(screen, DealScreen) else screen
-                 for screen in super().notices(shared)]
+        shown = super().notices(shared)
         played = self.finished_tricks()[finished_before:]
         if len(played) > 1:
             shown = [PlayedScreen(self.app, self, played), *(s for s in shown if not isinstance(s, ResultScreen))]
         return shown
+
+    def deal_screen(self, deal: int) -> Screen:
+        return ZDealScreen(self.app, self, deal)
 
     @classmethod
     def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
@@ -315,14 +316,14 @@ class QuizScreen(ListScreen):
 
 
 @ZenjidouUI.enters("answer")
-class FactsScreen(ZScreen):
+class FactsScreen(AnswerScreen):
     """A card's four facts on one screen; the row the engine asks is marked; OK enters it."""
+
+    game: Zenjidou
+    ui: ZenjidouUI
 
     def __init__(self, app: App, ui: ZenjidouUI) -> None:
         super().__init__(app, ui)
-        decision = self.game.decision
-        assert decision is not None and decision.question is not None
-        self.question = decision.question
         _, number, self.name = self.question.key.split(":")
         self.number = int(number)
         self.value = 0
@@ -344,18 +345,14 @@ class FactsScreen(ZScreen):
         elif event.key in (Key.LEFT, Key.UP):
             self.value = (self.value - 1) % count
         elif event.key is Key.OK:
-            self.app.push(Answer(self.question.key, self.value))
-            self.app.on_fact(self.game.game_id, self.question.key, self.value)
+            self.answer(self.value)
         elif event.key is Key.BACK:
             self.app.open_menu()
 
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        if not isinstance(action, Answer) or action.key != self.question.key:
-            return None
+    def keys_to(self, value: int) -> list[KeyEvent]:
         count = self.question.maximum + 1
-        ahead = (action.value - self.value) % count
-        keys = [KeyEvent(Key.RIGHT)] * ahead if ahead <= count - ahead else [KeyEvent(Key.LEFT)] * (count - ahead)
-        return keys + [OK]
+        ahead = (value - self.value) % count
+        return [KeyEvent(Key.RIGHT)] * ahead if ahead <= count - ahead else [KeyEvent(Key.LEFT)] * (count - ahead)
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.t("zenjidou.facts.title", card=self.number))
@@ -375,9 +372,7 @@ class HandScreen(ZScreen):
 
     def __init__(self, app: App, ui: ZenjidouUI) -> None:
         super().__init__(app, ui)
-        decision = self.game.decision
-        assert decision is not None and decision.seat is not None
-        self.hand = decision.seat
+        self.hand = self.acting_seat()
         deal = self.game.state.deal
         bottom = deal.bottoms.get(self.hand)
         self.fixed = [bottom] if bottom is not None else []

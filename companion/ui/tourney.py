@@ -189,12 +189,16 @@ def last_card(game: Tourney) -> SuitedCard | None:
     return seen[-1] if seen else None
 
 
-@TourneyUI.enters("lead", "predict", "play")
-class TrickScreen(TrickScreenBase):
-    """Enter the lead's card, the predictions and the playing cards; see the module docstring."""
+class TourneyScreen(TrickScreenBase):
+    """A Tourney screen, its game and UI typed."""
 
     game: Tourney
     ui: TourneyUI
+
+
+@TourneyUI.enters("lead", "predict", "play")
+class TrickScreen(TourneyScreen):
+    """Enter the lead's card, the predictions and the playing cards; see the module docstring."""
 
     def __init__(self, app: App, ui: TourneyUI) -> None:
         super().__init__(app, ui)
@@ -293,11 +297,8 @@ class TrickScreen(TrickScreenBase):
 
 
 @TourneyUI.enters("npc")
-class NpcRowScreen(TrickScreenBase):
+class NpcRowScreen(TourneyScreen):
     """The NPC's face-up cards, as they lie: OK adds the cursor's card, BACK takes the last back."""
-
-    game: Tourney
-    ui: TourneyUI
 
     def __init__(self, app: App, ui: TourneyUI) -> None:
         super().__init__(app, ui)

@@ -316,11 +316,8 @@ class QuizScreen(ListScreen):
 
 
 @ZenjidouUI.enters("answer")
-class FactsScreen(AnswerScreen):
+class FactsScreen(AnswerScreen, ZScreen):
     """A card's four facts on one screen; the row the engine asks is marked; OK enters it."""
-
-    game: Zenjidou
-    ui: ZenjidouUI
 
     def __init__(self, app: App, ui: ZenjidouUI) -> None:
         super().__init__(app, ui)

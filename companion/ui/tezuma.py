@@ -550,12 +550,12 @@ class DraftScreen(TezumaScreen):
         for seat in range(self.game.n):
             row = 1 + len(self.game.kinds) + seat
             picks = self.deal.picks[seat]
-            shown = [names.suit_mark(picks[PENALTY]) if PENALTY in picks else "-", picks.get(SCORING, "-")]
+            picked = [names.suit_mark(picks[PENALTY]) if PENALTY in picks else "-", picks.get(SCORING, "-")]
             if ABILITY in self.game.kinds:
-                shown.append(names.ability(picks[ABILITY]) if ABILITY in picks else "-")
+                picked.append(names.ability(picks[ABILITY]) if ABILITY in picks else "-")
             if seat == self.seat:
                 canvas.text(row, ">")
-            canvas.text(row, f"{self.ui.seat_name(seat)}: {' '.join(shown)}", x=4)
+            canvas.text(row, f"{self.ui.seat_name(seat)}: {' '.join(picked)}", x=4)
 
 
 @TezumaUI.enters("answer")

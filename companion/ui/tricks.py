@@ -45,7 +45,7 @@ class TrickUI(GameUI, Generic[GameT]):
     """The common part of a trick-taking game's screens; a subclass names its ``game_type``, marks
     the screen for each kind of decision with :meth:`enters`, and gives card text."""
 
-    game_type: ClassVar[type[TrickGame[Any]]] = TrickGame
+    game_type: ClassVar[type[TrickGame[Any]]]  # the game class these screens draw
     # decision kind -> the screen that enters it; each subclass has its own (see enters)
     screens: ClassVar[dict[str, Callable[[App, Any], Screen]]] = {}
 

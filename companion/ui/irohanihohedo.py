@@ -12,7 +12,7 @@ and the ranking are the shared trick-game screens.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.engine.tricks import SuitedCard, Turn
@@ -32,19 +32,9 @@ OK = KeyEvent(Key.OK)
 
 
 @register_ui
-class IrohanihohedoUI(TrickUI):
+class IrohanihohedoUI(TrickUI[Irohanihohedo]):
     game_ids = ("irohanihohedo",)
-
-    @property
-    def game(self) -> Irohanihohedo:
-        game = self.session.game
-        if not isinstance(game, Irohanihohedo):
-            raise TypeError(f"these screens draw Irohanihohedo, not {type(game).__name__}")
-        return game
-
-    @property
-    def screens(self) -> Mapping[str, Callable[[App, Any], Screen]]:  # type: ignore[override]
-        return {"play": TrickScreen}
+    game_type = Irohanihohedo
 
     def base(self) -> Screen:
         if self.game.decision is None:
@@ -81,6 +71,7 @@ class IrohanihohedoUI(TrickUI):
         cls.begin(app, game_id, names, {"dealer": int(values["dealer"]), "strategic": values["strategic"] == "yes"})
 
 
+@IrohanihohedoUI.enters("play")
 class TrickScreen(TrickScreenBase):
     """Enter one seat's card; see the module docstring."""
 
@@ -90,10 +81,7 @@ class TrickScreen(TrickScreenBase):
 
     def __init__(self, app: App, ui: IrohanihohedoUI) -> None:
         super().__init__(app, ui)
-        decision = self.game.decision
-        if decision is None or decision.seat is None:
-            raise ValueError("the trick screen needs a seat to play")
-        self.seat = decision.seat
+        self.seat = self.acting_seat()
         self.deal = self.game.state.deal
         self.trick = self.deal.trick
         self.grid = self.card_grid()

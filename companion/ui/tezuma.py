@@ -20,33 +20,19 @@ or less per press (docs/screens.md has the figures).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from companion.carddata import printed_cards
 from companion.engine.base import Answer, Question
+from companion.engine.tricks import Deal
 from companion.errors import IllegalAction, IllegalPlay
-from companion.games.tezuma import (
-    ABILITY,
-    CARDLESS,
-    FIRE,
-    PENALTY,
-    SCORING,
-    Card,
-    DealState,
-    Draft,
-    Play,
-    TezumaGame,
-    Trick,
-    TrickResult,
-)
-from companion.engine.tricks import Revoke
+from companion.games.tezuma import ABILITY, CARDLESS, FIRE, PENALTY, SCORING, Card, DealState, Draft, Play, TezumaGame, Trick
 from companion.keys import Key, KeyEvent
-from companion.text import Formatter
-from companion.ui.canvas import ROWS, WIDTH, Canvas
+from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, Number, shortest
-from companion.ui.screens import Choice, GameUI, ListScreen, Notice, Screen, register_ui
+from companion.ui.screens import Choice, ListScreen, register_ui
+from companion.ui.tricks import CARD_X, OK, PANEL_ROWS, AnswerScreen, TrickScreenBase, TrickUI, seat_row, yes_no
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -55,9 +41,9 @@ if TYPE_CHECKING:
 TRUMP_SLOT = 10  # ranks sit in slots 1-9, the trump after them
 ONE_ROW = 3  # a suit offering more cards than this is split into two rows for UP/DOWN
 CELL = 8  # pixel width of one rank in the picker row
-NAME_X, CARD_X, CELLS_X = 16, 36, 46
-PANEL_ROW, PANEL_ROWS = 5, 3  # the last trick's reason, under the seat rows
-OK, LONG_OK = KeyEvent(Key.OK), KeyEvent(Key.OK, long=True)
+CELLS_X = 46
+PANEL_ROW = 5  # the last trick's reason, under the seat rows
+LONG_OK = KeyEvent(Key.OK, long=True)
 
 
 def slot(card: Card) -> int:
@@ -78,11 +64,8 @@ def laid_out(game: TezumaGame, deal: DealState, kind: str) -> list[str]:
 
 
 class Names:
-    """How seats, cards, abilities and reasons read in the language on screen.
-
-    Reasons and revokes come from the engine as phrase codes; the one :class:`~companion.text.Formatter`
-    says them in every language, English included (``i18n/games/tezuma.<lang>.json``).
-    """
+    """How Tezuma's cards, abilities and draft kinds read in the language on screen (seats, reasons
+    and revokes are the shared :class:`~companion.ui.tricks.TrickUI`'s)."""
 
     def __init__(self, app: App, game: TezumaGame) -> None:
         self.app = app
@@ -94,9 +77,6 @@ class Names:
 
     def t(self, key: str, **fields: object) -> str:
         return self.app.t(key, **fields)
-
-    def seat(self, seat: int) -> str:
-        return f"{self.app.seat_label(seat)} {self.game.setup.players[seat]}"
 
     def suit(self, code: str) -> str:
         return str(self.game.suits[code][self.lang])
@@ -140,23 +120,6 @@ class Names:
             parts.append(self.ability(play.ability))
         return " ".join(parts)
 
-    @property
-    def formatter(self) -> Formatter:
-        return Formatter.for_game(self.app.catalog, self.lang, self.game)
-
-    def reason(self, result: TrickResult, *, house: bool = True) -> str:
-        """Why the trick went as it did, from the result's phrase codes; without the house ruling
-        when the screen names it on its own line."""
-        phrases = result.reason if house else [phrase for phrase in result.reason if phrase.code != result.house]
-        return self.formatter.reason(phrases)
-
-    def house(self, result: TrickResult) -> str:
-        """The house ruling that decided ``result`` (Tezuma has one: two next-lead abilities)."""
-        return self.formatter.reason([phrase for phrase in result.reason if phrase.code == result.house])
-
-    def revoke(self, revoke: Revoke) -> str:
-        return self.formatter.phrase(revoke.phrase())
-
     def question(self, question: Question) -> str:
         """The engine's question about a lost score-card fact, in the language on screen."""
         _, card_id, tricks = question.key.split(":")
@@ -165,89 +128,47 @@ class Names:
         return self.t("question.points", card=self.scoring(card_id), seats=", ".join(holders), tricks=tricks)
 
 
-@dataclass(frozen=True)
-class Snapshot:
-    """What an action may change that the table must be told about."""
-
-    open_trick: tuple[int, int] | None
-    revokes: int
-    scored: int
-
-
 @register_ui
-class TezumaUI(GameUI):
+class TezumaUI(TrickUI[TezumaGame]):
+    """Tezuma's draft, trick entry and score-card questions; the notices, history, deal table and
+    ranking are the shared trick-game screens, with Tezuma's deal columns and ability marks."""
+
     game_ids = ("tezuma-2015", "tezuma")
+    game_type = TezumaGame
+    deal_name_margin = 12
 
     def __init__(self, app: App, session: Session) -> None:
         super().__init__(app, session)
         self.names = Names(app, self.game)
 
-    @property
-    def game(self) -> TezumaGame:
-        game = self.session.game
-        assert isinstance(game, TezumaGame)  # registered for Tezuma ids only
-        return game
-
-    def base(self) -> Screen:
-        decision = self.game.decision
-        if decision is None:
-            return FinalScreen(self.app, self)
-        screens: dict[str, Callable[[App, TezumaUI], Screen]] = {
-            "draft": DraftScreen, "play": TrickScreen, "answer": QuestionScreen}
-        return screens[decision.kind](self.app, self)
-
     def localized(self, params: Mapping[str, object]) -> dict[str, object]:
         names = {"ability": self.names.ability, "suit": self.names.suit}
         return {key: names[key](str(value)) if key in names else value for key, value in params.items()}
 
-    def snapshot(self) -> Snapshot:
-        state = self.game.state
-        decision = self.game.decision
-        open_trick = None
-        if decision is not None and decision.kind == "play":
-            open_trick = (len(state.deals) - 1, len(state.deal.tricks) - 1)
-        return Snapshot(open_trick, len(state.revokes), sum(d.scores is not None for d in state.deals))
+    def card_text(self, card: Any) -> str:
+        return self.names.card(card)
 
-    def notices(self, before: object) -> list[Screen]:
-        assert isinstance(before, Snapshot)
-        state = self.game.state
-        shown: list[Screen] = []
-        if before.open_trick is not None:
-            deal_index, trick_index = before.open_trick
-            trick = state.deals[deal_index].tricks[trick_index]
-            if trick.result is not None and self._needs_result_screen(trick, trick_index):
-                shown.append(ResultScreen(self.app, self, deal_index, trick_index))
-        shown += [RevokeScreen(self.app, self, revoke) for revoke in state.revokes[before.revokes :]]
-        scored = [index for index, deal in enumerate(state.deals) if deal.scores is not None]
-        shown += [DealScreen(self.app, self, index) for index in scored[before.scored :]]
-        return shown
+    def plays_text(self, trick: Any) -> str:
+        """Each seat's cards in play order, ``*`` after a seat that used its ability: ``1:B7 2:U8*``."""
+        return " ".join(self.names.turn(seat, cards, ability) for seat, cards, ability in trick.plays())
 
-    def _needs_result_screen(self, trick: Trick, index: int) -> bool:
-        """The trick screen's panel shows most results; a full screen is needed for a house ruling,
-        a reason too long for the panel, and the deal's last trick (the next screen is not a trick)."""
-        assert trick.result is not None
-        last = index == self.game.tricks_per_deal - 1
-        panel = self.app.t("trick.last", trick=index + 1, reason=self.names.reason(trick.result))
-        return bool(trick.result.house) or last or len(self.app.face.wrap(panel, WIDTH)) > PANEL_ROWS
+    def deal_columns(self, deal: Deal[Any]) -> list[tuple[str, list[int]]]:
+        """Tricks, the score card's points, the penalty cards, the deal's score (the total follows)."""
+        if not isinstance(deal, DealState) or deal.points is None or deal.penalties is None:
+            raise ValueError("Tezuma's deal table needs a scored Tezuma deal")
+        return [("deal.tricks", list(deal.tricks_won)), ("deal.points", deal.points),
+                ("deal.penalty", [-penalty for penalty in deal.penalties]), ("deal.score", list(deal.scores or []))]
 
-    def history(self) -> list[tuple[str, Callable[[], Screen]]]:
-        entries: list[tuple[str, Callable[[], Screen]]] = []
-        for d, deal in enumerate(self.game.state.deals):
-            for k, trick in enumerate(deal.tricks):
-                if trick.result is None:
-                    continue
-                plays = " ".join(self.names.turn(seat, cards, ability) for seat, cards, ability in trick.plays())
-                line = f"{d + 1}-{k + 1} {plays} >{self.app.seat_label(trick.result.winner)}"
-                entries.append((line, lambda d=d, k=k: ResultScreen(self.app, self, d, k)))
-        return entries
+    def deal_column_edges(self, count: int) -> list[int]:
+        return [56, 72, 90, 110, 127]
 
     def describe(self, action: Any) -> str:
         names = self.names
         if isinstance(action, Draft):
-            return self.app.t("undo.draft", seat=names.seat(action.seat), kind=names.kind(action.kind),
+            return self.app.t("undo.draft", seat=self.seat_name(action.seat), kind=names.kind(action.kind),
                               card=names.draft_card(action.kind, action.card))
         if isinstance(action, Play):
-            return self.app.t("undo.play", seat=names.seat(action.seat), play=names.play(action))
+            return self.app.t("undo.play", seat=self.seat_name(action.seat), play=names.play(action))
         assert isinstance(action, Answer)
         _, card_id, tricks = action.key.split(":")
         return self.app.t("undo.answer", value=action.value, card=names.scoring(card_id), tricks=tricks)
@@ -256,7 +177,7 @@ class TezumaUI(GameUI):
         deal = self.game.state.deal
         if deal.in_draft:
             return self.app.t("resume.draft", deal=deal.index + 1)
-        return self.app.t("resume.trick", deal=deal.index + 1, trick=len(deal.tricks))
+        return super().where()
 
     # --- setup -------------------------------------------------------------------------------
 
@@ -270,7 +191,7 @@ class TezumaUI(GameUI):
         variants = [("beginner", "setup.beginner")] if game.beginner_variant else []
         variants += [("redraw_each_deal", "tezuma.setup.redraw")] if game.redraw_variant else []
         return [
-            *(Choice(key, app.t(label), ["no", "yes"], [app.t("no"), app.t("yes")]) for key, label in variants),
+            *(yes_no(app, key, label) for key, label in variants),
             Choice("cards", app.t("setup.cards"), modes, [app.t(f"setup.cards.{mode}") for mode in modes]),
         ]
 
@@ -285,7 +206,7 @@ class TezumaUI(GameUI):
         if values["cards"] == "random" and "recommended" in cards:
             # this edition lays out the book's sets unless told otherwise: draw them here instead
             options.update(random_layout(cards, len(names), app))
-        begin(app, game_id, names, options)
+        cls.begin(app, game_id, names, options)
 
 
 def random_layout(cards: Mapping[str, Any], players: int, app: App) -> dict[str, list[str]]:
@@ -297,13 +218,6 @@ def random_layout(cards: Mapping[str, Any], players: int, app: App) -> dict[str,
     scoring = sorted(app.rng.sample(eligible, count) + ([required] if required else []))
     abilities = app.rng.sample([a["id"] for a in cards["abilities"]], wanted["abilities"][str(players)])
     return {"scoring": scoring, "abilities": abilities}
-
-
-def begin(app: App, game_id: str, names: Sequence[str], options: dict[str, Any]) -> None:
-    cls = app.game_class(game_id)
-    setup = cls.new_setup(names, options=options, seed=app.rng.randrange(2**32), cards=printed_cards(game_id),
-                          table_facts=app.table_facts(game_id))
-    app.start_game(setup)
 
 
 class LayoutScreen(ListScreen):
@@ -339,7 +253,7 @@ class LayoutScreen(ListScreen):
                 if len(cards) != wanted:
                     name = self.t("kind.ability") if kind == ABILITY else self.cards["scoring"][self.app.lang]
                     raise IllegalAction(self.t("layout.count", wanted=wanted, kind=name, chosen=len(cards)))
-            begin(self.app, self.game_id, self.names,
+            TezumaUI.begin(self.app, self.game_id, self.names,
                   {**self.variants, "scoring": chosen[SCORING], "abilities": chosen[ABILITY]})
             return
         kind, card, _ = self.options[index]
@@ -350,27 +264,26 @@ class LayoutScreen(ListScreen):
         self._relabel()
 
 
-class TezumaScreen(Screen):
+class TezumaScreen(TrickScreenBase):
     """A screen with the game's names at hand."""
 
+    game: TezumaGame
+    ui: TezumaUI
+
     def __init__(self, app: App, ui: TezumaUI) -> None:
-        super().__init__(app)
-        self.ui = ui
-        self.game = ui.game
+        super().__init__(app, ui)
         self.names = ui.names
 
 
+@TezumaUI.enters("play")
 class TrickScreen(TezumaScreen):
     """Enter one seat's play: the card picker in that seat's row; see the module docstring."""
 
     def __init__(self, app: App, ui: TezumaUI) -> None:
         super().__init__(app, ui)
-        game = self.game
-        decision = game.decision
-        assert decision is not None and decision.seat is not None
-        self.deal = game.state.deal
-        self.trick = self.deal.tricks[-1]
-        self.seat = decision.seat
+        self.deal = self.game.state.deal
+        self.trick: Trick = self.deal.tricks[-1]  # type: ignore[assignment]
+        self.seat = self.acting_seat()
         self.held = self.deal.picks[self.seat].get(ABILITY)
         self.armed = False
         self.first: Card | None = None  # Fire Breathing's first card, once taken
@@ -519,11 +432,9 @@ class TrickScreen(TezumaScreen):
             self._seat_row(canvas, 1 + seat, seat)
         finished = [trick for trick in self.deal.tricks if trick.result is not None]
         if finished:
-            last = finished[-1]
-            assert last.result is not None
-            panel = self.t("trick.last", trick=len(finished), reason=self.names.reason(last.result))
+            panel = self.t("trick.last", trick=len(finished), reason=self.ui.reason(finished[-1].result))  # type: ignore[arg-type]
         else:
-            panel = self.t("trick.leads", seat=self.names.seat(self.trick.lead))
+            panel = self.t("trick.leads", seat=self.ui.seat_name(self.trick.lead))
         canvas.lines(PANEL_ROW, PANEL_ROWS, panel)
 
     def _header(self, canvas: Canvas) -> None:
@@ -536,10 +447,7 @@ class TrickScreen(TezumaScreen):
 
     def _seat_row(self, canvas: Canvas, row: int, seat: int) -> None:
         active = seat == self.seat
-        if active:
-            canvas.text(row, ">")
-        canvas.text(row, self.app.seat_label(seat), x=4, width=NAME_X - 4)
-        canvas.text(row, self.game.setup.players[seat], x=NAME_X, width=CARD_X - NAME_X - 2)
+        seat_row(canvas, self.app, self.game.setup.players, row, seat, active=active)
         if active:
             self._picker(canvas, row)
         else:
@@ -582,15 +490,14 @@ def path_to(grid: Grid[Card], card: Card) -> list[KeyEvent]:
     return shortest(grid, lambda g: g.value == card, Grid.steps)
 
 
+@TezumaUI.enters("draft")
 class DraftScreen(TezumaScreen):
     """One seat takes a laid-out card: UP/DOWN choose the kind, LEFT/RIGHT the card, OK takes it."""
 
     def __init__(self, app: App, ui: TezumaUI) -> None:
         super().__init__(app, ui)
-        decision = self.game.decision
-        assert decision is not None and decision.seat is not None
         self.deal = self.game.state.deal
-        self.seat = decision.seat
+        self.seat = self.acting_seat()
         taken = {kind: {picks.get(kind) for picks in self.deal.picks} for kind in self.game.kinds}
         mine = self.deal.picks[self.seat]
         grid: Grid[tuple[str, str]] = Grid.of(
@@ -643,159 +550,37 @@ class DraftScreen(TezumaScreen):
         for seat in range(self.game.n):
             row = 1 + len(self.game.kinds) + seat
             picks = self.deal.picks[seat]
-            shown = [names.suit_mark(picks[PENALTY]) if PENALTY in picks else "-", picks.get(SCORING, "-")]
+            picked = [names.suit_mark(picks[PENALTY]) if PENALTY in picks else "-", picks.get(SCORING, "-")]
             if ABILITY in self.game.kinds:
-                shown.append(names.ability(picks[ABILITY]) if ABILITY in picks else "-")
+                picked.append(names.ability(picks[ABILITY]) if ABILITY in picks else "-")
             if seat == self.seat:
                 canvas.text(row, ">")
-            canvas.text(row, f"{names.seat(seat)}: {' '.join(shown)}", x=4)
+            canvas.text(row, f"{self.ui.seat_name(seat)}: {' '.join(picked)}", x=4)
 
 
-class QuestionScreen(TezumaScreen):
+@TezumaUI.enters("answer")
+class QuestionScreen(AnswerScreen):
     """A score-card fact the print lost: UP/DOWN +-1, RIGHT/LEFT +-5, OK answers (and is remembered)."""
+
+    ui: TezumaUI
 
     def __init__(self, app: App, ui: TezumaUI) -> None:
         super().__init__(app, ui)
-        decision = self.game.decision
-        assert decision is not None and decision.question is not None
-        self.question = decision.question
         self.number = Number(self.question.suggestion, self.question.minimum, self.question.maximum)
 
     def on_key(self, event: KeyEvent) -> None:
         if event.key in ARROWS:
             self.number = self.number.moved(event.key)
         elif event.key is Key.OK:
-            self.app.push(Answer(self.question.key, self.number.value))
-            self.app.on_fact(self.game.game_id, self.question.key, self.number.value)
+            self.answer(self.number.value)
         elif event.key is Key.BACK:
             self.app.open_menu()
 
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        if not isinstance(action, Answer) or action.key != self.question.key:
-            return None
-        return shortest(self.number, lambda n: n.value == action.value, Number.steps) + [OK]
+    def keys_to(self, value: int) -> list[KeyEvent]:
+        return shortest(self.number, lambda n: n.value == value, Number.steps)
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.t("question.title"))
-        canvas.lines(1, 3, self.names.question(self.question))
+        canvas.lines(1, 3, self.ui.names.question(self.question))
         canvas.text(5, f"< {self.number.value} >", x=48)
         canvas.text(ROWS - 1, self.t("hint.number"))
-
-
-class ResultScreen(Notice):
-    """One finished trick in full: who played what, who won and why, and any house ruling."""
-
-    def __init__(self, app: App, ui: TezumaUI, deal: int, trick: int) -> None:
-        super().__init__(app)
-        self.ui, self.deal, self.index = ui, deal, trick
-        self.trick = ui.game.state.deals[deal].tricks[trick]
-
-    def draw(self, canvas: Canvas) -> None:
-        names = self.ui.names
-        result = self.trick.result
-        assert result is not None
-        canvas.title(self.t("result.title", deal=self.deal + 1, trick=self.index + 1,
-                              seat=names.seat(result.winner)))
-        canvas.text(1, " ".join(names.turn(seat, cards, ability) for seat, cards, ability in self.trick.plays()))
-        if result.house:
-            canvas.lines(2, 3, names.reason(result, house=False))
-            canvas.text(5, self.t("result.house"), invert=True)
-            canvas.lines(6, 2, names.house(result))
-        else:
-            canvas.lines(2, ROWS - 2, names.reason(result))
-
-
-class RevokeScreen(Notice):
-    """A revoke the table's cards proved: the device names it, the table decides what to do."""
-
-    def __init__(self, app: App, ui: TezumaUI, revoke: Revoke) -> None:
-        super().__init__(app)
-        self.ui, self.revoke = ui, revoke
-
-    def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.t("revoke.title"))
-        canvas.lines(1, 5, self.ui.names.revoke(self.revoke))
-        canvas.text(ROWS - 1, self.t("revoke.hint"))
-
-
-class DealScreen(Notice):
-    """A deal's scores as a table (tricks, points, penalty cards, deal score, total), or LEFT/RIGHT
-    for a bar chart of the totals."""
-
-    COLUMNS: ClassVar[tuple[int, ...]] = (56, 72, 90, 110, 127)  # right edges
-
-    def __init__(self, app: App, ui: TezumaUI, deal: int) -> None:
-        super().__init__(app)
-        self.ui, self.index = ui, deal
-        self.chart = False
-
-    def on_key(self, event: KeyEvent) -> None:
-        if event.key in (Key.LEFT, Key.RIGHT):
-            self.chart = not self.chart
-        else:
-            super().on_key(event)
-
-    def totals(self) -> list[int]:
-        """Totals as they stood after this deal."""
-        deals = self.ui.game.state.deals[: self.index + 1]
-        return [sum(deal.scores[seat] for deal in deals if deal.scores) for seat in range(self.ui.game.n)]
-
-    def draw(self, canvas: Canvas) -> None:
-        (self._chart if self.chart else self._table)(canvas)
-        canvas.text(ROWS - 1, self.t("hint.deal"))
-
-    def _table(self, canvas: Canvas) -> None:
-        game = self.ui.game
-        deal = game.state.deals[self.index]
-        assert deal.points is not None and deal.penalties is not None and deal.scores is not None
-        canvas.title(self.t("deal.title", deal=self.index + 1))
-        heads = [self.t(f"deal.{column}") for column in ("tricks", "points", "penalty", "score", "total")]
-        canvas.columns(1, list(zip(self.COLUMNS, heads)))
-        totals = self.totals()
-        for seat in range(game.n):
-            values = [deal.tricks_won[seat], deal.points[seat], -deal.penalties[seat], deal.scores[seat], totals[seat]]
-            canvas.text(2 + seat, self.ui.names.seat(seat), width=self.COLUMNS[0] - 12)
-            canvas.columns(2 + seat, [(x, str(v)) for x, v in zip(self.COLUMNS, values)])
-
-    def _chart(self, canvas: Canvas) -> None:
-        canvas.title(self.t("chart.title", deal=self.index + 1))
-        totals = self.totals()
-        longest = WIDTH - 40 - 16
-        top = max(totals) or 1
-        for seat, total in enumerate(totals):
-            canvas.text(2 + seat, self.ui.game.setup.players[seat], width=36)
-            canvas.bar(38, 2 + seat, longest * total // top)
-            canvas.text(2 + seat, str(total), x=WIDTH - 14, width=14, right=True)
-
-
-class FinalScreen(TezumaScreen):
-    """The game is over: ranking by total, ties sharing a place; OK starts a new game."""
-
-    def on_key(self, event: KeyEvent) -> None:
-        if event.key is Key.OK:
-            self.app.new_game_form()
-        elif event.key is Key.BACK:
-            self.app.open_menu()
-
-    def draw(self, canvas: Canvas) -> None:
-        totals = self.game.totals()
-        winners = self.game.winners()
-        canvas.title(self.t("final.title"))
-        for row, (place, seat) in enumerate(ranking(totals), start=1):
-            canvas.text(row, f"{place}. {self.names.seat(seat)}", width=80)
-            canvas.text(row, str(totals[seat]), x=80, width=20, right=True)
-            if seat in winners:
-                canvas.text(row, self.t("final.win"), x=104)
-        who = ", ".join(self.game.setup.players[seat] for seat in winners)
-        canvas.text(6, self.t("final.winners" if len(winners) > 1 else "final.winner", names=who))
-        canvas.text(ROWS - 1, self.t("hint.final"))
-
-
-def ranking(totals: Sequence[int]) -> list[tuple[int, int]]:
-    """(place, seat) from the highest total down; equal totals share a place, the next place skips.
-
-    >>> ranking([10, 12, 12, 3])
-    [(1, 1), (1, 2), (3, 0), (4, 3)]
-    """
-    order = sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat))
-    return [(1 + sum(other > totals[seat] for other in totals), seat) for seat in order]

@@ -21,7 +21,7 @@ changes nothing). Revokes, deal scores and the ranking are the shared trick-game
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -53,24 +53,14 @@ class Entry:
 
 
 @register_ui
-class TourneyUI(TrickUI):
+class TourneyUI(TrickUI[Tourney]):
     game_ids = ("tourney",)
-
-    @property
-    def game(self) -> Tourney:
-        game = self.session.game
-        if not isinstance(game, Tourney):
-            raise TypeError(f"these screens draw Tourney, not {type(game).__name__}")
-        return game
-
-    @property
-    def screens(self) -> Mapping[str, Callable[[App, Any], Screen]]:  # type: ignore[override]
-        return {"npc": NpcRowScreen, "lead": TrickScreen, "predict": TrickScreen, "play": TrickScreen}
+    game_type = Tourney
 
     # --- words ---------------------------------------------------------------------------------
 
     def label(self, seat: int) -> str:
-        return self.app.t("tourney.seat.npc") if seat == self.game.npc else self.app.seat_label(seat)
+        return self.app.t("tourney.seat.npc") if seat == self.game.npc else super().label(seat)
 
     def seat_name(self, seat: int) -> str:
         return self.label(seat) if seat == self.game.npc else super().seat_name(seat)
@@ -124,23 +114,14 @@ class TourneyUI(TrickUI):
         ended = common.open_trick
         first = [NpcScreen(self.app, self, d, k) for d, k in played if (d, k) == ended]
         later = [NpcScreen(self.app, self, d, k) for d, k in played if (d, k) != ended]
-        shown = [PlacesScreen(self.app, self, screen.deal, screen.index) if type(screen) is ResultScreen else screen
-                 for screen in super().notices(common)]
-        return [*first, *shown, *later]
+        return [*first, *super().notices(common), *later]
+
+    def result_screen(self, deal: int, trick: int) -> Screen:
+        return PlacesScreen(self.app, self, deal, trick)
 
     def needs_result_screen(self, deal: Deal[Any], index: int) -> bool:
         """Every trick: its places and hits are the point of the game."""
         return deal.tricks[index].result is not None
-
-    def history(self) -> list[tuple[str, Callable[[], Screen]]]:
-        entries: list[tuple[str, Callable[[], Screen]]] = []
-        for d, deal in enumerate(self.game.state.deals):
-            for k, trick in enumerate(deal.tricks):
-                if trick.result is not None:
-                    plays = " ".join(self.turn_text(turn) for turn in trick.turns)
-                    line = f"{d + 1}-{k + 1} {plays} >{self.label(trick.result.winner)}"
-                    entries.append((line, lambda d=d, k=k: PlacesScreen(self.app, self, d, k)))
-        return entries
 
     def deal_columns(self, deal: Deal[Any]) -> list[tuple[str, list[int]]]:
         hits, tricks = self.game.deal_points(deal)  # type: ignore[arg-type]
@@ -208,20 +189,23 @@ def last_card(game: Tourney) -> SuitedCard | None:
     return seen[-1] if seen else None
 
 
-class TrickScreen(TrickScreenBase):
-    """Enter the lead's card, the predictions and the playing cards; see the module docstring."""
+class TourneyScreen(TrickScreenBase):
+    """A Tourney screen, its game and UI typed."""
 
     game: Tourney
     ui: TourneyUI
 
+
+@TourneyUI.enters("lead", "predict", "play")
+class TrickScreen(TourneyScreen):
+    """Enter the lead's card, the predictions and the playing cards; see the module docstring."""
+
     def __init__(self, app: App, ui: TourneyUI) -> None:
         super().__init__(app, ui)
-        decision = self.game.decision
-        if decision is None or decision.seat is None:
-            raise ValueError("the trick screen needs a seat to enter")
+        seat = self.acting_seat()
         self.trick: TourneyTrick = self.game.trick
-        kind = Predict if decision.kind == "predict" else Play
-        self.entry = Entry(kind, decision.seat)
+        kind = Predict if self.game.decision.kind == "predict" else Play  # type: ignore[union-attr]
+        self.entry = Entry(kind, seat)
         self.grid = self.grid_for(self.entry)
 
     def entries(self) -> list[Entry]:
@@ -312,11 +296,9 @@ class TrickScreen(TrickScreenBase):
             canvas.text(row, self.ui.card_text(card), x=CARD_X)
 
 
-class NpcRowScreen(TrickScreenBase):
+@TourneyUI.enters("npc")
+class NpcRowScreen(TourneyScreen):
     """The NPC's face-up cards, as they lie: OK adds the cursor's card, BACK takes the last back."""
-
-    game: Tourney
-    ui: TourneyUI
 
     def __init__(self, app: App, ui: TourneyUI) -> None:
         super().__init__(app, ui)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from companion.carddata import printed_cards
+from companion.engine.base import Answer, Question
 from companion.engine.tricks import Deal, Revoke, Trick, TrickGame, TrickResult, Turn
 from companion.keys import Key, KeyEvent
 from companion.text import Formatter
@@ -25,6 +26,10 @@ if TYPE_CHECKING:
 
 PANEL_ROWS = 3  # rows the trick screen keeps for the last trick's reason
 NAME_X, CARD_X = 16, 36  # a seat row: marker and label, then the name, then the seat's cards
+OK = KeyEvent(Key.OK)
+
+GameT = TypeVar("GameT", bound=TrickGame[Any])
+ScreenT = TypeVar("ScreenT", bound=Callable[..., Screen])
 
 
 @dataclass(frozen=True)
@@ -36,24 +41,44 @@ class Snapshot:
     scored: int
 
 
-class TrickUI(GameUI):
-    """The common part of a trick-taking game's screens; subclasses give ``screens`` and card text."""
+class TrickUI(GameUI, Generic[GameT]):
+    """The common part of a trick-taking game's screens; a subclass names its ``game_type``, marks
+    the screen for each kind of decision with :meth:`enters`, and gives card text."""
 
-    # decision kind -> the screen that enters it
-    screens: ClassVar[Mapping[str, Callable[[App, Any], Screen]]] = {}
+    game_type: ClassVar[type[TrickGame[Any]]]  # the game class these screens draw
+    # decision kind -> the screen that enters it; each subclass has its own (see enters)
+    screens: ClassVar[dict[str, Callable[[App, Any], Screen]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.screens = dict(cls.screens)
+
+    @classmethod
+    def enters(cls, *kinds: str) -> Callable[[ScreenT], ScreenT]:
+        """Class decorator: the decorated screen enters the decisions of these ``kinds``."""
+
+        def register(screen: ScreenT) -> ScreenT:
+            cls.screens.update(dict.fromkeys(kinds, screen))
+            return screen
+
+        return register
 
     @property
-    def game(self) -> TrickGame[Any]:
+    def game(self) -> GameT:
         game = self.session.game
-        if not isinstance(game, TrickGame):
-            raise TypeError(f"{type(self).__name__} draws trick-taking games, not {type(game).__name__}")
-        return game
+        if not isinstance(game, self.game_type):
+            raise TypeError(f"{type(self).__name__} draws {self.game_type.__name__}, not {type(game).__name__}")
+        return cast(GameT, game)
 
     # --- words -----------------------------------------------------------------------------
 
     @property
     def formatter(self) -> Formatter:
-        return Formatter(self.app.catalog, self.app.lang, self.game.term_name)
+        return Formatter.for_game(self.app.catalog, self.app.lang, self.game)
+
+    def label(self, seat: int) -> str:
+        """A seat's label alone (``P1``): the history's winner; games whose seats are not players override."""
+        return self.app.seat_label(seat)
 
     def seat_name(self, seat: int) -> str:
         return f"{self.app.seat_label(seat)} {self.game.setup.players[seat]}"
@@ -62,8 +87,14 @@ class TrickUI(GameUI):
         """A seat's name alone (the score chart's rows); games whose seats are not players override."""
         return self.game.setup.players[seat]
 
-    def reason(self, result: TrickResult) -> str:
-        return self.formatter.reason(result.reason)
+    def reason(self, result: TrickResult, *, house: bool = True) -> str:
+        """Why the trick went as it did; without the house ruling when the screen names it apart."""
+        phrases = result.reason if house else [phrase for phrase in result.reason if phrase.code != result.house]
+        return self.formatter.reason(phrases)
+
+    def house_ruling(self, result: TrickResult) -> str:
+        """The house ruling that decided ``result`` (empty when none did)."""
+        return self.formatter.reason([phrase for phrase in result.reason if phrase.code == result.house])
 
     def card_text(self, card: Any) -> str:
         """A card in a few characters; games with their own marks override."""
@@ -72,6 +103,10 @@ class TrickUI(GameUI):
     def turn_text(self, turn: Turn[Any]) -> str:
         """One seat's part of a trick for the history line: ``2:O7``."""
         return f"{turn.seat + 1}:{'+'.join(self.card_text(c) for c in turn.cards) or '-'}"
+
+    def plays_text(self, trick: Trick[Any]) -> str:
+        """A trick's plays on one line (the history, the result screen); games with more marks override."""
+        return " ".join(self.turn_text(turn) for turn in trick.turns)
 
     def revoke_text(self, revoke: Revoke) -> str:
         return self.formatter.phrase(revoke.phrase())
@@ -101,11 +136,19 @@ class TrickUI(GameUI):
             deal_index, trick_index = before.open_trick
             trick = state.deals[deal_index].tricks[trick_index]
             if trick.result is not None and self.needs_result_screen(state.deals[deal_index], trick_index):
-                shown.append(ResultScreen(self.app, self, deal_index, trick_index))
+                shown.append(self.result_screen(deal_index, trick_index))
         shown += [RevokeScreen(self.app, self, revoke) for revoke in state.revokes[before.revokes:]]
         scored = [index for index, deal in enumerate(state.deals) if deal.scores is not None]
-        shown += [DealScreen(self.app, self, index) for index in scored[before.scored:]]
+        shown += [self.deal_screen(index) for index in scored[before.scored:]]
         return shown
+
+    def result_screen(self, deal: int, trick: int) -> Screen:
+        """One finished trick in full, as the notices and the history open it; games may show more."""
+        return ResultScreen(self.app, self, deal, trick)
+
+    def deal_screen(self, deal: int) -> Screen:
+        """A deal's scores, as the notices open it; games may show more."""
+        return DealScreen(self.app, self, deal)
 
     def needs_result_screen(self, deal: Deal[Any], index: int) -> bool:
         """The trick screen's panel shows most results; a full screen is needed for a house ruling,
@@ -123,9 +166,8 @@ class TrickUI(GameUI):
             for k, trick in enumerate(deal.tricks):
                 if trick.result is None:
                     continue
-                plays = " ".join(self.turn_text(turn) for turn in trick.turns)
-                line = f"{d + 1}-{k + 1} {plays} >{self.app.seat_label(trick.result.winner)}"
-                entries.append((line, lambda d=d, k=k: ResultScreen(self.app, self, d, k)))
+                line = f"{d + 1}-{k + 1} {self.plays_text(trick)} >{self.label(trick.result.winner)}"
+                entries.append((line, lambda d=d, k=k: self.result_screen(d, k)))
         return entries
 
     def where(self) -> str:
@@ -133,6 +175,8 @@ class TrickUI(GameUI):
         return self.app.t("resume.trick", deal=deal.index + 1, trick=len(deal.tricks))
 
     # --- the deal table ----------------------------------------------------------------------
+
+    deal_name_margin: ClassVar[int] = 14  # pixels between a seat's name and the first column's edge
 
     def deal_columns(self, deal: Deal[Any]) -> list[tuple[str, list[int]]]:
         """The deal table's columns before the total: (heading key, one value per seat)."""
@@ -162,10 +206,46 @@ def yes_no(app: App, key: str, label_key: str) -> Choice:
 class TrickScreenBase(Screen):
     """A screen of a trick game with its UI at hand."""
 
-    def __init__(self, app: App, ui: TrickUI) -> None:
+    def __init__(self, app: App, ui: TrickUI[Any]) -> None:
         super().__init__(app)
         self.ui = ui
         self.game = ui.game
+
+    def acting_seat(self) -> int:
+        """The seat the game waits for: a screen that enters a seat's action is opened only then."""
+        decision = self.game.decision
+        if decision is None or decision.seat is None:
+            raise ValueError(f"{type(self).__name__} needs a seat to act")
+        return decision.seat
+
+    def asked(self) -> Question:
+        """The question the game waits on: an answer screen is opened only then."""
+        decision = self.game.decision
+        if decision is None or decision.question is None:
+            raise ValueError(f"{type(self).__name__} needs a question to answer")
+        return decision.question
+
+
+class AnswerScreen(TrickScreenBase):
+    """A card fact the print lost: the game's question, answered with the arrows and OK; the answer
+    goes into the log and into the table's remembered facts. Subclasses give the value's keys."""
+
+    def __init__(self, app: App, ui: TrickUI[Any]) -> None:
+        super().__init__(app, ui)
+        self.question = self.asked()
+
+    def answer(self, value: int) -> None:
+        self.app.push(Answer(self.question.key, value))
+        self.app.on_fact(self.game.game_id, self.question.key, value)
+
+    def keys_to(self, value: int) -> list[KeyEvent]:
+        """The arrow presses that bring the screen's value to ``value``."""
+        raise NotImplementedError
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        if not isinstance(action, Answer) or action.key != self.question.key:
+            return None
+        return self.keys_to(action.value) + [OK]
 
 
 def seat_row(canvas: Canvas, app: App, players: Sequence[str], row: int, seat: int, *, active: bool) -> None:
@@ -179,7 +259,7 @@ def seat_row(canvas: Canvas, app: App, players: Sequence[str], row: int, seat: i
 class ResultScreen(Notice):
     """One finished trick in full: who played what, who won and why, and any house ruling."""
 
-    def __init__(self, app: App, ui: TrickUI, deal: int, trick: int) -> None:
+    def __init__(self, app: App, ui: TrickUI[Any], deal: int, trick: int) -> None:
         super().__init__(app)
         self.ui, self.deal, self.index = ui, deal, trick
         self.trick: Trick[Any] = ui.game.state.deals[deal].tricks[trick]
@@ -190,18 +270,15 @@ class ResultScreen(Notice):
             raise ValueError("a result screen needs a finished trick")
         canvas.title(self.t("result.title", deal=self.deal + 1, trick=self.index + 1,
                             seat=self.ui.seat_name(result.winner)))
-        canvas.text(1, " ".join(self.ui.turn_text(turn) for turn in self.trick.turns))
+        canvas.text(1, self.ui.plays_text(self.trick))
         self.details(canvas, result)
 
     def details(self, canvas: Canvas, result: TrickResult) -> None:
         """The reason under the cards; a house ruling gets its own inverted heading."""
         if result.house:
-            formatter = self.ui.formatter
-            deciding = [phrase for phrase in result.reason if phrase.code != result.house]
-            house = [phrase for phrase in result.reason if phrase.code == result.house]
-            canvas.lines(2, 3, formatter.reason(deciding))
+            canvas.lines(2, 3, self.ui.reason(result, house=False))
             canvas.text(5, self.t("result.house"), invert=True)
-            canvas.lines(6, 2, formatter.reason(house))
+            canvas.lines(6, 2, self.ui.house_ruling(result))
         else:
             canvas.lines(2, ROWS - 2, self.ui.reason(result))
 
@@ -209,7 +286,7 @@ class ResultScreen(Notice):
 class RevokeScreen(Notice):
     """A revoke the table's cards proved: the device names it, the table decides what to do."""
 
-    def __init__(self, app: App, ui: TrickUI, revoke: Revoke) -> None:
+    def __init__(self, app: App, ui: TrickUI[Any], revoke: Revoke) -> None:
         super().__init__(app)
         self.ui, self.revoke = ui, revoke
 
@@ -223,7 +300,7 @@ class DealScreen(Notice):
     """A deal's scores as a table (the game's columns, then the total), or LEFT/RIGHT for a bar
     chart of the totals."""
 
-    def __init__(self, app: App, ui: TrickUI, deal: int) -> None:
+    def __init__(self, app: App, ui: TrickUI[Any], deal: int) -> None:
         super().__init__(app)
         self.ui, self.index = ui, deal
         self.chart = False
@@ -252,7 +329,7 @@ class DealScreen(Notice):
         canvas.columns(1, [(x, self.t(head)) for x, (head, _) in zip(edges, columns)])
         rows = ROWS - 3
         for seat in range(min(game.n, rows)):
-            canvas.text(2 + seat, self.ui.seat_name(seat), width=edges[0] - 14)
+            canvas.text(2 + seat, self.ui.seat_name(seat), width=edges[0] - self.ui.deal_name_margin)
             canvas.columns(2 + seat, [(x, str(values[seat])) for x, (_, values) in zip(edges, columns)])
 
     def _chart(self, canvas: Canvas) -> None:

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.base import Answer
@@ -41,33 +41,18 @@ from companion.engine.tricks import Turn
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.screens import Choice, Screen, register_ui
-from companion.ui.tricks import DealScreen, ResultScreen, TrickScreenBase, TrickUI
+from companion.ui.tricks import OK, AnswerScreen, DealScreen, ResultScreen, TrickScreenBase, TrickUI
 
 if TYPE_CHECKING:
     from companion.ui.app import App
 
-OK = KeyEvent(Key.OK)
 JUMP = 8  # UP/DOWN move this many entries in a list
 
 
 @register_ui
-class ZenjidouUI(TrickUI):
+class ZenjidouUI(TrickUI[Zenjidou]):
     game_ids = ("zenjidou",)
-
-    @property
-    def game(self) -> Zenjidou:
-        game = self.session.game
-        if not isinstance(game, Zenjidou):
-            raise TypeError(f"these screens draw Zenjidou, not {type(game).__name__}")
-        return game
-
-    @property
-    def screens(self) -> Mapping[str, Callable[[App, Any], Screen]]:  # type: ignore[override]
-        special: dict[str, Callable[[App, Any], Screen]] = {"answer": FactsScreen, "hand": HandScreen,
-                                                            "guesses": GuessScreen, "quiz": QuizScreen}
-        return {kind: special.get(kind, ListScreen) for kind in
-                ("answer", "hand", "guesses", "rest", "bottom", "rule", "side", "move", "pass", "play", "quiz",
-                 "lead")}
+    game_type = Zenjidou
 
     def hand_label(self, hand: int) -> str:
         """A hand by its player; with 2 players a player's second hand has a prime (P1')."""
@@ -154,12 +139,14 @@ class ZenjidouUI(TrickUI):
         if not isinstance(before, tuple):
             raise TypeError("notices() takes the snapshot taken before the action")
         shared, finished_before = before
-        shown = [ZDealScreen(self.app, self, screen.index) if isinstance(screen, DealScreen) else screen
-                 for screen in super().notices(shared)]
+        shown = super().notices(shared)
         played = self.finished_tricks()[finished_before:]
         if len(played) > 1:
             shown = [PlayedScreen(self.app, self, played), *(s for s in shown if not isinstance(s, ResultScreen))]
         return shown
+
+    def deal_screen(self, deal: int) -> Screen:
+        return ZDealScreen(self.app, self, deal)
 
     @classmethod
     def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
@@ -197,6 +184,7 @@ class ZScreen(TrickScreenBase):
         return first + 3
 
 
+@ZenjidouUI.enters("rest", "bottom", "rule", "side", "move", "pass", "play", "lead")
 class ListScreen(ZScreen):
     """One choice among the actions the engine allows now."""
 
@@ -256,6 +244,7 @@ def arm_quiz(app: App, game: Zenjidou) -> None:
         app.buzzers.arm(app.now(), set(deal.tricks[-1].out), token)  # type: ignore[attr-defined]
 
 
+@ZenjidouUI.enters("quiz")
 class QuizScreen(ListScreen):
     """Rule B: the buzzers say who pressed first (by edge time); that player picks the card they
     pointed at. A wrong card puts them out and the next press counts; presses too close to order
@@ -326,14 +315,12 @@ class QuizScreen(ListScreen):
         canvas.text(ROWS - 1, self.t("zenjidou.hint.list", n=self.index + 1, count=len(self.options)))
 
 
-class FactsScreen(ZScreen):
+@ZenjidouUI.enters("answer")
+class FactsScreen(AnswerScreen, ZScreen):
     """A card's four facts on one screen; the row the engine asks is marked; OK enters it."""
 
     def __init__(self, app: App, ui: ZenjidouUI) -> None:
         super().__init__(app, ui)
-        decision = self.game.decision
-        assert decision is not None and decision.question is not None
-        self.question = decision.question
         _, number, self.name = self.question.key.split(":")
         self.number = int(number)
         self.value = 0
@@ -355,18 +342,14 @@ class FactsScreen(ZScreen):
         elif event.key in (Key.LEFT, Key.UP):
             self.value = (self.value - 1) % count
         elif event.key is Key.OK:
-            self.app.push(Answer(self.question.key, self.value))
-            self.app.on_fact(self.game.game_id, self.question.key, self.value)
+            self.answer(self.value)
         elif event.key is Key.BACK:
             self.app.open_menu()
 
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        if not isinstance(action, Answer) or action.key != self.question.key:
-            return None
+    def keys_to(self, value: int) -> list[KeyEvent]:
         count = self.question.maximum + 1
-        ahead = (action.value - self.value) % count
-        keys = [KeyEvent(Key.RIGHT)] * ahead if ahead <= count - ahead else [KeyEvent(Key.LEFT)] * (count - ahead)
-        return keys + [OK]
+        ahead = (value - self.value) % count
+        return [KeyEvent(Key.RIGHT)] * ahead if ahead <= count - ahead else [KeyEvent(Key.LEFT)] * (count - ahead)
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.t("zenjidou.facts.title", card=self.number))
@@ -380,14 +363,13 @@ class FactsScreen(ZScreen):
         canvas.text(ROWS - 1, self.t("zenjidou.hint.facts"))
 
 
+@ZenjidouUI.enters("hand")
 class HandScreen(ZScreen):
     """A face-up hand, card by card as held (the first to be played first); OK adds, BACK removes."""
 
     def __init__(self, app: App, ui: ZenjidouUI) -> None:
         super().__init__(app, ui)
-        decision = self.game.decision
-        assert decision is not None and decision.seat is not None
-        self.hand = decision.seat
+        self.hand = self.acting_seat()
         deal = self.game.state.deal
         bottom = deal.bottoms.get(self.hand)
         self.fixed = [bottom] if bottom is not None else []
@@ -440,6 +422,7 @@ class HandScreen(ZScreen):
         canvas.text(ROWS - 1, self.t("zenjidou.hint.hand", n=len(self.chosen) + 1, count=self.game.tricks))
 
 
+@ZenjidouUI.enters("guesses")
 class GuessScreen(ZScreen):
     """Rule C: the 30-second countdown, then each player's guess of the top scorer."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,8 @@ from PIL import Image
 
 from companion.carddata import printed_cards
 from companion.engine.base import Game, game_class
+from companion.engine.record import export_lines, read_record
+from companion.hw.buzzers import BuzzerArbiter
 from companion.hw.keys import Key, KeyEvent
 from companion.session import Session
 from companion.ui import App, Settings, presses_for
@@ -60,6 +62,25 @@ def make_app(game: Game[Any] | None = None, *, clock: FakeClock | None = None, l
     session = Session(game) if game is not None else None
     return App(session, clock=clock or FakeClock(), rng=random.Random(0), settings=Settings(language=language),
                **kwargs)
+
+
+def press_all(game: Game[Any], rng: random.Random, events: Iterable[KeyEvent], *,
+              buzzers: BuzzerArbiter | None = None, buzzes: Mapping[int, int] | None = None) -> None:
+    """Press ``events`` on an app over ``game``, 0.3 s apart: every frame draws, and whatever the
+    presses entered, the record replays to the same game. ``buzzes`` maps a press's index to the
+    player whose buzzer sounds just before it."""
+    clock = FakeClock()
+    app = App(Session(game), clock=clock, rng=rng, buzzers=buzzers)
+    for index, event in enumerate(events):
+        if buzzers is not None and buzzes and index in buzzes:
+            buzzers.press(buzzes[index], at=clock.now + index * 0.001, now=clock.now)
+        app.handle(event)
+        clock.advance(0.3)
+        app.tick()
+        assert app.render().size == (128, 64)
+    if app.session is not None:
+        entered = app.session.game
+        assert read_record(export_lines(entered)).game.summary() == entered.summary()
 
 
 def enter(app: App, actions: Iterable[Any]) -> int:

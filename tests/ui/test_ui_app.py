@@ -11,7 +11,8 @@ from companion.games.tezuma import Draft, Play
 from companion.hw.keys import Key
 from companion.ui import App, Settings, presses_for
 from companion.ui.screens import Confirm, HistoryScreen, Menu, SettingsScreen
-from companion.ui.tezuma import DraftScreen, ResultScreen, TrickScreen
+from companion.ui.tezuma import DraftScreen, TrickScreen
+from companion.ui.tricks import ResultScreen
 from tests.ui.helpers import FakeClock, enter, make_app, new_game, press, texts
 
 PICKS = ["penalty R", "penalty B", "penalty U", "penalty W", "scoring 1", "scoring 2", "scoring 3", "scoring 4",

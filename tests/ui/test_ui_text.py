@@ -11,13 +11,14 @@ import pytest
 from companion.errors import ConfigError
 from companion.games.tezuma import TezumaGame
 from companion.ui.canvas import Typeface
-from companion.ui.tezuma import Names
+from companion.session import Session
+from companion.ui.tezuma import TezumaUI
 from companion.text import Catalog, check_seat_names, load_seat_names
 from tests.ui.helpers import make_app, new_game
 
 
 class Speaker:
-    """The little of the app that :class:`Names` uses, in a chosen language and without a font."""
+    """The little of the app that the screens' words use, in a chosen language and without a font."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -30,8 +31,9 @@ class Speaker:
         return self.t("seat.label", n=seat + 1)
 
 
-def names(game: TezumaGame, lang: str) -> Names:
-    return Names(Speaker(lang), game)  # type: ignore[arg-type]
+def words(game: TezumaGame, lang: str) -> TezumaUI:
+    """Tezuma's screens' words (the shared trick-game reasons and revokes) in ``lang``."""
+    return TezumaUI(Speaker(lang), Session(game))  # type: ignore[arg-type]
 
 
 def played(*lines: str, abilities: list[str] | None = None) -> TezumaGame:
@@ -69,17 +71,17 @@ def test_japanese_reasons_name_the_rule_the_suit_and_any_house_ruling() -> None:
                   "B7", "B2 pail-dance", "B6 baby-chicks", "B3")
     trick = game.state.deal.tricks[0]
     assert trick.result is not None and trick.result.house
-    assert names(game, "ja").reason(trick.result) == (
+    assert words(game, "ja").reason(trick.result) == (
         "P1: 蝶の最高値(7)。次はP3がリード(ヒヨコ)。ハウスルール: 後から宣言したヒヨコが次のリードを決める")
-    assert names(game, "en").reason(trick.result, house=False) == "P1: highest butterfly (7); P3 leads next (Baby Chicks)"
+    assert words(game, "en").reason(trick.result, house=False) == "P1: highest butterfly (7); P3 leads next (Baby Chicks)"
 
 
 def test_revokes_and_questions_read_as_the_engine_writes_them() -> None:
     game = played(*DRAFT, "ability paper-egg", "ability pail-dance", "ability baby-chicks", "ability five-color-sand",
                   "B7", "U2", "B6", "B3", "R9", "B1")
     (revoke,) = game.state.revokes
-    assert names(game, "en").revoke(revoke) == "P2 did not follow butterfly in trick 1 of deal 1 but held it (shown in trick 2)"
-    assert names(game, "ja").revoke(revoke) == "P2は第1ディール1トリックで蝶をフォローしなかったが、持っていた(2トリック目で判明)"
+    assert words(game, "en").revoke_text(revoke) == "P2 did not follow butterfly in trick 1 of deal 1 but held it (shown in trick 2)"
+    assert words(game, "ja").revoke_text(revoke) == "P2は第1ディール1トリックで蝶をフォローしなかったが、持っていた(2トリック目で判明)"
 
 
 def test_without_misaki_the_screens_fall_back_to_english_and_say_so(tmp_path: Path,

@@ -6,7 +6,8 @@ from typing import Any
 
 from companion.games.tezuma import Card, Play
 from companion.hw.keys import Key
-from companion.ui.tezuma import DraftScreen, QuestionScreen, ResultScreen, RevokeScreen, TrickScreen
+from companion.ui.tezuma import DraftScreen, QuestionScreen, TrickScreen
+from companion.ui.tricks import ResultScreen, RevokeScreen
 from tests.ui.helpers import enter, make_app, new_game, press, texts
 
 # seat: P1 paper-egg, P2 fire-breathing, P3 sword-walking, P4 five-color-sand

@@ -18,7 +18,7 @@ from companion.games.tezuma import Play
 from companion.hw.keys import KeyEvent
 from companion.sim import random_game
 from companion.ui import presses_for
-from companion.ui.tezuma import FinalScreen
+from companion.ui.tricks import FinalScreen
 from tests.ui.helpers import changed_pages, make_app
 
 LAID_OUT = {

@@ -5,14 +5,11 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.engine.record import export_lines, read_record
 from companion.hw.buzzers import BuzzerArbiter
 from companion.hw.keys import Key, KeyEvent
-from companion.session import Session
 from companion.sim import new_random_game
 from companion.sim.zenjidou import ZenjidouTable
-from companion.ui import App
-from tests.ui.helpers import FakeClock
+from tests.ui.helpers import press_all
 
 key_names = st.sampled_from([Key.OK] * 4 + [Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT] * 2 + [Key.BACK, Key.AUX])
 presses = st.lists(st.builds(KeyEvent, key_names, st.sampled_from([False] * 9 + [True])), min_size=40, max_size=300)
@@ -28,16 +25,5 @@ def test_random_presses_and_buzzers_never_crash_and_every_action_is_legal(rule, 
         if game.is_over():
             break
         game.push(table.choose(game, rng))
-    clock = FakeClock()
-    arbiter = BuzzerArbiter(settle_s=0.05)
-    app = App(Session(game), clock=clock, rng=rng, buzzers=arbiter)
-    for index, event in enumerate(events):
-        if index < len(buzzes) and buzzes[index] < players:
-            arbiter.press(buzzes[index], at=clock.now + index * 0.001, now=clock.now)
-        app.handle(event)
-        clock.advance(0.3)
-        app.tick()
-        assert app.render().size == (128, 64)
-    if app.session is not None:
-        entered = app.session.game
-        assert read_record(export_lines(entered)).game.summary() == entered.summary()
+    press_all(game, rng, events, buzzers=BuzzerArbiter(settle_s=0.05),
+              buzzes={index: player for index, player in enumerate(buzzes) if player < players})

@@ -27,11 +27,12 @@ DEMO = ROOT / "docs" / "examples" / "first-tricks.keys"
 LEAVE = b"\x1b[?25h\x1b[?1049l"
 
 
-def run_in_pty(args: list[str], size: tuple[int, int], tmp_path: Path, *, timeout: float = 60,
+def run_in_pty(args: list[str], size: tuple[int, int], tmp_path: Path, *, timeout: float = 180,
                resize_to: tuple[int, int] | None = None) -> tuple[int, bytes]:
     """Run ``companion run`` on a pseudo-terminal of ``size`` (columns, lines); returns code and output.
 
-    Each step waits for the program's own word, never for time to pass: once it says READY=1 (its
+    Each step waits for the program's own word, never for time to pass (``timeout`` only bounds a hung
+    run, generously: a loaded machine once needed more than a minute): once it says READY=1 (its
     loop now handles signals), resize if asked and wait for the redrawn legend, then Ctrl-C.
     """
     notify = tmp_path / "notify.sock"

@@ -66,6 +66,15 @@ class Decision:
     question: Question | None = None
 
 
+def is_int(value: object) -> bool:
+    """A whole number as JSON decodes one: ``True`` is an ``int`` to Python, never to a record or card data.
+
+    >>> is_int(3), is_int(True), is_int(3.0)
+    (True, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True)
 class Answer:
     """The table's answer to a :class:`Question`; it becomes part of the log like any action.
@@ -84,7 +93,7 @@ class Answer:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Answer:
         key, value = data.get("key"), data.get("value")
-        if not isinstance(key, str) or not isinstance(value, int) or isinstance(value, bool):
+        if not isinstance(key, str) or not is_int(value):
             raise RecordError("an answer needs a string 'key' and an integer 'value'")
         return cls(key, value)
 

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.engine.base import Decision, Setup, register
+from companion.engine.base import Decision, Setup, is_int, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -59,7 +59,7 @@ class Play:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Play:
         seat, card = data.get("seat"), data.get("card")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(card, str):
+        if not is_int(seat) or not isinstance(card, str):
             raise RecordError("a play needs an integer 'seat' and a string 'card'")
         try:
             return cls(seat, SuitedCard.parse(card))
@@ -131,14 +131,14 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
                  for c in colours), "every colour needs an upper-case one-letter 'code' and 'en'/'ja' names")
         need(len({c["code"] for c in colours}) == 5, "colour codes must differ")
         numbers = cards.get("numbers")
-        need(isinstance(numbers, list) and numbers and all(_is_int(n) and 0 < n < 100 for n in numbers)
+        need(isinstance(numbers, list) and numbers and all(is_int(n) and 0 < n < 100 for n in numbers)
              and len(set(numbers)) == len(numbers), "'numbers' must list distinct numbers 1-99")
         by_players = cards.get("numbers_by_players")
         need(isinstance(by_players, dict) and all(
             k.isdigit() and isinstance(v, list) and set(v) <= set(numbers) for k, v in by_players.items()),
             "'numbers_by_players' maps a player count to a list of the numbers it uses")
-        need(_is_int(cards.get("hand_size")) and cards["hand_size"] > 0, "'hand_size' must be a whole number > 0")
-        need(_is_int(cards.get("cards_per_colour_per_player")), "'cards_per_colour_per_player' must be a whole number")
+        need(is_int(cards.get("hand_size")) and cards["hand_size"] > 0, "'hand_size' must be a whole number > 0")
+        need(is_int(cards.get("cards_per_colour_per_player")), "'cards_per_colour_per_player' must be a whole number")
 
     @classmethod
     def numbers_in_play(cls, cards: Mapping[str, Any], facts: Mapping[str, Any], players: int) -> list[int]:
@@ -290,7 +290,3 @@ def lowest_per_colour(captured: Sequence[SuitedCard]) -> dict[str, int]:
     for card in captured:
         lowest[card.suit] = min(card.rank, lowest.get(card.suit, card.rank))
     return dict(sorted(lowest.items()))
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

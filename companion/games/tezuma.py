@@ -41,7 +41,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from companion.carddata import MapOf, check_shape
 from companion.engine import tricks as layer
-from companion.engine.base import Answer, Decision, Question, Setup
+from companion.engine.base import Answer, Decision, Question, Setup, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
 from companion.registry import register
@@ -109,7 +109,7 @@ class Draft:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Draft:
         seat, kind, card = data.get("seat"), data.get("kind"), data.get("card")
-        if not _is_int(seat) or not isinstance(kind, str) or not isinstance(card, str):
+        if not is_int(seat) or not isinstance(kind, str) or not isinstance(card, str):
             raise RecordError("a draft needs an integer 'seat' and string 'kind' and 'card'")
         return cls(seat, kind, card)
 
@@ -133,7 +133,7 @@ class Play:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Play:
         seat, cards, ability = data.get("seat"), data.get("cards", []), data.get("ability")
-        if not _is_int(seat) or not isinstance(cards, list) or not (ability is None or isinstance(ability, str)):
+        if not is_int(seat) or not isinstance(cards, list) or not (ability is None or isinstance(ability, str)):
             raise RecordError("a play needs an integer 'seat', a 'cards' list and an optional 'ability'")
         try:
             return cls(seat, tuple(Card.parse(c) for c in cards), ability)
@@ -150,10 +150,6 @@ def _ranges(numbers: list[int]) -> str:
         else:
             runs.append([n])
     return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass
@@ -700,14 +696,14 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         need(all(s["code"] == s["code"].upper() and s["code"] != "T" for s in suits),
              "suit codes are upper-case letters other than T")
         need(cards.get("ranks") == list(range(1, 10)), "'ranks' must be 1..9")
-        need(_is_int(cards.get("trumps_per_suit")) and cards["trumps_per_suit"] > 0, "'trumps_per_suit' must be > 0")
-        need(_is_int(cards.get("tricks_per_deal")), "'tricks_per_deal' must be an integer")
+        need(is_int(cards.get("trumps_per_suit")) and cards["trumps_per_suit"] > 0, "'trumps_per_suit' must be > 0")
+        need(is_int(cards.get("tricks_per_deal")), "'tricks_per_deal' must be an integer")
         three = cards.get("three_players", {})
         need(isinstance(three.get("remove_ranks"), list), "'three_players.remove_ranks' must be a list")
         abilities = cards.get("abilities")
         need(isinstance(abilities, list) and {a.get("id") for a in abilities} == set(ABILITIES),
              f"'abilities' must list exactly these ids: {', '.join(ABILITIES)}")
-        need(all(_is_int(a.get("uses")) and a["uses"] > 0 for a in abilities), "every ability needs 'uses' > 0")
+        need(all(is_int(a.get("uses")) and a["uses"] > 0 for a in abilities), "every ability needs 'uses' > 0")
         budget = cards.get("ability_budget")
         if budget:
             need(all(a.get("cost") and budget["per_deal"] // a["cost"] == a["uses"] for a in abilities),
@@ -717,7 +713,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         need(len({c.get("id") for c in scoring["cards"]}) == len(scoring["cards"]), "scoring card ids must differ")
         for card in scoring["cards"]:
             points = card.get("points")
-            need(isinstance(points, dict) and all(k.isdigit() and _is_int(v) and v >= 0 for k, v in points.items()),
+            need(isinstance(points, dict) and all(k.isdigit() and is_int(v) and v >= 0 for k, v in points.items()),
                  f"scoring card {card.get('id')}: 'points' maps trick counts to points >= 0")
             need(isinstance(card.get("complete"), bool), f"scoring card {card.get('id')}: 'complete' must be true/false")
             need(isinstance(card.get("players"), list), f"scoring card {card.get('id')}: 'players' must be a list")

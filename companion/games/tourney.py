@@ -54,7 +54,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from companion.engine.base import Decision, Setup, register
+from companion.engine.base import Decision, Setup, is_int, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -92,7 +92,7 @@ class SeatCard:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Any:
         seat, card = data.get("seat"), data.get("card")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(card, str):
+        if not is_int(seat) or not isinstance(card, str):
             raise RecordError(f"a {cls.type} needs an integer 'seat' and a string 'card'")
         return cls(seat, _parse_card(card))
 
@@ -318,13 +318,13 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
              "every suit needs an upper-case one-letter 'code' and 'en'/'ja' names")
         need(len({s["code"] for s in suits}) == 4, "suit codes must differ")
         need([s.get("place") for s in suits] == [1, 2, 3, 4], "the suits name places 1-4 in their order")
-        need(all(_is_int(s.get("hit_points")) and s["hit_points"] >= 0 for s in suits),
+        need(all(is_int(s.get("hit_points")) and s["hit_points"] >= 0 for s in suits),
              "every suit needs 'hit_points' (a whole number >= 0)")
         numbers = cards.get("numbers")
-        need(isinstance(numbers, list) and numbers and all(_is_int(n) and 0 < n < 100 for n in numbers)
+        need(isinstance(numbers, list) and numbers and all(is_int(n) and 0 < n < 100 for n in numbers)
              and len(set(numbers)) == len(numbers), "'numbers' must list distinct numbers 1-99")
         for key in ("hand_size", "tricks_per_deal", "points_per_trick", "points_without_tricks", "npc_cards"):
-            need(_is_int(cards.get(key)) and cards[key] >= 0, f"{key!r} must be a whole number >= 0")
+            need(is_int(cards.get(key)) and cards[key] >= 0, f"{key!r} must be a whole number >= 0")
         need(cards["hand_size"] == 2 * cards["tricks_per_deal"], "a trick takes two cards of a hand")
         need(len(numbers) == cards["hand_size"], "four hands use the whole deck: as many numbers as cards in a hand")
         need(cards["npc_cards"] == cards["tricks_per_deal"], "the NPC plays one face-up card a trick")
@@ -621,7 +621,3 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         hits, tricks = self.deal_points(deal)
         return {"hit_points": hits, "trick_points": tricks,
                 "npc_row": None if deal.npc_laid is None else [str(card) for card in deal.npc_laid]}
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from itertools import permutations, product
 from typing import Any, ClassVar
 
-from companion.engine.base import Answer, Decision, Question, Setup, register
+from companion.engine.base import Answer, Decision, Question, Setup, is_int, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -274,14 +274,14 @@ class RoundRule:
 
 def _int(data: Mapping[str, Any], key: str) -> int:
     value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_int(value):
         raise RecordError(f"a {data.get('type')} needs an integer {key!r}")
     return value
 
 
 def _ints(data: Mapping[str, Any], key: str) -> tuple[int, ...]:
     value = data.get(key)
-    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+    if not isinstance(value, list) or not all(is_int(v) for v in value):
         raise RecordError(f"a {data.get('type')} needs a list of integers {key!r}")
     return tuple(value)
 
@@ -591,7 +591,7 @@ class Zenjidou(TrickGame[ZState]):
         need(cards.get("resolution_rules") == list(RESOLUTION_RULES), f"'resolution_rules' must be {list(RESOLUTION_RULES)}")
         need(cards.get("round_rules") == list(ROUND_RULES), "'round_rules' must be A..L")
         for key in ("rounds", "tricks_per_round", "piles", "pile_size", "top_scorer_bonus", "guess_seconds"):
-            need(_is_int(cards.get(key)) and cards[key] > 0, f"{key!r} must be a whole number > 0")
+            need(is_int(cards.get(key)) and cards[key] > 0, f"{key!r} must be a whole number > 0")
         need(cards["tricks_per_round"] == cards["pile_size"], "a round has as many tricks as a pile has cards")
 
     @classmethod
@@ -623,7 +623,7 @@ class Zenjidou(TrickGame[ZState]):
             for name, value in entry.items() if isinstance(entry, Mapping) else ():
                 key = f"card:{number}:{name}"
                 self.check_fact_key(self.setup.cards, key)
-                if not _is_int(value) or not 0 <= value <= self.fact_limit(name):
+                if not is_int(value) or not 0 <= value <= self.fact_limit(name):
                     raise CardDataError(f"{self.game_id} fact {key} is {value!r}, but it is an index"
                                         f" 0-{self.fact_limit(name)}: correct it with companion cards set")
                 told[key] = value
@@ -1223,7 +1223,3 @@ class Zenjidou(TrickGame[ZState]):
 
 def _product(players: int) -> Iterator[tuple[int, ...]]:
     return product(range(players), repeat=players)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

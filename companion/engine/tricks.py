@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from companion.engine.base import Game
-from companion.errors import IllegalPlay
+from companion.engine.base import Game, Setup, is_int
+from companion.errors import IllegalAction, IllegalPlay, RecordError
 
 CardT = TypeVar("CardT", bound="SuitedCard")
 ContextT = TypeVar("ContextT")
@@ -335,6 +335,37 @@ class TrickGame(Game[StateT]):
 
     def configure(self) -> None:
         self.n = len(self.setup.players)
+        dealer = self.setup.options.get("dealer", 0)
+        if not is_int(dealer) or not 0 <= dealer < self.n:
+            raise RecordError(f"options.dealer must be a seat 0-{self.n - 1}, not {dealer!r}")
+
+    # --- setup -----------------------------------------------------------------------------------
+
+    @classmethod
+    def new_setup(
+        cls,
+        players: Sequence[str],
+        *,
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        cards: Mapping[str, Any],
+        table_facts: Mapping[str, Any] | None = None,
+    ) -> Setup:
+        """Check the card data and the player count, then let the game fill in its options."""
+        cls.validate_cards(cards)
+        n = len(players)
+        if not cls.min_players <= n <= cls.max_players:
+            raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
+        resolved = cls.resolve_options(dict(options or {}), n, cards, seed)
+        return Setup(cls.game_id, tuple(players), resolved, seed, cards, dict(table_facts or {}))
+
+    @classmethod
+    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """Every option a game reads, defaults and random draws filled in, so a record is self-contained.
+
+        By default the only option is the first ``dealer`` seat (wrapped to the table's size).
+        """
+        return {"dealer": int(options.get("dealer", 0)) % players}
 
     # --- what a game gives -------------------------------------------------------------------
 

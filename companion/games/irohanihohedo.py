@@ -29,7 +29,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.engine.base import Decision, Setup, is_int, register
+from companion.engine.base import Decision, is_int, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -111,9 +111,6 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
         # (house) rulings.md: without the lost icons every number is accepted, only repeats refused
         self.numbers_by_house = self.numbers == list(cards["numbers"]) and not cards["numbers_by_players"].get(str(self.n))
         self.hand_size: int = cards["hand_size"]
-        dealer = self.setup.options.get("dealer", 0)
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.n:
-            raise RecordError(f"options.dealer must be a seat 0-{self.n - 1}, not {dealer!r}")
 
     # --- card data -----------------------------------------------------------------------------
 
@@ -172,22 +169,9 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
             )
 
     @classmethod
-    def new_setup(
-        cls,
-        players: Sequence[str],
-        *,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        cards: Mapping[str, Any],
-        table_facts: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        cls.validate_cards(cards)
-        n = len(players)
-        if not cls.min_players <= n <= cls.max_players:
-            raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
-        options = dict(options or {})
-        resolved = {"dealer": int(options.get("dealer", 0)) % n, "strategic": bool(options.get("strategic", False))}
-        return Setup(cls.game_id, tuple(players), resolved, seed, cards, dict(table_facts or {}))
+    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """The dealer, and ``strategic``: the variant that keeps each colour's lowest card face up."""
+        return {**super().resolve_options(options, players, cards, seed), "strategic": bool(options.get("strategic", False))}
 
     # --- names ---------------------------------------------------------------------------------
 

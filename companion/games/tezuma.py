@@ -41,7 +41,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from companion.carddata import MapOf, check_shape
 from companion.engine import tricks as layer
-from companion.engine.base import Answer, Decision, Question, Setup, is_int
+from companion.engine.base import Answer, Decision, Question, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
 from companion.registry import register
@@ -744,21 +744,10 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             )
 
     @classmethod
-    def new_setup(
-        cls,
-        players: Sequence[str],
-        *,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        cards: Mapping[str, Any],
-        table_facts: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        cls.validate_cards(cards)
-        options = dict(options or {})
-        n = len(players)
-        if not cls.min_players <= n <= cls.max_players:
-            raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
+    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """The variants, the start seat and each deal's layout (drawn from ``seed`` unless named)."""
         cls.check_variants(options)
+        n = players
         beginner = bool(options.get("beginner", False))
         rng = random.Random(seed)
         first = cls.default_layout(cards, n, options, rng, beginner)
@@ -768,7 +757,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         resolved = {"beginner": beginner, "start_seat": int(options.get("start_seat", 0)) % n, "layouts": layouts}
         if options.get("redraw_each_deal"):
             resolved["redraw_each_deal"] = True
-        return Setup(cls.game_id, tuple(players), resolved, seed, cards, dict(table_facts or {}))
+        return resolved
 
     @classmethod
     def check_variants(cls, options: Mapping[str, Any]) -> None:

@@ -54,7 +54,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from companion.engine.base import Decision, Setup, is_int, register
+from companion.engine.base import Decision, is_int, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -298,9 +298,6 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         self.places = len(self.suits)  # every trick has a card for each place: a seat per suit
         self.npc: int | None = self.n if self.n < self.places else None
         self.npc_cards: int = cards["npc_cards"]
-        dealer = self.setup.options.get("dealer", 0)
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.n:
-            raise RecordError(f"options.dealer must be a seat 0-{self.n - 1}, not {dealer!r}")
 
     # --- card data -------------------------------------------------------------------------
 
@@ -328,23 +325,6 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         need(cards["hand_size"] == 2 * cards["tricks_per_deal"], "a trick takes two cards of a hand")
         need(len(numbers) == cards["hand_size"], "four hands use the whole deck: as many numbers as cards in a hand")
         need(cards["npc_cards"] == cards["tricks_per_deal"], "the NPC plays one face-up card a trick")
-
-    @classmethod
-    def new_setup(
-        cls,
-        players: Sequence[str],
-        *,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        cards: Mapping[str, Any],
-        table_facts: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        cls.validate_cards(cards)
-        n = len(players)
-        if not cls.min_players <= n <= cls.max_players:
-            raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
-        dealer = int((options or {}).get("dealer", 0)) % n
-        return Setup(cls.game_id, tuple(players), {"dealer": dealer}, seed, cards, dict(table_facts or {}))
 
     # --- cards and names ---------------------------------------------------------------------
 

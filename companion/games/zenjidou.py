@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from itertools import permutations, product
 from typing import Any, ClassVar
 
-from companion.engine.base import Answer, Decision, Question, Setup, is_int, register
+from companion.engine.base import Answer, Decision, Question, is_int, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -630,20 +630,9 @@ class Zenjidou(TrickGame[ZState]):
         return told
 
     @classmethod
-    def new_setup(
-        cls,
-        players: Sequence[str],
-        *,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        cards: Mapping[str, Any],
-        table_facts: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        cls.validate_cards(cards)
-        n = len(players)
-        if not cls.min_players <= n <= cls.max_players:
-            raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
-        return Setup(cls.game_id, tuple(players), {}, seed, cards, dict(table_facts or {}))
+    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """None: who leads comes from the round's rules, not from a dealer."""
+        return {}
 
     # --- facts ---------------------------------------------------------------------------------
 

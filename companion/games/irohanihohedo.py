@@ -29,6 +29,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from companion.carddata import CardCheck, MapOf, named
 from companion.engine.base import Decision, is_int, register
 from companion.engine.tricks import (
     Deal,
@@ -91,6 +92,16 @@ def colour_scores(captured: Sequence[SuitedCard]) -> int:
     return total
 
 
+CARD_SHAPE = {  # what validate_cards and the rules may index (carddata.check_shape)
+    "game": str,
+    "colours": [named()],
+    "numbers": [int],
+    "numbers_by_players": MapOf([int]),
+    "hand_size": int,
+    "cards_per_colour_per_player": int,
+}
+
+
 @register
 class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
     """3-6 players, as many deals as players, 9 tricks a deal; the dealer moves left each deal."""
@@ -116,26 +127,12 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
 
     @classmethod
     def validate_cards(cls, cards: Mapping[str, Any]) -> None:
-        def need(ok: bool, what: str) -> None:
-            if not ok:
-                raise CardDataError(f"{cls.game_id} card data: {what}")
-
-        need(isinstance(cards, Mapping) and cards.get("game") == cls.game_id, f"'game' must be {cls.game_id!r}")
-        colours = cards.get("colours")
-        need(isinstance(colours, list) and len(colours) == 5, "'colours' must list 5 colours")
-        need(all(isinstance(c, dict) and isinstance(c.get("code"), str) and len(c["code"]) == 1
-                 and c["code"].isupper() and isinstance(c.get("en"), str) and isinstance(c.get("ja"), str)
-                 for c in colours), "every colour needs an upper-case one-letter 'code' and 'en'/'ja' names")
-        need(len({c["code"] for c in colours}) == 5, "colour codes must differ")
-        numbers = cards.get("numbers")
-        need(isinstance(numbers, list) and numbers and all(is_int(n) and 0 < n < 100 for n in numbers)
-             and len(set(numbers)) == len(numbers), "'numbers' must list distinct numbers 1-99")
-        by_players = cards.get("numbers_by_players")
-        need(isinstance(by_players, dict) and all(
-            k.isdigit() and isinstance(v, list) and set(v) <= set(numbers) for k, v in by_players.items()),
-            "'numbers_by_players' maps a player count to a list of the numbers it uses")
-        need(is_int(cards.get("hand_size")) and cards["hand_size"] > 0, "'hand_size' must be a whole number > 0")
-        need(is_int(cards.get("cards_per_colour_per_player")), "'cards_per_colour_per_player' must be a whole number")
+        check = CardCheck(cls.game_id, CARD_SHAPE, cards)
+        check.named_codes("colours", 5, "colour")
+        check.numbers()
+        check.need(all(k.isdigit() and set(v) <= set(cards["numbers"]) for k, v in cards["numbers_by_players"].items()),
+                   "'numbers_by_players' maps a player count to a list of the numbers it uses")
+        check.need(cards["hand_size"] > 0, "'hand_size' must be a whole number > 0")
 
     @classmethod
     def numbers_in_play(cls, cards: Mapping[str, Any], facts: Mapping[str, Any], players: int) -> list[int]:

@@ -39,7 +39,7 @@ from functools import cache
 from itertools import combinations
 from typing import Any, ClassVar, NamedTuple
 
-from companion.carddata import MapOf, check_shape
+from companion.carddata import CardCheck, MapOf, named
 from companion.engine import tricks as layer
 from companion.engine.base import Answer, Decision, Question, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
@@ -628,7 +628,7 @@ _NAMES = {"en": str, "ja": str}
 _PER_PLAYER_COUNT = {"3": int, "4": int}
 CARD_SHAPE = {  # what validate_cards and the rules may index without a TypeError (carddata.check_shape)
     "game": str,
-    "suits": [{"code": str, **_NAMES}],
+    "suits": [named(re.compile(r"[A-SU-Z]"))],  # upper-case letters other than T, which types a trump
     "ranks": [int],
     "trumps_per_suit": int,
     "three_players": {"remove_ranks": [int], "remove_trumps_per_suit": int},
@@ -682,19 +682,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     @classmethod
     def validate_cards(cls, cards: Mapping[str, Any]) -> None:
-        def need(ok: bool, what: str) -> None:
-            if not ok:
-                raise CardDataError(f"{cls.game_id} card data: {what}")
-
-        check_shape(cards, CARD_SHAPE, f"{cls.game_id} card data")
-        need(cards.get("game") == cls.game_id, f"'game' must be {cls.game_id!r}")
-        suits = cards.get("suits")
-        need(isinstance(suits, list) and len(suits) == 4, "'suits' must list 4 suits")
-        need(all(isinstance(s.get("code"), str) and len(s["code"]) == 1 and s["code"].isalpha() for s in suits),
-             "every suit needs a one-letter 'code'")
-        need(len({s["code"].upper() for s in suits}) == 4, "suit codes must differ")
-        need(all(s["code"] == s["code"].upper() and s["code"] != "T" for s in suits),
-             "suit codes are upper-case letters other than T")
+        check = CardCheck(cls.game_id, CARD_SHAPE, cards)
+        need = check.need
+        check.named_codes("suits", 4, "suit")
         need(cards.get("ranks") == list(range(1, 10)), "'ranks' must be 1..9")
         need(is_int(cards.get("trumps_per_suit")) and cards["trumps_per_suit"] > 0, "'trumps_per_suit' must be > 0")
         need(is_int(cards.get("tricks_per_deal")), "'tricks_per_deal' must be an integer")

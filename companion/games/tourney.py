@@ -54,6 +54,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from companion.carddata import CardCheck, named
 from companion.engine.base import Decision, is_int, register
 from companion.engine.tricks import (
     Deal,
@@ -70,7 +71,7 @@ from companion.engine.tricks import (
     first_decision,
     seats_in_order,
 )
-from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+from companion.errors import IllegalAction, IllegalPlay, RecordError
 
 NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogue's "tourney.seat.npc")
 
@@ -277,6 +278,15 @@ def _card_phrase(code: str, card: SuitedCard, **more: Any) -> Phrase:
 # --- the game --------------------------------------------------------------------------------
 
 
+COUNTS = ("hand_size", "tricks_per_deal", "points_per_trick", "points_without_tricks", "npc_cards")
+CARD_SHAPE = {  # what validate_cards and the rules may index (carddata.check_shape)
+    "game": str,
+    "suits": [{**named(), "place": int, "hit_points": int}],
+    "numbers": [int],
+    **{key: int for key in COUNTS},
+}
+
+
 @register
 class Tourney(TrickGame[TrickState[TourneyDeal]]):
     """3-4 players (three play with the NPC), as many deals as players, 7 tricks of 4 cards a deal."""
@@ -303,25 +313,15 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
 
     @classmethod
     def validate_cards(cls, cards: Mapping[str, Any]) -> None:
-        def need(ok: bool, what: str) -> None:
-            if not ok:
-                raise CardDataError(f"{cls.game_id} card data: {what}")
-
-        need(isinstance(cards, Mapping) and cards.get("game") == cls.game_id, f"'game' must be {cls.game_id!r}")
-        suits = cards.get("suits")
-        need(isinstance(suits, list) and len(suits) == 4, "'suits' must list 4 suits, strongest first")
-        need(all(isinstance(s, dict) and isinstance(s.get("code"), str) and len(s["code"]) == 1 and s["code"].isupper()
-                 and isinstance(s.get("en"), str) and isinstance(s.get("ja"), str) for s in suits),
-             "every suit needs an upper-case one-letter 'code' and 'en'/'ja' names")
-        need(len({s["code"] for s in suits}) == 4, "suit codes must differ")
-        need([s.get("place") for s in suits] == [1, 2, 3, 4], "the suits name places 1-4 in their order")
-        need(all(is_int(s.get("hit_points")) and s["hit_points"] >= 0 for s in suits),
-             "every suit needs 'hit_points' (a whole number >= 0)")
-        numbers = cards.get("numbers")
-        need(isinstance(numbers, list) and numbers and all(is_int(n) and 0 < n < 100 for n in numbers)
-             and len(set(numbers)) == len(numbers), "'numbers' must list distinct numbers 1-99")
-        for key in ("hand_size", "tricks_per_deal", "points_per_trick", "points_without_tricks", "npc_cards"):
-            need(is_int(cards.get(key)) and cards[key] >= 0, f"{key!r} must be a whole number >= 0")
+        check = CardCheck(cls.game_id, CARD_SHAPE, cards)
+        need = check.need
+        check.named_codes("suits", 4, "suit", ", strongest first")
+        suits, numbers = cards["suits"], cards["numbers"]
+        need([s["place"] for s in suits] == [1, 2, 3, 4], "the suits name places 1-4 in their order")
+        need(all(s["hit_points"] >= 0 for s in suits), "every suit needs 'hit_points' (a whole number >= 0)")
+        check.numbers()
+        for key in COUNTS:
+            need(cards[key] >= 0, f"{key!r} must be a whole number >= 0")
         need(cards["hand_size"] == 2 * cards["tricks_per_deal"], "a trick takes two cards of a hand")
         need(len(numbers) == cards["hand_size"], "four hands use the whole deck: as many numbers as cards in a hand")
         need(cards["npc_cards"] == cards["tricks_per_deal"], "the NPC plays one face-up card a trick")

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from itertools import permutations, product
 from typing import Any, ClassVar
 
+from companion.carddata import CardCheck, named
 from companion.engine.base import Answer, Decision, Question, is_int, register
 from companion.engine.tricks import (
     Deal,
@@ -544,6 +545,16 @@ class Need:
     options: tuple[int, ...] = ()
 
 
+COUNTS = ("rounds", "tricks_per_round", "piles", "pile_size", "top_scorer_bonus", "guess_seconds")
+CARD_SHAPE = {  # what validate_cards and the rules may index (carddata.check_shape)
+    "game": str,
+    "numbers": [int],
+    "colours": [named(str)],  # codes are words here: a card is typed by its number alone
+    "score_marks": [int],
+    **{key: int for key in COUNTS},
+}
+
+
 @register
 class Zenjidou(TrickGame[ZState]):
     """2-6 players (2 players hold two hands each), 3 rounds of 5 tricks, play to the right."""
@@ -574,24 +585,16 @@ class Zenjidou(TrickGame[ZState]):
 
     @classmethod
     def validate_cards(cls, cards: Mapping[str, Any]) -> None:
-        def need(ok: bool, what: str) -> None:
-            if not ok:
-                raise CardDataError(f"{cls.game_id} card data: {what}")
-
-        need(isinstance(cards, Mapping) and cards.get("game") == cls.game_id, f"'game' must be {cls.game_id!r}")
-        need(cards.get("numbers") == list(range(1, 33)), "'numbers' must be 1..32")
-        colours: Any = cards.get("colours")
-        need(isinstance(colours, list) and len(colours) == COLOURS and all(
-            isinstance(c, dict) and isinstance(c.get("code"), str) and isinstance(c.get("en"), str)
-            and isinstance(c.get("ja"), str) for c in colours), "'colours' must list 5 colours with code, en and ja")
-        need(len({c["code"] for c in colours}) == COLOURS, "colour codes must differ")
-        marks = cards.get("score_marks")
-        need(isinstance(marks, list) and sorted(marks) == [-2, -1, 0, 1, 2, 3], "'score_marks' must be 0, +1..+3, -1, -2")
+        check = CardCheck(cls.game_id, CARD_SHAPE, cards)
+        need = check.need
+        need(cards["numbers"] == list(range(1, 33)), "'numbers' must be 1..32")
+        check.named_codes("colours", COLOURS, "colour")
+        need(sorted(cards["score_marks"]) == [-2, -1, 0, 1, 2, 3], "'score_marks' must be 0, +1..+3, -1, -2")
         need(cards.get("effects") == list(EFFECT_KINDS), f"'effects' must be {list(EFFECT_KINDS)}")
         need(cards.get("resolution_rules") == list(RESOLUTION_RULES), f"'resolution_rules' must be {list(RESOLUTION_RULES)}")
         need(cards.get("round_rules") == list(ROUND_RULES), "'round_rules' must be A..L")
-        for key in ("rounds", "tricks_per_round", "piles", "pile_size", "top_scorer_bonus", "guess_seconds"):
-            need(is_int(cards.get(key)) and cards[key] > 0, f"{key!r} must be a whole number > 0")
+        for key in COUNTS:
+            need(cards[key] > 0, f"{key!r} must be a whole number > 0")
         need(cards["tricks_per_round"] == cards["pile_size"], "a round has as many tricks as a pile has cards")
 
     @classmethod

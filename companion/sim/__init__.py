@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from companion.carddata import printed_cards
-from companion.engine.base import Game
+from companion.engine.base import Decision, Game
 from companion.registry import game_class
 
 
@@ -43,6 +43,14 @@ class DealingTable:
         if self.dealt_for != index:
             self.deal(game, rng)
             self.dealt_for = index
+
+    def next_decision(self, game: Any, rng: random.Random) -> Decision:
+        """What the engine waits for, with this deal's hands on the table; a finished game has nothing."""
+        self.deal_if_new(game, rng)
+        decision = game.decision
+        if decision is None:
+            raise ValueError("the game is over")
+        return decision
 
 
 CardT = TypeVar("CardT")

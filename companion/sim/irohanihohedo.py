@@ -32,11 +32,8 @@ class IrohanihohedoTable(DealingTable):
         return deck
 
     def choose(self, game: Irohanihohedo, rng: random.Random) -> Any:  # type: ignore[override]
-        self.deal_if_new(game, rng)
-        decision = game.decision
-        if decision is None or decision.seat is None:
-            raise ValueError("the game is over")
-        return rng.choice(self.plays_for(game, decision.seat))
+        decision = self.next_decision(game, rng)
+        return rng.choice(self.plays_for(game, decision.seat or 0))  # every decision here is a seat's play
 
     def plays_for(self, game: Irohanihohedo, seat: int) -> list[Play]:
         owed = game.must_follow(game.state.deal.trick)

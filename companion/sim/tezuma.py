@@ -30,10 +30,7 @@ class TezumaTable(DealingTable):
         self.hands = [sorted(hand) for hand in cut(deck, len(deck) // game.n, game.n)]
 
     def choose(self, game: TezumaGame, rng: random.Random) -> Any:  # type: ignore[override]
-        self.deal_if_new(game, rng)
-        decision = game.decision
-        if decision is None:
-            raise ValueError("the game is over")
+        decision = self.next_decision(game, rng)
         if decision.question is not None:
             return Answer(decision.question.key, rng.randint(0, 10))
         if decision.kind == "draft":

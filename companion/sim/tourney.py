@@ -46,10 +46,7 @@ class TourneyTable(DealingTable):
         self.npc_pile = rest[game.npc_cards:] if game.npc is not None else []
 
     def choose(self, game: Tourney, rng: random.Random) -> Any:  # type: ignore[override]
-        self.deal_if_new(game, rng)
-        decision = game.decision
-        if decision is None:
-            raise ValueError("the game is over")
+        decision = self.next_decision(game, rng)
         if decision.kind == "npc":
             return NpcRow(tuple(self.npc_row))
         trick = game.trick

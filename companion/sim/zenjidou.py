@@ -50,10 +50,7 @@ class ZenjidouTable(DealingTable):
         return tuple(reversed(self.piles[hand]))
 
     def choose(self, game: Zenjidou, rng: random.Random) -> Any:  # type: ignore[override]
-        self.deal_if_new(game, rng)
-        decision = game.decision
-        if decision is None:
-            raise ValueError("the game is over")
+        decision = self.next_decision(game, rng)
         if decision.question is not None:
             _, number, name = decision.question.key.split(":")
             return Answer(decision.question.key, self.facts[int(number)][name])

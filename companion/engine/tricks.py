@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from companion.engine.base import Game, Setup, is_int
-from companion.errors import IllegalAction, IllegalPlay, RecordError
+from companion.engine.base import Game, is_digits, is_int
+from companion.errors import IllegalPlay, RecordError
 
 CardT = TypeVar("CardT", bound="SuitedCard")
 ContextT = TypeVar("ContextT")
@@ -53,7 +53,7 @@ class SuitedCard:
 
     @classmethod
     def parse(cls, text: object) -> SuitedCard:
-        if not isinstance(text, str) or len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
+        if not isinstance(text, str) or len(text) < 2 or not text[0].isalpha() or not is_digits(text[1:]):
             raise IllegalPlay(f"{text!r} is not a card: write a suit letter and a number, like B7", code="not_a_card",
                               text=str(text))
         return cls(text[0].upper(), int(text[1:]))
@@ -342,29 +342,8 @@ class TrickGame(Game[StateT]):
     # --- setup -----------------------------------------------------------------------------------
 
     @classmethod
-    def new_setup(
-        cls,
-        players: Sequence[str],
-        *,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        cards: Mapping[str, Any],
-        table_facts: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        """Check the card data and the player count, then let the game fill in its options."""
-        cls.validate_cards(cards)
-        n = len(players)
-        if not cls.min_players <= n <= cls.max_players:
-            raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
-        resolved = cls.resolve_options(dict(options or {}), n, cards, seed)
-        return Setup(cls.game_id, tuple(players), resolved, seed, cards, dict(table_facts or {}))
-
-    @classmethod
     def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
-        """Every option a game reads, defaults and random draws filled in, so a record is self-contained.
-
-        By default the only option is the first ``dealer`` seat (wrapped to the table's size).
-        """
+        """By default the only option is the first ``dealer`` seat (wrapped to the table's size)."""
         return {"dealer": int(options.get("dealer", 0)) % players}
 
     # --- what a game gives -------------------------------------------------------------------

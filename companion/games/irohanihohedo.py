@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, MapOf, named
-from companion.engine.base import Decision, is_int, register
+from companion.engine.base import Decision, is_digits, is_int, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -130,7 +130,7 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
         check = CardCheck(cls.game_id, CARD_SHAPE, cards)
         check.named_codes("colours", 5, "colour")
         check.numbers()
-        check.need(all(k.isdigit() and set(v) <= set(cards["numbers"]) for k, v in cards["numbers_by_players"].items()),
+        check.need(all(is_digits(k) and set(v) <= set(cards["numbers"]) for k, v in cards["numbers_by_players"].items()),
                    "'numbers_by_players' maps a player count to a list of the numbers it uses")
         check.need(cards["hand_size"] > 0, "'hand_size' must be a whole number > 0")
 
@@ -156,7 +156,7 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
     @classmethod
     def check_fact_key(cls, cards: Mapping[str, Any], key: str) -> None:
         parts = key.split(":")
-        valid = (len(parts) == 3 and parts[0] == "numbers" and parts[1].isdigit() and parts[2].isdigit()
+        valid = (len(parts) == 3 and parts[0] == "numbers" and is_digits(parts[1]) and is_digits(parts[2])
                  and cls.min_players <= int(parts[1]) <= cls.max_players and int(parts[2]) in cards["numbers"])
         if not valid:
             raise CardDataError(

@@ -41,7 +41,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from companion.carddata import CardCheck, MapOf, named
 from companion.engine import tricks as layer
-from companion.engine.base import Answer, Decision, Question, is_int
+from companion.engine.base import Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
 from companion.registry import register
@@ -89,7 +89,7 @@ class Card(SuitedCard):
         suit, rank = text[0].upper(), text[1].upper()
         if rank == "T":
             return cls(suit, 0)
-        if not rank.isdigit() or rank == "0":
+        if not is_digits(rank) or rank == "0":
             raise IllegalPlay(f"{text!r} is not a card: the rank is 1-9 or T (trump)")
         return cls(suit, int(rank))
 
@@ -703,7 +703,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         need(len({c.get("id") for c in scoring["cards"]}) == len(scoring["cards"]), "scoring card ids must differ")
         for card in scoring["cards"]:
             points = card.get("points")
-            need(isinstance(points, dict) and all(k.isdigit() and is_int(v) and v >= 0 for k, v in points.items()),
+            need(isinstance(points, dict) and all(is_digits(k) and is_int(v) and v >= 0 for k, v in points.items()),
                  f"scoring card {card.get('id')}: 'points' maps trick counts to points >= 0")
             need(isinstance(card.get("complete"), bool), f"scoring card {card.get('id')}: 'complete' must be true/false")
             need(isinstance(card.get("players"), list), f"scoring card {card.get('id')}: 'players' must be a list")
@@ -727,7 +727,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         parts = key.split(":")
         ids = [c["id"] for c in cards["scoring"]["cards"]]
         tricks = cards["tricks_per_deal"]
-        if len(parts) != 3 or parts[0] != "points" or parts[1] not in ids or not parts[2].isdigit() or int(parts[2]) > tricks:
+        if len(parts) != 3 or parts[0] != "points" or parts[1] not in ids or not is_digits(parts[2]) or int(parts[2]) > tricks:
             raise CardDataError(
                 f"{cls.game_id} facts are points:<card>:<tricks> with card one of {', '.join(ids)}"
                 f" and tricks 0-{tricks}, not {key!r}"
@@ -1158,7 +1158,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             raise IllegalAction("the game is over")
         words = text.split()
         if decision.question is not None:
-            if len(words) != 1 or not words[0].isdigit():
+            if len(words) != 1 or not is_digits(words[0]):
                 raise IllegalAction(f"answer with a number: {decision.prompt}")
             return Answer(decision.question.key, int(words[0]))
         seat = decision.seat or 0

@@ -32,7 +32,7 @@ from itertools import permutations, product
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, named
-from companion.engine.base import Answer, Decision, Question, is_int, register
+from companion.engine.base import Answer, Decision, Question, is_digits, is_int, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -610,7 +610,7 @@ class Zenjidou(TrickGame[ZState]):
     @classmethod
     def check_fact_key(cls, cards: Mapping[str, Any], key: str) -> None:
         parts = key.split(":")
-        if not (len(parts) == 3 and parts[0] == "card" and parts[1].isdigit() and int(parts[1]) in cards["numbers"]
+        if not (len(parts) == 3 and parts[0] == "card" and is_digits(parts[1]) and int(parts[1]) in cards["numbers"]
                 and parts[2] in FACT_NAMES):
             raise CardDataError(f"{cls.game_id} facts are card:<1-32>:{'|'.join(FACT_NAMES)}, not {key!r}")
 
@@ -1155,10 +1155,10 @@ class Zenjidou(TrickGame[ZState]):
         hand = need.hand or 0 if need is not None else 0
         verb, args = words[0].lower(), words[1:]
         try:
-            numbers = [int(w) for w in (args if not verb.isdigit() else words)]
+            numbers = [int(w) for w in (args if not is_digits(verb) else words)]
         except ValueError:
             numbers = []
-        if verb.isdigit():
+        if is_digits(verb):
             if question is not None:
                 return Answer(question.key, int(verb))
             return Play(hand, int(verb))

@@ -101,3 +101,15 @@ def test_garbage_input_is_refused_or_accepted_never_half_applied(game_id: str, d
             assert (repr(game.state), list(game.actions)) == before
         else:
             assert game.actions[:-1] == before[1]  # a well-formed entry is one legal action
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("text", ["B¹", "¹", "W1²", "answer ³", "rest ¹"])
+def test_digits_int_cannot_read_are_refused_like_any_typo(game_id: str, text: str) -> None:
+    """``"¹".isdigit()`` is true but ``int("¹")`` fails: such an entry is refused, not a crash."""
+    game, rng = new_random_game(game_id, game_class(game_id).min_players + 1, random.Random(7)), random.Random(7)
+    play_out(game, rng, max_actions=20)
+    before = repr(game.state), list(game.actions)
+    with pytest.raises(CompanionError):
+        game.push_text(text)
+    assert (repr(game.state), list(game.actions)) == before

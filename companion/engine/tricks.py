@@ -58,6 +58,33 @@ class SuitedCard:
                               text=str(text))
         return cls(text[0].upper(), int(text[1:]))
 
+    @classmethod
+    def from_record(cls, text: str) -> SuitedCard:
+        """A card read from a record: a malformed one is a damaged record, not a typo to retype."""
+        try:
+            return cls.parse(text)
+        except IllegalPlay as err:
+            raise RecordError(str(err)) from None
+
+
+@dataclass(frozen=True)
+class SeatCard:
+    """An action of one seat and one suited card (a play, a prediction): a game subclass sets ``type``."""
+
+    seat: int
+    card: SuitedCard
+    type: ClassVar[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "card": str(self.card)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Any:
+        seat, card = data.get("seat"), data.get("card")
+        if not is_int(seat) or not isinstance(card, str):
+            raise RecordError(f"a {cls.type} needs an integer 'seat' and a string 'card'")
+        return cls(seat, SuitedCard.from_record(card))
+
 
 # --- reasons as codes ----------------------------------------------------------------------
 

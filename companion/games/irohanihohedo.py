@@ -30,11 +30,12 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, MapOf, named
-from companion.engine.base import Decision, is_digits, is_int, register
+from companion.engine.base import Decision, is_digits, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
     Seat,
+    SeatCard,
     SuitedCard,
     Term,
     Trick,
@@ -43,29 +44,14 @@ from companion.engine.tricks import (
     TrickState,
     check_unseen,
 )
-from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+from companion.errors import CardDataError, IllegalAction, IllegalPlay
 
 
 @dataclass(frozen=True)
-class Play:
+class Play(SeatCard):
     """A seat puts down one card."""
 
-    seat: int
-    card: SuitedCard
     type: ClassVar[str] = "play"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "card": str(self.card)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Play:
-        seat, card = data.get("seat"), data.get("card")
-        if not is_int(seat) or not isinstance(card, str):
-            raise RecordError("a play needs an integer 'seat' and a string 'card'")
-        try:
-            return cls(seat, SuitedCard.parse(card))
-        except IllegalPlay as err:
-            raise RecordError(str(err)) from None
 
 
 def marker_colour(trick: Trick[SuitedCard]) -> str | None:

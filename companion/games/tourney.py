@@ -55,13 +55,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, named
-from companion.engine.base import Decision, is_int, register
+from companion.engine.base import Decision, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
     Revoke,
     RevokeWatch,
     Seat,
+    SeatCard,
     SuitedCard,
     Term,
     Trick,
@@ -77,25 +78,6 @@ NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogu
 
 
 # --- actions ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatCard:
-    """One card of one seat; the two actions of a trick share this shape."""
-
-    seat: int
-    card: SuitedCard
-    type: ClassVar[str]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "card": str(self.card)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Any:
-        seat, card = data.get("seat"), data.get("card")
-        if not is_int(seat) or not isinstance(card, str):
-            raise RecordError(f"a {cls.type} needs an integer 'seat' and a string 'card'")
-        return cls(seat, _parse_card(card))
 
 
 @dataclass(frozen=True)
@@ -135,14 +117,7 @@ class NpcRow:
         cards = data.get("cards")
         if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
             raise RecordError("an npc line needs 'cards': a list of card codes")
-        return cls(tuple(_parse_card(card) for card in cards))
-
-
-def _parse_card(text: str) -> SuitedCard:
-    try:
-        return SuitedCard.parse(text)
-    except IllegalPlay as err:
-        raise RecordError(str(err)) from None
+        return cls(tuple(SuitedCard.from_record(card) for card in cards))
 
 
 # --- the state -------------------------------------------------------------------------------

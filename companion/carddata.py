@@ -105,6 +105,50 @@ def _check(data: object, shape: object, where: str, path: str) -> None:
         raise TypeError(f"not a shape: {shape!r}")
 
 
+LETTER = re.compile(r"[A-Z]")  # a suit or colour typed as one upper-case letter before a number, like ``B7``
+
+
+def named(code: object = LETTER) -> dict[str, object]:
+    """The shape of a named suit or colour: its ``code`` and its name in each language."""
+    return {"code": code, "en": str, "ja": str}
+
+
+class CardCheck:
+    """A game's card-data validation: whose data it is and its shape first, then the game's own ``need``s.
+
+    >>> check = CardCheck("demo", {"game": str, "suits": [named()], "numbers": [int]},
+    ...                   {"game": "demo", "suits": [{"code": "B", "en": "bird", "ja": "鳥"}], "numbers": [1, 1]})
+    >>> check.named_codes("suits", 1, "suit")
+    >>> check.numbers()
+    Traceback (most recent call last):
+    ...
+    companion.errors.CardDataError: demo card data: 'numbers' must list distinct numbers 1-99
+    """
+
+    def __init__(self, game_id: str, shape: Mapping[str, object], cards: object) -> None:
+        self.where = f"{game_id} card data"
+        if not isinstance(cards, Mapping) or cards.get("game") != game_id:
+            raise CardDataError(f"{self.where}: 'game' must be {game_id!r}")
+        check_shape(cards, shape, self.where)
+        self.cards = cards
+
+    def need(self, ok: bool, what: str) -> None:
+        if not ok:
+            raise CardDataError(f"{self.where}: {what}")
+
+    def named_codes(self, key: str, count: int, noun: str, order: str = "") -> None:
+        """``key`` lists ``count`` named entries (``order`` says what their order means) with distinct codes."""
+        codes = [entry["code"] for entry in self.cards[key]]
+        self.need(len(codes) == count, f"{key!r} must list {count} {noun}s{order}")
+        self.need(len(set(codes)) == count, f"{noun} codes must differ")
+
+    def numbers(self, key: str = "numbers") -> None:
+        """``key`` lists the card numbers: at least one, each 1-99 (two digits to type), no repeats."""
+        numbers = self.cards[key]
+        self.need(bool(numbers) and all(0 < n < 100 for n in numbers) and len(set(numbers)) == len(numbers),
+                  f"{key!r} must list distinct numbers 1-99")
+
+
 def _load_json(text: str, where: str) -> Any:
     try:
         return decode_json(text)

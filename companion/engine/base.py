@@ -66,6 +66,24 @@ class Decision:
     question: Question | None = None
 
 
+def is_int(value: object) -> bool:
+    """A whole number as JSON decodes one: ``True`` is an ``int`` to Python, never to a record or card data.
+
+    >>> is_int(3), is_int(True), is_int(3.0)
+    (True, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_digits(text: str) -> bool:
+    """Typed digits ``int`` can read: ``str.isdigit`` also accepts superscripts like ``"¹"``, which it cannot.
+
+    >>> is_digits("12"), is_digits("¹"), is_digits("")
+    (True, False, False)
+    """
+    return text.isascii() and text.isdigit()
+
+
 @dataclass(frozen=True)
 class Answer:
     """The table's answer to a :class:`Question`; it becomes part of the log like any action.
@@ -84,7 +102,7 @@ class Answer:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Answer:
         key, value = data.get("key"), data.get("value")
-        if not isinstance(key, str) or not isinstance(value, int) or isinstance(value, bool):
+        if not isinstance(key, str) or not is_int(value):
             raise RecordError("an answer needs a string 'key' and an integer 'value'")
         return cls(key, value)
 
@@ -210,7 +228,6 @@ class Game(ABC, Generic[StateT]):
     # --- what subclasses provide -----------------------------------------------------------
 
     @classmethod
-    @abstractmethod
     def new_setup(
         cls,
         players: Sequence[str],
@@ -220,7 +237,22 @@ class Game(ABC, Generic[StateT]):
         cards: Mapping[str, Any],
         table_facts: Mapping[str, Any] | None = None,
     ) -> Setup:
-        """Resolve defaults and random draws into a complete, self-contained :class:`Setup`."""
+        """Resolve defaults and random draws into a complete, self-contained :class:`Setup`.
+
+        The card data and the player count are checked here for every game; the game fills in its
+        own options in :meth:`resolve_options`.
+        """
+        cls.validate_cards(cards)
+        n = len(players)
+        if not cls.min_players <= n <= cls.max_players:
+            raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
+        resolved = cls.resolve_options(dict(options or {}), n, cards, seed)
+        return Setup(cls.game_id, tuple(players), resolved, seed, cards, dict(table_facts or {}))
+
+    @classmethod
+    @abstractmethod
+    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """Every option the game reads, defaults and random draws filled in, so a record is self-contained."""
 
     @classmethod
     @abstractmethod

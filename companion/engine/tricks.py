@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from companion.engine.base import Game
-from companion.errors import IllegalPlay
+from companion.engine.base import Game, is_digits, is_int
+from companion.errors import IllegalPlay, RecordError
 
 CardT = TypeVar("CardT", bound="SuitedCard")
 ContextT = TypeVar("ContextT")
@@ -53,10 +53,37 @@ class SuitedCard:
 
     @classmethod
     def parse(cls, text: object) -> SuitedCard:
-        if not isinstance(text, str) or len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
+        if not isinstance(text, str) or len(text) < 2 or not text[0].isalpha() or not is_digits(text[1:]):
             raise IllegalPlay(f"{text!r} is not a card: write a suit letter and a number, like B7", code="not_a_card",
                               text=str(text))
         return cls(text[0].upper(), int(text[1:]))
+
+    @classmethod
+    def from_record(cls, text: str) -> SuitedCard:
+        """A card read from a record: a malformed one is a damaged record, not a typo to retype."""
+        try:
+            return cls.parse(text)
+        except IllegalPlay as err:
+            raise RecordError(str(err)) from None
+
+
+@dataclass(frozen=True)
+class SeatCard:
+    """An action of one seat and one suited card (a play, a prediction): a game subclass sets ``type``."""
+
+    seat: int
+    card: SuitedCard
+    type: ClassVar[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "card": str(self.card)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Any:
+        seat, card = data.get("seat"), data.get("card")
+        if not is_int(seat) or not isinstance(card, str):
+            raise RecordError(f"a {cls.type} needs an integer 'seat' and a string 'card'")
+        return cls(seat, SuitedCard.from_record(card))
 
 
 # --- reasons as codes ----------------------------------------------------------------------
@@ -335,6 +362,16 @@ class TrickGame(Game[StateT]):
 
     def configure(self) -> None:
         self.n = len(self.setup.players)
+        dealer = self.setup.options.get("dealer", 0)
+        if not is_int(dealer) or not 0 <= dealer < self.n:
+            raise RecordError(f"options.dealer must be a seat 0-{self.n - 1}, not {dealer!r}")
+
+    # --- setup -----------------------------------------------------------------------------------
+
+    @classmethod
+    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """By default the only option is the first ``dealer`` seat (wrapped to the table's size)."""
+        return {"dealer": int(options.get("dealer", 0)) % players}
 
     # --- what a game gives -------------------------------------------------------------------
 

@@ -29,11 +29,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.engine.base import Decision, Setup, register
+from companion.carddata import CardCheck, MapOf, named
+from companion.engine.base import Decision, is_digits, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
     Seat,
+    SeatCard,
     SuitedCard,
     Term,
     Trick,
@@ -42,29 +44,14 @@ from companion.engine.tricks import (
     TrickState,
     check_unseen,
 )
-from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+from companion.errors import CardDataError, IllegalAction, IllegalPlay
 
 
 @dataclass(frozen=True)
-class Play:
+class Play(SeatCard):
     """A seat puts down one card."""
 
-    seat: int
-    card: SuitedCard
     type: ClassVar[str] = "play"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "card": str(self.card)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Play:
-        seat, card = data.get("seat"), data.get("card")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(card, str):
-            raise RecordError("a play needs an integer 'seat' and a string 'card'")
-        try:
-            return cls(seat, SuitedCard.parse(card))
-        except IllegalPlay as err:
-            raise RecordError(str(err)) from None
 
 
 def marker_colour(trick: Trick[SuitedCard]) -> str | None:
@@ -91,6 +78,16 @@ def colour_scores(captured: Sequence[SuitedCard]) -> int:
     return total
 
 
+CARD_SHAPE = {  # what validate_cards and the rules may index (carddata.check_shape)
+    "game": str,
+    "colours": [named()],
+    "numbers": [int],
+    "numbers_by_players": MapOf([int]),
+    "hand_size": int,
+    "cards_per_colour_per_player": int,
+}
+
+
 @register
 class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
     """3-6 players, as many deals as players, 9 tricks a deal; the dealer moves left each deal."""
@@ -111,34 +108,17 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
         # (house) rulings.md: without the lost icons every number is accepted, only repeats refused
         self.numbers_by_house = self.numbers == list(cards["numbers"]) and not cards["numbers_by_players"].get(str(self.n))
         self.hand_size: int = cards["hand_size"]
-        dealer = self.setup.options.get("dealer", 0)
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.n:
-            raise RecordError(f"options.dealer must be a seat 0-{self.n - 1}, not {dealer!r}")
 
     # --- card data -----------------------------------------------------------------------------
 
     @classmethod
     def validate_cards(cls, cards: Mapping[str, Any]) -> None:
-        def need(ok: bool, what: str) -> None:
-            if not ok:
-                raise CardDataError(f"{cls.game_id} card data: {what}")
-
-        need(isinstance(cards, Mapping) and cards.get("game") == cls.game_id, f"'game' must be {cls.game_id!r}")
-        colours = cards.get("colours")
-        need(isinstance(colours, list) and len(colours) == 5, "'colours' must list 5 colours")
-        need(all(isinstance(c, dict) and isinstance(c.get("code"), str) and len(c["code"]) == 1
-                 and c["code"].isupper() and isinstance(c.get("en"), str) and isinstance(c.get("ja"), str)
-                 for c in colours), "every colour needs an upper-case one-letter 'code' and 'en'/'ja' names")
-        need(len({c["code"] for c in colours}) == 5, "colour codes must differ")
-        numbers = cards.get("numbers")
-        need(isinstance(numbers, list) and numbers and all(_is_int(n) and 0 < n < 100 for n in numbers)
-             and len(set(numbers)) == len(numbers), "'numbers' must list distinct numbers 1-99")
-        by_players = cards.get("numbers_by_players")
-        need(isinstance(by_players, dict) and all(
-            k.isdigit() and isinstance(v, list) and set(v) <= set(numbers) for k, v in by_players.items()),
-            "'numbers_by_players' maps a player count to a list of the numbers it uses")
-        need(_is_int(cards.get("hand_size")) and cards["hand_size"] > 0, "'hand_size' must be a whole number > 0")
-        need(_is_int(cards.get("cards_per_colour_per_player")), "'cards_per_colour_per_player' must be a whole number")
+        check = CardCheck(cls.game_id, CARD_SHAPE, cards)
+        check.named_codes("colours", 5, "colour")
+        check.numbers()
+        check.need(all(is_digits(k) and set(v) <= set(cards["numbers"]) for k, v in cards["numbers_by_players"].items()),
+                   "'numbers_by_players' maps a player count to a list of the numbers it uses")
+        check.need(cards["hand_size"] > 0, "'hand_size' must be a whole number > 0")
 
     @classmethod
     def numbers_in_play(cls, cards: Mapping[str, Any], facts: Mapping[str, Any], players: int) -> list[int]:
@@ -162,7 +142,7 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
     @classmethod
     def check_fact_key(cls, cards: Mapping[str, Any], key: str) -> None:
         parts = key.split(":")
-        valid = (len(parts) == 3 and parts[0] == "numbers" and parts[1].isdigit() and parts[2].isdigit()
+        valid = (len(parts) == 3 and parts[0] == "numbers" and is_digits(parts[1]) and is_digits(parts[2])
                  and cls.min_players <= int(parts[1]) <= cls.max_players and int(parts[2]) in cards["numbers"])
         if not valid:
             raise CardDataError(
@@ -172,22 +152,9 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
             )
 
     @classmethod
-    def new_setup(
-        cls,
-        players: Sequence[str],
-        *,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        cards: Mapping[str, Any],
-        table_facts: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        cls.validate_cards(cards)
-        n = len(players)
-        if not cls.min_players <= n <= cls.max_players:
-            raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
-        options = dict(options or {})
-        resolved = {"dealer": int(options.get("dealer", 0)) % n, "strategic": bool(options.get("strategic", False))}
-        return Setup(cls.game_id, tuple(players), resolved, seed, cards, dict(table_facts or {}))
+    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """The dealer, and ``strategic``: the variant that keeps each colour's lowest card face up."""
+        return {**super().resolve_options(options, players, cards, seed), "strategic": bool(options.get("strategic", False))}
 
     # --- names ---------------------------------------------------------------------------------
 
@@ -290,7 +257,3 @@ def lowest_per_colour(captured: Sequence[SuitedCard]) -> dict[str, int]:
     for card in captured:
         lowest[card.suit] = min(card.rank, lowest.get(card.suit, card.rank))
     return dict(sorted(lowest.items()))
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

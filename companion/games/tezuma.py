@@ -39,9 +39,9 @@ from functools import cache
 from itertools import combinations
 from typing import Any, ClassVar, NamedTuple
 
-from companion.carddata import MapOf, check_shape
+from companion.carddata import CardCheck, MapOf, named
 from companion.engine import tricks as layer
-from companion.engine.base import Answer, Decision, Question, Setup
+from companion.engine.base import Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
 from companion.registry import register
@@ -89,7 +89,7 @@ class Card(SuitedCard):
         suit, rank = text[0].upper(), text[1].upper()
         if rank == "T":
             return cls(suit, 0)
-        if not rank.isdigit() or rank == "0":
+        if not is_digits(rank) or rank == "0":
             raise IllegalPlay(f"{text!r} is not a card: the rank is 1-9 or T (trump)")
         return cls(suit, int(rank))
 
@@ -109,7 +109,7 @@ class Draft:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Draft:
         seat, kind, card = data.get("seat"), data.get("kind"), data.get("card")
-        if not _is_int(seat) or not isinstance(kind, str) or not isinstance(card, str):
+        if not is_int(seat) or not isinstance(kind, str) or not isinstance(card, str):
             raise RecordError("a draft needs an integer 'seat' and string 'kind' and 'card'")
         return cls(seat, kind, card)
 
@@ -133,7 +133,7 @@ class Play:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Play:
         seat, cards, ability = data.get("seat"), data.get("cards", []), data.get("ability")
-        if not _is_int(seat) or not isinstance(cards, list) or not (ability is None or isinstance(ability, str)):
+        if not is_int(seat) or not isinstance(cards, list) or not (ability is None or isinstance(ability, str)):
             raise RecordError("a play needs an integer 'seat', a 'cards' list and an optional 'ability'")
         try:
             return cls(seat, tuple(Card.parse(c) for c in cards), ability)
@@ -150,10 +150,6 @@ def _ranges(numbers: list[int]) -> str:
         else:
             runs.append([n])
     return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass
@@ -632,7 +628,7 @@ _NAMES = {"en": str, "ja": str}
 _PER_PLAYER_COUNT = {"3": int, "4": int}
 CARD_SHAPE = {  # what validate_cards and the rules may index without a TypeError (carddata.check_shape)
     "game": str,
-    "suits": [{"code": str, **_NAMES}],
+    "suits": [named(re.compile(r"[A-SU-Z]"))],  # upper-case letters other than T, which types a trump
     "ranks": [int],
     "trumps_per_suit": int,
     "three_players": {"remove_ranks": [int], "remove_trumps_per_suit": int},
@@ -686,28 +682,18 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     @classmethod
     def validate_cards(cls, cards: Mapping[str, Any]) -> None:
-        def need(ok: bool, what: str) -> None:
-            if not ok:
-                raise CardDataError(f"{cls.game_id} card data: {what}")
-
-        check_shape(cards, CARD_SHAPE, f"{cls.game_id} card data")
-        need(cards.get("game") == cls.game_id, f"'game' must be {cls.game_id!r}")
-        suits = cards.get("suits")
-        need(isinstance(suits, list) and len(suits) == 4, "'suits' must list 4 suits")
-        need(all(isinstance(s.get("code"), str) and len(s["code"]) == 1 and s["code"].isalpha() for s in suits),
-             "every suit needs a one-letter 'code'")
-        need(len({s["code"].upper() for s in suits}) == 4, "suit codes must differ")
-        need(all(s["code"] == s["code"].upper() and s["code"] != "T" for s in suits),
-             "suit codes are upper-case letters other than T")
+        check = CardCheck(cls.game_id, CARD_SHAPE, cards)
+        need = check.need
+        check.named_codes("suits", 4, "suit")
         need(cards.get("ranks") == list(range(1, 10)), "'ranks' must be 1..9")
-        need(_is_int(cards.get("trumps_per_suit")) and cards["trumps_per_suit"] > 0, "'trumps_per_suit' must be > 0")
-        need(_is_int(cards.get("tricks_per_deal")), "'tricks_per_deal' must be an integer")
+        need(is_int(cards.get("trumps_per_suit")) and cards["trumps_per_suit"] > 0, "'trumps_per_suit' must be > 0")
+        need(is_int(cards.get("tricks_per_deal")), "'tricks_per_deal' must be an integer")
         three = cards.get("three_players", {})
         need(isinstance(three.get("remove_ranks"), list), "'three_players.remove_ranks' must be a list")
         abilities = cards.get("abilities")
         need(isinstance(abilities, list) and {a.get("id") for a in abilities} == set(ABILITIES),
              f"'abilities' must list exactly these ids: {', '.join(ABILITIES)}")
-        need(all(_is_int(a.get("uses")) and a["uses"] > 0 for a in abilities), "every ability needs 'uses' > 0")
+        need(all(is_int(a.get("uses")) and a["uses"] > 0 for a in abilities), "every ability needs 'uses' > 0")
         budget = cards.get("ability_budget")
         if budget:
             need(all(a.get("cost") and budget["per_deal"] // a["cost"] == a["uses"] for a in abilities),
@@ -717,7 +703,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         need(len({c.get("id") for c in scoring["cards"]}) == len(scoring["cards"]), "scoring card ids must differ")
         for card in scoring["cards"]:
             points = card.get("points")
-            need(isinstance(points, dict) and all(k.isdigit() and _is_int(v) and v >= 0 for k, v in points.items()),
+            need(isinstance(points, dict) and all(is_digits(k) and is_int(v) and v >= 0 for k, v in points.items()),
                  f"scoring card {card.get('id')}: 'points' maps trick counts to points >= 0")
             need(isinstance(card.get("complete"), bool), f"scoring card {card.get('id')}: 'complete' must be true/false")
             need(isinstance(card.get("players"), list), f"scoring card {card.get('id')}: 'players' must be a list")
@@ -741,28 +727,17 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         parts = key.split(":")
         ids = [c["id"] for c in cards["scoring"]["cards"]]
         tricks = cards["tricks_per_deal"]
-        if len(parts) != 3 or parts[0] != "points" or parts[1] not in ids or not parts[2].isdigit() or int(parts[2]) > tricks:
+        if len(parts) != 3 or parts[0] != "points" or parts[1] not in ids or not is_digits(parts[2]) or int(parts[2]) > tricks:
             raise CardDataError(
                 f"{cls.game_id} facts are points:<card>:<tricks> with card one of {', '.join(ids)}"
                 f" and tricks 0-{tricks}, not {key!r}"
             )
 
     @classmethod
-    def new_setup(
-        cls,
-        players: Sequence[str],
-        *,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        cards: Mapping[str, Any],
-        table_facts: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        cls.validate_cards(cards)
-        options = dict(options or {})
-        n = len(players)
-        if not cls.min_players <= n <= cls.max_players:
-            raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
+    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """The variants, the start seat and each deal's layout (drawn from ``seed`` unless named)."""
         cls.check_variants(options)
+        n = players
         beginner = bool(options.get("beginner", False))
         rng = random.Random(seed)
         first = cls.default_layout(cards, n, options, rng, beginner)
@@ -772,7 +747,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         resolved = {"beginner": beginner, "start_seat": int(options.get("start_seat", 0)) % n, "layouts": layouts}
         if options.get("redraw_each_deal"):
             resolved["redraw_each_deal"] = True
-        return Setup(cls.game_id, tuple(players), resolved, seed, cards, dict(table_facts or {}))
+        return resolved
 
     @classmethod
     def check_variants(cls, options: Mapping[str, Any]) -> None:
@@ -1183,7 +1158,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             raise IllegalAction("the game is over")
         words = text.split()
         if decision.question is not None:
-            if len(words) != 1 or not words[0].isdigit():
+            if len(words) != 1 or not is_digits(words[0]):
                 raise IllegalAction(f"answer with a number: {decision.prompt}")
             return Answer(decision.question.key, int(words[0]))
         seat = decision.seat or 0

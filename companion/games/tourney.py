@@ -54,13 +54,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from companion.engine.base import Decision, Setup, register
+from companion.carddata import CardCheck, named
+from companion.engine.base import Decision, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
     Revoke,
     RevokeWatch,
     Seat,
+    SeatCard,
     SuitedCard,
     Term,
     Trick,
@@ -70,31 +72,12 @@ from companion.engine.tricks import (
     first_decision,
     seats_in_order,
 )
-from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+from companion.errors import IllegalAction, IllegalPlay, RecordError
 
 NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogue's "tourney.seat.npc")
 
 
 # --- actions ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatCard:
-    """One card of one seat; the two actions of a trick share this shape."""
-
-    seat: int
-    card: SuitedCard
-    type: ClassVar[str]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "card": str(self.card)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Any:
-        seat, card = data.get("seat"), data.get("card")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(card, str):
-            raise RecordError(f"a {cls.type} needs an integer 'seat' and a string 'card'")
-        return cls(seat, _parse_card(card))
 
 
 @dataclass(frozen=True)
@@ -134,14 +117,7 @@ class NpcRow:
         cards = data.get("cards")
         if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
             raise RecordError("an npc line needs 'cards': a list of card codes")
-        return cls(tuple(_parse_card(card) for card in cards))
-
-
-def _parse_card(text: str) -> SuitedCard:
-    try:
-        return SuitedCard.parse(text)
-    except IllegalPlay as err:
-        raise RecordError(str(err)) from None
+        return cls(tuple(SuitedCard.from_record(card) for card in cards))
 
 
 # --- the state -------------------------------------------------------------------------------
@@ -277,6 +253,15 @@ def _card_phrase(code: str, card: SuitedCard, **more: Any) -> Phrase:
 # --- the game --------------------------------------------------------------------------------
 
 
+COUNTS = ("hand_size", "tricks_per_deal", "points_per_trick", "points_without_tricks", "npc_cards")
+CARD_SHAPE = {  # what validate_cards and the rules may index (carddata.check_shape)
+    "game": str,
+    "suits": [{**named(), "place": int, "hit_points": int}],
+    "numbers": [int],
+    **{key: int for key in COUNTS},
+}
+
+
 @register
 class Tourney(TrickGame[TrickState[TourneyDeal]]):
     """3-4 players (three play with the NPC), as many deals as players, 7 tricks of 4 cards a deal."""
@@ -298,53 +283,23 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         self.places = len(self.suits)  # every trick has a card for each place: a seat per suit
         self.npc: int | None = self.n if self.n < self.places else None
         self.npc_cards: int = cards["npc_cards"]
-        dealer = self.setup.options.get("dealer", 0)
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.n:
-            raise RecordError(f"options.dealer must be a seat 0-{self.n - 1}, not {dealer!r}")
 
     # --- card data -------------------------------------------------------------------------
 
     @classmethod
     def validate_cards(cls, cards: Mapping[str, Any]) -> None:
-        def need(ok: bool, what: str) -> None:
-            if not ok:
-                raise CardDataError(f"{cls.game_id} card data: {what}")
-
-        need(isinstance(cards, Mapping) and cards.get("game") == cls.game_id, f"'game' must be {cls.game_id!r}")
-        suits = cards.get("suits")
-        need(isinstance(suits, list) and len(suits) == 4, "'suits' must list 4 suits, strongest first")
-        need(all(isinstance(s, dict) and isinstance(s.get("code"), str) and len(s["code"]) == 1 and s["code"].isupper()
-                 and isinstance(s.get("en"), str) and isinstance(s.get("ja"), str) for s in suits),
-             "every suit needs an upper-case one-letter 'code' and 'en'/'ja' names")
-        need(len({s["code"] for s in suits}) == 4, "suit codes must differ")
-        need([s.get("place") for s in suits] == [1, 2, 3, 4], "the suits name places 1-4 in their order")
-        need(all(_is_int(s.get("hit_points")) and s["hit_points"] >= 0 for s in suits),
-             "every suit needs 'hit_points' (a whole number >= 0)")
-        numbers = cards.get("numbers")
-        need(isinstance(numbers, list) and numbers and all(_is_int(n) and 0 < n < 100 for n in numbers)
-             and len(set(numbers)) == len(numbers), "'numbers' must list distinct numbers 1-99")
-        for key in ("hand_size", "tricks_per_deal", "points_per_trick", "points_without_tricks", "npc_cards"):
-            need(_is_int(cards.get(key)) and cards[key] >= 0, f"{key!r} must be a whole number >= 0")
+        check = CardCheck(cls.game_id, CARD_SHAPE, cards)
+        need = check.need
+        check.named_codes("suits", 4, "suit", ", strongest first")
+        suits, numbers = cards["suits"], cards["numbers"]
+        need([s["place"] for s in suits] == [1, 2, 3, 4], "the suits name places 1-4 in their order")
+        need(all(s["hit_points"] >= 0 for s in suits), "every suit needs 'hit_points' (a whole number >= 0)")
+        check.numbers()
+        for key in COUNTS:
+            need(cards[key] >= 0, f"{key!r} must be a whole number >= 0")
         need(cards["hand_size"] == 2 * cards["tricks_per_deal"], "a trick takes two cards of a hand")
         need(len(numbers) == cards["hand_size"], "four hands use the whole deck: as many numbers as cards in a hand")
         need(cards["npc_cards"] == cards["tricks_per_deal"], "the NPC plays one face-up card a trick")
-
-    @classmethod
-    def new_setup(
-        cls,
-        players: Sequence[str],
-        *,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        cards: Mapping[str, Any],
-        table_facts: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        cls.validate_cards(cards)
-        n = len(players)
-        if not cls.min_players <= n <= cls.max_players:
-            raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
-        dealer = int((options or {}).get("dealer", 0)) % n
-        return Setup(cls.game_id, tuple(players), {"dealer": dealer}, seed, cards, dict(table_facts or {}))
 
     # --- cards and names ---------------------------------------------------------------------
 
@@ -621,7 +576,3 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         hits, tricks = self.deal_points(deal)
         return {"hit_points": hits, "trick_points": tricks,
                 "npc_row": None if deal.npc_laid is None else [str(card) for card in deal.npc_laid]}
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -31,7 +31,8 @@ from dataclasses import dataclass, field, replace
 from itertools import permutations, product
 from typing import Any, ClassVar
 
-from companion.engine.base import Answer, Decision, Question, Setup, register
+from companion.carddata import CardCheck, named
+from companion.engine.base import Answer, Decision, Question, is_digits, is_int, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -274,14 +275,14 @@ class RoundRule:
 
 def _int(data: Mapping[str, Any], key: str) -> int:
     value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_int(value):
         raise RecordError(f"a {data.get('type')} needs an integer {key!r}")
     return value
 
 
 def _ints(data: Mapping[str, Any], key: str) -> tuple[int, ...]:
     value = data.get(key)
-    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+    if not isinstance(value, list) or not all(is_int(v) for v in value):
         raise RecordError(f"a {data.get('type')} needs a list of integers {key!r}")
     return tuple(value)
 
@@ -544,6 +545,16 @@ class Need:
     options: tuple[int, ...] = ()
 
 
+COUNTS = ("rounds", "tricks_per_round", "piles", "pile_size", "top_scorer_bonus", "guess_seconds")
+CARD_SHAPE = {  # what validate_cards and the rules may index (carddata.check_shape)
+    "game": str,
+    "numbers": [int],
+    "colours": [named(str)],  # codes are words here: a card is typed by its number alone
+    "score_marks": [int],
+    **{key: int for key in COUNTS},
+}
+
+
 @register
 class Zenjidou(TrickGame[ZState]):
     """2-6 players (2 players hold two hands each), 3 rounds of 5 tricks, play to the right."""
@@ -574,24 +585,16 @@ class Zenjidou(TrickGame[ZState]):
 
     @classmethod
     def validate_cards(cls, cards: Mapping[str, Any]) -> None:
-        def need(ok: bool, what: str) -> None:
-            if not ok:
-                raise CardDataError(f"{cls.game_id} card data: {what}")
-
-        need(isinstance(cards, Mapping) and cards.get("game") == cls.game_id, f"'game' must be {cls.game_id!r}")
-        need(cards.get("numbers") == list(range(1, 33)), "'numbers' must be 1..32")
-        colours: Any = cards.get("colours")
-        need(isinstance(colours, list) and len(colours) == COLOURS and all(
-            isinstance(c, dict) and isinstance(c.get("code"), str) and isinstance(c.get("en"), str)
-            and isinstance(c.get("ja"), str) for c in colours), "'colours' must list 5 colours with code, en and ja")
-        need(len({c["code"] for c in colours}) == COLOURS, "colour codes must differ")
-        marks = cards.get("score_marks")
-        need(isinstance(marks, list) and sorted(marks) == [-2, -1, 0, 1, 2, 3], "'score_marks' must be 0, +1..+3, -1, -2")
+        check = CardCheck(cls.game_id, CARD_SHAPE, cards)
+        need = check.need
+        need(cards["numbers"] == list(range(1, 33)), "'numbers' must be 1..32")
+        check.named_codes("colours", COLOURS, "colour")
+        need(sorted(cards["score_marks"]) == [-2, -1, 0, 1, 2, 3], "'score_marks' must be 0, +1..+3, -1, -2")
         need(cards.get("effects") == list(EFFECT_KINDS), f"'effects' must be {list(EFFECT_KINDS)}")
         need(cards.get("resolution_rules") == list(RESOLUTION_RULES), f"'resolution_rules' must be {list(RESOLUTION_RULES)}")
         need(cards.get("round_rules") == list(ROUND_RULES), "'round_rules' must be A..L")
-        for key in ("rounds", "tricks_per_round", "piles", "pile_size", "top_scorer_bonus", "guess_seconds"):
-            need(_is_int(cards.get(key)) and cards[key] > 0, f"{key!r} must be a whole number > 0")
+        for key in COUNTS:
+            need(cards[key] > 0, f"{key!r} must be a whole number > 0")
         need(cards["tricks_per_round"] == cards["pile_size"], "a round has as many tricks as a pile has cards")
 
     @classmethod
@@ -607,7 +610,7 @@ class Zenjidou(TrickGame[ZState]):
     @classmethod
     def check_fact_key(cls, cards: Mapping[str, Any], key: str) -> None:
         parts = key.split(":")
-        if not (len(parts) == 3 and parts[0] == "card" and parts[1].isdigit() and int(parts[1]) in cards["numbers"]
+        if not (len(parts) == 3 and parts[0] == "card" and is_digits(parts[1]) and int(parts[1]) in cards["numbers"]
                 and parts[2] in FACT_NAMES):
             raise CardDataError(f"{cls.game_id} facts are card:<1-32>:{'|'.join(FACT_NAMES)}, not {key!r}")
 
@@ -623,27 +626,16 @@ class Zenjidou(TrickGame[ZState]):
             for name, value in entry.items() if isinstance(entry, Mapping) else ():
                 key = f"card:{number}:{name}"
                 self.check_fact_key(self.setup.cards, key)
-                if not _is_int(value) or not 0 <= value <= self.fact_limit(name):
+                if not is_int(value) or not 0 <= value <= self.fact_limit(name):
                     raise CardDataError(f"{self.game_id} fact {key} is {value!r}, but it is an index"
                                         f" 0-{self.fact_limit(name)}: correct it with companion cards set")
                 told[key] = value
         return told
 
     @classmethod
-    def new_setup(
-        cls,
-        players: Sequence[str],
-        *,
-        options: Mapping[str, Any] | None = None,
-        seed: int = 0,
-        cards: Mapping[str, Any],
-        table_facts: Mapping[str, Any] | None = None,
-    ) -> Setup:
-        cls.validate_cards(cards)
-        n = len(players)
-        if not cls.min_players <= n <= cls.max_players:
-            raise IllegalAction(f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {n}")
-        return Setup(cls.game_id, tuple(players), {}, seed, cards, dict(table_facts or {}))
+    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """None: who leads comes from the round's rules, not from a dealer."""
+        return {}
 
     # --- facts ---------------------------------------------------------------------------------
 
@@ -1163,10 +1155,10 @@ class Zenjidou(TrickGame[ZState]):
         hand = need.hand or 0 if need is not None else 0
         verb, args = words[0].lower(), words[1:]
         try:
-            numbers = [int(w) for w in (args if not verb.isdigit() else words)]
+            numbers = [int(w) for w in (args if not is_digits(verb) else words)]
         except ValueError:
             numbers = []
-        if verb.isdigit():
+        if is_digits(verb):
             if question is not None:
                 return Answer(question.key, int(verb))
             return Play(hand, int(verb))
@@ -1223,7 +1215,3 @@ class Zenjidou(TrickGame[ZState]):
 
 def _product(players: int) -> Iterator[tuple[int, ...]]:
     return product(range(players), repeat=players)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import random
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from companion.carddata import printed_cards
-from companion.engine.base import Game
+from companion.engine.base import Decision, Game
 from companion.registry import game_class
 
 
@@ -25,6 +25,44 @@ class TableModel(Protocol):
     def choose(self, game: Game[Any], rng: random.Random) -> Any: ...
 
     def after(self, game: Game[Any], action: Any) -> None: ...
+
+
+class DealingTable:
+    """A table that deals fresh hands whenever the engine has opened a new deal.
+
+    A subclass says how its game deals in :meth:`deal`, and calls :meth:`deal_if_new` before it chooses.
+    """
+
+    dealt_for = -1  # the index of the deal whose hands are on the table
+
+    def deal(self, game: Any, rng: random.Random) -> None:
+        raise NotImplementedError
+
+    def deal_if_new(self, game: Any, rng: random.Random) -> None:
+        index = game.state.deal.index
+        if self.dealt_for != index:
+            self.deal(game, rng)
+            self.dealt_for = index
+
+    def next_decision(self, game: Any, rng: random.Random) -> Decision:
+        """What the engine waits for, with this deal's hands on the table; a finished game has nothing."""
+        self.deal_if_new(game, rng)
+        decision = game.decision
+        if decision is None:
+            raise ValueError("the game is over")
+        return decision
+
+
+CardT = TypeVar("CardT")
+
+
+def cut(deck: Sequence[CardT], size: int, count: int) -> list[list[CardT]]:
+    """``count`` packets of ``size`` cards from the top of ``deck``, as a dealer hands them out.
+
+    >>> cut("abcdefg", 3, 2)
+    [['a', 'b', 'c'], ['d', 'e', 'f']]
+    """
+    return [list(deck[i * size : (i + 1) * size]) for i in range(count)]
 
 
 TABLE_MODELS: dict[str, Callable[[Game[Any], random.Random, float], TableModel]] = {}

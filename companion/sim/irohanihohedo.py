@@ -7,24 +7,18 @@ from typing import Any
 
 from companion.engine.tricks import SuitedCard
 from companion.games.irohanihohedo import Irohanihohedo, Play
-from companion.sim import TABLE_MODELS
+from companion.sim import TABLE_MODELS, DealingTable, cut
 
 
-class IrohanihohedoTable:
+class IrohanihohedoTable(DealingTable):
     """Deals each deal's hands (the pass to the left changes nothing the device sees) and plays
     only what a holder may: a colour already in the trick if the hand has one."""
 
     def __init__(self, game: Irohanihohedo, rng: random.Random, ability_rate: float) -> None:
         self.hands: list[list[SuitedCard]] = []
-        self.dealt_for = -1
 
-    def _deal_if_new(self, game: Irohanihohedo, rng: random.Random) -> None:
-        if self.dealt_for == game.state.deal.index:
-            return
-        deck = self.deck(game, rng)
-        size = game.hand_size
-        self.hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(game.n)]
-        self.dealt_for = game.state.deal.index
+    def deal(self, game: Irohanihohedo, rng: random.Random) -> None:
+        self.hands = [sorted(hand) for hand in cut(self.deck(game, rng), game.hand_size, game.n)]
 
     @staticmethod
     def deck(game: Irohanihohedo, rng: random.Random) -> list[SuitedCard]:
@@ -38,11 +32,8 @@ class IrohanihohedoTable:
         return deck
 
     def choose(self, game: Irohanihohedo, rng: random.Random) -> Any:  # type: ignore[override]
-        self._deal_if_new(game, rng)
-        decision = game.decision
-        if decision is None or decision.seat is None:
-            raise ValueError("the game is over")
-        return rng.choice(self.plays_for(game, decision.seat))
+        decision = self.next_decision(game, rng)
+        return rng.choice(self.plays_for(game, decision.seat or 0))  # every decision here is a seat's play
 
     def plays_for(self, game: Irohanihohedo, seat: int) -> list[Play]:
         owed = game.must_follow(game.state.deal.trick)

@@ -8,37 +8,29 @@ from typing import Any
 
 from companion.engine.base import Answer
 from companion.games.tezuma import CARDLESS, FIRE, FREE_SUIT, Card, Play, TezumaGame
-from companion.sim import TABLE_MODELS
+from companion.sim import TABLE_MODELS, DealingTable, cut
 
 
-class TezumaTable:
+class TezumaTable(DealingTable):
     """Deals each deal's hands and chooses plays a holder of those hands may make."""
 
     def __init__(self, game: TezumaGame, rng: random.Random, ability_rate: float) -> None:
         self.ability_rate = ability_rate
         self.hands: list[list[Card]] = []
-        self.dealt_for = -1
-        self._deal_if_new(game, rng)
+        self.deal_if_new(game, rng)
         self._trick = game.state.deal.tricks[-1] if game.state.deal.tricks else None
 
     def deck(self, game: TezumaGame) -> list[Card]:
         cards = [Card(s, r) for s in game.suits for r in game.ranks]
         return cards + [Card(s, 0) for s in game.suits for _ in range(game.trumps_per_suit)]
 
-    def _deal_if_new(self, game: TezumaGame, rng: random.Random) -> None:
-        if self.dealt_for == game.state.deal.index:
-            return
+    def deal(self, game: TezumaGame, rng: random.Random) -> None:
         deck = self.deck(game)
         rng.shuffle(deck)
-        size = len(deck) // game.n
-        self.hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(game.n)]
-        self.dealt_for = game.state.deal.index
+        self.hands = [sorted(hand) for hand in cut(deck, len(deck) // game.n, game.n)]
 
     def choose(self, game: TezumaGame, rng: random.Random) -> Any:  # type: ignore[override]
-        self._deal_if_new(game, rng)
-        decision = game.decision
-        if decision is None:
-            raise ValueError("the game is over")
+        decision = self.next_decision(game, rng)
         if decision.question is not None:
             return Answer(decision.question.key, rng.randint(0, 10))
         if decision.kind == "draft":

@@ -12,10 +12,10 @@ from typing import Any
 
 from companion.engine.tricks import SuitedCard
 from companion.games.tourney import NpcRow, Play, Predict, Tourney
-from companion.sim import TABLE_MODELS
+from companion.sim import TABLE_MODELS, DealingTable, cut
 
 
-class TourneyTable:
+class TourneyTable(DealingTable):
     """Deals each deal's hands (and with three players the NPC's row and prediction pile).
 
     Predictions come from the players in random order, as the book allows; ``in_turn`` makes them
@@ -28,32 +28,25 @@ class TourneyTable:
         self.hands: list[list[SuitedCard]] = []
         self.npc_row: list[SuitedCard] = []
         self.npc_pile: list[SuitedCard] = []
-        self.dealt_for = -1
-        self._deal_if_new(game, rng)
+        self.deal_if_new(game, rng)
 
     def deck(self, game: Tourney) -> list[SuitedCard]:
         return game.deck()
 
-    def _deal_if_new(self, game: Tourney, rng: random.Random) -> None:
-        if self.dealt_for == game.state.deal.index:
-            return
+    def deal(self, game: Tourney, rng: random.Random) -> None:
         deck = self.deck(game)
         rng.shuffle(deck)
         size = game.setup.cards["hand_size"]
-        self.hands = [sorted(deck[i * size: (i + 1) * size]) for i in range(game.n)]
+        self.hands = [sorted(hand) for hand in cut(deck, size, game.n)]
         rest = deck[game.n * size:]
         laid = rest[: game.npc_cards] if game.npc is not None else []
         suit_rows = list(game.suits)
         rng.shuffle(suit_rows)  # the rows lie in any order; within a row, in the random order dealt
         self.npc_row = [card for suit in suit_rows for card in laid if card.suit == suit]
         self.npc_pile = rest[game.npc_cards:] if game.npc is not None else []
-        self.dealt_for = game.state.deal.index
 
     def choose(self, game: Tourney, rng: random.Random) -> Any:  # type: ignore[override]
-        self._deal_if_new(game, rng)
-        decision = game.decision
-        if decision is None:
-            raise ValueError("the game is over")
+        decision = self.next_decision(game, rng)
         if decision.kind == "npc":
             return NpcRow(tuple(self.npc_row))
         trick = game.trick

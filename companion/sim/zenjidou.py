@@ -22,10 +22,10 @@ from companion.games.zenjidou import (
     Rest,
     Zenjidou,
 )
-from companion.sim import TABLE_MODELS
+from companion.sim import TABLE_MODELS, DealingTable, cut
 
 
-class ZenjidouTable:
+class ZenjidouTable(DealingTable):
     """Knows every pile; answers facts, enters cards as revealed or as held, and picks the rest at random.
 
     ``rules`` limits the round rules the table picks (all of them by default).
@@ -38,27 +38,19 @@ class ZenjidouTable:
                       for number in game.numbers}
         self.piles: list[list[int]] = []
         self.rest: list[int] = []
-        self.dealt_for = -1
 
-    def _deal_if_new(self, game: Zenjidou, rng: random.Random) -> None:
-        if self.dealt_for == game.state.deal.index:
-            return
+    def deal(self, game: Zenjidou, rng: random.Random) -> None:
         deck = list(game.numbers)
         rng.shuffle(deck)
-        size = game.tricks
-        self.piles = [deck[i * size:(i + 1) * size] for i in range(game.setup.cards["piles"])]
-        self.rest = deck[len(self.piles) * size:]
-        self.dealt_for = game.state.deal.index
+        self.piles = cut(deck, game.tricks, game.setup.cards["piles"])
+        self.rest = deck[len(self.piles) * game.tricks:]
 
     def held(self, hand: int) -> tuple[int, ...]:
         """A face-up hand as held: the pile turned over, its bottom card first."""
         return tuple(reversed(self.piles[hand]))
 
     def choose(self, game: Zenjidou, rng: random.Random) -> Any:  # type: ignore[override]
-        self._deal_if_new(game, rng)
-        decision = game.decision
-        if decision is None:
-            raise ValueError("the game is over")
+        decision = self.next_decision(game, rng)
         if decision.question is not None:
             _, number, name = decision.question.key.split(":")
             return Answer(decision.question.key, self.facts[int(number)][name])

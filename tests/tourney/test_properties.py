@@ -1,4 +1,7 @@
-"""Invariants over random Tourney games from the simulated table (real hands, following suit)."""
+"""Tourney's own invariants over random games from the simulated table (real hands, following suit).
+
+The invariants every game keeps (undo, replay, garbage) are in ``tests/engine/test_every_game.py``.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,6 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.engine.record import export_lines, read_record
 from companion.games.tourney import NpcRow, Play, Predict, Tourney, TourneyDeal
 from companion.sim import new_random_game, play_out, table_model
 from companion.sim.tourney import TourneyTable
@@ -80,31 +82,6 @@ def test_the_npcs_plays_follow_from_its_row_order(seed: int, rate: float) -> Non
     assert not any(isinstance(action, (Play, Predict)) and action.seat == 3 for action in game.actions)
 
 
-@given(players, seeds, st.integers(1, 250), reveal_rates)
-def test_pop_undoes_push(n: int, seed: int, steps: int, rate: float) -> None:
-    game, table, rng = start(n, seed, rate)
-    for _ in range(steps):
-        if game.is_over():
-            break
-        before = repr(game.state), game.decision, list(game.actions)
-        action = table.choose(game, rng)
-        game.push(action)
-        assert game.peek() == action
-        assert game.pop() == action
-        assert (repr(game.state), game.decision, list(game.actions)) == before
-        game.push(action)
-        table.after(game, action)
-
-
-@given(players, seeds, st.integers(0, 250), reveal_rates)
-def test_replaying_the_written_record_gives_the_live_state(n: int, seed: int, steps: int, rate: float) -> None:
-    game, table, rng = start(n, seed, rate)
-    play_out(game, rng, ability_rate=rate, max_actions=steps, table=table)
-    replayed = read_record(export_lines(game)).game
-    assert repr(replayed.state) == repr(game.state)
-    assert replayed.summary() == game.summary()
-
-
 @given(players, seeds, st.randoms(use_true_random=False))
 def test_any_entry_order_of_a_tricks_predictions_folds_to_the_same_state(n: int, seed: int, shuffler: random.Random) -> None:
     """Move each trick's predictions anywhere after its first logged card: state and summary stay."""
@@ -138,18 +115,3 @@ def shuffled(group: list[Any], shuffler: random.Random) -> list[Any]:
     for prediction in [action for action in group if isinstance(action, Predict)]:
         merged.insert(shuffler.randint(0, len(merged)), prediction)
     return plays[:1] + merged
-
-
-@given(players, seeds, st.lists(st.text(alphabet="WFSCPN?:0123456789 ", max_size=12), max_size=30))
-def test_garbage_input_is_refused_or_accepted_never_half_applied(n: int, seed: int, texts: list[str]) -> None:
-    game, table, rng = start(n, seed, 0.5)
-    play_out(game, rng, ability_rate=0.5, max_actions=rng.randrange(0, 60), table=table)
-    for text in texts:
-        before = repr(game.state), len(game.actions)
-        try:
-            game.push_text(text)
-        except ValueError as err:  # every refusal is an IllegalAction, which is a ValueError
-            assert str(err)
-            assert (repr(game.state), len(game.actions)) == before
-        else:
-            assert len(game.actions) == before[1] + 1

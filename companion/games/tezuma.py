@@ -959,7 +959,10 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     def deal_summary(self, deal: layer.Deal[Any]) -> dict[str, Any]:
         """``picks`` per seat (kind -> card), and the scoring parts ``points`` and ``penalties``."""
         assert isinstance(deal, DealState)
-        return {"picks": deal.picks, "points": deal.points, "penalties": deal.penalties}
+        # copies: a summary kept by a caller must not change as the game goes on
+        return {"picks": [dict(picks) for picks in deal.picks],
+                "points": None if deal.points is None else list(deal.points),
+                "penalties": None if deal.penalties is None else list(deal.penalties)}
 
     # --- what comes next -------------------------------------------------------------------
 

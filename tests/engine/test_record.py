@@ -120,3 +120,14 @@ def test_a_session_rolls_back_what_its_journal_could_not_store():
     with pytest.raises(StorageError, match="could not save the undo"):
         session.undo()
     assert (repr(game.state), list(game.actions)) == before
+
+
+def test_a_summary_kept_does_not_change_as_the_game_goes_on() -> None:
+    from companion.carddata import printed_cards
+    from companion.games.tezuma import Tezuma2015
+
+    game = Tezuma2015(Tezuma2015.new_setup("ABCD", cards=printed_cards("tezuma-2015")))
+    game.push_text("penalty R")
+    kept = game.summary()
+    game.push_text("penalty B")
+    assert kept["deals"][0]["picks"] == [{"penalty": "R"}, {}, {}, {}]

@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.engine.record import decode_json
 from companion.errors import RecordError
 
 
@@ -40,10 +41,13 @@ def _json(value: Mapping[str, Any]) -> bytes:
 
 
 def _object(payload: bytes, what: str) -> dict[str, Any]:
+    """A message's JSON object, read like every record line (nesting, NaN and huge integers refused)."""
     try:
-        value = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise RecordError(f"a {what} message is not JSON: {err}") from None
+        value = decode_json(payload.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        raise RecordError(f"a {what} message is not UTF-8: {err}") from None
+    except RecordError as err:
+        raise RecordError(f"a {what} message: {err}") from None
     if not isinstance(value, dict):
         raise RecordError(f"a {what} message must be a JSON object")
     return value

@@ -191,3 +191,14 @@ def test_bytes_past_the_last_fsynced_append_wait(tmp_path):
     assert outbox.refresh((synced.st_ino, journal.stat().st_size))  # the append returned: now it goes
     assert [n for _, n, _ in outbox.take(100)] == [4]
     store.close()
+
+
+@pytest.mark.parametrize("payload", [b"[" * 100_000, b'{"game": "g", "line": NaN}', b"\xff\xfe", b"[1, 2]",
+                                     b'{"line": ' + b"9" * 5000 + b"}"])
+def test_a_malformed_message_is_refused_by_name_never_a_crash(payload: bytes) -> None:
+    from companion.errors import RecordError
+    from companion.event.wire import decode_journal, decode_resend, decode_status
+
+    for decode in (decode_journal, decode_status, decode_resend):
+        with pytest.raises(RecordError, match="message"):
+            decode(payload)

@@ -144,6 +144,9 @@ class EffectGroup:
 
 ORDER_GROUP = EffectGroup("order", frozenset({LOW_STRONG, LOW_CANCEL}))
 TRUMP_GROUP = EffectGroup("trump", frozenset({TRUMP, TRUMP_VOID}))
+# The largest index each fact may take (asked on every open question, so built once).
+FACT_LIMITS = {"colour": COLOURS - 1, "score": 5, "effect": EFFECT_KINDS.index(TRUMP) + COLOURS - 1,
+               "rule": len(RESOLUTION_RULES) - 1}
 
 
 @dataclass(frozen=True)
@@ -518,6 +521,9 @@ class Round(Deal[int]):
     guesses: tuple[int, ...] | None = None
     revealed: dict[int, int] = field(default_factory=dict)  # A/B: cards entered per hand
     seen: list[int] = field(default_factory=list)
+    # seen[:asked] are cards whose facts are all known: open_question looks on from there (facts are
+    # never unlearned but by undo, which folds a fresh round); a cache, so not part of the state's repr
+    asked: int = field(default=0, repr=False, compare=False)
     leads: dict[int, bool] = field(default_factory=dict)  # J: trick index -> the left neighbour was named
     marks: list[int] | None = None
     bonus: list[int] | None = None
@@ -600,8 +606,7 @@ class Zenjidou(TrickGame[ZState]):
     @classmethod
     def fact_limit(cls, name: str) -> int:
         """The largest index a fact may take."""
-        return {"colour": COLOURS - 1, "score": 5, "effect": EFFECT_KINDS.index(TRUMP) + COLOURS - 1,
-                "rule": len(RESOLUTION_RULES) - 1}[name]
+        return FACT_LIMITS[name]
 
     @classmethod
     def card_gaps(cls, cards: Mapping[str, Any]) -> list[str]:
@@ -662,13 +667,17 @@ class Zenjidou(TrickGame[ZState]):
     def open_question(self) -> Question | None:
         """The first unknown fact of a card seen this round, in the order cards appeared."""
         known = self.state.known
-        for number in self.state.deal.seen:
-            if number in known:
-                continue
-            for name in FACT_NAMES:
-                if self.fact(number, name) is None:
-                    return Question(self.question_key(number, name), f"card {number}: {name}?", 0, self.fact_limit(name))
-            self.facts(number)
+        deal = self.state.deal
+        seen = deal.seen
+        while deal.asked < len(seen):
+            number = seen[deal.asked]
+            if number not in known:
+                for name in FACT_NAMES:
+                    if self.fact(number, name) is None:
+                        return Question(self.question_key(number, name), f"card {number}: {name}?", 0,
+                                        self.fact_limit(name))
+                self.facts(number)
+            deal.asked += 1
         return None
 
     def player_of(self, hand: int) -> int:

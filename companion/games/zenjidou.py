@@ -539,6 +539,10 @@ class ZState(TrickState[Round]):
     """The game's fold plus each card's print once all its facts are known."""
 
     known: dict[int, CardFacts] = field(default_factory=dict)
+    # What the fold waits for, as the last action left it: the open question, else the round's need.
+    # Every action ends by playing what is automatic (_advance), which reads exactly this, so the
+    # next check reuses it; a fresh fold has none yet. A cache, so not part of the state's repr.
+    waiting: tuple[Question | None, Need | None] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -874,9 +878,12 @@ class Zenjidou(TrickGame[ZState]):
         deal.tricks[-1].lead = left
 
     def _advance(self) -> None:
-        """Play whatever the rules make automatic, until a person must act or a fact is missing."""
-        while self.open_question() is None:
-            need = self.need()
+        """Play whatever the rules make automatic, until a person must act or a fact is missing;
+        what the game then waits for is kept for the next check (:meth:`waiting`)."""
+        while True:
+            question = self.open_question()
+            need = self.need() if question is None else None
+            self.state.waiting = (question, need)
             deal = self.state.deal
             if need is None:
                 return
@@ -888,6 +895,13 @@ class Zenjidou(TrickGame[ZState]):
                 self.finish_trick(self.state, deal)
             else:
                 return
+
+    def waiting(self) -> tuple[Question | None, Need | None]:
+        """The open question about a card, else (None, what the round needs; None once it is over)."""
+        if self.state.waiting is None:  # a fresh fold, before its first action
+            question = self.open_question()
+            self.state.waiting = (question, self.need() if question is None else None)
+        return self.state.waiting
 
     def _quiz_players(self, deal: Round) -> list[int]:
         trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
@@ -997,10 +1011,9 @@ class Zenjidou(TrickGame[ZState]):
 
     @property
     def decision(self) -> Decision | None:
-        question = self.open_question()
+        question, need = self.waiting()
         if question is not None:
             return Decision("answer", None, question.prompt, question)
-        need = self.need()
         if need is None:
             return None
         seat = need.hand
@@ -1008,7 +1021,7 @@ class Zenjidou(TrickGame[ZState]):
         return Decision(need.kind, seat, f"{who}: {need.kind}")
 
     def check(self, action: object) -> None:
-        question = self.open_question()
+        question, need = self.waiting()
         if isinstance(action, Answer):
             if question is None or question.key != action.key:
                 raise IllegalAction(f"no question about {action.key!r} is open")
@@ -1017,11 +1030,10 @@ class Zenjidou(TrickGame[ZState]):
                                     code="zenjidou.refusal.answer_range", minimum=question.minimum, maximum=question.maximum,
                                     value=action.value)
             return
-        need = self.need()
+        if question is not None:  # a question is only open in a round still being played
+            raise IllegalAction(f"first tell the device {question.prompt}", code="zenjidou.refusal.question_open")
         if need is None:
             raise IllegalAction("the game is over", code="game_over")
-        if question is not None:
-            raise IllegalAction(f"first tell the device {question.prompt}", code="zenjidou.refusal.question_open")
         kind = getattr(action, "type", None)
         expected = {"quiz": ("point", "no_point")}.get(need.kind, (need.kind,))
         if kind not in expected:

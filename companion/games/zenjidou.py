@@ -273,6 +273,10 @@ class RoundRule:
         return f"{self.letter} {self.variant}" if self.variant else self.letter
 
 
+# The rules every play is compared with (built once: a frozen dataclass is not free to build).
+CLOSEST, DRAW, RULE_G = RoundRule("L", "closest"), RoundRule("L", "draw"), RoundRule("G")
+
+
 # --- actions ----------------------------------------------------------------------------------
 
 
@@ -776,8 +780,8 @@ class Zenjidou(TrickGame[ZState]):
         lead = self.facts(trick.turns[0].cards[0]).colour if trick.turns else None
         follow = tuple(c for c in cards if lead is not None and self.facts(c).colour == lead)
         view = HandView(cards, follow, deal.sides.get(hand, "top"),
-                        self.last_played() if rule == RoundRule("L", "closest") else None,
-                        self.draw_rng(deal, hand) if rule == RoundRule("L", "draw") else None)
+                        self.last_played() if rule == CLOSEST else None,
+                        self.draw_rng(deal, hand) if rule == DRAW else None)
         return PLAYABLE[str(rule)](view)
 
     def last_played(self) -> int | None:
@@ -839,9 +843,9 @@ class Zenjidou(TrickGame[ZState]):
 
     def _play(self, deal: Round, hand: int, card: int) -> None:
         trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
-        if deal.rule == RoundRule("L", "closest") and self.last_played() is None:
+        if deal.rule == CLOSEST and self.last_played() is None:
             trick.house = HOUSE_FIRST_CLOSEST
-        elif deal.rule == RoundRule("G"):
+        elif deal.rule == RULE_G:
             trick.house = HOUSE_G
         trick.turns.append(Turn(hand, (card,)))
         if deal.rule is not None and deal.rule.letter in FACE_DOWN:

@@ -398,7 +398,7 @@ class TrickView(NamedTuple):
                 first.setdefault(ability, turn.seat)
         water = WATER in first
         valid: list[int] = []
-        followers: list[Follower] = []
+        tied: list[Follower] = []  # the followers at the top value so far, in the order cards went down
         voided, returned, top = False, None, 0
         for turn in trick.turns:
             cards = turn.cards
@@ -413,12 +413,13 @@ class TrickView(NamedTuple):
                 voided = True
             elif standing == FOLLOWS:
                 valued = follow_value(cards, ability, lead_suit)
-                followers.append(Follower(seat, valued))
-                top = max(top, valued.value)
+                if valued.value > top:
+                    top, tied = valued.value, [Follower(seat, valued)]
+                elif valued.value == top:
+                    tied.append(Follower(seat, valued))
             if ability == FIRE:
                 returned = min(cards)
-        tied = tuple(follower for follower in followers if follower.valued.value == top)
-        return cls(tuple(declared), abilities, first, lead_suit, tuple(valid), voided, returned, top, tied)
+        return cls(tuple(declared), abilities, first, lead_suit, tuple(valid), voided, returned, top, tuple(tied))
 
     def first_declared(self, ability: str) -> int | None:
         return self.first.get(ability)

@@ -144,6 +144,9 @@ class EffectGroup:
 
 ORDER_GROUP = EffectGroup("order", frozenset({LOW_STRONG, LOW_CANCEL}))
 TRUMP_GROUP = EffectGroup("trump", frozenset({TRUMP, TRUMP_VOID}))
+# The largest index each fact may take (asked on every open question, so built once).
+FACT_LIMITS = {"colour": COLOURS - 1, "score": 5, "effect": EFFECT_KINDS.index(TRUMP) + COLOURS - 1,
+               "rule": len(RESOLUTION_RULES) - 1}
 
 
 @dataclass(frozen=True)
@@ -268,6 +271,10 @@ class RoundRule:
 
     def __str__(self) -> str:
         return f"{self.letter} {self.variant}" if self.variant else self.letter
+
+
+# The rules every play is compared with (built once: a frozen dataclass is not free to build).
+CLOSEST, DRAW, RULE_G = RoundRule("L", "closest"), RoundRule("L", "draw"), RoundRule("G")
 
 
 # --- actions ----------------------------------------------------------------------------------
@@ -518,6 +525,9 @@ class Round(Deal[int]):
     guesses: tuple[int, ...] | None = None
     revealed: dict[int, int] = field(default_factory=dict)  # A/B: cards entered per hand
     seen: list[int] = field(default_factory=list)
+    # seen[:asked] are cards whose facts are all known: open_question looks on from there (facts are
+    # never unlearned but by undo, which folds a fresh round); a cache, so not part of the state's repr
+    asked: int = field(default=0, repr=False, compare=False)
     leads: dict[int, bool] = field(default_factory=dict)  # J: trick index -> the left neighbour was named
     marks: list[int] | None = None
     bonus: list[int] | None = None
@@ -533,6 +543,10 @@ class ZState(TrickState[Round]):
     """The game's fold plus each card's print once all its facts are known."""
 
     known: dict[int, CardFacts] = field(default_factory=dict)
+    # What the fold waits for, as the last action left it: the open question, else the round's need.
+    # Every action ends by playing what is automatic (_advance), which reads exactly this, so the
+    # next check reuses it; a fresh fold has none yet. A cache, so not part of the state's repr.
+    waiting: tuple[Question | None, Need | None] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -600,8 +614,7 @@ class Zenjidou(TrickGame[ZState]):
     @classmethod
     def fact_limit(cls, name: str) -> int:
         """The largest index a fact may take."""
-        return {"colour": COLOURS - 1, "score": 5, "effect": EFFECT_KINDS.index(TRUMP) + COLOURS - 1,
-                "rule": len(RESOLUTION_RULES) - 1}[name]
+        return FACT_LIMITS[name]
 
     @classmethod
     def card_gaps(cls, cards: Mapping[str, Any]) -> list[str]:
@@ -662,13 +675,17 @@ class Zenjidou(TrickGame[ZState]):
     def open_question(self) -> Question | None:
         """The first unknown fact of a card seen this round, in the order cards appeared."""
         known = self.state.known
-        for number in self.state.deal.seen:
-            if number in known:
-                continue
-            for name in FACT_NAMES:
-                if self.fact(number, name) is None:
-                    return Question(self.question_key(number, name), f"card {number}: {name}?", 0, self.fact_limit(name))
-            self.facts(number)
+        deal = self.state.deal
+        seen = deal.seen
+        while deal.asked < len(seen):
+            number = seen[deal.asked]
+            if number not in known:
+                for name in FACT_NAMES:
+                    if self.fact(number, name) is None:
+                        return Question(self.question_key(number, name), f"card {number}: {name}?", 0,
+                                        self.fact_limit(name))
+                self.facts(number)
+            deal.asked += 1
         return None
 
     def player_of(self, hand: int) -> int:
@@ -763,8 +780,8 @@ class Zenjidou(TrickGame[ZState]):
         lead = self.facts(trick.turns[0].cards[0]).colour if trick.turns else None
         follow = tuple(c for c in cards if lead is not None and self.facts(c).colour == lead)
         view = HandView(cards, follow, deal.sides.get(hand, "top"),
-                        self.last_played() if rule == RoundRule("L", "closest") else None,
-                        self.draw_rng(deal, hand) if rule == RoundRule("L", "draw") else None)
+                        self.last_played() if rule == CLOSEST else None,
+                        self.draw_rng(deal, hand) if rule == DRAW else None)
         return PLAYABLE[str(rule)](view)
 
     def last_played(self) -> int | None:
@@ -826,9 +843,9 @@ class Zenjidou(TrickGame[ZState]):
 
     def _play(self, deal: Round, hand: int, card: int) -> None:
         trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
-        if deal.rule == RoundRule("L", "closest") and self.last_played() is None:
+        if deal.rule == CLOSEST and self.last_played() is None:
             trick.house = HOUSE_FIRST_CLOSEST
-        elif deal.rule == RoundRule("G"):
+        elif deal.rule == RULE_G:
             trick.house = HOUSE_G
         trick.turns.append(Turn(hand, (card,)))
         if deal.rule is not None and deal.rule.letter in FACE_DOWN:
@@ -865,9 +882,12 @@ class Zenjidou(TrickGame[ZState]):
         deal.tricks[-1].lead = left
 
     def _advance(self) -> None:
-        """Play whatever the rules make automatic, until a person must act or a fact is missing."""
-        while self.open_question() is None:
-            need = self.need()
+        """Play whatever the rules make automatic, until a person must act or a fact is missing;
+        what the game then waits for is kept for the next check (:meth:`waiting`)."""
+        while True:
+            question = self.open_question()
+            need = self.need() if question is None else None
+            self.state.waiting = (question, need)
             deal = self.state.deal
             if need is None:
                 return
@@ -879,6 +899,13 @@ class Zenjidou(TrickGame[ZState]):
                 self.finish_trick(self.state, deal)
             else:
                 return
+
+    def waiting(self) -> tuple[Question | None, Need | None]:
+        """The open question about a card, else (None, what the round needs; None once it is over)."""
+        if self.state.waiting is None:  # a fresh fold, before its first action
+            question = self.open_question()
+            self.state.waiting = (question, self.need() if question is None else None)
+        return self.state.waiting
 
     def _quiz_players(self, deal: Round) -> list[int]:
         trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
@@ -988,10 +1015,9 @@ class Zenjidou(TrickGame[ZState]):
 
     @property
     def decision(self) -> Decision | None:
-        question = self.open_question()
+        question, need = self.waiting()
         if question is not None:
             return Decision("answer", None, question.prompt, question)
-        need = self.need()
         if need is None:
             return None
         seat = need.hand
@@ -999,7 +1025,7 @@ class Zenjidou(TrickGame[ZState]):
         return Decision(need.kind, seat, f"{who}: {need.kind}")
 
     def check(self, action: object) -> None:
-        question = self.open_question()
+        question, need = self.waiting()
         if isinstance(action, Answer):
             if question is None or question.key != action.key:
                 raise IllegalAction(f"no question about {action.key!r} is open")
@@ -1008,11 +1034,10 @@ class Zenjidou(TrickGame[ZState]):
                                     code="zenjidou.refusal.answer_range", minimum=question.minimum, maximum=question.maximum,
                                     value=action.value)
             return
-        need = self.need()
+        if question is not None:  # a question is only open in a round still being played
+            raise IllegalAction(f"first tell the device {question.prompt}", code="zenjidou.refusal.question_open")
         if need is None:
             raise IllegalAction("the game is over", code="game_over")
-        if question is not None:
-            raise IllegalAction(f"first tell the device {question.prompt}", code="zenjidou.refusal.question_open")
         kind = getattr(action, "type", None)
         expected = {"quiz": ("point", "no_point")}.get(need.kind, (need.kind,))
         if kind not in expected:

@@ -21,6 +21,7 @@ from typing import Any
 
 from companion.errors import ConfigError
 from companion.paths import APP
+from companion.storage import TooLarge, read_bounded
 
 CONFIG_FILE = "config.toml"
 DEVICE_CONFIG_DIR = Path("/etc") / APP
@@ -38,12 +39,11 @@ def read_text_file(path: Path, what: str, *, limit: int = MAX_FILE_BYTES) -> str
     companion.errors.ConfigError: /: cannot read config file: Is a directory
     """
     try:
-        with path.open("rb") as file:
-            data = file.read(limit + 1)
+        data = read_bounded(path, limit)
+    except TooLarge:
+        raise ConfigError(f"{path}: {what} is over {limit // 1024} KiB; is it the right file?") from None
     except OSError as err:
         raise ConfigError(f"{path}: cannot read {what}: {err.strerror or err}") from None
-    if len(data) > limit:
-        raise ConfigError(f"{path}: {what} is over {limit // 1024} KiB; is it the right file?")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:

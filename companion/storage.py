@@ -103,6 +103,48 @@ def atomic_replace(path: Path, data: bytes) -> None:
         raise StorageError(f"could not write {path}: {reason(err)}") from err
 
 
+class NotRegularFile(OSError):
+    """A device, pipe or socket where a file was expected (reading it could block or never end)."""
+
+
+class TooLarge(OSError):
+    """A file longer than the reader's limit: the wrong file, not one to load whole."""
+
+
+def read_bounded(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them; every reader of a file
+    a person or the device wrote comes through here and phrases the failures its own way.
+
+    Raises FileNotFoundError, IsADirectoryError, :class:`NotRegularFile`, :class:`TooLarge`, or the
+    OSError the system gave. A pipe is refused before anything is read, so it cannot block.
+
+    >>> read_bounded(Path("/"), 10)
+    Traceback (most recent call last):
+    ...
+    IsADirectoryError: [Errno 21] Is a directory: '/'
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    try:
+        kind = os.fstat(fd).st_mode
+        if stat.S_ISDIR(kind):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(kind):
+            raise NotRegularFile(errno.EINVAL, "not a regular file (a device or a pipe?)", str(path))
+        chunks = []
+        size = 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise TooLarge(errno.EFBIG, f"larger than {limit} bytes", str(path))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def read_file(path: Path, limit: int) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them.
 
@@ -117,36 +159,17 @@ def read_file(path: Path, limit: int) -> bytes:
     """
     path = Path(path)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+        return read_bounded(path, limit)
     except FileNotFoundError:
         raise
     except IsADirectoryError:
         raise StorageError(f"{path} is a directory, not a file") from None
+    except NotRegularFile:
+        raise StorageError(f"{path} is not a regular file (a device or a pipe?)") from None
+    except TooLarge:
+        raise StorageError(f"{path} is larger than {limit} bytes: not a file this reads") from None
     except OSError as err:
         raise StorageError(f"cannot read {path}: {reason(err)}") from err
-    try:
-        kind = os.fstat(fd).st_mode
-        if stat.S_ISDIR(kind):
-            raise StorageError(f"{path} is a directory, not a file")
-        if not stat.S_ISREG(kind):
-            raise StorageError(f"{path} is not a regular file (a device or a pipe?)")
-        chunks = []
-        size = 0
-        while True:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > limit:
-                raise StorageError(f"{path} is larger than {limit} bytes: not a file this reads")
-        return b"".join(chunks)
-    except OSError as err:
-        if isinstance(err, StorageError):
-            raise
-        raise StorageError(f"cannot read {path}: {reason(err)}") from err
-    finally:
-        os.close(fd)
 
 
 def read_text(path: Path, limit: int) -> str:

@@ -5,6 +5,7 @@ A fixed budget runs with the suite; ``pytest -m slow`` runs a longer one.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,11 @@ def test_long_fuzz_of_config_and_board_files(tmp_path: Path, suffix: str, data: 
     loads_cleanly(load_board_file, tmp_path / f"board{suffix}", content)
     if suffix == ".toml":
         loads_cleanly(load_config, tmp_path / "config.toml", content)
+
+
+@pytest.mark.parametrize("name", ["config.toml", "board.toml"])
+def test_a_pipe_where_a_file_belongs_is_refused_without_waiting_for_a_writer(tmp_path: Path, name: str) -> None:
+    pipe = tmp_path / name
+    os.mkfifo(pipe)
+    with pytest.raises(ConfigError, match="not a regular file"):
+        load_config(pipe) if name == "config.toml" else load_board_file(pipe)

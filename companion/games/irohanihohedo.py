@@ -42,6 +42,7 @@ from companion.engine.tricks import (
     TrickGame,
     TrickResult,
     TrickState,
+    Turn,
     check_unseen,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay
@@ -54,19 +55,26 @@ class Play(SeatCard):
     type: ClassVar[str] = "play"
 
 
-def marker_colour(trick: Trick[SuitedCard]) -> str | None:
-    """Where the trump marker lies: beside the last card whose colour was new to the trick.
+def marker_turn(trick: Trick[SuitedCard]) -> Turn[SuitedCard] | None:
+    """The turn whose card the trump marker lies beside: the last card whose colour was new to the trick.
 
     A card of a colour already present followed; a new colour is either the lead or a card of a
     player who could not follow, and the marker moves to it.
     """
     present: set[str] = set()
-    marker = None
-    for card in trick.cards:
-        if card.suit not in present:
-            marker = card.suit
-            present.add(card.suit)
-    return marker
+    beside = None
+    for turn in trick.turns:
+        for card in turn.cards:
+            if card.suit not in present:
+                beside = turn
+                present.add(card.suit)
+    return beside
+
+
+def marker_colour(trick: Trick[SuitedCard]) -> str | None:
+    """The colour the trump marker lies on (the lead's while everyone followed)."""
+    turn = marker_turn(trick)
+    return turn.cards[0].suit if turn is not None else None
 
 
 def colour_scores(captured: Sequence[SuitedCard]) -> int:
@@ -174,14 +182,15 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
         return frozenset(card.suit for card in trick.cards)
 
     def resolve(self, trick: Trick[Any]) -> TrickResult:
-        marker = marker_colour(trick)
-        assert marker is not None  # a complete trick has cards
+        beside = marker_turn(trick)
+        if beside is None:
+            raise ValueError("a trick is resolved once it has cards")
+        marker = beside.cards[0].suit
         value, winner = max((card.rank, turn.seat) for turn in trick.turns for card in turn.cards if card.suit == marker)
         reason = [Phrase("irohanihohedo.win", {"winner": Seat(winner), "colour": Term("colour", marker), "value": value})]
         lead_colour = trick.lead_suit
         if marker != lead_colour:
-            mover = next(turn.seat for turn in trick.turns if turn.cards[0].suit == marker)  # the first of its colour
-            reason.append(Phrase("irohanihohedo.marker", {"seat": Seat(mover), "colour": Term("colour", marker)}))
+            reason.append(Phrase("irohanihohedo.marker", {"seat": Seat(beside.seat), "colour": Term("colour", marker)}))
         return TrickResult(winner, winner, tuple(reason))
 
     def score_deal(self, deal: Deal[Any]) -> list[int]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.engine.tricks import SuitedCard, Turn
-from companion.games.irohanihohedo import Irohanihohedo, Play, lowest_per_colour, marker_colour
+from companion.games.irohanihohedo import Irohanihohedo, Play, lowest_per_colour, marker_colour, marker_turn
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, shortest
@@ -134,12 +134,12 @@ class TrickScreen(TrickScreenBase):
     # --- drawing -------------------------------------------------------------------------
 
     def draw(self, canvas: Canvas) -> None:
-        marker = marker_colour(self.trick)
-        where = self.game.colour_name(marker, self.app.lang) if marker else "-"
+        beside = marker_turn(self.trick)
+        where = self.game.colour_name(beside.cards[0].suit, self.app.lang) if beside is not None else "-"
         canvas.text(0, self.t("irohanihohedo.header", deal=self.deal.index + 1, deals=self.game.deal_count(),
                               trick=len(self.deal.tricks), marker=where))
         for seat in range(self.game.n):
-            self._seat_row(canvas, 1 + seat, seat, marker)
+            self._seat_row(canvas, 1 + seat, seat, beside is not None and beside.seat == seat)
         first_panel_row = 1 + self.game.n
         canvas.lines(first_panel_row, ROWS - first_panel_row, self._panel())
 
@@ -157,7 +157,7 @@ class TrickScreen(TrickScreenBase):
             return reminder
         return self.t("trick.leads", seat=self.ui.seat_name(self.trick.lead))
 
-    def _seat_row(self, canvas: Canvas, row: int, seat: int, marker: str | None) -> None:
+    def _seat_row(self, canvas: Canvas, row: int, seat: int, holds_marker: bool) -> None:
         active = seat == self.seat
         seat_row(canvas, self.app, self.game.setup.players, row, seat, active=active)
         if active:
@@ -165,18 +165,7 @@ class TrickScreen(TrickScreenBase):
             return
         card = self.trick.card_of(seat)
         if card is not None:
-            holds_marker = card.suit == marker and self._marker_card() == card
             canvas.text(row, self.ui.card_text(card) + ("*" if holds_marker else ""), x=CARD_X)
-
-    def _marker_card(self) -> SuitedCard | None:
-        """The card the marker lies beside: the last card whose colour was new to the trick."""
-        present: set[str] = set()
-        beside = None
-        for card in self.trick.cards:
-            if card.suit not in present:
-                beside = card
-                present.add(card.suit)
-        return beside
 
     def _picker(self, canvas: Canvas, row: int) -> None:
         """The colour and the numbers of the cursor's row; a dotted edge says the colour's other

@@ -495,10 +495,6 @@ class TrickGame(Game[StateT]):
     def totals(self) -> list[int]:
         return list(self.state.totals)
 
-    def winners(self) -> list[int]:
-        """Seats sharing the top total: the books have no tie-break, so ties share the win."""
-        return super().winners()
-
     def summary(self) -> dict[str, Any]:
         """The common replay schema (docs/record-format.md), plus the game's own keys per deal and trick."""
         deals = []

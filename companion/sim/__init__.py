@@ -8,14 +8,13 @@ itself in :data:`TABLE_MODELS` by game id.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from companion.carddata import printed_cards
 from companion.engine.base import Decision, Game
+from companion.plugins import load_parts
 from companion.registry import game_class
 
 
@@ -116,16 +115,11 @@ def play_out(
 
 
 def table_model(game: Game[Any], rng: random.Random, ability_rate: float = 0.3) -> TableModel:
-    _load_table_models()
+    load_parts("sim")  # each game's table registers itself
     return TABLE_MODELS[game.game_id](game, rng, ability_rate)
 
 
 def simulated_game_ids() -> list[str]:
     """The game ids that have a simulated table, sorted."""
-    _load_table_models()
+    load_parts("sim")
     return sorted(TABLE_MODELS)
-
-
-def _load_table_models() -> None:
-    for module in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{module.name}")

@@ -769,6 +769,8 @@ class Zenjidou(TrickGame[ZState]):
     def _watch(self, deal: Round) -> None:
         """Show the revoke watch the cards put down since it last looked (their facts are known now):
         under a must-follow rule a card off the lead colour declines it."""
+        if sum(len(trick.turns) for trick in deal.tricks) == deal.watched:
+            return  # the common case: nothing new since the last look
         turns = [(index, position, turn) for index, trick in enumerate(deal.tricks)
                  for position, turn in enumerate(trick.turns)]
         follow = deal.rule is not None and deal.rule.letter in MUST_FOLLOW

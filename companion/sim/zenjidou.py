@@ -20,6 +20,7 @@ from companion.engine.base import Answer
 from companion.games.zenjidou import (
     FACE_DOWN,
     FACT_NAMES,
+    MUST_FOLLOW,
     ROUND_RULES,
     Bottom,
     ChooseRule,
@@ -59,12 +60,16 @@ PLAYABLE: dict[str, Callable[[Sequence[int], Sequence[int], str, int | None], li
 class ZenjidouTable(DealingTable):
     """Knows every pile and hand; answers facts and puts down what each player's rule gives them.
 
-    ``rules`` limits the round rules the table picks (all of them by default).
+    ``rules`` limits the round rules the table picks (all of them by default). With ``revoke_rate``
+    a player who must follow puts down another colour that often, and the table remembers each such
+    revoke in ``revokes`` as (round, trick, hand, the colour declined) for tests to compare.
     """
 
     def __init__(self, game: Zenjidou, rng: random.Random, ability_rate: float = 0.0,
-                 rules: str = ROUND_RULES) -> None:
+                 rules: str = ROUND_RULES, revoke_rate: float = 0.0) -> None:
         self.rules = rules
+        self.revoke_rate = revoke_rate
+        self.revokes: list[tuple[int, int, int, int]] = []
         self.facts = {number: {name: rng.randint(0, game.fact_limit(name)) for name in FACT_NAMES}
                       for number in game.numbers}
         self.piles: list[list[int]] = []
@@ -103,6 +108,10 @@ class ZenjidouTable(DealingTable):
         trick = deal.tricks[-1]
         colour = game.facts(trick.turns[0].cards[0]).colour if trick.turns else None
         follow = [c for c in held if colour is not None and self.facts[c]["colour"] == colour]
+        others = [c for c in held if c not in follow]
+        if deal.rule.letter in MUST_FOLLOW and follow and others and rng.random() < self.revoke_rate:
+            self.revokes.append((deal.index, len(deal.tricks) - 1, hand, colour))  # type: ignore[arg-type]
+            return rng.choice(others)
         last = game.last_played()
         return rng.choice(PLAYABLE[rule](held, follow, deal.sides.get(hand, "top"), last))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.games.zenjidou import HOUSE_TIE_TOP, Guesses, Play, Point
@@ -28,14 +29,24 @@ from companion.ui.zenjidou import (
 from tests.ui.helpers import FakeClock, check_golden, enter, make_app, texts
 
 
-def simulated(rules: str = "BCD", players: int = 3):
+def simulated(rules: str = "BCD", players: int = 3, revoke_rate: float = 0.0):
     rng = random.Random(5)
     game = new_random_game("zenjidou", players, rng)
-    table = ZenjidouTable(game, rng)
+    table = ZenjidouTable(game, rng, revoke_rate=revoke_rate)
     while not game.is_over():
         table.rules = rules[game.state.deal.index]
         game.push(table.choose(game, rng))
     return game
+
+
+@pytest.mark.parametrize(("rules", "players"), [("DEF", 2), ("GHI", 4), ("JKL", 6), ("KLA", 3)])
+def test_whole_games_of_every_rule_by_keys_match_their_replays_revokes_included(rules: str, players: int) -> None:
+    played = simulated(rules, players, revoke_rate=0.2)
+    app = make_app(type(played)(played.setup))
+    enter(app, played.actions)
+    assert app.session.game.summary() == played.summary()
+    if set(rules) & set("DFGHIJK"):
+        assert played.state.revokes, "the simulated table revoked under a must-follow rule"
 
 
 def test_a_whole_game_with_b_and_c_rounds_by_keys_matches_its_replay() -> None:

@@ -1,6 +1,6 @@
 """Zenjidou throughput and presses: random full games per second, and key presses per card by rule.
 
-Run: python bench/zenjidou.py [--games N] [--seed S]. Prints figures; asserts nothing.
+Run: python bench/zenjidou.py [--games N] [--per-rule N] [--seed S]. Prints figures; asserts nothing.
 
 Every press the key planner makes is counted, per card played (4 players, 20 cards a round), by what
 it entered: ``cards`` (plays), ``setup`` (the rest card, bottoms, the rule, sides, guesses, and any
@@ -57,6 +57,7 @@ def presses_by_kind(rule: str, games: int, seed: int) -> tuple[dict[str, int], i
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--per-rule", type=int, default=5, help="games of each rule for the presses")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     recorded = [play(4, args.seed + i) for i in range(args.games)]
@@ -73,9 +74,10 @@ def main() -> None:
     for i in range(args.games):
         play(4, args.seed + 10_000 + i)
     print(f"zenjidou     {args.games / (time.perf_counter() - start):.0f} games/s (simulated table choosing)")
-    print("presses per card played, 4 players, 5 games a rule: " + ", ".join(KINDS) + ", total without facts")
+    print(f"presses per card played, 4 players, {args.per_rule} games a rule: " + ", ".join(KINDS)
+          + ", total without facts")
     for rule in ROUND_RULES:
-        counts, cards, entries = presses_by_kind(rule, 5, args.seed)
+        counts, cards, entries = presses_by_kind(rule, args.per_rule, args.seed)
         parts = "  ".join(f"{kind} {counts[kind] / cards:.2f}" for kind in KINDS)
         total = sum(n for kind, n in counts.items() if kind != "facts")
         print(f"rule {rule}: {parts}  total {total / cards:.2f}  ({entries / cards:.2f} entries per card)")

@@ -15,8 +15,9 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any, cast
 
-from companion.games.zenjidou import ROUND_RULES
+from companion.games.zenjidou import ROUND_RULES, Zenjidou
 from companion.session import Session
 from companion.sim import new_random_game
 from companion.sim.zenjidou import ZenjidouTable
@@ -26,9 +27,9 @@ KINDS = ("cards", "setup", "table", "notices", "facts")
 KIND_OF = {"play": "cards", "point": "table", "no_point": "table", "lead": "table", "answer": "facts"}
 
 
-def play(players: int, seed: int, rules: str = ROUND_RULES) -> tuple[object, list[object]]:
+def play(players: int, seed: int, rules: str = ROUND_RULES) -> tuple[Zenjidou, list[Any]]:
     rng = random.Random(seed)
-    game = new_random_game("zenjidou", players, rng)
+    game = cast(Zenjidou, new_random_game("zenjidou", players, rng))
     table = ZenjidouTable(game, rng, rules=rules)
     while not game.is_over():
         game.push(table.choose(game, rng))
@@ -41,16 +42,16 @@ def presses_by_kind(rule: str, games: int, seed: int) -> tuple[dict[str, int], i
     cards = entries = 0
     for i in range(games):
         game, actions = play(4, seed + i, rule)
-        app = App(Session(type(game)(game.setup)), clock=lambda: 0.0, rng=random.Random(0))  # type: ignore[attr-defined]
+        app = App(Session(type(game)(game.setup)), clock=lambda: 0.0, rng=random.Random(0))
         for action in actions:
             keys = presses_for(app, action)
             leaving = len(app.screens) - 1  # one press leaves each notice above the game screen
             for event in keys:
                 app.handle(event)
             counts["notices"] += leaving
-            counts[KIND_OF.get(action.type, "setup")] += len(keys) - leaving  # type: ignore[attr-defined]
+            counts[KIND_OF.get(action.type, "setup")] += len(keys) - leaving
             entries += 1
-        cards += 3 * 5 * game.n  # type: ignore[attr-defined]
+        cards += 3 * 5 * game.n
     return counts, cards, entries
 
 
@@ -64,7 +65,7 @@ def main() -> None:
     pushes = sum(len(actions) for _, actions in recorded)
     start = time.perf_counter()
     for game, actions in recorded:
-        replay = type(game)(game.setup)  # type: ignore[attr-defined]
+        replay = type(game)(game.setup)
         for action in actions:
             replay.push(action)
     elapsed = time.perf_counter() - start

@@ -691,11 +691,15 @@ class Zenjidou(TrickGame[ZState]):
 
     def _play_need(self, deal: Round, trick: ZTrick, letter: str) -> Need:
         """The next hand's card; round 1's shown bottom card plays itself where the rule fixes its turn:
-        last from a face-down pile (A, B), first from the turned-over pile held in order (C)."""
+        last from a face-down pile (A, B); first from the turned-over pile held in order (C); and as
+        the round's first lead wherever the lead plays its top card (D, E, J, F from the top, and L
+        closest, whose first play of the game is the top card by the house ruling)."""
         hand = self.seat_to_play(trick)
         bottom = deal.bottoms.get(hand)
         put_down = deal.revealed.get(hand, 0)
-        forced = (letter in FACE_DOWN and put_down == self.tricks - 1) or (letter == "C" and put_down == 0)
+        first_lead = not deal.revealed and (letter in "DEJ" or deal.rule == CLOSEST
+                                            or (letter == "F" and deal.sides.get(hand) == "top"))
+        forced = (letter in FACE_DOWN and put_down == self.tricks - 1) or (letter == "C" and put_down == 0) or first_lead
         return Need("play", hand, bottom if forced else None)
 
     def may_hold_bottom(self, deal: Round, owner: int) -> tuple[int, ...]:

@@ -23,7 +23,6 @@ from companion.engine.tricks import Revoke, Turn
 from companion.games.zenjidou import (
     FACT_NAMES,
     HOUSE_F_BOTTOM,
-    HOUSE_FIRST_CLOSEST,
     HOUSE_G,
     HOUSE_TWO_HANDS,
     RESOLUTION_RULES,
@@ -141,15 +140,13 @@ class ZenjidouUI(TrickUI[Zenjidou]):
 
     def rule_note(self, hand: int) -> str:
         """What the round's rule asks of ``hand``'s player as they put a card down, or "": who draws it
-        (L draw), or the house ruling that says which card (F from the bottom, G, L closest's first)."""
+        (L draw), or the house ruling that says which card (F from the bottom, G)."""
         deal = self.game.state.deal
         rule = deal.rule
         if rule is None:
             return ""
         if str(rule) == "L draw":
             return self.t("zenjidou.note.draw", seat=self.hand_label(self.game.left_of(hand)))
-        if str(rule) == "L closest" and self.game.last_played() is None:
-            return self.t(HOUSE_FIRST_CLOSEST)
         if rule.letter == "G":
             return self.t(HOUSE_G)
         if rule.letter == "F" and deal.sides.get(hand) == "bottom":

@@ -38,7 +38,7 @@ def test_replay_refuses_a_record_from_before_clockwise_play_naming_why(capsys, t
     header["options"] = {}  # as every Zenjidou record before options.direction was written
     old = tmp_path / "old.jsonl"
     old.write_text("\n".join([json.dumps(header), *example[1:]]) + "\n", encoding="utf-8")
-    code, out, err = run(capsys, "replay", str(old))
+    code, _, err = run(capsys, "replay", str(old))
     assert code == 1 and "before play went clockwise" in err and "refused" in err
-    code, out, err = run(capsys, "replay", "--json", str(old))
+    code, _, err = run(capsys, "replay", "--json", str(old))
     assert code == 1 and "counter-clockwise" in err

@@ -165,7 +165,8 @@ def test_C_tie_for_top_every_tied_player_counts_house_ruling() -> None:
 def test_D_a_card_off_the_lead_colour_is_a_revoke_once_that_hand_shows_the_colour() -> None:
     game = new_game(3, plain_facts())
     start_round(game, 32, "D", BOTTOMS)
-    push(game, "31", "20", "5")  # red 31 led; hand 1 puts down 20 (not red) while holding red 6
+    assert played(game)[0] == [(0, 31)]  # D: the start player leads its top card, the shown bottom
+    push(game, "20", "5")  # red 31 led; hand 1 puts down 20 (not red) while holding red 6
     assert game.state.revokes == []  # not certain yet: nobody has seen hand 1's hand
     push(game, "4", "6")  # hand 0 won and leads; hand 1 shows red 6
     assert game.state.revokes == [Revoke(0, 0, 1, RED, 1)]
@@ -174,9 +175,9 @@ def test_D_a_card_off_the_lead_colour_is_a_revoke_once_that_hand_shows_the_colou
 
 def test_D_declining_the_colour_of_a_shown_bottom_card_still_held_is_a_revoke_at_once() -> None:
     game = new_game(3, plain_facts())
-    start_round(game, 32, "D", BOTTOMS)  # hand 1's bottom card 20 (colour 0) is in its hand
-    push(game, "10", "6")  # a colour-0 lead; hand 1 puts down 6 (red)
-    assert game.state.revokes == [Revoke(0, 0, 1, BLUE, 0)]
+    start_round(game, 32, "D", BOTTOMS)  # hand 1's bottom card 20 (blue) is in its hand
+    push(game, "6", "10", "15", "26")  # 31 wins; blue 15 led; hand 1 puts down red 26
+    assert game.state.revokes == [Revoke(0, 1, 1, BLUE, 1)]
 
 
 def test_D_the_same_hand_order_entered_card_by_card_adjudicates_as_the_book() -> None:
@@ -199,7 +200,7 @@ def test_a_shown_bottom_card_is_refused_from_another_hand() -> None:
 def test_E_may_follow_so_a_card_off_colour_proves_nothing() -> None:
     game = new_game(3, plain_facts())
     start_round(game, 32, "E", BOTTOMS)
-    push(game, "31", "20", "5", "4", "6")
+    push(game, "20", "5", "4", "6")  # 31 led by itself (the top card); hand 1 did not follow red
     assert game.state.revokes == []
 
 
@@ -211,7 +212,7 @@ def test_F_asks_each_side_in_play_order_and_names_the_bottom_house_ruling_where_
         sides.append(game.decision.seat)
         game.push(Side(game.decision.seat, side))
     assert sides == [0, 1, 2]
-    push(game, "19", "1", "5")  # hand 1 plays from the bottom after the lead
+    push(game, "1", "5")  # hand 0 led its top card, the shown 31; hand 1 plays from the bottom
     result = game.state.deal.tricks[0].result
     assert result.house == HOUSE_F_BOTTOM and result.reason[-1].code == HOUSE_F_BOTTOM
     assert game.summary()["deals"][0]["sides"] == {"0": "top", "1": "bottom", "2": "top"}
@@ -245,7 +246,7 @@ def test_I_a_shown_bottom_card_may_come_from_the_right_neighbour_it_was_passed_t
 def test_J_the_winner_may_name_the_left_neighbour_to_lead() -> None:
     game = new_game(4, plain_facts())
     start_round(game, 32, "J", [10, 25, 3, 4])
-    push(game, "20", "21", "22", "30")  # hand 0 wins with 30
+    push(game, "20", "21", "30")  # hand 1 led its shown 25 by itself; hand 0 wins with 30
     assert game.decision.kind == "lead" and game.decision.seat == 0
     push(game, "lead left")
     assert game.state.deal.tricks[1].lead == 1 and game.state.deal.tricks[0].result.next_lead == 1
@@ -274,7 +275,7 @@ def test_L_draw_the_device_draws_nothing_the_table_enters_the_card_drawn() -> No
 def test_L_closest_names_its_house_ruling_on_the_first_trick_of_the_game() -> None:
     game = new_game(3, plain_facts())
     start_round(game, 32, "L closest", BOTTOMS)
-    push(game, "31", "26", "27", "19", "20", "22")
+    push(game, "26", "27", "19", "20", "22")  # the very first play, 31, is the top card (house)
     deal = game.state.deals[0]
     assert deal.tricks[0].result.house == HOUSE_FIRST_CLOSEST and deal.tricks[1].result.house is None
 

@@ -350,7 +350,7 @@ def test_rule_J_offers_the_winner_or_the_left_neighbour_by_seat() -> None:
     app, setup = round_app("J")
     walk(app, setup)
     game = app.session.game
-    walk(app, texts(game, "31", "24", "23", "30"))  # hand 0 wins with 31
+    walk(app, texts(game, "24", "23", "30"))  # hand 0 led its shown 31 by itself and wins
     screen = app.top
     while not isinstance(screen, ListScreen):
         app.handle(KeyEvent(screen.leave_key))
@@ -380,5 +380,5 @@ def test_F_names_the_bottom_house_ruling_when_a_hand_plays_from_the_bottom() -> 
     app.handle(KeyEvent(Key.RIGHT))
     assert app.top.note() == "House: bottom-most follower"  # while "from the bottom" is chosen
     app.handle(KeyEvent(Key.OK))
-    walk(app, texts(game, "side top", "31"))
+    walk(app, texts(game, "side top"))  # hand 0 leads its top card, the shown 31, by itself
     assert app.top.decision.seat == 1 and app.top.note() == "House: bottom-most follower"

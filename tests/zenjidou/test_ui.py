@@ -340,6 +340,7 @@ def test_rule_I_tells_each_player_to_pass_to_the_right_neighbour_by_seat() -> No
     raised = walk(app, setup)
     assert kinds(raised[-1]) == [RuleNotice]
     assert app.ui.passes_text() == "P1>P4 P2>P1 P3>P2 P4>P3"
+    check_golden(app.render(), "zenjidou-pass")
     app.handle(KeyEvent(Key.OK))
     assert isinstance(app.top, ListScreen) and app.top.decision.kind == "play"
     game = app.session.game
@@ -382,3 +383,13 @@ def test_F_names_the_bottom_house_ruling_when_a_hand_plays_from_the_bottom() -> 
     app.handle(KeyEvent(Key.OK))
     walk(app, texts(game, "side top"))  # hand 0 leads its top card, the shown 31, by itself
     assert app.top.decision.seat == 1 and app.top.note() == "House: bottom-most follower"
+
+
+def test_golden_rule_I_notice_in_japanese() -> None:
+    from tests.zenjidou.helpers import new_game, plain_facts
+
+    game = new_game(4, plain_facts())
+    app = make_app(game, language="ja")
+    walk(app, texts(game, "rest 32", "bottom 31", "bottom 20", "bottom 5", "bottom 2", "rule I"))
+    assert isinstance(app.top, RuleNotice)
+    check_golden(app.render(), "zenjidou-pass-ja")

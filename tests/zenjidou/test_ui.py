@@ -319,6 +319,16 @@ def test_a_K_round_by_keys_enters_each_card_as_it_goes_down_and_flags_the_revoke
     screen = next(s for s in raised[2] if isinstance(s, RevokeScreen))
     assert screen.revoke.seat == 2 and app.ui.revoke_text(screen.revoke).startswith("P3 did not follow red in trick 1")
     assert isinstance(app.top, ListScreen) and app.top.decision.kind == "play"  # the table decides; play goes on
+    assert ZDealScreen in kinds(finish_round(app)[-1]) and game.state.deals[0].scores is not None
+
+
+def finish_round(app: Any) -> list[list[Any]]:
+    """Put down the rest of the round by keys, each time the lowest card the device would accept."""
+    game = app.session.game
+    raised = []
+    while game.state.deals[0].scores is None:
+        raised += walk(app, [next(iter(game.legal_actions))])
+    return raised
 
 
 def test_an_L_draw_round_by_keys_names_who_draws_and_the_device_draws_nothing() -> None:
@@ -332,7 +342,9 @@ def test_an_L_draw_round_by_keys_names_who_draws_and_the_device_draws_nothing() 
     walk(app, texts(game, "31"))
     assert app.top.note() == "P3 draws it at random"
     raised = walk(app, texts(game, "24", "23", "26", "4", "13", "6"))
+    raised += finish_round(app)
     assert not any(RevokeScreen in kinds(r) for r in raised) and game.state.revokes == []  # no colour is owed
+    assert ZDealScreen in kinds(raised[-1]) and len(game.state.deals[0].tricks) == 5
 
 
 def test_rule_I_tells_each_player_to_pass_to_the_right_neighbour_by_seat() -> None:

@@ -250,6 +250,34 @@ class RoundRule:
 CLOSEST, RULE_F, RULE_G = RoundRule("L", "closest"), RoundRule("F"), RoundRule("G")
 
 
+@dataclass(frozen=True)
+class OutOfOrder:
+    """L lowest or closest, proved broken by a later card: ``hand`` put down ``card`` in ``trick``
+    while holding ``held`` (shown in ``shown_in``), which the rule puts first (0-based indexes)."""
+
+    deal: int
+    trick: int
+    hand: int
+    card: int
+    held: int
+    shown_in: int
+    variant: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"trick": self.trick, "hand": self.hand, "card": self.card, "held": self.held,
+                "shown_in": self.shown_in, "variant": self.variant}
+
+
+def order_broken(variant: str, card: int, held: int, before: int | None) -> bool:
+    """Whether holding ``held`` proves that putting down ``card`` broke L's ``variant`` (``before``: the
+    card put down just before it; none for the game's first play, which is the top card, house)."""
+    if variant == "lowest":
+        return held < card
+    if variant == "closest" and before is not None:
+        return (abs(held - before), -held) < (abs(card - before), -card)
+    return False
+
+
 # --- actions ----------------------------------------------------------------------------------
 
 
@@ -451,6 +479,7 @@ class Round(Deal[int]):
     # never unlearned but by undo, which folds a fresh round); a cache, so not part of the state's repr
     asked: int = field(default=0, repr=False, compare=False)
     leads: dict[int, bool] = field(default_factory=dict)  # J: trick index -> the left neighbour was named
+    out_of_order: list[OutOfOrder] = field(default_factory=list)  # L lowest / closest, proved by later cards
     marks: list[int] | None = None
     bonus: list[int] | None = None
     house: list[str] = field(default_factory=list)
@@ -772,19 +801,42 @@ class Zenjidou(TrickGame[ZState]):
 
     def _watch(self, deal: Round) -> None:
         """Show the revoke watch the cards put down since it last looked (their facts are known now):
-        under a must-follow rule a card off the lead colour declines it."""
+        under a must-follow rule a card off the lead colour declines it. Under L lowest and closest a
+        card proves wrong any earlier play of its hand that the rule would have made with it."""
         if sum(len(trick.turns) for trick in deal.tricks) == deal.watched:
             return  # the common case: nothing new since the last look
         turns = [(index, position, turn) for index, trick in enumerate(deal.tricks)
                  for position, turn in enumerate(trick.turns)]
         follow = deal.rule is not None and deal.rule.letter in MUST_FOLLOW
-        for index, position, turn in turns[deal.watched:]:
+        variant = deal.rule.variant if deal.rule is not None else None
+        for at, (index, position, turn) in enumerate(turns[deal.watched:], start=deal.watched):
             card = self.suited(turn.cards[0])
             deal.watch.shown(deal.index, turn.seat, card, index)
             lead = self.suited(deal.tricks[index].turns[0].cards[0]).suit
             if follow and position and card.suit != lead:
                 deal.watch.declined_suits(deal.index, turn.seat, [lead], index)
+            if variant is not None:
+                self._check_order(deal, variant, turns, at)
         deal.watched = len(turns)
+
+    def _check_order(self, deal: Round, variant: str, turns: Sequence[tuple[int, int, Turn[Any]]], at: int) -> None:
+        """L: the card at ``turns[at]`` was in its hand at each of the hand's earlier plays this round."""
+        index, _, shown = turns[at]
+        held = shown.cards[0]
+        for earlier in range(at):
+            trick, _, turn = turns[earlier]
+            if turn.seat != shown.seat:
+                continue
+            before = turns[earlier - 1][2].cards[0] if earlier else self._last_of_previous_round(deal)
+            known = any(o.trick == trick and o.hand == turn.seat for o in deal.out_of_order)
+            if not known and order_broken(variant, turn.cards[0], held, before):
+                deal.out_of_order.append(OutOfOrder(deal.index, trick, turn.seat, turn.cards[0], held, index, variant))
+
+    def _last_of_previous_round(self, deal: Round) -> int | None:
+        if deal.index == 0:
+            return None
+        last = self.state.deals[deal.index - 1].tricks[-1]
+        return last.turns[-1].cards[0]
 
     def _point(self, deal: Round, point: Point) -> None:
         trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
@@ -934,6 +986,12 @@ class Zenjidou(TrickGame[ZState]):
                     bonus[player] += self.bonus
         deal.bonus = bonus
         return [m + b for m, b in zip(marks, bonus)]
+
+    def order_phrase(self, broken: OutOfOrder) -> Phrase:
+        """An L play that a later card proved wrong, naming the player, the cards and the tricks."""
+        return Phrase(f"zenjidou.out_of_order.{broken.variant}",
+                      {"seat": Seat(self.player_of(broken.hand)), "card": broken.card, "trick": broken.trick + 1,
+                       "held": broken.held, "shown": broken.shown_in + 1})
 
     def revoke_phrase(self, revoke: Revoke) -> Phrase:
         """A revoke names the player, not the hand (with 2 players each plays two)."""
@@ -1129,8 +1187,8 @@ class Zenjidou(TrickGame[ZState]):
 
     def deal_summary(self, deal: Deal[Any]) -> dict[str, Any]:
         """``start`` (null until round 1's bottoms are all in), ``rest``, ``resolution``, ``rule``,
-        ``sides`` (F), ``marks``, ``bonus``, ``guesses``, ``player_scores`` and the ``house`` rulings
-        that decided something."""
+        ``sides`` (F), ``marks``, ``bonus``, ``guesses``, ``player_scores``, the ``house`` rulings
+        that decided something and L's plays proved ``out_of_order``."""
         assert isinstance(deal, Round)
         resolution = self.fact(deal.rest, "rule") if deal.rest is not None else None
         return {"start": deal.start if deal.start >= 0 else None, "rest": deal.rest,
@@ -1140,7 +1198,8 @@ class Zenjidou(TrickGame[ZState]):
                 "marks": deal.marks, "bonus": deal.bonus,
                 "guesses": list(deal.guesses) if deal.guesses is not None else None,
                 "player_scores": self.per_player(deal.scores) if deal.scores is not None else None,
-                "house": list(deal.house)}
+                "house": list(deal.house),
+                "out_of_order": [broken.to_json() for broken in deal.out_of_order]}
 
 
 def _product(players: int) -> Iterator[tuple[int, ...]]:

@@ -60,16 +60,18 @@ PLAYABLE: dict[str, Callable[[Sequence[int], Sequence[int], str, int | None], li
 class ZenjidouTable(DealingTable):
     """Knows every pile and hand; answers facts and puts down what each player's rule gives them.
 
-    ``rules`` limits the round rules the table picks (all of them by default). With ``revoke_rate``
-    a player who must follow puts down another colour that often, and the table remembers each such
-    revoke in ``revokes`` as (round, trick, hand, the colour declined) for tests to compare.
+    ``rules`` limits the round rules the table picks (all of them by default). With ``misplay_rate``
+    a player breaks the rule that often: one who must follow puts down another colour (remembered in
+    ``revokes`` as (round, trick, hand, the colour declined)), one under L lowest or closest another
+    card than the rule's (remembered in ``misplays`` as (round, trick, hand, card)), for tests to compare.
     """
 
     def __init__(self, game: Zenjidou, rng: random.Random, ability_rate: float = 0.0,
-                 rules: str = ROUND_RULES, revoke_rate: float = 0.0) -> None:
+                 rules: str = ROUND_RULES, misplay_rate: float = 0.0) -> None:
         self.rules = rules
-        self.revoke_rate = revoke_rate
+        self.misplay_rate = misplay_rate
         self.revokes: list[tuple[int, int, int, int]] = []
+        self.misplays: list[tuple[int, int, int, int]] = []
         self.facts = {number: {name: rng.randint(0, game.fact_limit(name)) for name in FACT_NAMES}
                       for number in game.numbers}
         self.piles: list[list[int]] = []
@@ -109,11 +111,17 @@ class ZenjidouTable(DealingTable):
         colour = game.facts(trick.turns[0].cards[0]).colour if trick.turns else None
         follow = [c for c in held if colour is not None and self.facts[c]["colour"] == colour]
         others = [c for c in held if c not in follow]
-        if deal.rule.letter in MUST_FOLLOW and follow and others and rng.random() < self.revoke_rate:
+        if deal.rule.letter in MUST_FOLLOW and follow and others and rng.random() < self.misplay_rate:
             self.revokes.append((deal.index, len(deal.tricks) - 1, hand, colour))  # type: ignore[arg-type]
             return rng.choice(others)
         last = game.last_played()
-        return rng.choice(PLAYABLE[rule](held, follow, deal.sides.get(hand, "top"), last))
+        options = PLAYABLE[rule](held, follow, deal.sides.get(hand, "top"), last)
+        wrong = [c for c in held if c not in options]
+        if rule in ("L lowest", "L closest") and last is not None and wrong and rng.random() < self.misplay_rate:
+            card = rng.choice(wrong)
+            self.misplays.append((deal.index, len(deal.tricks) - 1, hand, card))
+            return card
+        return rng.choice(options)
 
     def choose(self, game: Zenjidou, rng: random.Random) -> Any:  # type: ignore[override]
         decision = self.next_decision(game, rng)

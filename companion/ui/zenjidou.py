@@ -34,6 +34,7 @@ from companion.games.zenjidou import (
     Guesses,
     Lead,
     NoPoint,
+    OutOfOrder,
     Play,
     Point,
     Rest,
@@ -160,8 +161,12 @@ class ZenjidouUI(TrickUI[Zenjidou]):
     def t(self, key: str, **params: Any) -> str:
         return self.app.t(key, **params)
 
-    def snapshot(self) -> tuple[object, int, bool]:
-        return super().snapshot(), len(self.finished_tricks()), self.game.state.deal.rule is not None
+    def snapshot(self) -> tuple[object, int, bool, int]:
+        return (super().snapshot(), len(self.finished_tricks()), self.game.state.deal.rule is not None,
+                len(self.out_of_order()))
+
+    def out_of_order(self) -> list[OutOfOrder]:
+        return [broken for deal in self.game.state.deals for broken in deal.out_of_order]
 
     def finished_tricks(self) -> list[tuple[int, int]]:
         """(round, trick) of every trick with a result, in order."""
@@ -173,7 +178,7 @@ class ZenjidouUI(TrickUI[Zenjidou]):
         screen (one OK, not one per trick); a round's scores name a house ruling that decided its bonus."""
         if not isinstance(before, tuple):
             raise TypeError("notices() takes the snapshot taken before the action")
-        shared, finished_before, ruled_before = before
+        shared, finished_before, ruled_before, broken_before = before
         shown = super().notices(shared)
         played = self.finished_tricks()[finished_before:]
         if len(played) > 1:
@@ -181,6 +186,7 @@ class ZenjidouUI(TrickUI[Zenjidou]):
         rule = self.game.state.deal.rule
         if not ruled_before and rule is not None and rule.letter in TOLD_AFTER_THE_RULE:
             shown.append(RuleNotice(self.app, self, rule.letter))
+        shown += [OrderScreen(self.app, self, broken) for broken in self.out_of_order()[broken_before:]]
         return shown
 
     def deal_screen(self, deal: int) -> Screen:
@@ -489,6 +495,19 @@ class GuessScreen(ZScreen):
             canvas.text(2 + player, f"{mark}{self.app.seat_label(player)} -> {self.app.seat_label(self.guesses[player])}")
         canvas.text(ROWS - 1, self.t("zenjidou.hint.guess"))
 
+
+
+class OrderScreen(Notice):
+    """An L play (lowest, closest) a later card proved wrong: the device names it, the table decides."""
+
+    def __init__(self, app: App, ui: ZenjidouUI, broken: OutOfOrder) -> None:
+        super().__init__(app)
+        self.ui, self.broken = ui, broken
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.app.t("zenjidou.out_of_order.title"))
+        canvas.lines(1, 5, self.ui.formatter.phrase(self.ui.game.order_phrase(self.broken)))
+        canvas.text(ROWS - 1, self.app.t("revoke.hint"))
 
 
 class RuleNotice(Notice):

@@ -14,8 +14,10 @@ from companion.games.zenjidou import (
     EFFECT_KINDS,
     ROUND_RULES,
     CardFacts,
+    ChooseRule,
     Effect,
     Entry,
+    RoundRule,
     resolve_effects,
     strongest,
 )
@@ -88,7 +90,7 @@ def test_a_revoke_is_flagged_exactly_when_the_hand_later_shows_the_colour_it_dec
     whose colour the hand later puts down (or that declines a shown bottom card still held) is flagged."""
     rng = random.Random(seed)
     game = new_random_game("zenjidou", players, rng)
-    table = ZenjidouTable(game, rng, rules=rule, revoke_rate=0.3)
+    table = ZenjidouTable(game, rng, rules=rule, misplay_rate=0.3)
     while not game.is_over():
         game.push(table.choose(game, rng))
     flagged = {(r.deal, r.trick, r.seat, r.suit) for r in game.state.revokes}
@@ -107,3 +109,20 @@ def test_a_revoke_is_flagged_exactly_when_the_hand_later_shows_the_colour_it_dec
 @given(st.sampled_from(ROUND_RULES), st.integers(2, 6), st.integers(0, 2**32 - 1))
 def test_players_who_follow_their_rule_are_never_flagged(rule, players, seed) -> None:
     assert play(players, seed, rule).state.revokes == []
+
+
+@given(st.sampled_from(["lowest", "closest"]), st.integers(2, 6), st.integers(0, 2**32 - 1))
+def test_an_L_play_out_of_order_is_flagged_exactly_when_a_later_card_proves_it(variant, players, seed) -> None:
+    """Every card of a round is put down, so each play the rule did not give is proved by the end of
+    the round, and nothing else is flagged."""
+    rng = random.Random(seed)
+    game = new_random_game("zenjidou", players, rng)
+    table = ZenjidouTable(game, rng, rules="L", misplay_rate=0.3)
+    while not game.is_over():
+        decision = game.decision
+        if decision.kind == "rule":
+            game.push(ChooseRule(RoundRule("L", variant)))
+        else:
+            game.push(table.choose(game, rng))
+    flagged = {(o.deal, o.trick, o.hand, o.card) for deal in game.state.deals for o in deal.out_of_order}
+    assert flagged == set(table.misplays)

@@ -21,6 +21,7 @@ from companion.ui.zenjidou import (
     FactsScreen,
     GuessScreen,
     ListScreen,
+    OrderScreen,
     PlayedScreen,
     QuizScreen,
     RuleNotice,
@@ -29,10 +30,10 @@ from companion.ui.zenjidou import (
 from tests.ui.helpers import FakeClock, check_golden, enter, make_app, texts
 
 
-def simulated(rules: str = "BCD", players: int = 3, revoke_rate: float = 0.0):
+def simulated(rules: str = "BCD", players: int = 3, misplay_rate: float = 0.0):
     rng = random.Random(5)
     game = new_random_game("zenjidou", players, rng)
-    table = ZenjidouTable(game, rng, revoke_rate=revoke_rate)
+    table = ZenjidouTable(game, rng, misplay_rate=misplay_rate)
     while not game.is_over():
         table.rules = rules[game.state.deal.index]
         game.push(table.choose(game, rng))
@@ -41,7 +42,7 @@ def simulated(rules: str = "BCD", players: int = 3, revoke_rate: float = 0.0):
 
 @pytest.mark.parametrize(("rules", "players"), [("DEF", 2), ("GHI", 4), ("JKL", 6), ("KLA", 3)])
 def test_whole_games_of_every_rule_by_keys_match_their_replays_revokes_included(rules: str, players: int) -> None:
-    played = simulated(rules, players, revoke_rate=0.2)
+    played = simulated(rules, players, misplay_rate=0.2)
     app = make_app(type(played)(played.setup))
     enter(app, played.actions)
     assert app.session.game.summary() == played.summary()
@@ -345,6 +346,32 @@ def test_an_L_draw_round_by_keys_names_who_draws_and_the_device_draws_nothing() 
     raised += finish_round(app)
     assert not any(RevokeScreen in kinds(r) for r in raised) and game.state.revokes == []  # no colour is owed
     assert ZDealScreen in kinds(raised[-1]) and len(game.state.deals[0].tricks) == 5
+
+
+def test_an_L_lowest_round_by_keys_flags_a_play_a_later_card_proves_was_not_the_lowest() -> None:
+    app, setup = round_app("L lowest")
+    walk(app, setup)
+    game = app.session.game
+    raised = walk(app, texts(game, "14", "3", "30", "4"))  # hand 2's 30 wins
+    assert not any(OrderScreen in kinds(r) for r in raised)
+    raised = walk(app, texts(game, "6"))  # hand 2 leads 6: it held 6 when it put down 30
+    screen = next(s for s in raised[0] if isinstance(s, OrderScreen))
+    text = app.ui.formatter.phrase(game.order_phrase(screen.broken))
+    assert text == "P3 put down 30 in trick 1 while holding the lower 6 (shown in trick 2): L plays the lowest card"
+    check_golden(screen_image(app, screen), "zenjidou-out-of-order")
+    assert round_scored(app)
+
+
+def screen_image(app: Any, screen: Any) -> Any:
+    """``screen`` drawn alone, as it shows on top of the game screen."""
+    while app.top is not screen:
+        app.handle(KeyEvent(app.top.leave_key))
+    return app.render()
+
+
+def round_scored(app: Any) -> bool:
+    finish_round(app)
+    return app.session.game.state.deals[0].scores is not None
 
 
 def test_rule_I_tells_each_player_to_pass_to_the_right_neighbour_by_seat() -> None:

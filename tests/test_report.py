@@ -23,7 +23,8 @@ OWN_KEYS = {
     "tezuma": ({"picks", "points", "penalties"}, set()),
     "irohanihohedo": ({"lowest"}, {"marker"}),
     "tourney": ({"hit_points", "trick_points", "npc_row"}, {"places", "hits", "predictions"}),
-    "zenjidou": ({"bonus", "guesses", "hands", "house", "marks", "player_scores", "resolution", "rest", "rule"},
+    "zenjidou": ({"bonus", "guesses", "sides", "house", "marks", "player_scores", "resolution", "rest", "rule",
+                  "out_of_order"},
                  {"low_strong", "pointer", "strongest", "trump", "wrong"}),
 }
 

@@ -522,9 +522,13 @@ class TrickGame(Game[StateT]):
             "deals": deals,
             "totals": self.totals(),
             "winners": self.winners() if self.is_over() else [],
-            "revokes": [revoke.to_json() | {"reason": [revoke.phrase().to_json()]} for revoke in self.state.revokes],
+            "revokes": [revoke.to_json() | {"reason": [self.revoke_phrase(revoke).to_json()]} for revoke in self.state.revokes],
             "pending": self.pending(),
         }
+
+    def revoke_phrase(self, revoke: Revoke) -> Phrase:
+        """How a revoke is said; a game whose seats are not its players (hands) names them its way."""
+        return revoke.phrase()
 
     def trick_cards(self, trick: Trick[Any]) -> list[dict[str, Any]]:
         """The ``cards`` of a trick in the replay schema: one entry per turn, ``seat`` and ``card``."""

@@ -1,11 +1,14 @@
 """Zenjidou Torite (全自動トリテ, deztec 2023): tricks decided by the effects printed on the cards.
 
 32 cards numbered 1-32; each prints a colour, a score mark, an effect and one of four resolution
-rules. 3 rounds of 5 tricks; each hand is a pile of 5 (2 players: two hands each). Strength is the
-trump colour first (none by default), then the number (high strong by default). The effects form two
-groups, order (low numbers strong / its cancel) and trump (colour X is trump / trump void): in each
-group only the card with the highest priority under the round's resolution rule applies. A round rule
-A-L, chosen at each round start, says how each hand plays; the device plays what is automatic.
+rules. 3 rounds of 5 tricks; each hand is a pile of 5 (2 players: two hands each, alternating round
+the table). Play goes clockwise (右回り), like every game here. Strength is the trump colour first
+(none by default), then the number (high strong by default). The effects form two groups, order (low
+numbers strong / its cancel) and trump (colour X is trump / trump void): in each group only the card
+with the highest priority under the round's resolution rule applies. A round rule A-L, chosen at each
+round start, says how each hand plays. Hands stay in their holders' hands: every card is entered as it
+goes down, and what a rule makes certain is checked from the cards seen (a player who must follow and
+did not, and later shows the lead colour, revoked: flagged and named, the table decides).
 
 The per-card table is printed on the cards only, so the table tells it: the first time a number
 appears whose facts are unknown, the game asks its colour, score mark, effect and resolution rule.
@@ -25,10 +28,9 @@ strong" overrides 16's cancel, 7 makes blue trump, so blue 16 beats blue 21:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import permutations, product
+from itertools import product
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, named
@@ -36,7 +38,9 @@ from companion.engine.base import Answer, Decision, Question, is_digits, is_int,
 from companion.engine.tricks import (
     Deal,
     Phrase,
+    Revoke,
     Seat,
+    SuitedCard,
     Term,
     Trick,
     TrickGame,
@@ -218,48 +222,17 @@ HOUSE_EXAMPLES = ("draw", "lowest", "closest")
 SIDES = ("top", "bottom")
 
 
-@dataclass(frozen=True)
-class HandView:
-    """What a face-up hand may play from: its cards as held (the next to play first), those of the
-    lead's colour among them (same order), the side it plays from (F), the last card played in the
-    game (L closest) and the left neighbour's random draw (L draw)."""
-
-    cards: tuple[int, ...]
-    follow: tuple[int, ...]
-    side: str = "top"
-    last: int | None = None
-    draw: random.Random | None = None
-
-
-def _must_follow(hand: HandView) -> list[int]:
-    """D (and F, H, I, J): the topmost card that follows, else the top card; F from its chosen side."""
-    pool = hand.follow or hand.cards
-    return [pool[-1] if hand.side == "bottom" else pool[0]]
-
-
-def _closest(hand: HandView) -> list[int]:
-    """L: the number nearest the last card played, the larger on a tie (nothing played: the top card)."""
-    last = hand.last
-    return [hand.cards[0] if last is None else min(hand.cards, key=lambda c: (abs(c - last), -c))]
-
-
-# The one place each face-up round rule says what a hand may play; one option is played by the device.
-PLAYABLE: Mapping[str, Callable[[HandView], list[int]]] = {
-    "C": lambda hand: [hand.cards[0]],
-    "D": _must_follow, "F": _must_follow, "H": _must_follow, "I": _must_follow, "J": _must_follow,
-    "E": lambda hand: list(dict.fromkeys([hand.cards[0], *hand.follow[:1]])),
-    "G": lambda hand: list(dict.fromkeys([hand.follow[0], hand.follow[-1]] if hand.follow
-                                         else [hand.cards[0], hand.cards[-1]])),
-    "K": lambda hand: list(hand.follow) or sorted(hand.cards),
-    "L lowest": lambda hand: [min(hand.cards)],
-    "L closest": _closest,
-    "L draw": lambda hand: [hand.draw.choice(sorted(hand.cards))] if hand.draw else [],
-}
+# The rules under which a player must follow the lead colour if able (D and the rules that say "the
+# rest as D"; G by the house reading): a decline there is a revoke once the colour shows in that hand.
+MUST_FOLLOW = frozenset("DFGHIJK")
 
 HOUSE_TIE_TOP = "zenjidou.house.tie_top"  # C: every player tied for top counts as the top scorer
 HOUSE_G = "zenjidou.house.g_each_trick"  # G: each trick, choose the top or the bottom of the hand
 HOUSE_FIRST_CLOSEST = "zenjidou.house.first_closest"  # L closest: nothing played yet -> the top card
 HOUSE_QUIZ_HANDS = "zenjidou.house.quiz_two_hands"  # B with 2 players: the pointer's first hand wins
+HOUSE_F_BOTTOM = "zenjidou.house.f_bottom"  # F from the bottom: D's topmost follower is the bottom-most
+HOUSE_TWO_HANDS = "zenjidou.house.two_hands"  # 2 players: hands sit P1, P2, P1', P2' round the table
+DIRECTION = "clockwise"  # the header option a record of this version carries (docs/record-format.md)
 
 
 @dataclass(frozen=True)
@@ -274,7 +247,35 @@ class RoundRule:
 
 
 # The rules every play is compared with (built once: a frozen dataclass is not free to build).
-CLOSEST, DRAW, RULE_G = RoundRule("L", "closest"), RoundRule("L", "draw"), RoundRule("G")
+CLOSEST, RULE_F, RULE_G = RoundRule("L", "closest"), RoundRule("F"), RoundRule("G")
+
+
+@dataclass(frozen=True)
+class OutOfOrder:
+    """L lowest or closest, proved broken by a later card: ``hand`` put down ``card`` in ``trick``
+    while holding ``held`` (shown in ``shown_in``), which the rule puts first (0-based indexes)."""
+
+    deal: int
+    trick: int
+    hand: int
+    card: int
+    held: int
+    shown_in: int
+    variant: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"trick": self.trick, "hand": self.hand, "card": self.card, "held": self.held,
+                "shown_in": self.shown_in, "variant": self.variant}
+
+
+def order_broken(variant: str, card: int, held: int, before: int | None) -> bool:
+    """Whether holding ``held`` proves that putting down ``card`` broke L's ``variant`` (``before``: the
+    card put down just before it; none for the game's first play, which is the top card, house)."""
+    if variant == "lowest":
+        return held < card
+    if variant == "closest" and before is not None:
+        return (abs(held - before), -held) < (abs(card - before), -card)
+    return False
 
 
 # --- actions ----------------------------------------------------------------------------------
@@ -348,22 +349,6 @@ class ChooseRule:
 
 
 @dataclass(frozen=True)
-class HandEntry:
-    """A face-up hand as held, the first card to be played first (rules C-L)."""
-
-    hand: int
-    cards: tuple[int, ...]
-    type: ClassVar[str] = "hand"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "hand": self.hand, "cards": list(self.cards)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> HandEntry:
-        return cls(_int(data, "hand"), _ints(data, "cards"))
-
-
-@dataclass(frozen=True)
 class Side:
     """Rule F: the hand plays from its top or from its bottom this round."""
 
@@ -377,38 +362,6 @@ class Side:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Side:
         return cls(_int(data, "hand"), _one_of(data, "side", SIDES))
-
-
-@dataclass(frozen=True)
-class Move:
-    """Rule H: the top card goes to ``position`` (0: it stays on top, 4: to the bottom)."""
-
-    hand: int
-    position: int
-    type: ClassVar[str] = "move"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "hand": self.hand, "position": self.position}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Move:
-        return cls(_int(data, "hand"), _int(data, "position"))
-
-
-@dataclass(frozen=True)
-class Pass:
-    """Rule I: the card a hand passes to its right neighbour."""
-
-    hand: int
-    card: int
-    type: ClassVar[str] = "pass"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "hand": self.hand, "card": self.card}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Pass:
-        return cls(_int(data, "hand"), _int(data, "card"))
 
 
 @dataclass(frozen=True)
@@ -428,7 +381,7 @@ class Guesses:
 
 @dataclass(frozen=True)
 class Play:
-    """A hand's card goes down (entered as revealed, or chosen where the rule lets the player)."""
+    """A hand's card goes down, entered as it is put down (under every rule)."""
 
     hand: int
     card: int
@@ -512,23 +465,21 @@ class ZResult(TrickResult):
 
 @dataclass
 class Round(Deal[int]):
-    """One round: the rest's top card, the rule, the hands the device knows and what was played."""
+    """One round: the rest's top card, round 1's bottoms, the rule, the sides (F) and what was played."""
 
     rest: int | None = None
     bottoms: dict[int, int] = field(default_factory=dict)
     rule: RoundRule | None = None
-    hands: dict[int, list[int]] = field(default_factory=dict)  # known hands, next card to play first
-    entered: dict[int, tuple[int, ...]] = field(default_factory=dict)
     sides: dict[int, str] = field(default_factory=dict)
-    moved: dict[int, int] = field(default_factory=dict)
-    passes: dict[int, int] = field(default_factory=dict)
     guesses: tuple[int, ...] | None = None
-    revealed: dict[int, int] = field(default_factory=dict)  # A/B: cards entered per hand
+    revealed: dict[int, int] = field(default_factory=dict)  # cards put down per hand
+    watched: int = 0  # turns of this round the revoke watch has seen (once their facts were known)
     seen: list[int] = field(default_factory=list)
     # seen[:asked] are cards whose facts are all known: open_question looks on from there (facts are
     # never unlearned but by undo, which folds a fresh round); a cache, so not part of the state's repr
     asked: int = field(default=0, repr=False, compare=False)
     leads: dict[int, bool] = field(default_factory=dict)  # J: trick index -> the left neighbour was named
+    out_of_order: list[OutOfOrder] = field(default_factory=list)  # L lowest / closest, proved by later cards
     marks: list[int] | None = None
     bonus: list[int] | None = None
     house: list[str] = field(default_factory=list)
@@ -556,7 +507,6 @@ class Need:
     kind: str
     hand: int | None = None
     auto: int | None = None
-    options: tuple[int, ...] = ()
 
 
 COUNTS = ("rounds", "tricks_per_round", "piles", "pile_size", "top_scorer_bonus", "guess_seconds")
@@ -571,18 +521,20 @@ CARD_SHAPE = {  # what validate_cards and the rules may index (carddata.check_sh
 
 @register
 class Zenjidou(TrickGame[ZState]):
-    """2-6 players (2 players hold two hands each), 3 rounds of 5 tricks, play to the right."""
+    """2-6 players (2 players hold two hands each), 3 rounds of 5 tricks, play clockwise."""
 
     game_id = "zenjidou"
     title = "Zenjidou Torite"
     min_players = 2
     max_players = 6
-    direction = -1
-    action_types = {cls.type: cls for cls in (Answer, Rest, Bottom, ChooseRule, HandEntry, Side, Move, Pass,
-                                               Guesses, Play, Point, NoPoint, Lead)}
-    term_tables = {"colour": "colours"}
+    action_types = {cls.type: cls for cls in (Answer, Rest, Bottom, ChooseRule, Side, Guesses, Play, Point, NoPoint,
+                                               Lead)}
+    term_tables = {"colour": "colours", "suit": "colours"}  # a revoke names the lead colour as its suit
 
     def configure(self) -> None:
+        if self.setup.options.get("direction") != DIRECTION:
+            raise RecordError("this Zenjidou record was written before play went clockwise (it played counter-clockwise"
+                              " from typed-in hands); it cannot be replayed as it was played, so it is refused")
         cards = self.setup.cards
         self.validate_cards(cards)
         self.players = len(self.setup.players)
@@ -647,8 +599,9 @@ class Zenjidou(TrickGame[ZState]):
 
     @classmethod
     def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
-        """None: who leads comes from the round's rules, not from a dealer."""
-        return {}
+        """Only the direction (who leads comes from the round's rules, not from a dealer): a record
+        without it was played counter-clockwise by an earlier version and is refused."""
+        return {"direction": DIRECTION}
 
     # --- facts ---------------------------------------------------------------------------------
 
@@ -726,6 +679,14 @@ class Zenjidou(TrickGame[ZState]):
     def play_order(self, deal: Round) -> list[int]:
         return seats_in_order(deal.start, self.n, self.direction)
 
+    def left_of(self, hand: int) -> int:
+        """The left neighbour: the next hand in play order (J's nominee, I's giver)."""
+        return (hand + 1) % self.n
+
+    def right_of(self, hand: int) -> int:
+        """The right neighbour: the previous hand in play order (I passes to it)."""
+        return (hand - 1) % self.n
+
     def need(self) -> Need | None:
         """What the round waits for, after any open question about a card's facts."""
         deal = self.state.deal
@@ -749,48 +710,38 @@ class Zenjidou(TrickGame[ZState]):
         return self._play_need(deal, trick, letter)
 
     def _setup_need(self, deal: Round, letter: str) -> Need | None:
-        order = self.play_order(deal)
-        if letter not in FACE_DOWN:
-            missing = [h for h in order if h not in deal.entered]
+        if letter == "F":
+            missing = [h for h in self.play_order(deal) if h not in deal.sides]
             if missing:
-                return Need("hand", missing[0])
-        chosen: dict[str, Mapping[int, object]] = {"F": deal.sides, "H": deal.moved, "I": deal.passes}
-        per_hand = chosen.get(letter)
-        if per_hand is not None:
-            missing = [h for h in order if h not in per_hand]
-            if missing:
-                return Need({"F": "side", "H": "move", "I": "pass"}[letter], missing[0])
+                return Need("side", missing[0])
         if letter == "C" and deal.guesses is None:
             return Need("guesses")
         return Need("begin")
 
     def _play_need(self, deal: Round, trick: ZTrick, letter: str) -> Need:
+        """The next hand's card; round 1's shown bottom card plays itself where the rule fixes its turn:
+        last from a face-down pile (A, B); first from the turned-over pile held in order (C); and as
+        the round's first lead wherever the lead plays its top card (D, E, J, F from the top, and L
+        closest, whose first play of the game is the top card by the house ruling)."""
         hand = self.seat_to_play(trick)
-        if letter in FACE_DOWN:
-            last = deal.revealed.get(hand, 0) == self.tricks - 1 and hand in deal.bottoms
-            return Need("play", hand, deal.bottoms[hand] if last else None)
-        options = self.options(deal, trick, hand)
-        return Need("play", hand, options[0] if len(options) == 1 else None, tuple(options))
+        bottom = deal.bottoms.get(hand)
+        put_down = deal.revealed.get(hand, 0)
+        first_lead = not deal.revealed and (letter in "DEJ" or deal.rule == CLOSEST
+                                            or (letter == "F" and deal.sides.get(hand) == "top"))
+        forced = (letter in FACE_DOWN and put_down == self.tricks - 1) or (letter == "C" and put_down == 0) or first_lead
+        return Need("play", hand, bottom if forced else None)
 
-    def options(self, deal: Round, trick: ZTrick, hand: int) -> list[int]:
-        """The cards the round's rule lets ``hand`` play now (a single one is played automatically)."""
-        rule = deal.rule
-        assert rule is not None
-        cards = tuple(deal.hands[hand])
-        lead = self.facts(trick.turns[0].cards[0]).colour if trick.turns else None
-        follow = tuple(c for c in cards if lead is not None and self.facts(c).colour == lead)
-        view = HandView(cards, follow, deal.sides.get(hand, "top"),
-                        self.last_played() if rule == CLOSEST else None,
-                        self.draw_rng(deal, hand) if rule == DRAW else None)
-        return PLAYABLE[str(rule)](view)
+    def may_hold_bottom(self, deal: Round, owner: int) -> tuple[int, ...]:
+        """The hands that may put down ``owner``'s shown bottom card by hand: none where it plays itself
+        (A, B, C), the owner or (I) the right neighbour it may have been passed to."""
+        letter = deal.rule.letter if deal.rule is not None else "A"
+        if letter in FACE_DOWN or letter == "C":
+            return ()
+        return (owner, self.right_of(owner)) if letter == "I" else (owner,)
 
     def last_played(self) -> int | None:
         return next((t.cards[-1] for d in reversed(self.state.deals) for tr in reversed(d.tricks)
                      for t in reversed(tr.turns)), None)
-
-    def draw_rng(self, deal: Round, hand: int) -> random.Random:
-        """L (draw): the left neighbour's random pick, from the game's recorded seed and the position."""
-        return random.Random(f"{self.setup.seed}:{deal.index}:{len(deal.tricks)}:{hand}")
 
     # --- the fold ------------------------------------------------------------------------------
 
@@ -807,21 +758,9 @@ class Zenjidou(TrickGame[ZState]):
             if len(deal.bottoms) == self.n:
                 deal.start = max(deal.bottoms, key=lambda h: deal.bottoms[h])
         elif isinstance(action, ChooseRule):
-            deal.rule = action.rule
-        elif isinstance(action, HandEntry):
-            deal.entered[action.hand] = action.cards
-            deal.hands[action.hand] = list(action.cards)
-            deal.seen.extend(c for c in action.cards if c not in deal.seen)
+            self._choose_rule(deal, action.rule)
         elif isinstance(action, Side):
             deal.sides[action.hand] = action.side
-        elif isinstance(action, Move):
-            cards = deal.hands[action.hand]
-            cards.insert(action.position, cards.pop(0))
-            deal.moved[action.hand] = action.position
-        elif isinstance(action, Pass):
-            deal.passes[action.hand] = action.card
-            if len(deal.passes) == self.n:
-                self._exchange(deal)
         elif isinstance(action, Guesses):
             deal.guesses = action.guesses
         elif isinstance(action, Play):
@@ -834,12 +773,18 @@ class Zenjidou(TrickGame[ZState]):
             self._lead(deal, action)
         self._advance()
 
-    def _exchange(self, deal: Round) -> None:
-        """I: every hand gives its card to the right neighbour, who puts it at the bottom."""
-        for hand, card in deal.passes.items():
-            deal.hands[hand].remove(card)
-        for hand, card in deal.passes.items():
-            deal.hands[(hand + self.direction) % self.n].append(card)
+    def _choose_rule(self, deal: Round, rule: RoundRule) -> None:
+        """Round 1's shown bottom cards are in their hands where they are held face up: a hand that
+        declines a colour while one of them shows it has revoked at once (not under I, whose pass may
+        give it away; the facts of the bottoms are known, as questions come before the rule)."""
+        deal.rule = rule
+        if rule.letter in MUST_FOLLOW and rule.letter != "I":
+            for hand, card in deal.bottoms.items():
+                deal.watch.returned(hand, self.suited(card))
+
+    def suited(self, number: int) -> SuitedCard:
+        """A card as the shared revoke watch sees it: its colour code and number."""
+        return SuitedCard(self.colours[self.facts(number).colour], number)
 
     def _play(self, deal: Round, hand: int, card: int) -> None:
         trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
@@ -847,13 +792,51 @@ class Zenjidou(TrickGame[ZState]):
             trick.house = HOUSE_FIRST_CLOSEST
         elif deal.rule == RULE_G:
             trick.house = HOUSE_G
+        elif deal.rule == RULE_F and trick.turns and deal.sides.get(hand) == "bottom":
+            trick.house = HOUSE_F_BOTTOM
         trick.turns.append(Turn(hand, (card,)))
-        if deal.rule is not None and deal.rule.letter in FACE_DOWN:
-            deal.revealed[hand] = deal.revealed.get(hand, 0) + 1
-            if card not in deal.seen:
-                deal.seen.append(card)
-        else:
-            deal.hands[hand].remove(card)
+        deal.revealed[hand] = deal.revealed.get(hand, 0) + 1
+        if card not in deal.seen:
+            deal.seen.append(card)
+
+    def _watch(self, deal: Round) -> None:
+        """Show the revoke watch the cards put down since it last looked (their facts are known now):
+        under a must-follow rule a card off the lead colour declines it. Under L lowest and closest a
+        card proves wrong any earlier play of its hand that the rule would have made with it."""
+        if sum(len(trick.turns) for trick in deal.tricks) == deal.watched:
+            return  # the common case: nothing new since the last look
+        turns = [(index, position, turn) for index, trick in enumerate(deal.tricks)
+                 for position, turn in enumerate(trick.turns)]
+        follow = deal.rule is not None and deal.rule.letter in MUST_FOLLOW
+        variant = deal.rule.variant if deal.rule is not None else None
+        for at, (index, position, turn) in enumerate(turns[deal.watched:], start=deal.watched):
+            card = self.suited(turn.cards[0])
+            deal.watch.shown(deal.index, turn.seat, card, index)
+            lead = self.suited(deal.tricks[index].turns[0].cards[0]).suit
+            if follow and position and card.suit != lead:
+                deal.watch.declined_suits(deal.index, turn.seat, [lead], index)
+            if variant is not None:
+                self._check_order(deal, variant, turns, at)
+        deal.watched = len(turns)
+
+    def _check_order(self, deal: Round, variant: str, turns: Sequence[tuple[int, int, Turn[Any]]], at: int) -> None:
+        """L: the card at ``turns[at]`` was in its hand at each of the hand's earlier plays this round."""
+        index, _, shown = turns[at]
+        held = shown.cards[0]
+        for earlier in range(at):
+            trick, _, turn = turns[earlier]
+            if turn.seat != shown.seat:
+                continue
+            before = turns[earlier - 1][2].cards[0] if earlier else self._last_of_previous_round(deal)
+            known = any(o.trick == trick and o.hand == turn.seat for o in deal.out_of_order)
+            if not known and order_broken(variant, turn.cards[0], held, before):
+                deal.out_of_order.append(OutOfOrder(deal.index, trick, turn.seat, turn.cards[0], held, index, variant))
+
+    def _last_of_previous_round(self, deal: Round) -> int | None:
+        if deal.index == 0:
+            return None
+        last = self.state.deals[deal.index - 1].tricks[-1]
+        return last.turns[-1].cards[0]
 
     def _point(self, deal: Round, point: Point) -> None:
         trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
@@ -875,7 +858,7 @@ class Zenjidou(TrickGame[ZState]):
         deal.leads[len(deal.tricks) - 2] = lead.left
         if not lead.left:
             return
-        left = (lead.hand - self.direction) % self.n
+        left = self.left_of(lead.hand)
         done = deal.tricks[-2]
         assert done.result is not None
         done.result = replace(done.result, next_lead=left)
@@ -886,6 +869,8 @@ class Zenjidou(TrickGame[ZState]):
         what the game then waits for is kept for the next check (:meth:`waiting`)."""
         while True:
             question = self.open_question()
+            if question is None:
+                self._watch(self.state.deal)
             need = self.need() if question is None else None
             self.state.waiting = (question, need)
             deal = self.state.deal
@@ -1002,6 +987,17 @@ class Zenjidou(TrickGame[ZState]):
         deal.bonus = bonus
         return [m + b for m, b in zip(marks, bonus)]
 
+    def order_phrase(self, broken: OutOfOrder) -> Phrase:
+        """An L play that a later card proved wrong, naming the player, the cards and the tricks."""
+        return Phrase(f"zenjidou.out_of_order.{broken.variant}",
+                      {"seat": Seat(self.player_of(broken.hand)), "card": broken.card, "trick": broken.trick + 1,
+                       "held": broken.held, "shown": broken.shown_in + 1})
+
+    def revoke_phrase(self, revoke: Revoke) -> Phrase:
+        """A revoke names the player, not the hand (with 2 players each plays two)."""
+        phrase = revoke.phrase()
+        return Phrase(phrase.code, {**phrase.params, "seat": Seat(self.player_of(revoke.seat))})
+
     def per_player(self, per_hand: Sequence[int]) -> list[int]:
         totals = [0] * self.players
         for hand, value in enumerate(per_hand):
@@ -1052,7 +1048,7 @@ class Zenjidou(TrickGame[ZState]):
     def _check_new_card(self, card: int) -> None:
         if card not in self.numbers:
             raise IllegalPlay(f"{card} is not a card: numbers are 1-32", code="zenjidou.refusal.not_a_card", text=str(card))
-        if card in self.state.deal.seen or any(card in cards for cards in self.state.deal.hands.values()):
+        if card in self.state.deal.seen:
             raise IllegalPlay(f"{card} was already seen this round", code="already_played", card=str(card))
 
     def _check_rest(self, action: Rest, need: Need) -> None:
@@ -1067,28 +1063,8 @@ class Zenjidou(TrickGame[ZState]):
             raise IllegalAction(f"{rule} is not a round rule: A-L, L with {', '.join(HOUSE_EXAMPLES)}",
                                 code="zenjidou.refusal.not_a_rule", rule=str(rule))
 
-    def _check_hand(self, action: HandEntry, need: Need) -> None:
-        deal = self.state.deal
-        cards = action.cards
-        if len(cards) != self.tricks or len(set(cards)) != len(cards):
-            raise IllegalPlay(f"a hand is {self.tricks} different cards", code="zenjidou.refusal.hand_size", size=self.tricks)
-        bottom = deal.bottoms.get(action.hand)
-        if bottom is not None and cards[0] != bottom:
-            raise IllegalPlay(f"this hand's first card is its shown bottom card {bottom}", code="zenjidou.refusal.hand_bottom",
-                              card=str(bottom))
-        for card in cards[1:] if bottom is not None else cards:
-            self._check_new_card(card)
-
     def _check_side(self, action: Side, need: Need) -> None:
         """Side values are checked when decoding; any of them is allowed."""
-
-    def _check_move(self, action: Move, need: Need) -> None:
-        if not 0 <= action.position < self.tricks:
-            raise IllegalPlay(f"a position is 1-{self.tricks}", code="zenjidou.refusal.position", size=self.tricks)
-
-    def _check_pass(self, action: Pass, need: Need) -> None:
-        if action.card not in self.state.deal.hands[action.hand]:
-            raise IllegalPlay(f"{action.card} is not in this hand", code="zenjidou.refusal.not_in_hand", card=str(action.card))
 
     def _check_guesses(self, action: Guesses, need: Need) -> None:
         if len(action.guesses) != self.players or not all(0 <= g < self.players for g in action.guesses):
@@ -1096,13 +1072,15 @@ class Zenjidou(TrickGame[ZState]):
                                 players=self.players)
 
     def _check_play(self, action: Play, need: Need) -> None:
-        if need.options:
-            if action.card not in need.options:
-                allowed = ", ".join(map(str, need.options))
-                raise IllegalPlay(f"the rule lets this hand play {allowed}, not {action.card}", code="zenjidou.refusal.not_allowed",
-                                  card=str(action.card), allowed=allowed)
-        else:
+        """Any card the table has not seen yet; a shown bottom card only by a hand that may hold it."""
+        deal = self.state.deal
+        owner = next((hand for hand, card in deal.bottoms.items() if card == action.card), None)
+        played = action.card in deal.shown_cards()
+        if owner is None or played:
             self._check_new_card(action.card)
+        elif action.hand not in self.may_hold_bottom(deal, owner):
+            raise IllegalPlay(f"{action.card} is the shown bottom card of hand {owner + 1}",
+                              code="zenjidou.refusal.bottom_of", card=str(action.card), seat=self.seat_label(owner))
 
     def _check_point(self, action: Point, need: Need) -> None:
         trick: ZTrick = self.state.deal.tricks[-1]  # type: ignore[assignment]
@@ -1139,23 +1117,14 @@ class Zenjidou(TrickGame[ZState]):
             for letter in ROUND_RULES:
                 yield from ([ChooseRule(RoundRule(letter, v)) for v in HOUSE_EXAMPLES] if letter == "L"
                             else [ChooseRule(RoundRule(letter))])
-        elif need.kind == "hand":
-            bottom = deal.bottoms.get(hand)
-            rest = [c for c in unseen if c != bottom]
-            if bottom is None:
-                yield from (HandEntry(hand, cards) for cards in permutations(rest, self.tricks))
-            else:
-                yield from (HandEntry(hand, (bottom, *cards)) for cards in permutations(rest, self.tricks - 1))
         elif need.kind == "side":
             yield from (Side(hand, side) for side in SIDES)
-        elif need.kind == "move":
-            yield from (Move(hand, p) for p in range(self.tricks))
-        elif need.kind == "pass":
-            yield from (Pass(hand, c) for c in deal.hands[hand])
         elif need.kind == "guesses":
             yield from (Guesses(g) for g in _product(self.players))
         elif need.kind == "play":
-            yield from (Play(hand, c) for c in (need.options or unseen))
+            played = set(deal.shown_cards())
+            held = {c for h, c in deal.bottoms.items() if c not in played and hand in self.may_hold_bottom(deal, h)}
+            yield from (Play(hand, c) for c in self.numbers if c in held or c not in deal.seen)
         elif need.kind == "quiz":
             trick = deal.tricks[-1]
             for player in self._quiz_players(deal):
@@ -1168,8 +1137,7 @@ class Zenjidou(TrickGame[ZState]):
         """An action for the current decision in short notation.
 
         A number answers a question or plays a card; ``rest 7``, ``bottom 12``, ``rule A``,
-        ``rule L closest``, ``hand 3 9 14 20 31``, ``side bottom``, ``move 2`` (1-5), ``pass 9``,
-        ``guess 2 2 1`` (P-numbers, one per player), ``point 2 16`` (P2 points at 16), ``nopoint``,
+        ``rule L closest``, ``side bottom``, ``guess 2 2 1`` (P-numbers, one per player), ``point 2 16`` (P2 points at 16), ``nopoint``,
         ``lead left`` / ``lead self``.
         """
         words = text.split()
@@ -1193,14 +1161,8 @@ class Zenjidou(TrickGame[ZState]):
             return Bottom(hand, numbers[0])
         if verb == "rule" and args:
             return ChooseRule(RoundRule(args[0].upper(), args[1].lower() if len(args) > 1 else None))
-        if verb == "hand" and numbers:
-            return HandEntry(hand, tuple(numbers))
         if verb == "side" and args and args[0] in SIDES:
             return Side(hand, args[0])
-        if verb == "move" and len(numbers) == 1:
-            return Move(hand, numbers[0] - 1)
-        if verb == "pass" and len(numbers) == 1:
-            return Pass(hand, numbers[0])
         if verb == "guess" and numbers:
             return Guesses(tuple(n - 1 for n in numbers))
         if verb == "point" and len(numbers) == 2:
@@ -1224,18 +1186,20 @@ class Zenjidou(TrickGame[ZState]):
                 "wrong": [list(w) for w in trick.wrong]}
 
     def deal_summary(self, deal: Deal[Any]) -> dict[str, Any]:
-        """``rest``, ``resolution``, ``rule``, ``hands`` (as entered), ``marks``, ``bonus``, ``guesses``,
-        ``player_scores`` and the ``house`` rulings that decided something."""
+        """``start`` (null until round 1's bottoms are all in), ``rest``, ``resolution``, ``rule``,
+        ``sides`` (F), ``marks``, ``bonus``, ``guesses``, ``player_scores``, the ``house`` rulings
+        that decided something and L's plays proved ``out_of_order``."""
         assert isinstance(deal, Round)
         resolution = self.fact(deal.rest, "rule") if deal.rest is not None else None
-        return {"rest": deal.rest,
+        return {"start": deal.start if deal.start >= 0 else None, "rest": deal.rest,
                 "resolution": RESOLUTION_RULES[resolution] if resolution is not None else None,
                 "rule": str(deal.rule) if deal.rule else None,
-                "hands": {str(h): list(c) for h, c in sorted(deal.entered.items())},
+                "sides": {str(h): side for h, side in sorted(deal.sides.items())},
                 "marks": deal.marks, "bonus": deal.bonus,
                 "guesses": list(deal.guesses) if deal.guesses is not None else None,
                 "player_scores": self.per_player(deal.scores) if deal.scores is not None else None,
-                "house": list(deal.house)}
+                "house": list(deal.house),
+                "out_of_order": [broken.to_json() for broken in deal.out_of_order]}
 
 
 def _product(players: int) -> Iterator[tuple[int, ...]]:

@@ -3,21 +3,28 @@
 The card table is not printed in the rules text, so the simulated table invents one per game (as a
 real table would answer the device's questions) from its random generator: these facts exist only
 in the simulation and in the records it produces, never in the shipped card data.
+
+The device never sees a hand; the simulated players do. Each holds their pile as the round's rule
+says (face down and played from the top under A and B, turned over and held in order otherwise),
+does what the rule asks of them off the device (H's move, I's pass to the right neighbour) and puts
+down the card the rule gives them, which the table then enters like any card.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.engine.base import Answer
 from companion.games.zenjidou import (
+    FACE_DOWN,
     FACT_NAMES,
+    MUST_FOLLOW,
     ROUND_RULES,
     Bottom,
     ChooseRule,
     Guesses,
-    HandEntry,
     Play,
     Rest,
     Zenjidou,
@@ -25,29 +32,96 @@ from companion.games.zenjidou import (
 from companion.sim import TABLE_MODELS, DealingTable, cut
 
 
-class ZenjidouTable(DealingTable):
-    """Knows every pile; answers facts, enters cards as revealed or as held, and picks the rest at random.
+def _must_follow(cards: Sequence[int], follow: Sequence[int], side: str) -> list[int]:
+    """D (and F, H, I, J): the topmost card that follows, else the top card; F from its chosen side."""
+    pool = follow or cards
+    return [pool[-1] if side == "bottom" else pool[0]]
 
-    ``rules`` limits the round rules the table picks (all of them by default).
+
+def _closest(cards: Sequence[int], last: int | None) -> list[int]:
+    """L closest: the number nearest the last card played, the larger on a tie (none yet: the top card)."""
+    return [cards[0] if last is None else min(cards, key=lambda c: (abs(c - last), -c))]
+
+
+# What each face-up rule lets a player put down: (held cards, followers among them, side, last card).
+PLAYABLE: dict[str, Callable[[Sequence[int], Sequence[int], str, int | None], list[int]]] = {
+    "C": lambda cards, follow, side, last: [cards[0]],
+    **dict.fromkeys("DFHIJ", lambda cards, follow, side, last: _must_follow(cards, follow, side)),
+    "E": lambda cards, follow, side, last: list(dict.fromkeys([cards[0], *follow[:1]])),
+    "G": lambda cards, follow, side, last: list(dict.fromkeys([follow[0], follow[-1]] if follow
+                                                              else [cards[0], cards[-1]])),
+    "K": lambda cards, follow, side, last: list(follow) or list(cards),
+    "L draw": lambda cards, follow, side, last: list(cards),  # the left neighbour draws at random
+    "L lowest": lambda cards, follow, side, last: [min(cards)],
+    "L closest": lambda cards, follow, side, last: _closest(cards, last),
+}
+
+
+class ZenjidouTable(DealingTable):
+    """Knows every pile and hand; answers facts and puts down what each player's rule gives them.
+
+    ``rules`` limits the round rules the table picks (all of them by default). With ``misplay_rate``
+    a player breaks the rule that often: one who must follow puts down another colour (remembered in
+    ``revokes`` as (round, trick, hand, the colour declined)), one under L lowest or closest another
+    card than the rule's (remembered in ``misplays`` as (round, trick, hand, card)), for tests to compare.
     """
 
     def __init__(self, game: Zenjidou, rng: random.Random, ability_rate: float = 0.0,
-                 rules: str = ROUND_RULES) -> None:
+                 rules: str = ROUND_RULES, misplay_rate: float = 0.0) -> None:
         self.rules = rules
+        self.misplay_rate = misplay_rate
+        self.revokes: list[tuple[int, int, int, int]] = []
+        self.misplays: list[tuple[int, int, int, int]] = []
         self.facts = {number: {name: rng.randint(0, game.fact_limit(name)) for name in FACT_NAMES}
                       for number in game.numbers}
         self.piles: list[list[int]] = []
         self.rest: list[int] = []
+        self.hands: list[list[int]] = []  # as held, the next card to play first
+        self.ready = False  # the hands are taken up for this round's rule
 
     def deal(self, game: Zenjidou, rng: random.Random) -> None:
         deck = list(game.numbers)
         rng.shuffle(deck)
         self.piles = cut(deck, game.tricks, game.setup.cards["piles"])
         self.rest = deck[len(self.piles) * game.tricks:]
+        self.ready = False
 
-    def held(self, hand: int) -> tuple[int, ...]:
-        """A face-up hand as held: the pile turned over, its bottom card first."""
-        return tuple(reversed(self.piles[hand]))
+    def take_up(self, game: Zenjidou, rng: random.Random) -> None:
+        """Hold the piles as the round's rule says, and do what it asks before the first card (H, I)."""
+        letter = game.state.deal.rule.letter  # type: ignore[union-attr]
+        self.hands = [list(pile) if letter in FACE_DOWN else list(reversed(pile)) for pile in self.piles[:game.n]]
+        if letter == "H":
+            for held in self.hands:
+                top = held.pop(0)
+                held.insert(rng.randrange(len(held) + 1), top)
+        if letter == "I":
+            passed = [held.pop(rng.randrange(len(held))) for held in self.hands]
+            for hand, card in enumerate(passed):
+                self.hands[game.right_of(hand)].append(card)
+        self.ready = True
+
+    def card_for(self, game: Zenjidou, hand: int, rng: random.Random) -> int:
+        """The card ``hand``'s player puts down under the round's rule."""
+        deal = game.state.deal
+        held = self.hands[hand]
+        rule = str(deal.rule)
+        if deal.rule is None or deal.rule.letter in FACE_DOWN:
+            return held[0]
+        trick = deal.tricks[-1]
+        colour = game.facts(trick.turns[0].cards[0]).colour if trick.turns else None
+        follow = [c for c in held if colour is not None and self.facts[c]["colour"] == colour]
+        others = [c for c in held if c not in follow]
+        if deal.rule.letter in MUST_FOLLOW and follow and others and rng.random() < self.misplay_rate:
+            self.revokes.append((deal.index, len(deal.tricks) - 1, hand, colour))  # type: ignore[arg-type]
+            return rng.choice(others)
+        last = game.last_played()
+        options = PLAYABLE[rule](held, follow, deal.sides.get(hand, "top"), last)
+        wrong = [c for c in held if c not in options]
+        if rule in ("L lowest", "L closest") and last is not None and wrong and rng.random() < self.misplay_rate:
+            card = rng.choice(wrong)
+            self.misplays.append((deal.index, len(deal.tricks) - 1, hand, card))
+            return card
+        return rng.choice(options)
 
     def choose(self, game: Zenjidou, rng: random.Random) -> Any:  # type: ignore[override]
         decision = self.next_decision(game, rng)
@@ -62,16 +136,23 @@ class ZenjidouTable(DealingTable):
             return Bottom(hand, self.piles[hand][-1])
         if kind == "rule":
             return rng.choice([a for a in game.legal_actions if isinstance(a, ChooseRule) and a.rule.letter in self.rules])
-        if kind == "hand":
-            return HandEntry(hand, self.held(hand))
         if kind == "guesses":
             return Guesses(tuple(rng.randrange(game.players) for _ in range(game.players)))
-        if kind == "play" and not game.need().options:  # type: ignore[union-attr]
-            return Play(hand, self.piles[hand][game.state.deal.revealed.get(hand, 0)])
+        if kind == "play":
+            if not self.ready:
+                self.take_up(game, rng)
+            self.sync(game)
+            return Play(hand, self.card_for(game, hand, rng))
         return rng.choice(list(game.legal_actions))
 
     def after(self, game: Zenjidou, action: Any) -> None:  # type: ignore[override]
-        """The table's piles change only by being played, which the engine tracks."""
+        """The hands are brought up to date before each card is chosen (:meth:`sync`)."""
+
+    def sync(self, game: Zenjidou) -> None:
+        """Drop from the hands every card this round has put down (the device plays some itself)."""
+        put_down = set(game.state.deal.shown_cards())
+        for held in self.hands:
+            held[:] = [card for card in held if card not in put_down]
 
 
 TABLE_MODELS["zenjidou"] = ZenjidouTable  # type: ignore[assignment]

@@ -3,10 +3,12 @@
 * Card facts (four choices on one screen): colour, score mark, effect and resolution rule of a card
   whose print the device does not know yet. The row being asked is marked; the arrows change it,
   OK enters it and the next row is asked on the same screen, the rows already told shown above.
-* Most decisions (the rest's top card, bottoms, the rule, a play, a side, a move, a pass, a lead, a
+* Most decisions (the rest's top card, bottoms, the rule, a card as it is put down, a side, a lead, a
   quiz point) are one choice among what the engine allows: a list, LEFT/RIGHT (and UP/DOWN by 8).
-  Above the list, the open trick and the effects its cards put in force so far.
-* A face-up hand is entered card by card on one screen.
+  Above the list, the open trick and the effects its cards put in force so far; below it, what the
+  round's rule asks of the player (who draws under L, a house ruling that applies).
+* Hands are never typed in: each card is entered as it goes down. After the rule is chosen, H and I
+  get a notice naming what each player does off the device (I: who passes to whom).
 * Rule C: a 30-second countdown (the app's clock, through :meth:`deadline` / :meth:`tick`) before
   the guesses; OK ends it early.
 """
@@ -17,8 +19,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.base import Answer
+from companion.engine.tricks import Revoke, Turn
 from companion.games.zenjidou import (
     FACT_NAMES,
+    HOUSE_F_BOTTOM,
+    HOUSE_G,
+    HOUSE_TWO_HANDS,
     RESOLUTION_RULES,
     TRUMP,
     Bottom,
@@ -26,27 +32,32 @@ from companion.games.zenjidou import (
     Effect,
     Effects,
     Guesses,
-    HandEntry,
     Lead,
-    Move,
     NoPoint,
-    Pass,
+    OutOfOrder,
     Play,
     Point,
     Rest,
     Side,
     Zenjidou,
 )
-from companion.engine.tricks import Turn
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
-from companion.ui.screens import Choice, Screen, register_ui
-from companion.ui.tricks import OK, AnswerScreen, DealScreen, ResultScreen, TrickScreenBase, TrickUI
+from companion.ui.screens import Choice, Notice, Screen, register_ui
+from companion.ui.tricks import (
+    OK,
+    AnswerScreen,
+    DealScreen,
+    ResultScreen,
+    TrickScreenBase,
+    TrickUI,
+)
 
 if TYPE_CHECKING:
     from companion.ui.app import App
 
 JUMP = 8  # UP/DOWN move this many entries in a list
+TOLD_AFTER_THE_RULE = "HI"  # rules with something every player does off the device before the first card
 
 
 @register_ui
@@ -91,7 +102,7 @@ class ZenjidouUI(TrickUI[Zenjidou]):
 
     def option_text(self, action: Any) -> str:
         """One legal action as a list entry."""
-        if isinstance(action, (Rest, Bottom, Play, Pass)):
+        if isinstance(action, (Rest, Bottom, Play)):
             return str(action.card)
         if isinstance(action, ChooseRule):
             rule = action.rule
@@ -99,10 +110,10 @@ class ZenjidouUI(TrickUI[Zenjidou]):
             return f"{text}: {self.app.t(f'zenjidou.variant.{rule.variant}')}" if rule.variant else text
         if isinstance(action, Side):
             return self.app.t(f"zenjidou.side.{action.side}")
-        if isinstance(action, Move):
-            return self.app.t("zenjidou.move.to", position=action.position + 1)
         if isinstance(action, Lead):
-            return self.app.t("zenjidou.lead.left" if action.left else "zenjidou.lead.self")
+            if action.left:
+                return self.app.t("zenjidou.lead.left", seat=self.hand_label(self.game.left_of(action.hand)))
+            return self.app.t("zenjidou.lead.self", seat=self.hand_label(action.hand))
         if isinstance(action, Point):
             return self.app.t("zenjidou.point", seat=self.app.seat_label(action.player), card=action.card)
         if isinstance(action, NoPoint):
@@ -112,8 +123,8 @@ class ZenjidouUI(TrickUI[Zenjidou]):
     def describe(self, action: Any) -> str:
         if isinstance(action, Answer):
             return action.key
-        if isinstance(action, HandEntry):
-            return f"{self.seat_name(action.hand)}: " + " ".join(map(str, action.cards))
+        if isinstance(action, Play):
+            return f"{self.hand_label(action.hand)}: {action.card}"
         if isinstance(action, Guesses):
             return " ".join(self.app.seat_label(g) for g in action.guesses)
         return self.option_text(action)
@@ -125,8 +136,37 @@ class ZenjidouUI(TrickUI[Zenjidou]):
             columns.append(("zenjidou.deal.bonus", list(deal.bonus or [])))
         return [*columns, ("deal.score", list(deal.scores or []))]
 
-    def snapshot(self) -> tuple[object, int]:
-        return super().snapshot(), len(self.finished_tricks())
+    def revoke_text(self, revoke: Revoke) -> str:
+        return self.formatter.phrase(self.game.revoke_phrase(revoke))
+
+    def rule_note(self, hand: int) -> str:
+        """What the round's rule asks of ``hand``'s player as they put a card down, or "": who draws it
+        (L draw), or the house ruling that says which card (F from the bottom, G)."""
+        deal = self.game.state.deal
+        rule = deal.rule
+        if rule is None:
+            return ""
+        if str(rule) == "L draw":
+            return self.t("zenjidou.note.draw", seat=self.hand_label(self.game.left_of(hand)))
+        if rule.letter == "G":
+            return self.t(HOUSE_G)
+        if rule.letter == "F" and deal.sides.get(hand) == "bottom":
+            return self.t(HOUSE_F_BOTTOM)
+        return ""
+
+    def passes_text(self) -> str:
+        """Rule I: who passes to whom, each hand to its right neighbour (the previous seat)."""
+        return " ".join(f"{self.hand_label(h)}>{self.hand_label(self.game.right_of(h))}" for h in range(self.game.n))
+
+    def t(self, key: str, **params: Any) -> str:
+        return self.app.t(key, **params)
+
+    def snapshot(self) -> tuple[object, int, bool, int]:
+        return (super().snapshot(), len(self.finished_tricks()), self.game.state.deal.rule is not None,
+                len(self.out_of_order()))
+
+    def out_of_order(self) -> list[OutOfOrder]:
+        return [broken for deal in self.game.state.deals for broken in deal.out_of_order]
 
     def finished_tricks(self) -> list[tuple[int, int]]:
         """(round, trick) of every trick with a result, in order."""
@@ -138,11 +178,15 @@ class ZenjidouUI(TrickUI[Zenjidou]):
         screen (one OK, not one per trick); a round's scores name a house ruling that decided its bonus."""
         if not isinstance(before, tuple):
             raise TypeError("notices() takes the snapshot taken before the action")
-        shared, finished_before = before
+        shared, finished_before, ruled_before, broken_before = before
         shown = super().notices(shared)
         played = self.finished_tricks()[finished_before:]
         if len(played) > 1:
             shown = [PlayedScreen(self.app, self, played), *(s for s in shown if not isinstance(s, ResultScreen))]
+        rule = self.game.state.deal.rule
+        if not ruled_before and rule is not None and rule.letter in TOLD_AFTER_THE_RULE:
+            shown.append(RuleNotice(self.app, self, rule.letter))
+        shown += [OrderScreen(self.app, self, broken) for broken in self.out_of_order()[broken_before:]]
         return shown
 
     def deal_screen(self, deal: int) -> Screen:
@@ -184,7 +228,7 @@ class ZScreen(TrickScreenBase):
         return first + 3
 
 
-@ZenjidouUI.enters("rest", "bottom", "rule", "side", "move", "pass", "play", "lead")
+@ZenjidouUI.enters("rest", "bottom", "rule", "side", "play", "lead")
 class ListScreen(ZScreen):
     """One choice among the actions the engine allows now."""
 
@@ -220,7 +264,18 @@ class ListScreen(ZScreen):
         canvas.text(1, self.t(f"zenjidou.ask.{self.decision.kind}", seat=who))
         row = self.trick_lines(canvas, 2)
         canvas.text(max(row, ROWS - 3), f"< {self.ui.option_text(self.options[self.index])} >", invert=True)
+        canvas.text(ROWS - 2, self.note())
         canvas.text(ROWS - 1, self.t("zenjidou.hint.list", n=self.index + 1, count=len(self.options)))
+
+    def note(self) -> str:
+        """The line under the list: the 2-player seating (a house ruling) while bottoms are shown at
+        set-up; a side's house ruling on F's question; what the rule asks of a player putting down."""
+        kind, seat = self.decision.kind, self.decision.seat
+        if kind == "bottom" and self.game.players == 2:
+            return self.t(HOUSE_TWO_HANDS)
+        if kind == "side" and self.options[self.index] == Side(seat or 0, "bottom"):
+            return self.t(HOUSE_F_BOTTOM)
+        return self.ui.rule_note(seat) if kind == "play" and seat is not None else ""
 
 
 def list_keys(start: int, target: int, count: int) -> list[KeyEvent]:
@@ -363,65 +418,6 @@ class FactsScreen(AnswerScreen, ZScreen):
         canvas.text(ROWS - 1, self.t("zenjidou.hint.facts"))
 
 
-@ZenjidouUI.enters("hand")
-class HandScreen(ZScreen):
-    """A face-up hand, card by card as held (the first to be played first); OK adds, BACK removes."""
-
-    def __init__(self, app: App, ui: ZenjidouUI) -> None:
-        super().__init__(app, ui)
-        self.hand = self.acting_seat()
-        deal = self.game.state.deal
-        bottom = deal.bottoms.get(self.hand)
-        self.fixed = [bottom] if bottom is not None else []
-        self.chosen: list[int] = list(self.fixed)
-        self.index = 0
-
-    def available(self) -> list[int]:
-        deal = self.game.state.deal
-        taken = set(deal.seen) | set(self.chosen)
-        return [n for n in self.game.numbers if n not in taken]
-
-    def on_key(self, event: KeyEvent) -> None:
-        options = self.available()
-        step = {Key.RIGHT: 1, Key.LEFT: -1, Key.DOWN: JUMP, Key.UP: -JUMP}.get(event.key)
-        if step is not None:
-            self.index = (self.index + step) % len(options)
-        elif event.key is Key.OK:
-            self.chosen.append(options[self.index])
-            self.index = min(self.index, len(options) - 2)
-            if len(self.chosen) == self.game.tricks:
-                cards, self.chosen = tuple(self.chosen), list(self.fixed)
-                self.app.push(HandEntry(self.hand, cards))
-        elif event.key is Key.BACK:
-            if len(self.chosen) > len(self.fixed):
-                self.chosen.pop()
-            else:
-                self.app.open_menu()
-
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        if not isinstance(action, HandEntry) or action.hand != self.hand or self.chosen != self.fixed:
-            return None
-        keys: list[KeyEvent] = []
-        chosen, index = list(self.fixed), self.index
-        for card in action.cards[len(self.fixed):]:
-            taken = set(self.game.state.deal.seen) | set(chosen)
-            options = [n for n in self.game.numbers if n not in taken]
-            if card not in options:
-                return None
-            keys += list_keys(index, options.index(card), len(options)) + [OK]
-            chosen.append(card)
-            index = min(options.index(card), len(options) - 2)
-        return keys
-
-    def draw(self, canvas: Canvas) -> None:
-        self.header(canvas)
-        canvas.text(1, self.t("zenjidou.ask.hand", seat=self.ui.seat_name(self.hand)))
-        canvas.text(2, " ".join(map(str, self.chosen)) or "-")
-        options = self.available()
-        canvas.text(4, f"< {options[self.index]} >", invert=True)
-        canvas.text(ROWS - 1, self.t("zenjidou.hint.hand", n=len(self.chosen) + 1, count=self.game.tricks))
-
-
 @ZenjidouUI.enters("guesses")
 class GuessScreen(ZScreen):
     """Rule C: the 30-second countdown, then each player's guess of the top scorer."""
@@ -501,9 +497,37 @@ class GuessScreen(ZScreen):
 
 
 
+class OrderScreen(Notice):
+    """An L play (lowest, closest) a later card proved wrong: the device names it, the table decides."""
+
+    def __init__(self, app: App, ui: ZenjidouUI, broken: OutOfOrder) -> None:
+        super().__init__(app)
+        self.ui, self.broken = ui, broken
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.app.t("zenjidou.out_of_order.title"))
+        canvas.lines(1, 5, self.ui.formatter.phrase(self.ui.game.order_phrase(self.broken)))
+        canvas.text(ROWS - 1, self.app.t("revoke.hint"))
+
+
+class RuleNotice(Notice):
+    """What every player does off the device once the rule is chosen: H's move of the top card, I's
+    pass to the right neighbour (named seat by seat) with the received card put at the bottom."""
+
+    def __init__(self, app: App, ui: ZenjidouUI, letter: str) -> None:
+        super().__init__(app)
+        self.ui, self.letter = ui, letter
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.app.t(f"zenjidou.rule.{self.letter}"))
+        text = self.app.t(f"zenjidou.how.{self.letter}", passes=self.ui.passes_text())
+        canvas.lines(1, ROWS - 2, text)
+        canvas.text(ROWS - 1, self.app.t("zenjidou.hint.done"))
+
+
 class PlayedScreen(ResultScreen):
-    """The tricks the device played by itself (rules C, D, F, H, I, L...): one page each, LEFT/RIGHT
-    to leaf through them, OK when the table has played its cards."""
+    """Tricks completed by one entry (round 1's bottom cards play themselves under A and B): one page
+    each, LEFT/RIGHT to leaf through them, OK when the table has played its cards."""
 
     def __init__(self, app: App, ui: ZenjidouUI, tricks: Sequence[tuple[int, int]]) -> None:
         super().__init__(app, ui, *tricks[0])

@@ -6,11 +6,11 @@ cards it is about. These facts exist only in tests, never in the shipped card da
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.carddata import printed_cards
-from companion.games.zenjidou import RESOLUTION_RULES, Zenjidou, card_facts
+from companion.games.zenjidou import RESOLUTION_RULES, Play, Zenjidou, card_facts
 
 BLUE, RED = 0, 1  # colour indexes in the shipped data
 MARK = {0: 0, 1: 1, 2: 2, 3: 3, -1: 4, -2: 5}  # a score mark's points -> its fact index
@@ -41,18 +41,36 @@ def push(game: Zenjidou, *texts: str) -> None:
         game.push_text(text)
 
 
-def start_round(game: Zenjidou, rest: int, rule: str, hands: Sequence[Sequence[int]] | None = None,
-                bottoms: Sequence[int] | None = None) -> None:
-    """Enter the rest's top card, round 1's bottoms (hand order), the rule and face-up hands."""
+def start_round(game: Zenjidou, rest: int, rule: str, bottoms: Sequence[int] | None = None) -> None:
+    """Enter the rest's top card, round 1's bottoms (hand order) and the rule."""
     game.push_text(f"rest {rest}")
     if game.state.deal.index == 0:
-        shown = bottoms if bottoms is not None else [hand[0] for hand in hands or []]
-        for card in shown:
+        for card in bottoms or []:
             game.push_text(f"bottom {card}")
     game.push_text(f"rule {rule}")
-    while hands is not None and game.decision is not None and game.decision.kind == "hand":
-        hand = game.decision.seat or 0
-        game.push_text("hand " + " ".join(map(str, hands[hand])))
+
+
+def topmost_follower(game: Zenjidou, held: Sequence[int], lead: int | None) -> int:
+    """D: the topmost card of the lead's colour in ``held``, else the top card."""
+    colour = game.facts(lead).colour if lead is not None else None
+    return next((card for card in held if game.facts(card).colour == colour), held[0])
+
+
+def play_round(game: Zenjidou, hands: Sequence[Sequence[int]],
+               pick: Callable[[Zenjidou, Sequence[int], int | None], int] = topmost_follower) -> None:
+    """Put down the rest of the round from ``hands`` (as held, the first to play first), each card
+    chosen by ``pick`` (D's by default) and entered as the table would; the device's own plays are
+    taken out of the hands."""
+    held = [list(hand) for hand in hands]
+    index = game.state.deal.index
+    while game.state.deal.index == index and not game.is_over():
+        for hand in held:
+            hand[:] = [card for card in hand if card not in set(game.state.deal.shown_cards())]
+        decision = game.decision
+        assert decision is not None and decision.kind == "play", decision
+        trick = game.state.deal.tricks[-1]
+        lead = trick.turns[0].cards[0] if trick.turns else None
+        game.push(Play(decision.seat, pick(game, held[decision.seat], lead)))
 
 
 def played(game: Zenjidou, deal: int = 0) -> list[list[tuple[int, int]]]:

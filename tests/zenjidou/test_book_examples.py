@@ -21,7 +21,7 @@ EXAMPLE_2 = {12: {"colour": 2, "effect": EFFECT["trump_void"]}, 9: {"colour": BL
 def test_example_1_blue_16_wins_because_21_overrides_its_cancel() -> None:
     # rest 1 names "larger number first"; four hands (4 players), rule A: cards entered as revealed
     game = new_game(4, plain_facts({**EXAMPLE_1, 1: {"rule": 1}}))
-    start_round(game, 1, "A", bottoms=[31, 30, 29, 28])  # P1 (31) starts; play goes right: P1, P4, P3, P2
+    start_round(game, 1, "A", bottoms=[31, 30, 29, 28])  # P1 (31) starts; clockwise: P1, P2, P3, P4
     push(game, "5", "7", "16", "21")
     result = game.state.deal.tricks[0].result
     assert result.winner == 2  # P3 played 16

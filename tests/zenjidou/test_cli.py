@@ -28,3 +28,31 @@ def test_cards_set_list_and_refuse_for_zenjidou(capsys, tmp_path) -> None:
     setup = Zenjidou.new_setup(["A", "B", "C"], cards=carddata.printed_cards("zenjidou"), table_facts=told)
     game = Zenjidou(setup)
     assert game.fact(12, "effect") == 5 and game.fact(12, "colour") is None
+
+
+def test_replay_refuses_a_record_from_before_clockwise_play_naming_why(capsys, tmp_path) -> None:
+    from pathlib import Path
+
+    example = (Path(__file__).parents[2] / "docs" / "examples" / "zenjidou.jsonl").read_text(encoding="utf-8").splitlines()
+    header = json.loads(example[0])
+    header["options"] = {}  # as every Zenjidou record before options.direction was written
+    old = tmp_path / "old.jsonl"
+    old.write_text("\n".join([json.dumps(header), *example[1:]]) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(old))
+    assert code == 1 and "before play went clockwise" in err and "refused" in err
+    code, _, err = run(capsys, "replay", "--json", str(old))
+    assert code == 1 and "counter-clockwise" in err
+
+
+def test_a_journal_from_before_clockwise_play_is_set_aside_with_the_reason_not_resumed(tmp_path) -> None:
+    from pathlib import Path
+
+    from companion.daemon.store import Store
+
+    example = (Path(__file__).parents[2] / "docs" / "examples" / "zenjidou.jsonl").read_text(encoding="utf-8").splitlines()
+    header = json.loads(example[0])
+    header["options"] = {}
+    (tmp_path / "current.jsonl").write_text("\n".join([json.dumps(header), *example[1:5]]) + "\n", encoding="utf-8")
+    found = Store(tmp_path, wall=lambda: "2026-11-26T08-00-00").recover()
+    assert found.game is None and "before play went clockwise" in found.messages[0]
+    assert [p.name for p in (tmp_path / "games").iterdir()] == ["damaged-2026-11-26T08-00-00.jsonl"]

@@ -11,11 +11,13 @@ from hypothesis import strategies as st
 
 from companion.engine.record import read_record
 from companion.games.zenjidou import (
-    CardFacts,
-    Effect,
     EFFECT_KINDS,
-    Entry,
     ROUND_RULES,
+    CardFacts,
+    ChooseRule,
+    Effect,
+    Entry,
+    RoundRule,
     resolve_effects,
     strongest,
 )
@@ -80,3 +82,47 @@ def test_the_example_record_replays_to_the_end_and_reads_as_text() -> None:
     write_text(rendered_summary(game), out, seat_label=game.seat_label)
     text = out.getvalue()
     assert text.count("\n  trick ") == 15 and not re.search(r"\{[a-z_]+\}", text) and "Totals:" in text
+
+
+@given(st.sampled_from("DFGHIJK"), st.integers(2, 6), st.integers(0, 2**32 - 1))
+def test_a_revoke_is_flagged_exactly_when_the_hand_later_shows_the_colour_it_declined(rule, players, seed) -> None:
+    """Sound and complete: every flag is a real decline while holding the colour, and every such decline
+    whose colour the hand later puts down (or that declines a shown bottom card still held) is flagged."""
+    rng = random.Random(seed)
+    game = new_random_game("zenjidou", players, rng)
+    table = ZenjidouTable(game, rng, rules=rule, misplay_rate=0.3)
+    while not game.is_over():
+        game.push(table.choose(game, rng))
+    flagged = {(r.deal, r.trick, r.seat, r.suit) for r in game.state.revokes}
+    real = {(d, t, h, game.colours[c]) for d, t, h, c in table.revokes}
+    assert flagged <= real
+    for d, t, h, colour in real:
+        deal = game.state.deals[d]
+        later = [turn.cards[0] for trick in deal.tricks[t + 1:] for turn in trick.turns if turn.seat == h]
+        bottom = deal.bottoms.get(h)
+        bottom_held = rule != "I" and bottom is not None and bottom not in [c for tr in deal.tricks[:t + 1] for c in tr.cards]
+        shows = any(game.colours[game.facts(card).colour] == colour for card in later)
+        shows_bottom = bottom_held and game.colours[game.facts(bottom).colour] == colour
+        assert ((d, t, h, colour) in flagged) == (shows or shows_bottom)
+
+
+@given(st.sampled_from(ROUND_RULES), st.integers(2, 6), st.integers(0, 2**32 - 1))
+def test_players_who_follow_their_rule_are_never_flagged(rule, players, seed) -> None:
+    assert play(players, seed, rule).state.revokes == []
+
+
+@given(st.sampled_from(["lowest", "closest"]), st.integers(2, 6), st.integers(0, 2**32 - 1))
+def test_an_L_play_out_of_order_is_flagged_exactly_when_a_later_card_proves_it(variant, players, seed) -> None:
+    """Every card of a round is put down, so each play the rule did not give is proved by the end of
+    the round, and nothing else is flagged."""
+    rng = random.Random(seed)
+    game = new_random_game("zenjidou", players, rng)
+    table = ZenjidouTable(game, rng, rules="L", misplay_rate=0.3)
+    while not game.is_over():
+        decision = game.decision
+        if decision.kind == "rule":
+            game.push(ChooseRule(RoundRule("L", variant)))
+        else:
+            game.push(table.choose(game, rng))
+    flagged = {(o.deal, o.trick, o.hand, o.card) for deal in game.state.deals for o in deal.out_of_order}
+    assert flagged == set(table.misplays)

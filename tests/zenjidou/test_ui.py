@@ -1,31 +1,53 @@
-"""Zenjidou on the device: a whole game by key presses (B and C rounds included), the countdown."""
+"""Zenjidou on the device: whole games by key presses, rounds walked card by card as the cards go
+down (K and L with a revoke flagged), I's passes and J's nomination naming the right seats, the
+countdown, the quiz buzzers."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from companion.hw.keys import Key, KeyEvent
-from companion.sim import new_random_game
-from companion.sim.zenjidou import ZenjidouTable
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.games.zenjidou import HOUSE_TIE_TOP, Guesses, Play, Point
 from companion.hw.buzzers import BuzzerArbiter, GpioBuzzers
-from companion.ui.tricks import ResultScreen
-from companion.ui.zenjidou import FactsScreen, GuessScreen, ListScreen, PlayedScreen, QuizScreen, ZDealScreen
+from companion.hw.keys import Key, KeyEvent
+from companion.sim import new_random_game
+from companion.sim.zenjidou import ZenjidouTable
+from companion.ui import presses_for
+from companion.ui.tricks import ResultScreen, RevokeScreen
+from companion.ui.zenjidou import (
+    FactsScreen,
+    GuessScreen,
+    ListScreen,
+    OrderScreen,
+    PlayedScreen,
+    QuizScreen,
+    RuleNotice,
+    ZDealScreen,
+)
+from tests.ui.helpers import FakeClock, check_golden, enter, make_app, texts
 
-from tests.ui.helpers import FakeClock, check_golden, enter, make_app
 
-
-def simulated(rules: str = "BCD", players: int = 3):
+def simulated(rules: str = "BCD", players: int = 3, misplay_rate: float = 0.0):
     rng = random.Random(5)
     game = new_random_game("zenjidou", players, rng)
-    table = ZenjidouTable(game, rng)
+    table = ZenjidouTable(game, rng, misplay_rate=misplay_rate)
     while not game.is_over():
         table.rules = rules[game.state.deal.index]
         game.push(table.choose(game, rng))
     return game
+
+
+@pytest.mark.parametrize(("rules", "players"), [("DEF", 2), ("GHI", 4), ("JKL", 6), ("KLA", 3)])
+def test_whole_games_of_every_rule_by_keys_match_their_replays_revokes_included(rules: str, players: int) -> None:
+    played = simulated(rules, players, misplay_rate=0.2)
+    app = make_app(type(played)(played.setup))
+    enter(app, played.actions)
+    assert app.session.game.summary() == played.summary()
+    if set(rules) & set("DFGHIJK"):
+        assert played.state.revokes, "the simulated table revoked under a must-follow rule"
 
 
 def test_a_whole_game_with_b_and_c_rounds_by_keys_matches_its_replay() -> None:
@@ -126,7 +148,7 @@ def test_golden_effect_summary_after_a_card() -> None:
 
 def test_golden_trick_reason() -> None:
     app = example_1_app(["5", "7", "16"])
-    enter(app, [Play(1, 21)])
+    enter(app, [Play(3, 21)])
     assert isinstance(app.top, ResultScreen)
     check_golden(app.render(), "zenjidou-result")
 
@@ -152,14 +174,26 @@ def test_golden_quiz_tie_then_the_first_pointer_picks_a_card() -> None:
 
 
 def test_a_tie_for_top_names_the_house_ruling_on_the_round_scores() -> None:
-    from tests.zenjidou.helpers import new_game, plain_facts, start_round
-    from tests.zenjidou.test_rules import HANDS
+    from tests.zenjidou.helpers import (
+        new_game,
+        plain_facts,
+        play_round,
+        push,
+        start_round,
+    )
+    from tests.zenjidou.test_rules import BOTTOMS, HANDS
 
     game = new_game(3, plain_facts())
-    start_round(game, 32, "C", HANDS)
+    start_round(game, 32, "C", BOTTOMS)
+    push(game, "guess 2 3 1")
+    play_round(game, HANDS, lambda game, held, lead: held[0])
+    *before, last = game.actions
+    game = type(game)(game.setup)
+    for action in before:
+        game.push(action)
     app = make_app(game)
-    enter(app, [Guesses((1, 2, 0))])
-    assert isinstance(app.top, PlayedScreen)  # the round the device played, then its scores
+    enter(app, [last])
+    assert isinstance(app.top, ResultScreen)  # the last trick, then the round's scores
     app.handle(KeyEvent(Key.OK))
     assert isinstance(app.top, ZDealScreen) and app.session.game.state.deals[0].house == [HOUSE_TIE_TOP]
     check_golden(app.render(), "zenjidou-tie")
@@ -185,10 +219,12 @@ def test_the_setup_form_starts_a_zenjidou_game_with_the_tables_facts() -> None:
 
 
 def test_two_players_round_scores_table_and_chart_name_each_hand() -> None:
-    from tests.zenjidou.helpers import new_game, plain_facts, start_round
+    from tests.zenjidou.helpers import new_game, plain_facts, play_round, start_round
 
     game = new_game(2, plain_facts())
-    start_round(game, 32, "D", [[31, 4, 9, 14, 19], [20, 6, 26, 11, 1], [5, 10, 15, 27, 22], [2, 3, 7, 8, 12]])
+    hands = [[31, 4, 9, 14, 19], [20, 6, 26, 11, 1], [5, 10, 15, 27, 22], [2, 3, 7, 8, 12]]
+    start_round(game, 32, "D", [hand[0] for hand in hands])
+    play_round(game, hands)
     app = make_app(game)
     ui = app.ui
     assert [ui.short_name(hand) for hand in range(4)] == ["Aki", "Ben", "Aki'", "Ben'"]
@@ -206,7 +242,7 @@ def test_a_buzz_while_the_last_card_is_being_entered_counts() -> None:
     assert isinstance(app.top, ListScreen) and app.top.decision.kind == "play"
     arbiter.press(2, at=50.0, now=clock.now)
     clock.advance(2.0)
-    enter(app, [Play(1, 21)])
+    enter(app, [Play(3, 21)])
     assert isinstance(app.top, QuizScreen) and app.top.pointer == 2
 
 
@@ -224,20 +260,175 @@ def test_golden_card_facts_on_one_screen() -> None:
 
 
 
-def test_a_round_the_device_plays_is_announced_on_one_screen_trick_by_trick() -> None:
-    from companion.games.zenjidou import HandEntry
-    from tests.zenjidou.helpers import new_game, plain_facts, push
-    from tests.zenjidou.test_rules import HANDS
+def test_tricks_that_play_themselves_are_announced_on_one_screen_trick_by_trick() -> None:
+    """Under A the shown bottom cards are the piles' last: entering trick 4's last card plays trick 5."""
+    from tests.zenjidou.helpers import new_game, plain_facts, push, start_round
 
     game = new_game(3, plain_facts())
-    push(game, "rest 32", "bottom 31", "bottom 20", "bottom 5", "rule D",
-         "hand " + " ".join(map(str, HANDS[0])), "hand " + " ".join(map(str, HANDS[2])))
+    start_round(game, 32, "A", bottoms=[19, 1, 22])
+    push(game, "31", "5", "20", "4", "10", "6", "9", "15", "26", "14", "27")
     app = make_app(game)
-    enter(app, [HandEntry(1, tuple(HANDS[1]))])  # the last hand: the device plays the whole round
+    enter(app, [Play(game.decision.seat, 11)])
     screen = app.top
-    assert isinstance(screen, PlayedScreen) and (screen.deal, screen.index) == (0, 0)
-    for expected in [1, 2, 3, 4, 0]:
-        app.handle(KeyEvent(Key.RIGHT))
-        assert screen.index == expected and screen.trick is game.state.deals[0].tricks[expected]
+    assert isinstance(screen, PlayedScreen) and (screen.deal, screen.index) == (0, 3)
+    app.handle(KeyEvent(Key.RIGHT))
+    assert screen.index == 4 and screen.trick is game.state.deals[0].tricks[4]
     app.handle(KeyEvent(Key.OK))
     assert isinstance(app.top, ZDealScreen)
+
+
+# --- a round walked card by card, as the cards go down -------------------------------------------
+
+K_TRICKS = [  # 4 players, facts plain (colour n % 5: 1, 6, 11, 16, 21, 26, 31 red): hand 0 leads
+    ["31", "24", "23", "26"],  # red led: hands 1 and 2 put down no red
+    ["4", "13", "6", "21"],  # red 31 won; hand 2 shows red 6: its decline in trick 1 was a revoke
+]
+
+
+def walk(app: Any, actions: list[Any]) -> list[list[Any]]:
+    """Enter each action by its planned presses; the notices each one raised."""
+    raised = []
+    for action in actions:
+        for event in presses_for(app, action):
+            app.handle(event)
+        raised.append(list(app.screens[1:]))
+    return raised
+
+
+def kinds(raised: list[Any]) -> list[type]:
+    return [type(screen) for screen in raised]
+
+
+def round_app(rule: str, players: int = 4, bottoms: tuple[int, ...] = (31, 20, 5, 2)):
+    from tests.zenjidou.helpers import new_game, plain_facts
+
+    game = new_game(players, plain_facts())
+    return make_app(game), texts(game, "rest 32", *(f"bottom {b}" for b in bottoms[:game.n]), f"rule {rule}")
+
+
+def test_a_K_round_by_keys_enters_each_card_as_it_goes_down_and_flags_the_revoke() -> None:
+    app, setup = round_app("K")
+    walk(app, setup)
+    game = app.session.game
+    first = texts(game, *K_TRICKS[0])
+    assert all(isinstance(a, Play) for a in first) and [a.hand for a in first] == [0, 1, 2, 3]
+    assert isinstance(app.top, ListScreen) and app.top.decision.kind == "play"
+    raised = walk(app, first)
+    assert RevokeScreen not in kinds(raised[-1]) and game.state.revokes == []  # nothing certain yet
+    raised = walk(app, texts(game, *K_TRICKS[1]))
+    assert [RevokeScreen in kinds(r) for r in raised] == [False, False, True, False]  # as hand 2's red 6 goes down
+    screen = next(s for s in raised[2] if isinstance(s, RevokeScreen))
+    assert screen.revoke.seat == 2 and app.ui.revoke_text(screen.revoke).startswith("P3 did not follow red in trick 1")
+    assert isinstance(app.top, ListScreen) and app.top.decision.kind == "play"  # the table decides; play goes on
+    assert ZDealScreen in kinds(finish_round(app)[-1]) and game.state.deals[0].scores is not None
+
+
+def finish_round(app: Any) -> list[list[Any]]:
+    """Put down the rest of the round by keys, each time the lowest card the device would accept."""
+    game = app.session.game
+    raised = []
+    while game.state.deals[0].scores is None:
+        raised += walk(app, [next(iter(game.legal_actions))])
+    return raised
+
+
+def test_an_L_draw_round_by_keys_names_who_draws_and_the_device_draws_nothing() -> None:
+    app, setup = round_app("L draw")
+    walk(app, setup)
+    game = app.session.game
+    screen = app.top
+    assert isinstance(screen, ListScreen) and screen.decision.seat == 0
+    assert screen.note() == "P2 draws it at random"  # P1's left neighbour
+    assert game.need().auto is None
+    walk(app, texts(game, "31"))
+    assert app.top.note() == "P3 draws it at random"
+    raised = walk(app, texts(game, "24", "23", "26", "4", "13", "6"))
+    raised += finish_round(app)
+    assert not any(RevokeScreen in kinds(r) for r in raised) and game.state.revokes == []  # no colour is owed
+    assert ZDealScreen in kinds(raised[-1]) and len(game.state.deals[0].tricks) == 5
+
+
+def test_an_L_lowest_round_by_keys_flags_a_play_a_later_card_proves_was_not_the_lowest() -> None:
+    app, setup = round_app("L lowest")
+    walk(app, setup)
+    game = app.session.game
+    raised = walk(app, texts(game, "14", "3", "30", "4"))  # hand 2's 30 wins
+    assert not any(OrderScreen in kinds(r) for r in raised)
+    raised = walk(app, texts(game, "6"))  # hand 2 leads 6: it held 6 when it put down 30
+    screen = next(s for s in raised[0] if isinstance(s, OrderScreen))
+    text = app.ui.formatter.phrase(game.order_phrase(screen.broken))
+    assert text == "P3 put down 30 in trick 1 while holding the lower 6 (shown in trick 2): L plays the lowest card"
+    check_golden(screen_image(app, screen), "zenjidou-out-of-order")
+    assert round_scored(app)
+
+
+def screen_image(app: Any, screen: Any) -> Any:
+    """``screen`` drawn alone, as it shows on top of the game screen."""
+    while app.top is not screen:
+        app.handle(KeyEvent(app.top.leave_key))
+    return app.render()
+
+
+def round_scored(app: Any) -> bool:
+    finish_round(app)
+    return app.session.game.state.deals[0].scores is not None
+
+
+def test_rule_I_tells_each_player_to_pass_to_the_right_neighbour_by_seat() -> None:
+    app, setup = round_app("I")
+    raised = walk(app, setup)
+    assert kinds(raised[-1]) == [RuleNotice]
+    assert app.ui.passes_text() == "P1>P4 P2>P1 P3>P2 P4>P3"
+    check_golden(app.render(), "zenjidou-pass")
+    app.handle(KeyEvent(Key.OK))
+    assert isinstance(app.top, ListScreen) and app.top.decision.kind == "play"
+    game = app.session.game
+    assert Play(0, 20) in game.legal_actions and Play(0, 5) not in game.legal_actions  # P2's bottom came to P1
+
+
+def test_rule_J_offers_the_winner_or_the_left_neighbour_by_seat() -> None:
+    app, setup = round_app("J")
+    walk(app, setup)
+    game = app.session.game
+    walk(app, texts(game, "24", "23", "30"))  # hand 0 led its shown 31 by itself and wins
+    screen = app.top
+    while not isinstance(screen, ListScreen):
+        app.handle(KeyEvent(screen.leave_key))
+        screen = app.top
+    assert screen.decision.kind == "lead" and [app.ui.option_text(o) for o in screen.options] == [
+        "P1 leads (the winner)", "P2 leads (left neighbour)"]
+    enter(app, texts(game, "lead left"))
+    assert game.state.deal.tricks[1].lead == 1
+
+
+def test_two_players_name_the_alternating_hands_house_ruling_at_set_up() -> None:
+    from tests.zenjidou.helpers import new_game, plain_facts
+
+    game = new_game(2, plain_facts())
+    game.push_text("rest 32")
+    app = make_app(game)
+    assert isinstance(app.top, ListScreen) and app.top.decision.kind == "bottom"
+    assert app.top.note() == "House: hands go P1 P2 P1' P2'"
+
+
+def test_F_names_the_bottom_house_ruling_when_a_hand_plays_from_the_bottom() -> None:
+    app, setup = round_app("F", players=3)
+    walk(app, setup)
+    game = app.session.game
+    walk(app, texts(game, "side top"))
+    assert app.top.note() == ""
+    app.handle(KeyEvent(Key.RIGHT))
+    assert app.top.note() == "House: bottom-most follower"  # while "from the bottom" is chosen
+    app.handle(KeyEvent(Key.OK))
+    walk(app, texts(game, "side top"))  # hand 0 leads its top card, the shown 31, by itself
+    assert app.top.decision.seat == 1 and app.top.note() == "House: bottom-most follower"
+
+
+def test_golden_rule_I_notice_in_japanese() -> None:
+    from tests.zenjidou.helpers import new_game, plain_facts
+
+    game = new_game(4, plain_facts())
+    app = make_app(game, language="ja")
+    walk(app, texts(game, "rest 32", "bottom 31", "bottom 20", "bottom 5", "bottom 2", "rule I"))
+    assert isinstance(app.top, RuleNotice)
+    check_golden(app.render(), "zenjidou-pass-ja")

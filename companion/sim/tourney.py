@@ -53,7 +53,7 @@ class TourneyTable(DealingTable):
         missing = game.missing_predictions(trick)
         if decision.kind == "lead":
             return Play(decision.seat or 0, rng.choice(self.hands[decision.seat or 0]))
-        next_play = game.seat_to_play(trick) if len(trick.turns) < game.places else None
+        next_play = game.next_player() if len(trick.turns) < game.places else None
         if missing and (next_play is None or decision.kind == "predict" and rng.random() >= self.reveal_rate):
             seat = missing[0] if self.in_turn else rng.choice(missing)
             return Predict(seat, rng.choice(self.hands[seat]))

@@ -116,6 +116,8 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
         # (house) rulings.md: without the lost icons every number is accepted, only repeats refused
         self.numbers_by_house = self.numbers == list(cards["numbers"]) and not cards["numbers_by_players"].get(str(self.n))
         self.hand_size: int = cards["hand_size"]
+        # the book's strategic variant (all agree at set-up): each colour's lowest won card lies face up
+        self.strategic = bool(self.setup.options.get("strategic", False))
 
     # --- card data -----------------------------------------------------------------------------
 
@@ -195,6 +197,12 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
 
     def score_deal(self, deal: Deal[Any]) -> list[int]:
         return [colour_scores(captured) for captured in deal.captured]
+
+    def face_up(self, deal: Deal[Any]) -> list[dict[str, int]] | None:
+        """What the table sees of the cards each seat won, while a deal is played: won cards are
+        kept face down (「ウラ向きの束」), so nothing in the base game (None); in the strategic
+        variant, each seat's lowest card per colour."""
+        return [lowest_per_colour(captured) for captured in deal.captured] if self.strategic else None
 
     # --- the log -------------------------------------------------------------------------------
 

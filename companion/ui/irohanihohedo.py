@@ -5,18 +5,24 @@ lies; the card holding it has a ``*``. The seat to play has the picker in its ro
 the numbers of it not yet played, split into a lower and an upper row when there are more than six.
 LEFT/RIGHT step through the colour's numbers, UP/DOWN go to the other row and on to the next
 colour; OK plays. The picker starts on a colour the seat owes (the lead's, unless the seat is known
-to be out of it), near the number of the last card played. AUX shows each seat's lowest captured
-card per colour (the book's strategic variant keeps them face up). Results, revokes, deal scores
-and the ranking are the shared trick-game screens.
+to be out of it), near the number of the last card played. Results, revokes, deal scores and the
+ranking are the shared trick-game screens.
+
+**Won cards are kept face down** (「ウラ向きの束」): during a deal the device shows no captured
+card, no lowest card and no running colour score; scores appear on the deal's table at its end.
+AUX shows the tricks each seat has won (the stacks are in sight). Only in the strategic variant,
+chosen at set-up ("Lowest up"), does AUX show each seat's lowest captured card per colour, as those
+lie face up. The history lists a finished deal's tricks, and of the deal in play only the last
+trick, whose cards the table has just seen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.engine.tricks import SuitedCard, Turn
-from companion.games.irohanihohedo import Irohanihohedo, Play, lowest_per_colour, marker_colour, marker_turn
+from companion.games.irohanihohedo import Irohanihohedo, Play, marker_colour, marker_turn
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, shortest
@@ -51,6 +57,15 @@ class IrohanihohedoUI(TrickUI[Irohanihohedo]):
 
     def turn_text(self, turn: Turn[Any]) -> str:
         return f"{turn.seat + 1}:{self.card_text(turn.cards[0])}"
+
+    def history(self) -> list[tuple[str, Callable[[], Screen]]]:
+        """Finished deals' tricks, and of the deal in play only its last trick: the cards of earlier
+        tricks lie face down in their winners' stacks."""
+        deals = self.game.state.deals
+        finished = [(d, k) for d, deal in enumerate(deals) for k, trick in enumerate(deal.tricks) if trick.result is not None]
+        in_play = [(d, k) for d, k in finished if deals[d].scores is None]
+        shown = [(d, k) not in in_play[:-1] for d, k in finished]
+        return [entry for entry, keep in zip(super().history(), shown, strict=True) if keep]
 
     def describe(self, action: Any) -> str:
         if not isinstance(action, Play):
@@ -121,8 +136,8 @@ class TrickScreen(TrickScreenBase):
             self.grid = self.grid.moved(event.key)
         elif event.key is Key.OK:
             self.app.push(Play(self.seat, self.grid.value))
-        elif event.key is Key.AUX:
-            self.app.open(LowestScreen(self.app, self.ui))
+        elif event.key is Key.AUX:  # what the table may see of the won cards: see the module docstring
+            self.app.open(LowestScreen(self.app, self.ui) if self.game.strategic else TricksWonScreen(self.app, self.ui))
         elif event.key is Key.BACK:
             self.app.open_menu()
 
@@ -181,23 +196,41 @@ class TrickScreen(TrickScreenBase):
             canvas.divider(CELLS_X + self.half * CELL + 1 if lower else CELLS_X - 3, row)
 
 
-class LowestScreen(TrickScreenBase):
-    """Each seat's lowest captured card per colour this deal (the strategic variant's face-up row)."""
+class WonScreen(TrickScreenBase):
+    """What the table sees of the cards won this deal; OK, BACK or AUX goes back."""
 
     ui: IrohanihohedoUI
-
-    def draw(self, canvas: Canvas) -> None:
-        deal = self.game.state.deal
-        canvas.title(self.t("irohanihohedo.lowest.title", deal=deal.index + 1))
-        for seat, captured in enumerate(deal.captured[: ROWS - 1]):
-            lowest = lowest_per_colour(captured)
-            cards = " ".join(self.ui.card_text(SuitedCard(colour, rank)) for colour, rank in lowest.items())
-            canvas.text(1 + seat, self.app.seat_label(seat), width=14)
-            canvas.text(1 + seat, cards or "-", x=14)
 
     def on_key(self, event: KeyEvent) -> None:
         if event.key in (Key.OK, Key.BACK, Key.AUX):
             self.app.close(self)
+
+
+class LowestScreen(WonScreen):
+    """The strategic variant: each seat's lowest captured card per colour this deal, as they lie face up."""
+
+    def draw(self, canvas: Canvas) -> None:
+        deal = self.game.state.deal
+        shown = self.game.face_up(deal)
+        if shown is None:
+            raise ValueError("only the strategic variant shows the lowest cards")
+        canvas.title(self.t("irohanihohedo.lowest.title", deal=deal.index + 1))
+        for seat, lowest in enumerate(shown[: ROWS - 1]):
+            cards = " ".join(self.ui.card_text(SuitedCard(colour, rank)) for colour, rank in lowest.items())
+            canvas.text(1 + seat, self.app.seat_label(seat), width=14)
+            canvas.text(1 + seat, cards or "-", x=14)
+
+
+class TricksWonScreen(WonScreen):
+    """The base game: only how many tricks each seat has won (their stacks are in sight), no cards."""
+
+    def draw(self, canvas: Canvas) -> None:
+        deal = self.game.state.deal
+        canvas.title(self.t("irohanihohedo.won.title", deal=deal.index + 1))
+        for seat, won in enumerate(deal.tricks_won[: ROWS - 2]):
+            canvas.text(1 + seat, self.ui.seat_name(seat), width=80)
+            canvas.text(1 + seat, str(won), x=80, width=20, right=True)
+        canvas.text(ROWS - 1, self.t("irohanihohedo.won.hidden"))
 
 
 class IrohanihohedoFinal(FinalScreen):

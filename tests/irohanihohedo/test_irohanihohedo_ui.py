@@ -13,7 +13,7 @@ from companion.engine.base import Game
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import random_game
 from companion.ui import presses_for
-from companion.ui.irohanihohedo import IrohanihohedoFinal, LowestScreen, TrickScreen
+from companion.ui.irohanihohedo import IrohanihohedoFinal, LowestScreen, TrickScreen, TricksWonScreen
 from companion.ui.screens import SetupForm
 from companion.ui.tricks import DealScreen, ResultScreen, RevokeScreen
 from tests.ui.helpers import check_golden, choose_game, enter, make_app, press, renamed, texts
@@ -61,9 +61,10 @@ def test_the_setup_form_offers_the_first_dealer_and_starts_the_game() -> None:
     assert isinstance(app.top, TrickScreen) and app.top.seat == 2  # the dealer's left neighbour leads
 
 
-def marker_moved() -> Any:
+def marker_moved(*, strategic: bool = False) -> Any:
     game = renamed(simulated(4))
-    app = make_app(type(game)(game.setup))
+    setup = dataclasses.replace(game.setup, options={**game.setup.options, "strategic": strategic})
+    app = make_app(type(game)(setup))
     enter(app, texts(app.session.game, "O7", "G3"))  # type: ignore[union-attr]
     return app
 
@@ -85,14 +86,40 @@ def test_a_finished_trick_and_its_reason_from_the_history() -> None:
     check_golden(app.render(), "irohanihohedo-result")
 
 
-def test_the_lowest_cards_per_colour_on_request() -> None:
+def test_the_base_game_shows_tricks_won_never_the_won_cards() -> None:
+    """Won cards lie face down: AUX shows each seat's tricks won, and no card, lowest card or score."""
     app = marker_moved()
-    enter(app, texts(app.session.game, "O12", "G9"))  # type: ignore[union-attr]
+    game = app.session.game  # type: ignore[union-attr]
+    assert not game.strategic
+    enter(app, texts(game, "O12", "G9"))
+    assert game.state.deal.captured[0]  # P1 won trick 1
+    app.handle(press(Key.AUX))
+    assert isinstance(app.top, TricksWonScreen) and game.face_up(game.state.deal) is None
+    check_golden(app.render(), "irohanihohedo-won")
+    app.handle(press(Key.AUX))
+    assert isinstance(app.top, TrickScreen)
+
+
+def test_the_strategic_variant_shows_the_lowest_cards_per_colour() -> None:
+    app = marker_moved(strategic=True)
+    game = app.session.game  # type: ignore[union-attr]
+    enter(app, texts(game, "O12", "G9"))
     app.handle(press(Key.AUX))
     assert isinstance(app.top, LowestScreen)
+    assert game.face_up(game.state.deal) == [{"G": 3, "O": 7}, {}, {}, {}]  # P1 took O7 G3 O12 G9
     check_golden(app.render(), "irohanihohedo-lowest")
     app.handle(press(Key.AUX))
     assert isinstance(app.top, TrickScreen)
+
+
+def test_the_history_keeps_a_deal_s_earlier_tricks_face_down() -> None:
+    """Of the deal in play only the last trick is listed; a finished deal's tricks all are."""
+    played = renamed(simulated(4))
+    app = make_app(type(played)(played.setup))
+    enter(app, played.actions[:12])  # three tricks of deal 1
+    assert [line.split()[0] for line, _ in app.ui.history()] == ["1-3"]  # type: ignore[union-attr]
+    enter(app, played.actions[12:40])  # deal 1 is over, one trick of deal 2
+    assert [line.split()[0] for line, _ in app.ui.history()] == [f"1-{k}" for k in range(1, 10)] + ["2-1"]  # type: ignore[union-attr]
 
 
 def test_a_revoke_is_shown_when_proved() -> None:

@@ -27,8 +27,9 @@ ROW = "W3 W12 F2 F11 S5 C7 C1"
 
 @cache
 def simulated(players: int) -> Tourney:
-    """A whole game from the simulated table, in the book's order: every prediction before the plays."""
-    game = renamed(random_game("tourney", players, random.Random(players), ability_rate=0.0))
+    """A whole game from the simulated table, in the book's order: every prediction before the plays,
+    half the tricks' predictions in random order."""
+    game = renamed(random_game("tourney", players, random.Random(players), ability_rate=0.5))
     assert isinstance(game, Tourney)
     return game
 

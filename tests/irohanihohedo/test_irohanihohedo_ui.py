@@ -11,6 +11,7 @@ import pytest
 
 from companion.carddata import facts_for, printed_cards, set_fact
 from companion.engine.base import Answer, Game
+from companion.engine.record import export_lines, read_record
 from companion.games.irohanihohedo import Irohanihohedo, deck_mask
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import random_game
@@ -26,15 +27,17 @@ def simulated(players: int) -> Game[Any]:
     return random_game("irohanihohedo", players, random.Random(players))
 
 
-@pytest.mark.parametrize("players", [3, 6])
-def test_a_whole_game_by_keys_matches_the_engine(players: int) -> None:
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_a_whole_game_by_keys_matches_the_engine_and_its_replay(players: int) -> None:
     played = simulated(players)
     app = make_app(type(played)(played.setup))
     assert app.session is not None
     heard: list[tuple[str, dict[str, Any]]] = []
     app.session.listeners.append(lambda change, data: heard.append((change, data)))
     presses = enter(app, played.actions)
-    assert app.session.game.summary() == played.summary()
+    replayed = read_record(export_lines(app.session.game)).game
+    assert app.session.game.summary() == replayed.summary() == played.summary()
+    assert any(isinstance(action, Answer) for action in played.actions) == (players < 6)  # the deck question
     assert heard == [("action", action.to_json()) for action in played.actions]
     while len(app.screens) > 1:  # the last deal's table, then the ranking
         app.handle(KeyEvent(app.top.leave_key))

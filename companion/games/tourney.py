@@ -604,7 +604,9 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         }
 
     def deal_summary(self, deal: Deal[Any]) -> dict[str, Any]:
-        """``hit_points`` and ``trick_points`` per player, and ``npc_row`` (the NPC's cards as laid, or null)."""
+        """``hit_points`` and ``trick_points`` per player (with three players 3 entries, while the
+        common ``tricks_won`` has a 4th, the NPC's: it never scores), and ``npc_row`` (the NPC's cards
+        as laid, or null)."""
         assert isinstance(deal, TourneyDeal)
         hits, tricks = self.deal_points(deal)
         return {"hit_points": hits, "trick_points": tricks,

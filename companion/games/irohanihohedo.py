@@ -43,7 +43,7 @@ A partial set of facts is never taken as the deck: the question says how many nu
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, MapOf, named

@@ -15,7 +15,6 @@ from companion.engine.record import export_lines, read_record
 from companion.games.irohanihohedo import Irohanihohedo, deck_mask
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import random_game
-from companion.ui import presses_for
 from companion.ui.irohanihohedo import DeckScreen, IrohanihohedoFinal, LowestScreen, TrickScreen, TricksWonScreen
 from companion.ui.screens import SetupForm
 from companion.ui.tricks import DealScreen, ResultScreen, RevokeScreen

@@ -262,7 +262,9 @@ class DeckScreen(AnswerScreen):
                     canvas.cell(c * (self.WORDS + 8) + 4, 3 + r, self.WORDS, self.t(f"irohanihohedo.deck.{value}"),
                                 invert=at)
         status = self.t("irohanihohedo.deck.count", count=len(self.ticked), wanted=deck.wanted)
-        if deck.told:
+        if len(deck.told) > deck.wanted:  # a table told too many: also never used as the deck
+            status += "  " + self.t("irohanihohedo.deck.extra", told=len(deck.told), extra=len(deck.told) - deck.wanted)
+        elif deck.told:
             status += "  " + self.t("irohanihohedo.deck.partial", told=len(deck.told), missing=deck.missing)
         canvas.text(6, status)
         canvas.text(ROWS - 1, self.t("irohanihohedo.deck.hint"))

@@ -217,3 +217,12 @@ def test_a_partial_set_told_before_starts_ticked_and_says_how_many_are_missing()
     check_golden(app.render(), "irohanihohedo-deck-partial")
     enter(app, texts(app.session.game, "1 2 3 5 8 10 11 12"))  # type: ignore[union-attr]
     assert app.session.game.numbers == [1, 2, 3, 5, 8, 10, 11, 12]  # type: ignore[union-attr]
+
+
+def test_too_many_numbers_told_are_not_the_deck_either() -> None:
+    app, _ = four_player_deck_question({"numbers": {"4": {str(n): 1 for n in range(1, 10)}}})
+    screen = app.top
+    assert isinstance(screen, DeckScreen) and len(screen.ticked) == 9
+    assert app.session.game.numbers_by_house  # type: ignore[union-attr]
+    enter(app, texts(app.session.game, "1 2 3 4 5 6 7 8"))  # type: ignore[union-attr]
+    assert app.session.game.numbers == list(range(1, 9))  # type: ignore[union-attr]

@@ -3,9 +3,10 @@
 Run: python bench/tourney.py [--seed S] [--scripted K]. Prints figures; asserts nothing.
 
 - key presses per card over K scripted whole games entered through the key planner (what a person
-  presses), with predictions entered in random order and round from the lead, split by what was entered: the NPC's row, lead and playing cards, predictions (AUX
-  presses that switch to another seat's prediction or to the plays count with the card they enter),
-  and the share of a 1024-byte frame the page-diff writer sends per press.
+  presses), in the book's order (every prediction before the plays), with predictions entered in
+  random order and round from the lead, split by what was entered: the NPC's row, lead and playing
+  cards, predictions (AUX presses that switch to another seat's prediction count with the card they
+  enter), and the share of a 1024-byte frame the page-diff writer sends per press.
 """
 
 from __future__ import annotations
@@ -25,14 +26,14 @@ from companion.ui import App, presses_for
 FULL_FRAME = 1024
 
 
-def random_actions(players: int, seed: int, reveal_rate: float = 0.3, in_turn: bool = False) -> tuple[Any, list[Any]]:
-    """One whole game from the simulated table: its setup and actions."""
+def random_actions(players: int, seed: int, in_turn: bool = False) -> tuple[Any, list[Any]]:
+    """One whole game from the simulated table, every prediction before the plays (the only order the
+    device prompts): its setup and actions."""
     rng = random.Random(seed)
     names = ["Aki", "Ben", "Chie", "Dai"][:players]
     game = Tourney(Tourney.new_setup(names, seed=seed, cards=printed_cards("tourney"), options={"dealer": seed % players}))
-    table = table_model(game, rng, reveal_rate)
+    table = table_model(game, rng, 0.0 if in_turn else 1.0)
     assert isinstance(table, TourneyTable)
-    table.in_turn = in_turn
     while not game.is_over():
         action = table.choose(game, rng)
         game.push(action)

@@ -174,6 +174,11 @@ def printed_gaps(game_id: str) -> list[str]:
     return game_class(game_id).card_gaps(printed_cards(game_id))
 
 
+def fact_notes(game_id: str, facts: Mapping[str, Any]) -> list[str]:
+    """What the table's facts for ``game_id`` leave unusable as they are (a partial set), one line each."""
+    return game_class(game_id).fact_notes(printed_cards(game_id), facts_for(facts, game_id))
+
+
 def check_fact_key(game_id: str, key: str) -> None:
     """Refuse a fact the game could never ask for (a typo in ``companion cards set``)."""
     game_class(game_id).check_fact_key(printed_cards(game_id), key)

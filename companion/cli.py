@@ -185,6 +185,9 @@ def cmd_cards_list(args: argparse.Namespace) -> int:
             print(f"{game_id} {gap}: not printed in the rules text")
     for game, key, value in carddata.iter_facts(facts):
         print(f"{game} {key} = {value} (told by a table)")
+    for game_id in game_ids():
+        for note in carddata.fact_notes(game_id, facts):
+            print(f"{game_id} {note}")
     return EXIT_OK
 
 
@@ -195,6 +198,8 @@ def cmd_cards_set(args: argparse.Namespace) -> int:
     carddata.set_fact(facts, args.game, args.key, args.value)
     _save_facts(path, facts)
     print(f"{args.game} {args.key} = {args.value}")
+    for note in carddata.fact_notes(args.game, facts):  # e.g. a set of numbers still partial
+        print(f"{args.game} {note}")
     return EXIT_OK
 
 

@@ -269,6 +269,17 @@ class Game(ABC, Generic[StateT]):
         """Raise :class:`~companion.errors.CardDataError` unless a table may tell the fact ``key``."""
         raise CardDataError(f"{cls.game_id} has no card facts a table can supply (not {key!r})")
 
+    @classmethod
+    def answer_facts(cls, cards: Mapping[str, Any], answer: Answer) -> list[tuple[str, int]]:
+        """The card facts (key, value) to remember for an answer: by default the answer itself; a
+        game whose one answer stands for several facts says which."""
+        return [(answer.key, answer.value)]
+
+    @classmethod
+    def fact_notes(cls, cards: Mapping[str, Any], facts: Mapping[str, Any]) -> list[str]:
+        """What the table's facts for this game leave unusable, one line each (``companion cards list``)."""
+        return []
+
     @abstractmethod
     def initial_state(self) -> StateT: ...
 

@@ -21,6 +21,23 @@ butterfly 2, which takes the marker and wins the trick:
 >>> trick = game.state.deal.tricks[0]
 >>> trick.result.winner, marker_colour(trick)
 (0, 'B')
+
+**The deck per player count.** Each colour uses 2 x players cards; which numbers a count uses is
+printed only as icons the text lost (3-6, 4-6, 5-6, 6). Six players use all twelve numbers, so that
+deck is known. For 3-5 players the numbers come from the printed data if it has them, else from the
+table's card facts when those name exactly 2 x players numbers; otherwise the game's first decision
+is a question (:class:`~companion.engine.base.Question` ``numbers:<players>``) whose answer names
+the numbers ticked as bits (bit *i* for the *i*-th of the printed numbers) or 0 to skip it. A skip
+applies the house ruling (rulings.md: every number accepted, only a card seen twice refused), and
+so does a first play entered with the question open (records from before the question existed).
+A partial set of facts is never taken as the deck: the question says how many numbers are missing.
+
+>>> four = Irohanihohedo(Irohanihohedo.new_setup("ABCD", cards=printed_cards("irohanihohedo")))
+>>> four.decision.question.key, four.deck_facts.missing
+('numbers:4', 8)
+>>> four.push(Answer("numbers:4", deck_mask(four.setup.cards, [1, 2, 3, 4, 6, 7, 9, 10])))
+>>> four.numbers, four.numbers_by_house
+([1, 2, 3, 4, 6, 7, 9, 10], False)
 """
 
 from __future__ import annotations
@@ -30,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, MapOf, named
-from companion.engine.base import Decision, is_digits, register
+from companion.engine.base import Answer, Decision, Question, is_digits, register
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -86,6 +103,47 @@ def colour_scores(captured: Sequence[SuitedCard]) -> int:
     return total
 
 
+@dataclass(frozen=True)
+class DeckFacts:
+    """What is known of the numbers one player count uses, before its first game's question.
+
+    ``numbers`` is the deck when known (printed, every number, or told in full); ``told`` the
+    numbers a table marked as used (possibly fewer than ``wanted``: a partial set is never used).
+    """
+
+    wanted: int
+    numbers: tuple[int, ...] | None
+    told: tuple[int, ...] = ()
+
+    @property
+    def missing(self) -> int:
+        """How many more numbers a table must tell before the deck is known (0 when it is)."""
+        return 0 if self.numbers is not None else max(0, self.wanted - len(self.told))
+
+
+def deck_mask(cards: Mapping[str, Any], numbers: Sequence[int]) -> int:
+    """An answer's value for ``numbers``: bit *i* set for the *i*-th of the printed numbers.
+
+    >>> deck_mask({"numbers": [1, 2, 3, 4]}, [1, 3])
+    5
+    """
+    return sum(1 << index for index, number in enumerate(cards["numbers"]) if number in numbers)
+
+
+def mask_numbers(cards: Mapping[str, Any], mask: int) -> list[int]:
+    """The numbers an answer's value ticks (the inverse of :func:`deck_mask`)."""
+    return [number for index, number in enumerate(cards["numbers"]) if mask >> index & 1]
+
+
+@dataclass
+class IroState(TrickState[Deal[SuitedCard]]):
+    """The fold, plus the deck's numbers once known (None while the deck question is open) and
+    whether they are the house ruling's (every number)."""
+
+    numbers: tuple[int, ...] | None = None
+    by_house: bool = False
+
+
 CARD_SHAPE = {  # what validate_cards and the rules may index (carddata.check_shape)
     "game": str,
     "colours": [named()],
@@ -97,14 +155,14 @@ CARD_SHAPE = {  # what validate_cards and the rules may index (carddata.check_sh
 
 
 @register
-class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
+class Irohanihohedo(TrickGame[IroState]):
     """3-6 players, as many deals as players, 9 tricks a deal; the dealer moves left each deal."""
 
     game_id = "irohanihohedo"
     title = "Irohanihohedo"
     min_players = 3
     max_players = 6
-    action_types = {"play": Play}
+    action_types = {"play": Play, "answer": Answer}
     term_tables = {"suit": "colours", "colour": "colours"}
 
     def configure(self) -> None:
@@ -112,10 +170,10 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
         cards = self.setup.cards
         self.validate_cards(cards)
         self.colours = {entry["code"]: entry for entry in cards["colours"]}
-        self.numbers = self.numbers_in_play(cards, self.setup.table_facts, self.n)
-        # (house) rulings.md: without the lost icons every number is accepted, only repeats refused
-        self.numbers_by_house = self.numbers == list(cards["numbers"]) and not cards["numbers_by_players"].get(str(self.n))
+        self.deck_facts = self.known_deck(cards, self.setup.table_facts, self.n)
         self.hand_size: int = cards["hand_size"]
+        # the book's strategic variant (all agree at set-up): each colour's lowest won card lies face up
+        self.strategic = bool(self.setup.options.get("strategic", False))
 
     # --- card data -----------------------------------------------------------------------------
 
@@ -126,17 +184,45 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
         check.numbers()
         check.need(all(is_digits(k) and set(v) <= set(cards["numbers"]) for k, v in cards["numbers_by_players"].items()),
                    "'numbers_by_players' maps a player count to a list of the numbers it uses")
+        check.need(all(len(set(v)) == cards["cards_per_colour_per_player"] * int(k)
+                       for k, v in cards["numbers_by_players"].items()),
+                   "'numbers_by_players' lists 'cards_per_colour_per_player' x players numbers for each count")
         check.need(cards["hand_size"] > 0, "'hand_size' must be a whole number > 0")
 
     @classmethod
-    def numbers_in_play(cls, cards: Mapping[str, Any], facts: Mapping[str, Any], players: int) -> list[int]:
-        """The numbers a player count uses: printed, else told by a table, else every number (house)."""
+    def known_deck(cls, cards: Mapping[str, Any], facts: Mapping[str, Any], players: int) -> DeckFacts:
+        """The numbers ``players`` use: printed; or every number when 2 x players of each colour is
+        all of them (6 players); or told by a table, when it named exactly that many."""
+        wanted = cards["cards_per_colour_per_player"] * players
         printed = cards["numbers_by_players"].get(str(players))
         if printed:
-            return sorted(printed)
-        told = facts.get("numbers", {}).get(str(players), {}) if isinstance(facts.get("numbers"), dict) else {}
-        chosen = sorted(int(n) for n, used in told.items() if used) if isinstance(told, dict) else []
-        return chosen or list(cards["numbers"])
+            return DeckFacts(wanted, tuple(sorted(printed)))
+        if len(cards["numbers"]) == wanted:
+            return DeckFacts(wanted, tuple(cards["numbers"]))
+        by_count = facts.get("numbers") if isinstance(facts.get("numbers"), dict) else {}
+        told_facts = by_count.get(str(players), {}) if isinstance(by_count, dict) else {}
+        told = tuple(sorted(int(n) for n, used in told_facts.items() if used)) if isinstance(told_facts, dict) else ()
+        return DeckFacts(wanted, told if len(told) == wanted else None, told)
+
+    @classmethod
+    def answer_facts(cls, cards: Mapping[str, Any], answer: Answer) -> list[tuple[str, int]]:
+        """The card facts a deck answer stands for, to remember: each number used (1) or not (0);
+        none for a skip, so the next game at that count asks again."""
+        players = answer.key.split(":")[1]
+        if not answer.value:
+            return []
+        return [(f"numbers:{players}:{number}", answer.value >> index & 1) for index, number in enumerate(cards["numbers"])]
+
+    @property
+    def numbers(self) -> list[int]:
+        """The numbers accepted now: the deck's, or every number (the house ruling) until known."""
+        known = self.state.numbers
+        return list(known) if known is not None else list(self.setup.cards["numbers"])
+
+    @property
+    def numbers_by_house(self) -> bool:
+        """(house) rulings.md: the deck is not known, so every number is accepted, only repeats refused."""
+        return self.state.numbers is None or self.state.by_house
 
     @classmethod
     def card_gaps(cls, cards: Mapping[str, Any]) -> list[str]:
@@ -144,8 +230,21 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
         return [
             f"numbers:{players}:<number> (which numbers {players} players use: {wanted * players} per colour)"
             for players in range(cls.min_players, cls.max_players + 1)
-            if str(players) not in cards["numbers_by_players"]
+            if cls.known_deck(cards, {}, players).numbers is None
         ]
+
+    @classmethod
+    def fact_notes(cls, cards: Mapping[str, Any], facts: Mapping[str, Any]) -> list[str]:
+        """Told sets of numbers that are not a whole deck, and so are not used: how many are missing."""
+        notes = []
+        for players in range(cls.min_players, cls.max_players + 1):
+            deck = cls.known_deck(cards, facts, players)
+            if deck.told and deck.numbers is None:
+                extra = len(deck.told) - deck.wanted
+                counted = f"{-extra} missing" if extra < 0 else f"{extra} too many"
+                notes.append(f"numbers:{players}: {len(deck.told)} of {deck.wanted} numbers told ({counted}):"
+                             f" not used; the device asks at the next {players}-player game")
+        return notes
 
     @classmethod
     def check_fact_key(cls, cards: Mapping[str, Any], key: str) -> None:
@@ -177,6 +276,16 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
     def tricks_in_deal(self, deal: Deal[Any]) -> int:
         return self.hand_size
 
+    def new_state(self) -> IroState:
+        return IroState(numbers=self.deck_facts.numbers)
+
+    def deck_question(self) -> Question:
+        """Which numbers this player count uses: one answer, the numbers ticked (or 0: skip)."""
+        deck, numbers = self.deck_facts, self.setup.cards["numbers"]
+        return Question(f"numbers:{self.n}", f"which numbers do {self.n} players use ({deck.wanted} of"
+                        f" {len(numbers)}; 0 skips: house ruling)?", 0, (1 << len(numbers)) - 1,
+                        deck_mask(self.setup.cards, deck.told))
+
     def must_follow(self, trick: Trick[Any]) -> frozenset[str]:
         """Every colour already in the trick is owed, if the seat holds one."""
         return frozenset(card.suit for card in trick.cards)
@@ -196,10 +305,22 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
     def score_deal(self, deal: Deal[Any]) -> list[int]:
         return [colour_scores(captured) for captured in deal.captured]
 
+    def face_up(self, deal: Deal[Any]) -> list[dict[str, int]] | None:
+        """What the table sees of the cards each seat won, while a deal is played: won cards are
+        kept face down (「ウラ向きの束」), so nothing in the base game (None); in the strategic
+        variant, each seat's lowest card per colour."""
+        return [lowest_per_colour(captured) for captured in deal.captured] if self.strategic else None
+
     # --- the log -------------------------------------------------------------------------------
 
     def apply(self, action: Any) -> None:
-        deal = self.state.deal
+        state = self.state
+        if isinstance(action, Answer) or state.numbers is None:  # an answer, or a play that skips it
+            chosen = mask_numbers(self.setup.cards, action.value) if isinstance(action, Answer) else []
+            state.numbers, state.by_house = (tuple(chosen), False) if chosen else (tuple(self.numbers), True)
+            if isinstance(action, Answer):
+                return
+        deal = state.deal
         self.put_down(deal, action.seat, (action.card,))
         if self.trick_complete(deal.trick):
             self.finish_trick(self.state, deal)
@@ -208,9 +329,13 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
         decision = self.decision
         if decision is None:
             raise IllegalAction("the game is over", code="game_over")
+        if isinstance(action, Answer):
+            self._check_answer(decision, action)
+            return
         if not isinstance(action, Play):
             raise IllegalAction(f"{action!r} is not an action of {self.title}")
-        seat = decision.seat or 0
+        seat = decision.seat if decision.kind == "play" else self.state.deal.trick.lead
+        seat = seat or 0
         if action.seat != seat:
             raise IllegalAction(
                 f"it is {self.seat_label(seat)}'s turn, not {self._label(action.seat)}'s",
@@ -225,6 +350,16 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
                               players=self.n)
         check_unseen(card, self.state.deal)
 
+    def _check_answer(self, decision: Decision, answer: Answer) -> None:
+        question = decision.question
+        if question is None or question.key != answer.key:
+            raise IllegalAction(f"no question about {answer.key!r} is open")
+        ticked = len(mask_numbers(self.setup.cards, answer.value))
+        wanted = self.deck_facts.wanted
+        if not question.minimum <= answer.value <= question.maximum or ticked not in (0, wanted):
+            raise IllegalAction(f"{self.n} players use {wanted} numbers: tick {wanted}, not {ticked} (or skip)",
+                                code="irohanihohedo.deck_count", wanted=wanted, ticked=ticked, players=self.n)
+
     def _label(self, seat: object) -> str:
         return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.n else repr(seat)
 
@@ -233,6 +368,9 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
         deal = self.state.deal
         if self.deal_played(deal):
             return None
+        if self.state.numbers is None:
+            question = self.deck_question()
+            return Decision("answer", None, question.prompt, question)
         seat = self.seat_to_play(deal.trick)
         return Decision("play", seat, f"{self.seat_label(seat)}: play (trick {len(deal.tricks)})")
 
@@ -240,15 +378,25 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
         decision = self.decision
         if decision is None:
             return
+        if decision.question is not None:  # every whole deck, the skip, and a first play (a skip too)
+            question = decision.question
+            yield from (Answer(question.key, value) for value in range(question.minimum, question.maximum + 1)
+                        if len(mask_numbers(self.setup.cards, value)) in (0, self.deck_facts.wanted))
+        seat = self.seat_to_play(self.state.deal.trick)
         for card in self.unseen(self.deck()):
-            yield Play(decision.seat or 0, card)
+            yield Play(seat, card)
 
     def parse(self, text: str) -> Any:
-        """A play from its card, like ``O7`` (bird 7) or ``R12`` (flower 12)."""
+        """A play from its card, like ``O7`` (bird 7) or ``R12`` (flower 12); the deck question's
+        answer as the numbers ticked, like ``1 2 3 4 6 7 9 10``, or ``skip``."""
         decision = self.decision
         if decision is None:
             raise IllegalAction("the game is over", code="game_over")
-        return Play(decision.seat or 0, SuitedCard.parse(text.strip()))
+        words = text.replace(",", " ").split()
+        if decision.question is not None and (words == ["skip"] or words and all(map(is_digits, words))):
+            numbers = [] if words == ["skip"] else [int(word) for word in words]
+            return Answer(decision.question.key, deck_mask(self.setup.cards, numbers))
+        return Play(self.seat_to_play(self.state.deal.trick), SuitedCard.parse(text.strip()))
 
     # --- the replay schema ----------------------------------------------------------------------
 

@@ -15,16 +15,24 @@ suit), so recording it would store a fact that could only agree or contradict; r
 and the key planner then never meet an action nobody pressed, and an undo of the card before the
 NPC's takes the NPC's card back with it. The card's reason is a phrase like any trick's reason.
 
-**Readings the book leaves open** (not in rulings.md; say so when they matter): the NPC sits after
-the last player (P3), so it plays between P3 and P1; it never deals, and the first lead of a deal is
-the dealer's left-hand *player* (the book has the NPC lead only after winning a trick). The NPC
-plays as soon as the seat before it has played: its card follows from public cards alone.
+**(house) The NPC's seat** (rulings.md; named at set-up): the NPC sits after the last player
+(P3), so it plays between P3 and P1; it never deals, and the first lead of a deal is the dealer's
+left-hand *player* (the book has the NPC lead only after winning a trick).
 
-**Predictions in any order, and records that agree.** A prediction may be entered whenever the
-lead's card is down: before the plays (the book's order) or when revealed at the end of the trick.
-The state keeps predictions by seat, not by arrival, and reveals them all when the trick is
-complete, so every entry order of the same cards folds to the same state and the same summary
-(tested): the record keeps the order the table used, and every such record is equivalent.
+**The book's sequence.** The lead puts down a playing card face up and a prediction face down; the
+others predict; only then, from the lead's left, does everyone else play (「この時点ではまだ
+プレイングカードは出しません！」). :attr:`Tourney.decision` asks in that order and never asks for a
+play while a prediction is open. The NPC's card goes down at its turn of the *play phase*: when it
+leads, at once (its card is the lead); otherwise once every prediction is in, so with P3 leading
+the NPC waits for the predictions although its seat comes next.
+
+**Predictions entered late, and records that agree.** The engine still accepts a prediction after
+plays were entered (a correction, or a record of a table that revealed the predictions at the end):
+a playing card entered while predictions are open starts the play phase, and the NPC's card, if its
+turn came first, goes down before it. The state keeps predictions by seat, not by arrival, and
+reveals them all when the trick is complete, so every entry order of the same cards folds to the
+same state and the same summary (tested): the record keeps the order the table used, and every
+such record is equivalent.
 
 A prediction proves what a seat held: one revealed in trick *k* of suit S proves a revoke by a seat
 that declined S in an earlier trick (not in trick *k* itself: it left the hand before the play).
@@ -407,6 +415,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
             self.trick.predictions[action.seat] = action.card
             deal.seen[action.card] = "prediction"
         else:
+            if self.npc_waits(deal):  # a play entered while predictions are open starts the play phase
+                self._play_npc(deal)
             self.put_down(deal, action.seat, (action.card,))
         self._settle()
 
@@ -421,12 +431,16 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
                         deal.watch.revealed(deal.index, seat, card, index)  # type: ignore[attr-defined]
                 self.finish_trick(self.state, deal)
             elif self.npc_to_play(deal):
-                choice = npc_choice(deal.npc_left, trick.lead_suit, self.suits)
-                self.put_down(deal, self.seat_to_play(trick), (choice.card,))
-                deal.npc_left.remove(choice.card)
-                trick.npc_reason = choice.reason
+                self._play_npc(deal)
             else:
                 break
+
+    def _play_npc(self, deal: TourneyDeal) -> None:
+        trick = self.trick
+        choice = npc_choice(deal.npc_left, trick.lead_suit, self.suits)
+        self.put_down(deal, self.seat_to_play(trick), (choice.card,))
+        deal.npc_left.remove(choice.card)
+        trick.npc_reason = choice.reason
 
     def put_down(self, deal: Deal[Any], seat: int, cards: Sequence[SuitedCard], *, owed: frozenset[str] | None = None,
                  free: bool = False) -> None:
@@ -434,10 +448,30 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         assert isinstance(deal, TourneyDeal)
         deal.seen.update(dict.fromkeys(cards, "played"))
 
-    def npc_to_play(self, deal: TourneyDeal) -> bool:
+    def npc_turn(self, deal: TourneyDeal) -> bool:
+        """The NPC's card is the next one in play order (whether or not the play phase has begun)."""
         trick = deal.tourney_tricks[-1]
         return (self.npc is not None and deal.npc_laid is not None and len(trick.turns) < self.places
                 and self.seat_to_play(trick) == self.npc)
+
+    def play_phase(self, trick: TourneyTrick) -> bool:
+        """Every prediction is in, or a follower's playing card was entered before them (late ones)."""
+        return not self.missing_predictions(trick) or any(turn.seat != self.npc for turn in trick.turns[1:])
+
+    def npc_to_play(self, deal: TourneyDeal) -> bool:
+        """The NPC puts its card down now: it leads, or its turn came in the play phase."""
+        trick = deal.tourney_tricks[-1]
+        return self.npc_turn(deal) and (not trick.turns or self.play_phase(trick))
+
+    def next_player(self) -> int:
+        """The seat whose playing card comes next: after the NPC's while the NPC waits for the
+        predictions (its card goes down first when a play is entered early)."""
+        seat = self.seat_to_play(self.trick)
+        return (seat + 1) % self.places if self.npc_waits(self.deal) else seat
+
+    def npc_waits(self, deal: TourneyDeal) -> bool:
+        """It is the NPC's turn, but predictions are open: its card waits for them."""
+        return self.npc_turn(deal) and not self.npc_to_play(deal)
 
     def check(self, action: object) -> None:
         decision = self.decision
@@ -455,7 +489,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
             raise IllegalAction("the device plays the NPC's cards itself", code="tourney.npc_plays")
         trick = self.trick
         if isinstance(action, Play):
-            seat = self.seat_to_play(trick)
+            seat = self.next_player()
             if len(trick.turns) == self.places:
                 raise IllegalAction("every playing card is down: enter the missing predictions",
                                     code="tourney.predictions_missing")
@@ -499,8 +533,9 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
 
     @property
     def decision(self) -> Decision | None:
-        """The NPC's row at a 3-player deal's start; then per trick the lead's card, the predictions
-        (while no follower has played) and the plays in turn; predictions still missing come last."""
+        """The NPC's row at a 3-player deal's start; then per trick the lead's card, every
+        prediction, and only then the plays in turn (the book's order): never a play while a
+        prediction is open, even when plays were entered early (then the predictions are asked first)."""
         deal = self.deal
         if self.deal_played(deal):
             return None
@@ -512,8 +547,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         if not trick.turns:
             return Decision("lead", trick.lead, f"{self.seat_label(trick.lead)}: lead (trick {number})")
         missing = self.missing_predictions(trick)
-        deferred = any(turn.seat != self.npc for turn in trick.turns[1:])
-        if missing and (not deferred or len(trick.turns) == self.places):
+        if missing:
             return Decision("predict", missing[0], f"{self.seat_label(missing[0])}: predict (trick {number})")
         seat = self.seat_to_play(trick)
         return Decision("play", seat, f"{self.seat_label(seat)}: play (trick {number})")
@@ -530,9 +564,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         if trick.turns:
             for seat in self.missing_predictions(trick):
                 yield from (Predict(seat, card) for card in unseen)
-        if len(trick.turns) < self.places:
-            seat = self.seat_to_play(trick)
-            yield from (Play(seat, card) for card in unseen)
+        if len(trick.turns) < self.places:  # late plays too: the engine accepts them (see check)
+            yield from (Play(self.next_player(), card) for card in unseen)
 
     def parse(self, text: str) -> Any:
         """From the short notation: ``W7`` is the awaited card (a lead, play or prediction),
@@ -571,7 +604,9 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         }
 
     def deal_summary(self, deal: Deal[Any]) -> dict[str, Any]:
-        """``hit_points`` and ``trick_points`` per player, and ``npc_row`` (the NPC's cards as laid, or null)."""
+        """``hit_points`` and ``trick_points`` per player (with three players 3 entries, while the
+        common ``tricks_won`` has a 4th, the NPC's: it never scores), and ``npc_row`` (the NPC's cards
+        as laid, or null)."""
         assert isinstance(deal, TourneyDeal)
         hits, tricks = self.deal_points(deal)
         return {"hit_points": hits, "trick_points": tricks,

@@ -1,12 +1,19 @@
-"""A simulated Irohanihohedo table: real hands of 9 from the deck in play, following any colour present."""
+"""A simulated Irohanihohedo table: real hands of 9 from the deck in play, following any colour present.
+
+The table holds a real deck: for 3-5 players, the numbers on the cards whose icons admit the player
+count (unknown to the text, so the table model picks them at random, the same numbers in every
+colour). Asked which numbers are in play, it answers with them, or skips the question (the house
+ruling) at the table model's rate.
+"""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from companion.engine.base import Answer
 from companion.engine.tricks import SuitedCard
-from companion.games.irohanihohedo import Irohanihohedo, Play
+from companion.games.irohanihohedo import Irohanihohedo, Play, deck_mask
 from companion.sim import TABLE_MODELS, DealingTable, cut
 
 
@@ -14,26 +21,25 @@ class IrohanihohedoTable(DealingTable):
     """Deals each deal's hands (the pass to the left changes nothing the device sees) and plays
     only what a holder may: a colour already in the trick if the hand has one."""
 
-    def __init__(self, game: Irohanihohedo, rng: random.Random, ability_rate: float) -> None:
+    def __init__(self, game: Irohanihohedo, rng: random.Random, skip_rate: float) -> None:
         self.hands: list[list[SuitedCard]] = []
+        self.skip_rate = skip_rate
+        known = game.deck_facts.numbers if game.state.numbers is None else game.state.numbers
+        everything = list(game.setup.cards["numbers"])
+        self.numbers = sorted(known if known is not None and len(known) == game.deck_facts.wanted
+                              else rng.sample(everything, game.deck_facts.wanted))
 
     def deal(self, game: Irohanihohedo, rng: random.Random) -> None:
-        self.hands = [sorted(hand) for hand in cut(self.deck(game, rng), game.hand_size, game.n)]
-
-    @staticmethod
-    def deck(game: Irohanihohedo, rng: random.Random) -> list[SuitedCard]:
-        """The cards in play: 2 x players of each colour, from the numbers the game accepts."""
-        per_colour = game.setup.cards["cards_per_colour_per_player"] * game.n
-        deck = []
-        for colour in game.colours:
-            numbers = game.numbers if len(game.numbers) <= per_colour else rng.sample(game.numbers, per_colour)
-            deck += [SuitedCard(colour, number) for number in numbers]
+        deck = [SuitedCard(colour, number) for colour in game.colours for number in self.numbers]
         rng.shuffle(deck)
-        return deck
+        self.hands = [sorted(hand) for hand in cut(deck, game.hand_size, game.n)]
 
     def choose(self, game: Irohanihohedo, rng: random.Random) -> Any:  # type: ignore[override]
         decision = self.next_decision(game, rng)
-        return rng.choice(self.plays_for(game, decision.seat or 0))  # every decision here is a seat's play
+        if decision.question is not None:  # the deck question: the table's numbers, or a skip
+            told = 0 if rng.random() < self.skip_rate else deck_mask(game.setup.cards, self.numbers)
+            return Answer(decision.question.key, told)
+        return rng.choice(self.plays_for(game, decision.seat or 0))
 
     def plays_for(self, game: Irohanihohedo, seat: int) -> list[Play]:
         owed = game.must_follow(game.state.deal.trick)

@@ -1,8 +1,11 @@
 """A simulated Tourney table: real hands of 14, the NPC's row laid by suit, following the lead suit.
 
-Tourney has no abilities; the table model's rate is instead the chance that the table enters a
-trick's predictions when they are revealed, after the plays, rather than before them (both are
-legal and must fold to the same state).
+Tourney has no abilities; the table model's rate is instead the chance that a trick's predictions
+come from the seats in random order (as the book allows) rather than round from the lead. The
+table follows the device's prompts: every prediction before the plays. ``reveal_rate`` (0 unless a
+test sets it) is the chance that it enters a trick's plays first and the predictions when they are
+revealed, as records from before the device kept the book's order do: the engine still accepts
+them, and both orders must fold to the same state.
 """
 
 from __future__ import annotations
@@ -16,15 +19,11 @@ from companion.sim import TABLE_MODELS, DealingTable, cut
 
 
 class TourneyTable(DealingTable):
-    """Deals each deal's hands (and with three players the NPC's row and prediction pile).
+    """Deals each deal's hands (and with three players the NPC's row and prediction pile)."""
 
-    Predictions come from the players in random order, as the book allows; ``in_turn`` makes them
-    come round from the lead instead, as a table that does not think about it would.
-    """
-
-    def __init__(self, game: Tourney, rng: random.Random, reveal_rate: float) -> None:
-        self.reveal_rate = reveal_rate
-        self.in_turn = False
+    def __init__(self, game: Tourney, rng: random.Random, shuffle_rate: float) -> None:
+        self.shuffle_rate = shuffle_rate
+        self.reveal_rate = 0.0
         self.hands: list[list[SuitedCard]] = []
         self.npc_row: list[SuitedCard] = []
         self.npc_pile: list[SuitedCard] = []
@@ -53,9 +52,9 @@ class TourneyTable(DealingTable):
         missing = game.missing_predictions(trick)
         if decision.kind == "lead":
             return Play(decision.seat or 0, rng.choice(self.hands[decision.seat or 0]))
-        next_play = game.seat_to_play(trick) if len(trick.turns) < game.places else None
-        if missing and (next_play is None or decision.kind == "predict" and rng.random() >= self.reveal_rate):
-            seat = missing[0] if self.in_turn else rng.choice(missing)
+        next_play = game.next_player() if len(trick.turns) < game.places else None
+        if missing and (next_play is None or rng.random() >= self.reveal_rate):
+            seat = rng.choice(missing) if rng.random() < self.shuffle_rate else missing[0]
             return Predict(seat, rng.choice(self.hands[seat]))
         assert next_play is not None
         return Play(next_play, rng.choice(self.playable(next_play, trick.lead_suit)))

@@ -5,30 +5,42 @@ lies; the card holding it has a ``*``. The seat to play has the picker in its ro
 the numbers of it not yet played, split into a lower and an upper row when there are more than six.
 LEFT/RIGHT step through the colour's numbers, UP/DOWN go to the other row and on to the next
 colour; OK plays. The picker starts on a colour the seat owes (the lead's, unless the seat is known
-to be out of it), near the number of the last card played. AUX shows each seat's lowest captured
-card per colour (the book's strategic variant keeps them face up). Results, revokes, deal scores
-and the ranking are the shared trick-game screens.
+to be out of it), near the number of the last card played. Results, revokes, deal scores and the
+ranking are the shared trick-game screens.
+
+**The deck question** (3-5 players, before the first game at a player count whose numbers are not
+known): one screen of the twelve numbers in two rows, and ``Done`` and ``Skip`` below. The arrows
+move the cursor, OK ticks or unticks a number (``*``), OK on ``Done`` enters the ticked numbers
+(the engine checks there are exactly 2 x players), OK on ``Skip`` applies the house ruling. The
+answer is remembered as the table's card facts, so the next game at that count does not ask. A
+partial set told before starts ticked, and the screen says how many numbers are missing.
+
+**Won cards are kept face down** (「ウラ向きの束」): during a deal the device shows no captured
+card, no lowest card and no running colour score; scores appear on the deal's table at its end.
+AUX shows the tricks each seat has won (the stacks are in sight). Only in the strategic variant,
+chosen at set-up ("Lowest up"), does AUX show each seat's lowest captured card per colour, as those
+lie face up. The history lists a finished deal's tricks, and of the deal in play only the last
+trick, whose cards the table has just seen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.engine.tricks import SuitedCard, Turn
-from companion.games.irohanihohedo import Irohanihohedo, Play, lowest_per_colour, marker_colour, marker_turn
+from companion.games.irohanihohedo import Irohanihohedo, Play, deck_mask, marker_colour, marker_turn, mask_numbers
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, shortest
 from companion.ui.screens import Choice, Screen, register_ui
-from companion.ui.tricks import CARD_X, FinalScreen, TrickScreenBase, TrickUI, seat_row, yes_no
+from companion.ui.tricks import CARD_X, OK, AnswerScreen, FinalScreen, TrickScreenBase, TrickUI, seat_row, yes_no
 
 if TYPE_CHECKING:
     from companion.ui.app import App
 
 CELLS_X = 48
 CELL = 12  # pixel width of one number in the picker row (two digits and a margin)
-OK = KeyEvent(Key.OK)
 
 
 @register_ui
@@ -51,6 +63,15 @@ class IrohanihohedoUI(TrickUI[Irohanihohedo]):
 
     def turn_text(self, turn: Turn[Any]) -> str:
         return f"{turn.seat + 1}:{self.card_text(turn.cards[0])}"
+
+    def history(self) -> list[tuple[str, Callable[[], Screen]]]:
+        """Finished deals' tricks, and of the deal in play only its last trick: the cards of earlier
+        tricks lie face down in their winners' stacks."""
+        deals = self.game.state.deals
+        finished = [(d, k) for d, deal in enumerate(deals) for k, trick in enumerate(deal.tricks) if trick.result is not None]
+        in_play = [(d, k) for d, k in finished if deals[d].scores is None]
+        shown = [(d, k) not in in_play[:-1] for d, k in finished]
+        return [entry for entry, keep in zip(super().history(), shown, strict=True) if keep]
 
     def describe(self, action: Any) -> str:
         if not isinstance(action, Play):
@@ -121,8 +142,8 @@ class TrickScreen(TrickScreenBase):
             self.grid = self.grid.moved(event.key)
         elif event.key is Key.OK:
             self.app.push(Play(self.seat, self.grid.value))
-        elif event.key is Key.AUX:
-            self.app.open(LowestScreen(self.app, self.ui))
+        elif event.key is Key.AUX:  # what the table may see of the won cards: see the module docstring
+            self.app.open(LowestScreen(self.app, self.ui) if self.game.strategic else TricksWonScreen(self.app, self.ui))
         elif event.key is Key.BACK:
             self.app.open_menu()
 
@@ -181,23 +202,123 @@ class TrickScreen(TrickScreenBase):
             canvas.divider(CELLS_X + self.half * CELL + 1 if lower else CELLS_X - 3, row)
 
 
-class LowestScreen(TrickScreenBase):
-    """Each seat's lowest captured card per colour this deal (the strategic variant's face-up row)."""
+@IrohanihohedoUI.enters("answer")
+class DeckScreen(AnswerScreen):
+    """Which numbers this player count uses: tick them, then Done (or Skip); see the module docstring."""
 
+    game: Irohanihohedo
     ui: IrohanihohedoUI
+    CELL: ClassVar[int] = 20  # pixel width of one number's cell
+    WORDS: ClassVar[int] = 56  # pixel width of Done and Skip
+
+    def __init__(self, app: App, ui: IrohanihohedoUI) -> None:
+        super().__init__(app, ui)
+        self.numbers: list[int] = list(self.game.setup.cards["numbers"])
+        self.ticked = frozenset(mask_numbers(self.game.setup.cards, self.question.suggestion))
+        self.grid = deck_grid(self.numbers)
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key in ARROWS:
+            self.grid = self.grid.moved(event.key)
+        elif event.key is Key.OK:
+            self.choose(self.grid.value)
+        elif event.key is Key.BACK:
+            self.app.open_menu()
+
+    def choose(self, value: int | str) -> None:
+        if value == SKIP:
+            self.answer(0)
+        elif value == DONE:
+            self.answer(deck_mask(self.game.setup.cards, sorted(self.ticked)))
+        elif isinstance(value, int):
+            self.ticked = self.ticked ^ {value}
+
+    def keys_to(self, value: int) -> list[KeyEvent]:
+        """Tick or untick what differs, nearest first, then go to Done (Skip for 0)."""
+        grid, keys = self.grid, []
+        todo = set() if value == 0 else set(mask_numbers(self.game.setup.cards, value)) ^ self.ticked
+        while todo:
+            paths = [shortest(grid, lambda g, n=number: g.value == n, Grid.steps) for number in sorted(todo)]
+            path = min(paths, key=len)
+            for event in path:
+                grid = grid.moved(event.key)
+            keys += [*path, OK]
+            todo.discard(grid.value)
+        return keys + shortest(grid, lambda g: g.value == (DONE if value else SKIP), Grid.steps)
 
     def draw(self, canvas: Canvas) -> None:
-        deal = self.game.state.deal
-        canvas.title(self.t("irohanihohedo.lowest.title", deal=deal.index + 1))
-        for seat, captured in enumerate(deal.captured[: ROWS - 1]):
-            lowest = lowest_per_colour(captured)
-            cards = " ".join(self.ui.card_text(SuitedCard(colour, rank)) for colour, rank in lowest.items())
-            canvas.text(1 + seat, self.app.seat_label(seat), width=14)
-            canvas.text(1 + seat, cards or "-", x=14)
+        players, deck = self.game.n, self.game.deck_facts
+        icons = ", ".join(f"{count}-{self.game.max_players}" if count < self.game.max_players else str(count)
+                          for count in range(self.game.min_players, players + 1))
+        canvas.title(self.t("irohanihohedo.deck.title", players=players))
+        canvas.lines(1, 2, self.t("irohanihohedo.deck.text", icons=icons, wanted=deck.wanted))
+        for r, row in enumerate(self.grid.rows):
+            for c, (_, value) in enumerate(row):
+                at = (r, c) == (self.grid.row, self.grid.col)
+                if isinstance(value, int):
+                    text = f"{value}*" if value in self.ticked else str(value)
+                    canvas.cell(c * self.CELL + 4, 3 + r, self.CELL, text, invert=at)
+                else:
+                    canvas.cell(c * (self.WORDS + 8) + 4, 3 + r, self.WORDS, self.t(f"irohanihohedo.deck.{value}"),
+                                invert=at)
+        status = self.t("irohanihohedo.deck.count", count=len(self.ticked), wanted=deck.wanted)
+        if len(deck.told) > deck.wanted:  # a table told too many: also never used as the deck
+            status += "  " + self.t("irohanihohedo.deck.extra", told=len(deck.told), extra=len(deck.told) - deck.wanted)
+        elif deck.told:
+            status += "  " + self.t("irohanihohedo.deck.partial", told=len(deck.told), missing=deck.missing)
+        canvas.text(6, status)
+        canvas.text(ROWS - 1, self.t("irohanihohedo.deck.hint"))
+
+
+DONE, SKIP = "done", "skip"
+
+
+def deck_grid(numbers: Sequence[int]) -> Grid[int | str]:
+    """The numbers in two rows, then Done and Skip; each row its own group."""
+    half = (len(numbers) + 1) // 2
+    rows: list[list[tuple[int, int | str]]] = [
+        [(i, n) for i, n in enumerate(numbers[:half])],
+        [(i, n) for i, n in enumerate(numbers[half:])],
+        [(0, DONE), (1, SKIP)],
+    ]
+    return Grid.of(rows)
+
+
+class WonScreen(TrickScreenBase):
+    """What the table sees of the cards won this deal; OK, BACK or AUX goes back."""
+
+    ui: IrohanihohedoUI
 
     def on_key(self, event: KeyEvent) -> None:
         if event.key in (Key.OK, Key.BACK, Key.AUX):
             self.app.close(self)
+
+
+class LowestScreen(WonScreen):
+    """The strategic variant: each seat's lowest captured card per colour this deal, as they lie face up."""
+
+    def draw(self, canvas: Canvas) -> None:
+        deal = self.game.state.deal
+        shown = self.game.face_up(deal)
+        if shown is None:
+            raise ValueError("only the strategic variant shows the lowest cards")
+        canvas.title(self.t("irohanihohedo.lowest.title", deal=deal.index + 1))
+        for seat, lowest in enumerate(shown[: ROWS - 1]):
+            cards = " ".join(self.ui.card_text(SuitedCard(colour, rank)) for colour, rank in lowest.items())
+            canvas.text(1 + seat, self.app.seat_label(seat), width=14)
+            canvas.text(1 + seat, cards or "-", x=14)
+
+
+class TricksWonScreen(WonScreen):
+    """The base game: only how many tricks each seat has won (their stacks are in sight), no cards."""
+
+    def draw(self, canvas: Canvas) -> None:
+        deal = self.game.state.deal
+        canvas.title(self.t("irohanihohedo.won.title", deal=deal.index + 1))
+        for seat, won in enumerate(deal.tricks_won[: ROWS - 2]):
+            canvas.text(1 + seat, self.ui.seat_name(seat), width=80)
+            canvas.text(1 + seat, str(won), x=80, width=20, right=True)
+        canvas.text(ROWS - 1, self.t("irohanihohedo.won.hidden"))
 
 
 class IrohanihohedoFinal(FinalScreen):

@@ -1,18 +1,21 @@
-"""Tourney's screens: the NPC's row, trick entry with predictions in any order, places and hits.
+"""Tourney's screens: the NPC's row, trick entry in the book's order, places and hits.
 
 **Trick entry** is one row per hand (four: with three players the NPC's row shows the card the
 device put down for it). A row shows its playing card once down, and ``*`` once its prediction is
 in (face down on the table: the device does not show it). The row being entered has the card
 picker: the suit, then its numbers in two halves (1-7, 8-14), a dot where a card was already seen
 this deal; LEFT/RIGHT step through the suit, UP/DOWN go to the other half and on to the next suit,
-OK enters. After the lead's card, the row marked ``?`` takes a prediction, the row marked ``>`` a
-playing card. AUX moves to the next entry still open (holding it, to the one before): another
-seat's prediction, or the next playing card (so a table that reveals predictions at the end enters the plays first; both orders
-give equivalent records, see :mod:`companion.games.tourney`).
+OK enters. The screen leads the table through the book's order: the lead's playing card, then the
+predictions (the row marked ``?``; the lead's own first), and only when every prediction is in the
+playing cards in turn from the lead's left (the row marked ``>``). Predictions go down in any
+order: AUX moves to the next seat still to predict (holding it, to the one before). No play is
+offered while a prediction is open.
 
 **The NPC** (three players): at each deal's start its seven face-up cards are entered with the same
-picker, front card first within each suit (OK adds, BACK takes the last back). From then on, when
-its turn comes, a notice says which card to put down for it and why; no press enters it.
+picker, front card first within each suit (OK adds, BACK takes the last back). When it leads, a
+notice says at once which card to put down for it; otherwise its card is called for at its turn in
+the play phase, after the last prediction (with P3 leading, its seat comes next but it waits). No
+press enters its card. A new 3-player game first names the house ruling that seats the NPC.
 
 **After each trick** a result screen lists places 1-4 with each hand's card and prediction and
 whether it hit, and with three players reminds the table to turn an NPC prediction card (which
@@ -137,8 +140,11 @@ class TourneyUI(TrickUI[Tourney]):
 
     @classmethod
     def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
+        """Start the game; with three players, first name the house ruling that seats the NPC."""
         values = {choice.key: choice.value for choice in choices}
         cls.begin(app, game_id, names, {"dealer": int(values["dealer"])})
+        if len(names) < Tourney.max_players:
+            app.open(NpcSeatNotice(app))
 
 
 def card_grid(game: Tourney, near: SuitedCard | None, suit: str | None = None) -> Grid[SuitedCard]:
@@ -212,10 +218,8 @@ class TrickScreen(TourneyScreen):
         """What may be entered now, in the order AUX steps through them."""
         if not self.trick.turns:
             return [self.entry]
-        open_ = [Entry(Predict, seat) for seat in self.game.missing_predictions(self.trick)]
-        if len(self.trick.turns) < self.game.places:
-            open_.append(Entry(Play, self.game.seat_to_play(self.trick)))
-        return open_
+        predictions = [Entry(Predict, seat) for seat in self.game.missing_predictions(self.trick)]
+        return predictions or [Entry(Play, self.game.next_player())]
 
     def grid_for(self, entry: Entry) -> Grid[SuitedCard]:
         """A playing card starts on the lead suit (unless the seat is known to be out of it), a
@@ -271,7 +275,7 @@ class TrickScreen(TourneyScreen):
         canvas.text(6, self.t("tourney.led", seat=lead, card=self.ui.card_text(led)) if led is not None
                     else self.t("trick.leads", seat=lead))
         following = self.next_entry(self.entry)
-        if following != self.entry:  # where AUX goes: another seat's prediction, or the plays first
+        if following != self.entry:  # where AUX goes: another seat's prediction
             canvas.text(ROWS - 1, self.t("tourney.hint.aux", seat=self.ui.label(following.seat),
                                          mode=self._mode(following)))
 
@@ -294,6 +298,8 @@ class TrickScreen(TourneyScreen):
         card = self.trick.card_of(seat)
         if card is not None:
             canvas.text(row, self.ui.card_text(card), x=CARD_X)
+        elif seat == self.game.npc and self.game.npc_waits(self.game.deal):  # its turn, but predictions are open
+            canvas.text(row, self.t("tourney.npc.waits"), x=CARD_X)
 
 
 @TourneyUI.enters("npc")
@@ -367,6 +373,16 @@ class NpcScreen(Notice):
         if self.trick.npc_reason is not None:
             canvas.lines(3, 4, self.ui.formatter.phrase(self.trick.npc_reason))
         canvas.text(ROWS - 1, self.t("tourney.announce.hint"))
+
+
+class NpcSeatNotice(Notice):
+    """A new 3-player game: the house ruling (rulings.md) that seats the NPC, before its row is entered."""
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.t("tourney.house.title"))
+        canvas.text(1, self.t("result.house"), invert=True)
+        canvas.lines(2, ROWS - 3, self.t("tourney.house.npc_seat"))
+        canvas.text(ROWS - 1, self.t("tourney.house.hint"))
 
 
 class PlacesScreen(ResultScreen):

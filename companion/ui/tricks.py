@@ -235,8 +235,10 @@ class AnswerScreen(TrickScreenBase):
         self.question = self.asked()
 
     def answer(self, value: int) -> None:
-        self.app.push(Answer(self.question.key, value))
-        self.app.on_fact(self.game.game_id, self.question.key, value)
+        answer = Answer(self.question.key, value)
+        self.app.push(answer)
+        for key, fact in self.game.answer_facts(self.game.setup.cards, answer):
+            self.app.on_fact(self.game.game_id, key, fact)
 
     def keys_to(self, value: int) -> list[KeyEvent]:
         """The arrow presses that bring the screen's value to ``value``."""

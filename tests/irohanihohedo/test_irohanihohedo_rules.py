@@ -3,12 +3,16 @@ scoring per colour, deals, dealers and leads, revokes proved by later cards, and
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from companion.carddata import printed_cards
+from companion.cli import main
+from companion.engine.base import Answer
 from companion.engine.tricks import Revoke, SuitedCard
 from companion.errors import CardDataError, IllegalAction, IllegalPlay
-from companion.games.irohanihohedo import Irohanihohedo, Play, colour_scores, marker_colour
+from companion.games.irohanihohedo import Irohanihohedo, Play, colour_scores, deck_mask, marker_colour
 from companion.text import Catalog, Formatter
 
 CARDS = printed_cards("irohanihohedo")
@@ -163,15 +167,63 @@ def test_only_the_seat_to_play_may_play() -> None:
 def test_numbers_a_table_told_for_its_player_count_replace_the_default() -> None:
     facts = {"numbers": {"3": {str(n): 1 for n in (1, 2, 4, 5, 7, 8)} | {"12": 0}}}
     game = Irohanihohedo(Irohanihohedo.new_setup("ABC", cards=CARDS, table_facts=facts))
-    assert game.numbers == [1, 2, 4, 5, 7, 8]
+    assert game.numbers == [1, 2, 4, 5, 7, 8] and not game.numbers_by_house
+    assert game.decision is not None and game.decision.kind == "play"  # known: nothing to ask
     with pytest.raises(IllegalPlay, match="O3 is not in the 3-player deck"):
         game.push_text("O3")
-    assert new(4).numbers == list(range(1, 13))  # other counts keep every number
+
+
+def test_six_players_use_every_number_without_a_question_or_a_house_ruling() -> None:
+    game = new(6)
+    assert game.numbers == list(range(1, 13)) and not game.numbers_by_house
+    assert game.decision is not None and game.decision.kind == "play"
+
+
+def test_three_to_five_players_are_asked_once_which_numbers_are_in_play() -> None:
+    game = new(4)
+    decision = game.decision
+    assert decision is not None and decision.kind == "answer" and decision.question is not None
+    assert decision.question.key == "numbers:4" and game.numbers_by_house
+    for wrong in ([1, 2, 3], list(range(1, 10))):  # 8 numbers, no fewer, no more
+        with pytest.raises(IllegalAction, match=f"4 players use 8 numbers: tick 8, not {len(wrong)}"):
+            game.push(Answer("numbers:4", deck_mask(CARDS, wrong)))
+    with pytest.raises(IllegalAction, match="no question about 'numbers:3'"):
+        game.push(Answer("numbers:3", deck_mask(CARDS, [1, 2, 3, 4, 5, 6])))
+    game.push_text("1 2 3 4 5 6 7 8")
+    assert game.numbers == list(range(1, 9)) and not game.numbers_by_house
+    assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("play", 1)
+    with pytest.raises(IllegalPlay, match="O9 is not in the 4-player deck"):
+        game.push_text("O9")
+    assert Irohanihohedo.answer_facts(CARDS, game.actions[0]) == [(f"numbers:4:{n}", int(n <= 8)) for n in range(1, 13)]
+    game.pop()
+    assert game.decision is not None and game.decision.kind == "answer"  # undo asks again
+
+
+def test_a_skipped_question_or_a_first_play_applies_the_house_ruling() -> None:
+    skipped = new(4)
+    skipped.push_text("skip")
+    assert skipped.numbers_by_house and skipped.numbers == list(range(1, 13))
+    assert Irohanihohedo.answer_facts(CARDS, skipped.actions[0]) == []  # nothing remembered: ask next time
+    skipped.push_text("O12")
+    played = new(4)  # a record from before the question: its first line is a play
+    played.push_text("O12")
+    assert played.numbers_by_house and played.state.deal.tricks[0].turns == skipped.state.deal.tricks[0].turns
+
+
+def test_a_partial_set_of_told_numbers_is_never_used_as_the_deck() -> None:
+    facts = {"numbers": {"4": {str(n): 1 for n in (1, 2, 3, 5, 8)} | {"12": 0}}}
+    game = Irohanihohedo(Irohanihohedo.new_setup("ABCD", cards=CARDS, table_facts=facts))
+    assert game.deck_facts.missing == 3 and game.deck_facts.told == (1, 2, 3, 5, 8)
+    assert game.decision is not None and game.decision.question is not None  # asked, the told ones ticked
+    assert game.decision.question.suggestion == deck_mask(CARDS, [1, 2, 3, 5, 8])
+    assert Irohanihohedo.fact_notes(CARDS, facts) == [
+        "numbers:4: 5 of 8 numbers told (3 missing): not used; the device asks at the next 4-player game"]
 
 
 def test_the_lost_icons_are_listed_as_gaps_and_fact_keys_are_checked() -> None:
     gaps = Irohanihohedo.card_gaps(CARDS)
-    assert len(gaps) == 4 and gaps[0].startswith("numbers:3:<number>")
+    assert len(gaps) == 3 and gaps[0].startswith("numbers:3:<number>")  # 6 players use every number
+    assert not any(gap.startswith("numbers:6") for gap in gaps)
     Irohanihohedo.check_fact_key(CARDS, "numbers:5:11")
     for key in ["numbers:7:1", "numbers:3:13", "points:3:1", "numbers:3"]:
         with pytest.raises(CardDataError, match="numbers:<players>:<number>"):
@@ -198,3 +250,17 @@ def test_the_replay_schema_has_the_common_keys_and_the_marker_and_lowest_cards()
     assert trick["marker"] == "G" and trick["winner"] == 2 and trick["next_lead"] == 2
     assert [c["card"] for c in trick["cards"]] == ["O7", "G3", "O2"]
     assert summary["deals"][0]["lowest"] == [{}, {}, {"G": 3, "O": 2}]
+
+
+def test_cards_list_names_no_six_player_gap_and_says_how_many_numbers_a_partial_set_misses(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    facts = tmp_path / "facts.json"
+    for number in (1, 2, 3):
+        assert main(["cards", "--facts", str(facts), "set", "irohanihohedo", f"numbers:4:{number}", "1"]) == 0
+    assert "numbers:4: 3 of 8 numbers told (5 missing): not used" in capsys.readouterr().out
+    assert main(["cards", "--facts", str(facts), "list"]) == 0
+    listed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("irohanihohedo")]
+    assert not any("numbers:6" in line for line in listed)
+    assert sum("not printed in the rules text" in line for line in listed) == 3
+    assert listed[-1] == ("irohanihohedo numbers:4: 3 of 8 numbers told (5 missing): not used;"
+                          " the device asks at the next 4-player game")

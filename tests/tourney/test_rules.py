@@ -105,7 +105,9 @@ def test_predictions_before_or_at_the_reveal_fold_to_the_same_state() -> None:
     assert before.decision == at_reveal.decision
 
 
-def test_the_decision_asks_for_predictions_then_plays_then_predictions_left_over() -> None:
+def test_the_decision_asks_for_every_prediction_before_any_play() -> None:
+    """The book's order: the lead's card, every prediction, then the plays; never a play while a
+    prediction is open, even after a table entered plays early (those are accepted: a correction)."""
     game = new()
     assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("lead", 1)
     with pytest.raises(IllegalAction, match="leads a playing card before any prediction"):
@@ -114,9 +116,9 @@ def test_the_decision_asks_for_predictions_then_plays_then_predictions_left_over
     assert (game.decision.kind, game.decision.seat) == ("predict", 1)
     push(game, "P3?W1")
     assert (game.decision.kind, game.decision.seat) == ("predict", 1)  # the lead's own still missing
-    push(game, "P3:C1")  # the table reveals predictions at the end instead
-    assert (game.decision.kind, game.decision.seat) == ("play", 3)
-    push(game, "C2", "C3")
+    push(game, "P3:C1")  # entered early: accepted, but the device goes on asking for predictions
+    assert (game.decision.kind, game.decision.seat) == ("predict", 1)
+    push(game, "P4:C2", "P1:C3")
     assert (game.decision.kind, game.decision.seat) == ("predict", 1)
     with pytest.raises(IllegalAction, match="enter the missing predictions"):
         game.push(Play(1, SuitedCard("C", 4)))
@@ -234,9 +236,13 @@ def test_npc_takes_a_place_wins_and_then_leads_with_the_front_card_of_its_strong
     # P2 S9, P3 S10, NPC S5, P1 S2: the NPC's card is 3rd and P1's 4th, so P1's Cross hits
     assert result.places == (4, 2, 1, 3)
     assert result.hits == (True, False, False, None)
-    # P3 won and leads Cross 13; the NPC, next, plays its front Cross at once (before the predictions)
-    push(game, "C13", "P3?F1", "P1?F3", "P2?F4")
+    # P3 won and leads Cross 13; the NPC's seat is next, but its card waits for every prediction
+    push(game, "C13", "P3?F1", "P1?F3")
+    assert trick_of(game, 0, 1).card_of(3) is None
+    assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("predict", 1)
+    push(game, "P2?F4")  # the last prediction: the play phase, and the NPC plays its front Cross
     assert trick_of(game, 0, 1).card_of(3) == SuitedCard("C", 7)
+    assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("play", 0)
     push(game, "W1", "C14")
     assert trick_of(game, 0, 1).result.winner == 0  # P1's Wyvern 1 beats every Cross
     push(game, "S1", "P1?F5", "P2?F6", "P3?F7", "S3", "S4")  # P1 leads S1; P2 S3, P3 S4; the NPC has no Shamrock
@@ -249,6 +255,39 @@ def test_npc_takes_a_place_wins_and_then_leads_with_the_front_card_of_its_strong
     assert lead.npc_reason is not None and lead.npc_reason.code == "tourney.npc.lead"
     assert game.decision is not None and game.decision.kind == "predict"
     assert game.state.deals[0].tricks_won[3] == 1
+
+
+def test_with_p3_leading_the_npc_waits_for_the_predictions() -> None:
+    """P2 deals, so P3 leads and the NPC's seat comes next: its card goes down only when the last
+    prediction is in, never right after the lead's card."""
+    game = new(3, dealer=1)
+    push(game, ROW, "S9")
+    assert game.trick.lead == 2 and game.trick.card_of(3) is None
+    for text in ("P3?C2", "P1?C3"):
+        assert game.decision is not None and game.decision.kind == "predict"
+        push(game, text)
+        assert game.trick.card_of(3) is None
+    push(game, "P2?C4")
+    assert game.trick.card_of(3) == SuitedCard("S", 5)
+    assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("play", 0)
+    assert game.pop() == Predict(1, SuitedCard("C", 4)) and game.trick.card_of(3) is None  # undo takes it back
+
+
+def test_a_play_entered_before_the_predictions_puts_the_npcs_card_down_first() -> None:
+    """A table that reveals the predictions at the end (or a record from before the book's order was
+    kept): P1's card after the NPC's seat starts the play phase, the NPC's card goes down first, and
+    the trick folds to the same state as in the book's order."""
+    book = new(3, dealer=1)
+    push(book, ROW, "S9", "P3?C2", "P1?C3", "P2?C4", "S10", "S11")
+    early = new(3, dealer=1)
+    push(early, ROW, "S9")
+    with pytest.raises(IllegalAction, match="it is P1's turn, not P2's"):
+        early.push(Play(1, SuitedCard("S", 10)))  # P1 comes first, after the NPC
+    push(early, "P1:S10", "P2:S11")
+    assert early.trick.card_of(3) == SuitedCard("S", 5)
+    assert early.decision is not None and (early.decision.kind, early.decision.seat) == ("predict", 2)
+    push(early, "P3?C2", "P1?C3", "P2?C4")
+    assert repr(early.state) == repr(book.state) and early.summary() == book.summary()
 
 
 def test_undoing_the_card_before_the_npcs_takes_the_npcs_card_back() -> None:

@@ -18,7 +18,7 @@ from companion.hw.keys import Key, KeyEvent
 from companion.sim import new_random_game, play_out, random_game
 from companion.ui import presses_for
 from companion.ui.screens import SetupForm
-from companion.ui.tourney import Entry, NpcRowScreen, NpcScreen, PlacesScreen, TrickScreen
+from companion.ui.tourney import Entry, NpcRowScreen, NpcScreen, NpcSeatNotice, PlacesScreen, TrickScreen
 from companion.ui.tricks import DealScreen, FinalScreen, RevokeScreen
 from tests.ui.helpers import check_golden, choose_game, enter, make_app, press, press_all, renamed, texts
 
@@ -27,8 +27,9 @@ ROW = "W3 W12 F2 F11 S5 C7 C1"
 
 @cache
 def simulated(players: int) -> Tourney:
-    """A whole game from the simulated table; a third of the tricks have predictions entered late."""
-    game = renamed(random_game("tourney", players, random.Random(players), ability_rate=0.3))
+    """A whole game from the simulated table, in the book's order: every prediction before the plays,
+    half the tricks' predictions in random order."""
+    game = renamed(random_game("tourney", players, random.Random(players), ability_rate=0.5))
     assert isinstance(game, Tourney)
     return game
 
@@ -73,7 +74,17 @@ def test_the_setup_form_starts_a_game_with_the_chosen_dealer() -> None:
     assert app.session is not None
     game = app.session.game
     assert game.setup.players == ("Aki", "Ben", "Chie") and game.setup.options["dealer"] == 2
+    assert isinstance(app.top, NpcSeatNotice)  # the house ruling that seats the NPC, named at set-up
+    check_golden(app.render(), "tourney-npc-seat")
+    keys(app, "OK")
     assert isinstance(app.top, NpcRowScreen)
+
+
+def test_four_players_start_without_the_npc_notice() -> None:
+    app = make_app()
+    choose_game(app, "tourney")
+    keys(app, "UP", "OK")  # Start, with 4 players
+    assert app.session is not None and isinstance(app.top, TrickScreen)
 
 
 def three_player_app(language: str = "en") -> Any:
@@ -111,19 +122,43 @@ def test_the_npcs_card_is_announced_and_needs_no_press() -> None:
     assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Play, 0)
 
 
-def test_predictions_in_any_order_aux_steps_through_the_open_entries() -> None:
+def test_predictions_in_any_order_aux_steps_through_the_open_predictions_only() -> None:
     app = three_player_app()
     game = app.session.game
     enter(app, texts(game, ROW, "C9"))
     screen = app.top
     assert isinstance(screen, TrickScreen) and screen.entry.kind is Predict and screen.entry.seat == 1
-    assert [(e.kind, e.seat) for e in screen.entries()] == [(Predict, 1), (Predict, 2), (Predict, 0), (Play, 2)]
-    app.handle(press(Key.AUX, long=True))  # held: back round to the playing card
-    assert screen.entry == Entry(Play, 2)
+    assert screen.entries() == [Entry(Predict, 1), Entry(Predict, 2), Entry(Predict, 0)]  # no play offered
+    app.handle(press(Key.AUX, long=True))  # held: back round to the last open prediction
+    assert screen.entry == Entry(Predict, 0)
     app.handle(press(Key.AUX))
     assert screen.entry == Entry(Predict, 1)
-    enter(app, [Predict(0, SuitedCard("S", 3)), Play(2, SuitedCard("C", 10))])  # P1 first, then the plays
-    assert game.trick.predictions[0] == SuitedCard("S", 3) and game.trick.card_of(3) == SuitedCard("C", 7)
+    assert presses_for(app, Predict(0, SuitedCard("S", 3)))[0] == KeyEvent(Key.AUX, long=True)
+    with pytest.raises(ValueError, match="not what TrickScreen expects"):
+        presses_for(app, Play(2, SuitedCard("C", 10)))  # the device never prompts a play now
+
+
+def test_with_p3_leading_the_npc_plays_at_its_turn_after_the_predictions() -> None:
+    """P2 deals: P3 leads, the NPC's seat is next. The screens ask for every prediction first (the
+    NPC's row shows no card), then call for the NPC's card, then P1's and P2's plays."""
+    game = Tourney(Tourney.new_setup(["Aki", "Ben", "Chie"], options={"dealer": 1}, cards=simulated(3).setup.cards))
+    app = make_app(game)
+    enter(app, texts(game, ROW, "S9"))
+    for text in ("P3?C2", "P1?C3"):
+        screen = app.top
+        assert isinstance(screen, TrickScreen) and screen.entry.kind is Predict
+        assert game.trick.card_of(3) is None and not any(e.kind is Play for e in screen.entries())
+        enter(app, texts(game, text))
+    check_golden(app.render(), "tourney-npc-waits")  # P2's prediction open, the NPC's row empty
+    enter(app, texts(game, "P2?C4"))
+    assert isinstance(app.top, NpcScreen) and game.trick.card_of(3) == SuitedCard("S", 5)
+    check_golden(app.render(), "tourney-npc-turn")
+    app.handle(press(Key.OK))
+    assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Play, 0)
+    enter(app, texts(game, "S10", "S11"))
+    assert isinstance(app.top, PlacesScreen)
+    result = game.state.deal.tricks[0].result
+    assert result is not None and result.winner == 1 and result.places == (2, 1, 3, 4)
 
 
 def mid_prediction(language: str = "en") -> Any:

@@ -106,6 +106,7 @@ class Irohanihohedo(TrickGame[TrickState[Deal[SuitedCard]]]):
     max_players = 6
     action_types = {"play": Play}
     term_tables = {"suit": "colours", "colour": "colours"}
+    option_kinds = {**TrickGame.option_kinds, "strategic": "bool"}
 
     def configure(self) -> None:
         super().configure()

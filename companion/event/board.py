@@ -191,7 +191,7 @@ class Board:
     def problem(self, text: str, table_id: str | None = None) -> None:
         """A message that could not be used; a table's first few are kept, the rest counted."""
         with self._changed:
-            table = self.tables.get(table_id) if table_id is not None else None
+            table = self._table(table_id, None) if table_id is not None else None
             self._note_problem(table, text)
 
     def resend_due(self, now: float) -> list[tuple[str, str, int, bool]]:
@@ -337,9 +337,7 @@ class Board:
     def _note_problem(self, table: Table | None, text: str) -> None:
         text = printable(text, MAX_PROBLEM_CHARS)
         kept = table.problems if table is not None else self.problems
-        if text in kept:
-            return
-        if len(kept) < MAX_PROBLEMS_PER_TABLE:
+        if len(kept) < MAX_PROBLEMS_PER_TABLE and text not in kept:
             kept.append(text)
         elif table is not None:
             table.problems_unshown += 1

@@ -9,6 +9,7 @@ and on a read-only web page (:mod:`.web`), and writes CSV exports.
 
 from __future__ import annotations
 
+import collections
 import csv
 import io
 import logging
@@ -24,7 +25,7 @@ import paho.mqtt.client as mqtt
 
 from companion.engine.record import dumps
 from companion.errors import CompanionError, ConfigError, StorageError
-from companion.event.board import Board
+from companion.event.board import MAX_TABLES, Board
 from companion.event.config import Broker, Topics
 from companion.event.state import BoardState, safe_name
 from companion.event.text import printable, spreadsheet_safe
@@ -58,6 +59,8 @@ class Scoreboard:
         self.state = state
         self.connected = threading.Event()
         self.resends = 0
+        self.received: collections.Counter[str] = collections.Counter()  # messages per table, kept or not
+        self.resent: collections.Counter[str] = collections.Counter()  # resend requests per table
         self._saved_at = float("-inf")
         self._check_every = check_every
         self._stop = threading.Event()
@@ -134,6 +137,9 @@ class Scoreboard:
         except Exception as err:  # a bug reached by a crafted message: said, and the next message is read
             log.exception("table %s: a %s message could not be handled", table, kind)
             self.board.problem(f"table {table}: a {kind} message could not be handled ({type(err).__name__})", table)
+        finally:
+            if table in self.received or len(self.received) < MAX_TABLES:
+                self.received[table] += 1
 
     def _check_gaps(self) -> None:
         while not self._stop.wait(self._check_every):
@@ -151,6 +157,7 @@ class Scoreboard:
                              printable(table, 40), printable(game, 40), after)
                 self.client.publish(self.topics.table(table, "resend"), resend_message(game, after), qos=1)
                 self.resends += 1
+                self.resent[table] += 1
         if now - self._saved_at >= SAVE_EVERY:
             self._saved_at = now
             self.save()

@@ -77,7 +77,7 @@ class BoardState:
                 continue
             folder = self.directory / table_id
             try:
-                folder.mkdir(exist_ok=True)
+                folder.mkdir(parents=True, exist_ok=True)
                 atomic_replace(folder / f"{game_id}.jsonl", b"".join(encode_line(line) for line in lines))
             except (OSError, StorageError) as err:
                 failed.append((table_id, game_id))

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.record import dumps, header_json
+from companion.errors import RecordError
 from companion.event.stream import MAX_LINES, LineStream
 from companion.event.text import printable
 from companion.event.wire import JournalMessage
@@ -251,8 +252,8 @@ class Board:
         with self._changed:
             if self._standings is None:
                 self._mark_copies()
-                results = [(g.stream.game.setup.players, g.stream.game.totals()) for _, g in self.finished_games()]
-                self._standings = standings(results, self.rank_points)  # type: ignore[union-attr]
+                played = [g.stream.game for _, g in self.finished_games() if g.stream.game is not None]
+                self._standings = standings([(game.setup.players, game.totals()) for game in played], self.rank_points)
             return self._standings
 
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
@@ -413,7 +414,7 @@ def _table_view(table: Table) -> dict[str, Any]:
     if game is None or game.stream.game is None:
         return view
     played = game.stream.game
-    failure = game.stream.failure
+    failure: RecordError | str | None = game.stream.failure
     try:
         summary = played.summary()
         deals = summary.get("deals", [])

@@ -123,15 +123,16 @@ class Scoreboard:
         if where is None:
             return
         table, kind = where
-        size = len(message.payload)
+        payload = bytes(message.payload)
+        size = len(payload)
         try:
             if size > MAX_MESSAGE:
                 self.board.problem(f"table {table}: a {kind} message of {size} bytes is over the scoreboard's limit of "
                                    f"{MAX_MESSAGE} bytes (message_size_limit); refused", table)
             elif kind == "journal":
-                self.board.journal(table, decode_journal(message.payload), self.clock(), size)
+                self.board.journal(table, decode_journal(payload), self.clock(), size)
             elif kind == "status":
-                self.board.status(table, decode_status(message.payload), self.clock())
+                self.board.status(table, decode_status(payload), self.clock())
         except CompanionError as err:
             self.board.problem(f"table {table}: {err}", table)
         except Exception as err:  # a bug reached by a crafted message: said, and the next message is read

@@ -157,7 +157,7 @@ class ScoreboardServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{host!s}:{port}/"
 
     def serve_in_thread(self) -> ScoreboardServer:
         self._thread = threading.Thread(target=self.serve_forever, name="scoreboard-web", daemon=True)

@@ -183,7 +183,7 @@ class Board:
             for game_id, lines in data.get("games", {}).items():
                 game = self._game(table, game_id)
                 if game is None:
-                    break  # the table's limit of games is reached (and said once)
+                    continue  # past the table's limit of games (counted); the games it has still count
                 # a count is believed only as far as a game can go: it asks for lines, it holds none
                 game.announced = max(game.announced, min(lines, MAX_LINES))
                 self._note_gap(game, now)
@@ -422,7 +422,7 @@ def _table_view(table: Table) -> dict[str, Any]:
         over = played.is_over()
         totals, winners = played.totals(), (played.winners() if over else [])
     except Exception as err:  # a rules bug reached by a crafted game: this table says so, the board goes on
-        log.exception("table %s: the game's summary failed", table.id)
+        log.exception("table %s: the game's summary failed", printable(table.id, 40))
         deals, tricks, over, totals, winners = [], [], False, [0] * len(played.setup.players), []
         failure = failure or f"the engine failed to summarise the game ({type(err).__name__})"
     view["game"] = {

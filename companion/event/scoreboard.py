@@ -136,7 +136,7 @@ class Scoreboard:
         except CompanionError as err:
             self.board.problem(f"table {table}: {err}", table)
         except Exception as err:  # a bug reached by a crafted message: said, and the next message is read
-            log.exception("table %s: a %s message could not be handled", table, kind)
+            log.exception("table %s: a %s message could not be handled", printable(table, 40), printable(kind, 20))
             self.board.problem(f"table {table}: a {kind} message could not be handled ({type(err).__name__})", table)
         finally:
             if table in self.received or len(self.received) < MAX_TABLES:

@@ -257,7 +257,7 @@ class Outbox:
 
     def _load(self) -> None:
         """Read the cursor file with the bounded reader; a damaged one is set aside (and said), and
-        every game is published again from the start: the scoreboard drops what it already has."""
+        the current game is published again from the start (the scoreboard keeps each line once)."""
         try:
             data = decode_json(read_text(self.path, MAX_CURSOR_BYTES))
             games = [_entry(entry) for entry in data["games"]]
@@ -286,7 +286,7 @@ class Outbox:
         except OSError as err:
             where = f"could not be set aside ({err.strerror}); it is replaced at the next save"
             self._dirty = True
-        log.error("event cursor %s is damaged (%s): %s; publishing every game again from the start", self.path, why,
+        log.error("event cursor %s is damaged (%s): %s; publishing the current game again from the start", self.path, why,
                   where)
 
 

@@ -95,7 +95,7 @@ def cmd_scoreboard(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, stop: threading.Event) -> int:
     try:
         from companion.event.board import Board
-        from companion.event.scoreboard import Scoreboard, broker_note, check_export_dir, export, render_text
+        from companion.event.scoreboard import Scoreboard, check_export_dir, export, render_text
         from companion.event.state import BoardState
         from companion.event.web import ScoreboardServer
     except ImportError as err:
@@ -131,9 +131,8 @@ def _run(args: argparse.Namespace, stop: threading.Event) -> int:
         def show() -> int:
             snapshot = board.snapshot()
             clear = "\x1b[H\x1b[2J" if sys.stdout.isatty() else ""
-            down = broker_note(snapshot)
-            print(clear + time.strftime("%H:%M:%S") + (f"  {down}" if down else ""), flush=True)
-            print(render_text(snapshot), flush=True)
+            print(clear + time.strftime("%H:%M:%S"), flush=True)
+            print(render_text(snapshot), flush=True)  # it says so while the broker cannot be reached
             return int(snapshot["version"])
 
         seen = -1

@@ -28,7 +28,7 @@ from companion.errors import CompanionError, ConfigError, StorageError
 from companion.event.board import MAX_TABLES, Board
 from companion.event.config import Broker, Topics
 from companion.event.state import BoardState, safe_name
-from companion.event.text import printable, spreadsheet_safe
+from companion.event.text import columns, fit, printable, spreadsheet_safe
 from companion.event.wire import MAX_MESSAGE, decode_journal, decode_status, resend_message
 from companion.storage import atomic_replace
 
@@ -180,7 +180,7 @@ def broker_note(snapshot: dict[str, Any]) -> str:
 
 
 def _fit(line: str) -> str:
-    return line if len(line) <= WIDTH else line[: WIDTH - 1] + "…"
+    return line if columns(line) <= WIDTH else fit(line, WIDTH).rstrip()
 
 
 def render_text(snapshot: dict[str, Any], now: float | None = None) -> str:
@@ -208,13 +208,13 @@ def render_text(snapshot: dict[str, Any], now: float | None = None) -> str:
         game = view["game"]
         seen = "" if view["last_seen"] is None else f", {max(0.0, now - view['last_seen']):.0f} s ago"
         state = ("online" if view["online"] else "offline") + seen
-        table = printable(view["table"], 6)
+        table = fit(printable(view["table"], 40), 6)
         if game is None:
-            out.append(_fit(f"{table:6} {'-':12} {'':>4} {'':>5}  {'':27} {state}"))
+            out.append(_fit(f"{table} {'-':12} {'':>4} {'':>5}  {'':27} {state}"))
             continue
-        players = printable(", ".join(f"{p} {t}" for p, t in zip(game["players"], game["totals"], strict=True)), 27)
-        out.append(_fit(f"{table:6} {printable(game['kind'], 12):12} {game['deal']:4} {game['trick']:5}  "
-                        f"{players:27} {state}"))
+        players = printable(", ".join(f"{p} {t}" for p, t in zip(game["players"], game["totals"], strict=True)))
+        out.append(_fit(f"{table} {fit(printable(game['kind'], 40), 12)} {game['deal']:4} {game['trick']:5}  "
+                        f"{fit(players, 27)} {state}"))
         notes = []
         if game["over"]:
             notes.append("finished")
@@ -233,8 +233,8 @@ def render_text(snapshot: dict[str, Any], now: float | None = None) -> str:
         out.append("standings (rank points, then score):")
         out.append(f"{'#':>3} {'player':32} {'games':>5} {'points':>6} {'score':>6}")
         for place, row in enumerate(snapshot["standings"], start=1):
-            out.append(_fit(f"{place:3} {printable(row['player'], 32):32} {row['games']:5} {row['rank_points']:6} "
-                            f"{row['score']:6}"))
+            out.append(_fit(f"{place:3} {fit(printable(row['player'], 40), 32)} {row['games']:5} "
+                            f"{row['rank_points']:6} {row['score']:6}"))
     else:
         out.append("standings: no finished games yet")
     out += [_fit(f"problem: {printable(p, WIDTH)}") for p in snapshot["problems"]]

@@ -9,6 +9,8 @@ it only ever sets ``textContent``.
 'Aki?]0;pwned??[2J'
 >>> printable("x" * 50, 10)
 'xxxxxxxxx…'
+>>> columns("あき 5"), fit("あきこ", 5) + "|", fit("Aki", 5) + "|"
+(6, 'あき…|', 'Aki  |')
 >>> spreadsheet_safe("=HYPERLINK(\\"http://x\\")"), spreadsheet_safe("Aki"), spreadsheet_safe(-3)
 ('\\'=HYPERLINK("http://x")', 'Aki', -3)
 """
@@ -27,6 +29,30 @@ def printable(text: object, limit: int = 200) -> str:
     if len(value) > limit:
         value = value[: limit - 1] + "…"
     return "".join("?" if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in value)
+
+
+def _char_columns(char: str) -> int:
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def columns(text: str) -> int:
+    """Terminal columns ``text`` takes: Japanese (wide) characters take two."""
+    return sum(_char_columns(c) for c in text)
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut (with ``…``) and padded with spaces to exactly ``width`` terminal columns."""
+    if columns(text) > width:
+        kept, used = [], 0
+        for char in text:
+            if used + _char_columns(char) > width - 1:
+                break
+            kept.append(char)
+            used += _char_columns(char)
+        text = "".join(kept) + "…"
+    return text + " " * (width - columns(text))
 
 
 def spreadsheet_safe(cell: object) -> object:

@@ -21,6 +21,7 @@ from companion.event.config import Topics, parse_broker
 from companion.event.mosquitto import Mosquitto, free_port
 from companion.event.scoreboard import Scoreboard, render_text
 from companion.event.state import BoardState
+from companion.event.text import columns
 from tests.event.conftest import EVENT, SETTLE, MockTable, assert_board_equals_replays, has_every_line, settle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,4 +155,4 @@ def test_ctrl_c_at_any_moment_ends_it_without_a_traceback(tmp_path, when):
     assert "wrote " in err  # the export is written whenever the stop came
     if when == "while it cannot reach the broker":
         assert "cannot reach the broker (since " in out
-        assert all(len(line) <= 80 for line in out.splitlines())
+        assert all(columns(line) <= 80 for line in out.splitlines())

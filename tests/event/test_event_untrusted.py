@@ -65,3 +65,25 @@ def test_a_missing_required_option_is_named(tmp_path: Path) -> None:
     with contextlib.redirect_stderr(err):
         assert companion(["replay", str(record)]) == 1
     assert "lack 'start_seat'" in err.getvalue()
+
+
+def test_the_terminal_view_fits_80_columns_with_wide_names_and_long_ids() -> None:
+    """Japanese names take two columns each; a long table id or name is cut, never wraps a line."""
+    from companion.engine.record import decode_line
+    from companion.event.board import Board
+    from companion.event.scoreboard import render_text
+    from companion.event.text import columns
+    from companion.event.wire import JournalMessage
+
+    examples = Path(__file__).resolve().parents[2] / "docs" / "examples"
+    board = Board()
+    for table, name in (("1", "tezuma-2015"), ("table-with-a-long-id", "tezuma")):
+        lines = [decode_line(raw) for raw in (examples / f"{name}.jsonl").read_bytes().splitlines()]
+        lines[0]["players"] = [p * 12 if n == 0 else p for n, p in enumerate(lines[0]["players"])]
+        for number, line in enumerate(lines, start=1):
+            board.journal(table, JournalMessage("g", number, None, line), now=0.0)
+    text = render_text(board.snapshot(now=5.0), now=5.0)
+    assert "あき" in text
+    assert max(columns(line) for line in text.splitlines()) <= 80
+    header, first = text.splitlines()[:2]
+    assert columns(first[: first.index("offline")]) == columns(header[: header.index("state")])

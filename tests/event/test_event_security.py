@@ -217,6 +217,7 @@ def test_the_broker_drops_an_oversized_message_and_passes_the_largest_real_line(
         client.disconnect()
 
 
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed (the script draws passwords with it)")
 def test_the_account_script_writes_only_private_files_the_broker_accepts(tmp_path, start_broker):
     accounts = tmp_path / "accounts"
     subprocess.run(["sh", str(DOCS / "make-accounts.sh"), "2", str(accounts)], check=True, capture_output=True,

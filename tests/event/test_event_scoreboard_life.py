@@ -125,17 +125,23 @@ def test_ctrl_c_at_any_moment_ends_it_without_a_traceback(tmp_path, when):
     child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     lines: list[str] = []
+    shown: list[str] = []
     ready = threading.Event()
 
-    def read() -> None:
+    def read_errors() -> None:
         assert child.stderr is not None
         for line in child.stderr:
             lines.append(line)
             if line.startswith("scoreboard state:" if when == "as it starts" else "scoreboard page:"):
                 ready.set()
 
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
+    def read_output() -> None:
+        assert child.stdout is not None
+        shown.extend(child.stdout)
+
+    readers = [threading.Thread(target=read, daemon=True) for read in (read_errors, read_output)]
+    for reader in readers:
+        reader.start()
     try:
         assert ready.wait(SETTLE), "".join(lines)
         if when == "while it cannot reach the broker":
@@ -143,13 +149,14 @@ def test_ctrl_c_at_any_moment_ends_it_without_a_traceback(tmp_path, when):
         child.send_signal(signal.SIGINT)
         if when.startswith("twice"):
             child.send_signal(signal.SIGINT)
-        out, _ = child.communicate(timeout=SETTLE)
+        child.wait(SETTLE)
     finally:
         if child.poll() is None:
             child.kill()
-            child.communicate(timeout=10)
-        reader.join(10)
-    err = "".join(lines)
+            child.wait(10)
+        for reader in readers:
+            reader.join(10)
+    err, out = "".join(lines), "".join(shown)
     assert child.returncode == 0, err
     assert "Traceback" not in err + out
     assert "wrote " in err  # the export is written whenever the stop came

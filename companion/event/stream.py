@@ -46,7 +46,6 @@ class LineStream:
         self.duplicates = 0
         self.conflicts: list[int] = []  # line numbers that came again with other content
         self.failure: RecordError | None = None
-        self.too_far = 0  # lines dropped for arriving more than MAX_AHEAD past the gap
 
     @property
     def game(self) -> Game[Any] | None:
@@ -69,8 +68,7 @@ class LineStream:
                 self.conflicts.append(number)
             return 0
         if number > len(self.lines) + MAX_AHEAD:
-            self.too_far += 1  # the resend after the gap brings it again; holding it would cost memory
-            return 0
+            return 0  # dropped: the resend after the gap brings it again; holding it would cost memory
         self.waiting[number] = data
         applied = 0
         while self.failure is None and len(self.lines) + 1 in self.waiting:

@@ -87,3 +87,12 @@ def test_the_terminal_view_fits_80_columns_with_wide_names_and_long_ids() -> Non
     assert max(columns(line) for line in text.splitlines()) <= 80
     header, first = text.splitlines()[:2]
     assert columns(first[: first.index("offline")]) == columns(header[: header.index("state")])
+
+
+def test_lines_far_past_a_gap_are_not_held() -> None:
+    from companion.event.stream import MAX_AHEAD, LineStream
+
+    stream = LineStream()
+    for number in range(2, MAX_AHEAD + 50):
+        stream.offer(number, {"type": "x"})
+    assert sorted(stream.waiting) == list(range(2, MAX_AHEAD + 1)) and stream.missing() == [1]

@@ -28,7 +28,7 @@ from typing import Any
 
 from companion.engine.record import dumps, header_json
 from companion.errors import RecordError
-from companion.event.stream import MAX_LINES, LineStream
+from companion.event.stream import MAX_AHEAD, MAX_LINES, LineStream
 from companion.event.text import printable
 from companion.event.wire import JournalMessage
 
@@ -94,8 +94,12 @@ class TrackedGame:
     fingerprint: str | None = None  # of a finished game: its setup and actions, whatever its id
 
     def missing(self, limit: int = 5) -> list[int]:
-        """Lines still to come; none once the rules refused a line (nothing after it can apply)."""
-        return [] if self.stream.failure is not None else self.stream.missing(self.announced, limit)
+        """Lines still to come; none once the rules refused a line (nothing after it can apply).
+
+        A count the table announced is believed only up to MAX_AHEAD lines past what arrived."""
+        if self.stream.failure is not None:
+            return []
+        return self.stream.missing(min(self.announced, self.stream.applied + MAX_AHEAD), limit)
 
     def finished(self) -> bool:
         game = self.stream.game

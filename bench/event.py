@@ -1,6 +1,9 @@
 """Event figures: N simulated tables through a private mosquitto, one broker kill -9 in the middle.
 
-Run: python bench/event.py --tables 200 [--interval 0.1] [--seed 1]. Prints figures; asserts nothing.
+Run: python bench/event.py --tables 200 [--interval 0.1] [--seed 1] [--pin 0,1]. Prints figures; asserts nothing.
+``--pin T,S`` puts the simulated tables on CPU T and the scoreboard and the broker on CPU S.
+``python bench/event.py --hostile`` instead sends issue 16's attacks from one table account, one
+after another, and prints what the scoreboard did with each, its peak RSS and its resend requests.
 
 The tables run in a child process (each a real Store journal with fsync and a real Publisher, as on
 a device, one game each, entering an action every --interval seconds); this process is the
@@ -13,7 +16,9 @@ scoreboard, the broker is killed with SIGKILL, left down for --down seconds and 
 - duplicates: lines that arrived again and were dropped by line number;
 - latency: from the device's publish call to the scoreboard's engine having applied the line,
   p50/p99 outside the restart (lines first sent before the kill, or after the backlogs drained)
-  and over all lines.
+  and over all lines;
+- CPU: the scoreboard's and the broker's user + system time over the run, as a share of one core;
+  the load average before and after (the machine may be shared).
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/ has the hostile table
 
 from companion.event.board import Board
 from companion.event.config import Topics, parse_broker
@@ -94,12 +102,24 @@ def main() -> int:
     parser.add_argument("--down", type=float, default=2.0, help="seconds the broker stays dead")
     parser.add_argument("--settle", type=float, default=5.0, help="seconds after the restart counted as the restart")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pin", metavar="T,S", help="CPU of the simulated tables, CPU of the scoreboard and broker")
+    parser.add_argument("--hostile", action="store_true", help="the hostile-table run instead")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
+    if args.hostile:
+        return hostile_run()
+    pins = [int(cpu) for cpu in args.pin.split(",")] if args.pin else None
+    if pins:
+        os.sched_setaffinity(0, {pins[1]})
+    load_before = os.getloadavg()
+    cpu_before = resource.getrusage(resource.RUSAGE_SELF)
+    broker_cpu = 0.0
 
     with tempfile.TemporaryDirectory(prefix="bench-event-") as tmp:
         root = Path(tmp)
         broker = Mosquitto(root / "broker", persistence=True).start()
+        if pins:
+            os.sched_setaffinity(broker.process.pid, {pins[1]})
         board = Board(gap_grace=1.0)
         scoreboard = Scoreboard(parse_broker(broker.url), Topics("companion", "bench"), board).start()
         scoreboard.connected.wait(10)
@@ -108,18 +128,25 @@ def main() -> int:
             [sys.executable, "-c", TABLES, str(root / "tables"), broker.url, str(args.tables), str(args.interval), str(args.seed)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
         )
+        if pins:
+            os.sched_setaffinity(child.pid, {pins[0]})  # before it starts its threads: they inherit it
         try:
             total = int(child.stdout.readline().split()[1])
             began = time.monotonic()
             wait(lambda: board.applied >= total // 2, 600)
             killed_at = time.time()
+            broker_cpu += process_cpu(broker.process.pid)
             broker.kill()
             time.sleep(args.down)
             broker.start()
+            if pins:
+                os.sched_setaffinity(broker.process.pid, {pins[1]})
             restarted_at = time.time()
             assert child.stdout.readline().strip() == "done"
             complete = wait(lambda: board.applied >= total, 120)
             elapsed = time.monotonic() - began
+            broker_cpu += process_cpu(broker.process.pid)
+            cpu_after = resource.getrusage(resource.RUSAGE_SELF)
         finally:
             child.stdin.close()
             child.wait(60)
@@ -148,7 +175,116 @@ def main() -> int:
     print(f"publish-to-scoreboard latency, all lines: p50 {statistics.median(every) * 1000:.1f} ms, "
           f"p99 {percentile(every, 0.99) * 1000:.1f} ms, max {max(every) * 1000:.0f} ms")
     print(f"scoreboard peak RSS: {rss_mib:.0f} MiB")
+    own = cpu_after.ru_utime + cpu_after.ru_stime - cpu_before.ru_utime - cpu_before.ru_stime
+    print(f"CPU over the run ({elapsed:.0f} s): scoreboard {own:.1f} s ({own / elapsed:.0%} of one core), "
+          f"broker {broker_cpu:.1f} s ({broker_cpu / elapsed:.0%})" + (f"; tables on CPU {pins[0]}, scoreboard and "
+                                                                    f"broker on CPU {pins[1]}" if pins else ""))
+    print(f"load average (1 min) before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}")
     return 0
+
+
+def process_cpu(pid: int) -> float:
+    """User + system seconds of a process so far (from /proc; 0 where there is none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def hostile_run(window: float = 10.0) -> int:
+    """Issue 16's attacks from table 66, one after another, against a live scoreboard and its page."""
+    import json
+    import urllib.request
+
+    from companion.event.scoreboard import export, render_text, standings_csv
+    from companion.event.web import ScoreboardServer
+    from companion.event.wire import journal_message, status_message
+    from tests.event.test_event_hostile import HostileTable, example_lines
+
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="bench-hostile-") as tmp:
+        root = Path(tmp)
+        broker = Mosquitto(root / "broker", persistence=True).start()
+        board = Board(gap_grace=1.0)
+        scoreboard = Scoreboard(parse_broker(broker.url), Topics("companion", "cup"), board).start()
+        scoreboard.connected.wait(10)
+        server = ScoreboardServer(("127.0.0.1", 0), board).serve_in_thread()
+        tables: list[HostileTable] = []
+
+        def game(game_id: str, lines: list) -> None:
+            for number, data in enumerate(lines, start=1):
+                tables[-1].journal(game_id, number, data)
+
+        def mine() -> Any:
+            return board.tables[tables[-1].table]
+
+        float_lines = example_lines()
+        float_lines[0]["options"]["start_seat"] = 0.0
+        named = example_lines()
+        named[0]["players"] = ['=HYPERLINK("http://x","y")', "\x1b]0;owned\x07\x1b[2J", "+1-2"]
+        attacks = [
+            ("Tezuma header with options.start_seat 0.0", lambda: game("float", float_lines[:20]),
+             lambda: str(mine().games["float"].stream.failure)),
+            ("retained status claiming 10^12 lines", lambda: tables[-1].send(
+                "status", status_message({"online": True, "game": "x", "games": {"x": 10**12}}), retain=True),
+             lambda: f"count capped at {mine().games['x'].announced:,}; looks for {mine().games['x'].missing()} only"),
+            ("5,000 junk game ids (each missing line 1)",
+             lambda: [tables[-1].journal(f"junk-{n}", 2, {"type": "play"}) for n in range(5000)],
+             lambda: f"{len(mine().games)} games kept, {mine().refused} messages refused and counted"),
+            ("20,000 junk messages", lambda: [tables[-1].send("journal", f"junk {n}".encode()) for n in range(20000)],
+             lambda: f"{len(mine().problems)} problem shown, {mine().problems_unshown:,} counted"),
+            ("3 copies of one finished game", lambda: [game(f"copy-{n}", example_lines()) for n in range(3)],
+             lambda: f"{sum(1 for g in mine().games.values() if g.copy_of)} flagged as copies; each player has "
+                     f"{max((s.games for s in board.standings()), default=0)} game in the standings"),
+            ("escape sequences and a formula in names", lambda: game("names", named),
+             lambda: f"terminal gets ESC: {chr(27) in render_text(board.snapshot())}; CSV cells starting with "
+                     f"'=': {sum(1 for line in standings_csv(board).splitlines() if ',=' in line)}"),
+            ("game ids with '/', NUL and 300 bytes", lambda: [game("a/b", example_lines()[:3]),
+                                                              game("n\x00l", example_lines()[:3]),
+                                                              game("x" * 300, example_lines()[:3])],
+             lambda: "300 bytes refused; export: " + "; ".join(_skipped(export, board, root / "export"))),
+            ("a 100 kB message", lambda: tables[-1].send(
+                "journal", journal_message("big", 1, {"pad": "y" * 100_000}, sent=0.0)),
+             lambda: "refused by name" if any("over the scoreboard's limit" in p for p in board.snapshot()["problems"])
+             else "kept"),
+        ]
+        print(f"machine: {platform.machine()} {os.cpu_count()} CPUs, Python {platform.python_version()}; "
+              f"load average (1 min) {load_before[0]:.2f}")
+        print("\nEach attack from a table account of its own (66, 67, ...), then {window:.0f} s more.".replace(
+            "{window:.0f}", f"{window:.0f}"))
+        print("\n| attack | what the scoreboard did | resend requests to that table (per s) | board.json | peak RSS |")
+        print("|---|---|---|---|---|")
+        try:
+            for number, (name, attack, outcome) in enumerate(attacks):
+                tables.append(HostileTable(broker, str(66 + number), f"hostile-{66 + number}"))
+                began = time.monotonic()
+                attack()
+                wait(lambda: scoreboard.received[tables[-1].table] >= tables[-1].sent, 300)
+                time.sleep(window)
+                asked = scoreboard.resent[tables[-1].table]
+                with urllib.request.urlopen(server.url + "board.json", timeout=10) as response:
+                    size = len(response.read())
+                rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+                print(f"| {name} | {outcome()} | {asked} in {time.monotonic() - began:.0f} s "
+                      f"({asked / (time.monotonic() - began):.1f}/s) | {size:,} B | {rss:.0f} MiB |", flush=True)
+            with urllib.request.urlopen(server.url + "board.json", timeout=10) as response:
+                alive = json.loads(response.read())["version"] > 0
+            print(f"\nscoreboard still answering its page: {alive}; resend requests in all: {scoreboard.resends}; "
+                  f"load average (1 min) after {os.getloadavg()[0]:.2f}")
+        finally:
+            for table in tables:
+                table.close()
+            server.stop()
+            scoreboard.close()
+            broker.stop()
+    return 0
+
+
+def _skipped(export, board: Board, directory: Path) -> list[str]:
+    said: list[str] = []
+    written = export(board, directory, say=said.append)
+    return [*said, f"{sum(1 for p in written if p.parent.name == 'records')} records written"]
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ Run: python bench/faults.py [--cases N] [--flood-seconds 10] [--skip fuzz,matrix
 1. Fuzzing (tests/fuzz/mutation.py): N mutated inputs per reader (replay/export, device start,
    card facts; keypad lines get 10 N), each run to completion. Counted: read, refused with a
    message, escaped exceptions (goal 0) and hangs, a case still running after 10 s (goal 0).
-2. Fault matrix (tests/daemon/faults.py): every write path under ENOSPC, EIO on write, EIO on
+2. Fault matrix (tests/daemon/faults.py, and the event cursor from tests/event/faults.py): every write path under ENOSPC, EIO on write, EIO on
    fsync, EIO on fsync then on truncate, read-only. Per cell: device still running, files equal to
    what the device shows, message shown, ERROR line in the log (a CLI command prints instead).
 3. Keypad flood: ``companion run --mock --keypad PTY`` as its own process while another process
@@ -84,6 +84,9 @@ def fuzz(cases: int, seed: int) -> None:
 
 def matrix() -> None:
     from tests.daemon.faults import FAULTS, WRITE_PATHS, run_cell
+    from tests.event.faults import cell_event_cursor
+
+    paths = {**WRITE_PATHS, "event cursor": cell_event_cursor}
 
     print("\n## Storage fault matrix\n")
     print("Each cell: running / files = screen / message / log line (✓ or ✗; - for a command, which prints).\n")
@@ -91,17 +94,18 @@ def matrix() -> None:
     print("|---|" + "---|" * len(FAULTS))
     logging.disable(logging.WARNING)  # ERROR lines still reach the cells' own handler
     failures = 0
-    for path in WRITE_PATHS:
+    for path, cell_of in paths.items():
         row = []
         for fault in FAULTS:
             with tempfile.TemporaryDirectory() as tmp:
-                cell = run_cell(path, fault, Path(tmp) / "state")
+                state = Path(tmp) / "state"
+                cell = run_cell(path, fault, state) if path in WRITE_PATHS else cell_of(state, fault)
             failures += not cell.ok
             marks = [cell.running, cell.consistent, bool(cell.message), cell.logged]
             row.append(" ".join("-" if m is None else "✓" if m else "✗" for m in marks))
         print(f"| {path} | " + " | ".join(row) + " |")
     logging.disable(logging.NOTSET)
-    print(f"\n{len(WRITE_PATHS) * len(FAULTS)} cells, {failures} failing")
+    print(f"\n{len(paths) * len(FAULTS)} cells, {failures} failing")
 
 
 JUNK = {

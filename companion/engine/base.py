@@ -153,6 +153,11 @@ class Game(ABC, Generic[StateT]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     action_types: ClassVar[Mapping[str, type]] = {}
+    # The header options the game reads and their kinds ("seat": a whole number naming a seat,
+    # "bool", "list"): a record is untrusted, so the reader checks them before the game sees them
+    # (:func:`companion.engine.record.check_options`). ``required_options`` must be present.
+    option_kinds: ClassVar[Mapping[str, str]] = {}
+    required_options: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, setup: Setup) -> None:
         if setup.game != self.game_id:

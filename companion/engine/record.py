@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine.base import Game, Setup, setup_to_json
+from companion.engine.base import Game, Setup, is_int, setup_to_json
 from companion.errors import CompanionError, IllegalAction, RecordError
 from companion.registry import game_class
 
@@ -239,6 +239,41 @@ def setup_from_header(data: Mapping[str, Any]) -> Setup:
     return Setup(game, tuple(players), data.get("options", {}), seed, data.get("cards", {}), data.get("table_facts", {}))
 
 
+_OPTION_CHECKS = {
+    "seat": (lambda value, players: is_int(value) and 0 <= value < players, "a seat number 0-{last}"),
+    "bool": (lambda value, players: isinstance(value, bool), "true or false"),
+    "list": (lambda value, players: isinstance(value, list), "a list"),
+}
+
+
+def check_options(cls: type[Game[Any]], setup: Setup) -> None:
+    """Refuse a header whose options the game reads have the wrong type, naming the option.
+
+    Header options are untrusted input (a file, a table on the network): ``0.0`` for a seat must be
+    a message here, not a TypeError deep in the rules later. Each game declares what it reads
+    (``option_kinds``, ``required_options``); options it does not read are left alone.
+
+    >>> from companion.games.tezuma import Tezuma2015
+    >>> check_options(Tezuma2015, Setup("tezuma-2015", ("A", "B", "C"), {"start_seat": 0.0, "layouts": []}))
+    Traceback (most recent call last):
+    ...
+    companion.errors.RecordError: the header's options.start_seat must be a seat number 0-2, not 0.0
+    """
+    options = setup.options
+    for name in sorted(cls.required_options):
+        if name not in options:
+            raise RecordError(f"the header's options lack {name!r}, which a {cls.game_id} game needs")
+    for name, kind in cls.option_kinds.items():
+        if name not in options:
+            continue
+        accepts, wanted = _OPTION_CHECKS[kind]
+        if not accepts(options[name], len(setup.players)):
+            shown = dumps({"v": options[name]})[5:-1]
+            if len(shown) > _RAW_SHOWN:
+                shown = shown[:_RAW_SHOWN] + "..."
+            raise RecordError(f"the header's options.{name} must be {wanted.format(last=len(setup.players) - 1)}, not {shown}")
+
+
 class RecordVisitor:
     """Receives a record line by line; override what you need. Errors end the reading."""
 
@@ -272,6 +307,7 @@ class GameBuilder(RecordVisitor):
         from companion.carddata import validate_table_facts  # it reads files with this module's codec
 
         cls = game_class(setup.game)
+        check_options(cls, setup)
         try:
             self.game = cls(setup)
             validate_table_facts(cls.game_id, setup.cards, setup.table_facts)

@@ -358,6 +358,7 @@ class TrickGame(Game[StateT]):
     term_tables: ClassVar[Mapping[str, str]] = {}
     # The catalogue key that joins a reason's phrases into one text (a game may punctuate its own).
     reason_join: ClassVar[str] = "phrase.join"
+    option_kinds: ClassVar[Mapping[str, str]] = {"dealer": "seat"}
     n: int
 
     def configure(self) -> None:

@@ -17,16 +17,35 @@ ranked by rank points, then by the sum of their totals, then by name.
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.event.stream import LineStream
+from companion.engine.record import dumps, header_json
+from companion.errors import RecordError
+from companion.event.stream import MAX_AHEAD, MAX_LINES, LineStream
+from companion.event.text import printable
 from companion.event.wire import JournalMessage
 
+log = logging.getLogger(__name__)
+
 DEFAULT_RANK_POINTS = (3, 2, 1, 0)
+# What one table can make the scoreboard hold, far beyond an honest table's evening (a few dozen
+# games of at most a few hundred lines, a few kB each); past these, messages are counted, not kept.
+MAX_TABLES = 2_000
+MAX_GAMES_PER_TABLE = 200
+MAX_TABLE_BYTES = 16 << 20  # journal payload bytes kept per table
+MAX_PROBLEMS_PER_TABLE = 5  # shown; the rest are counted
+MAX_PROBLEM_CHARS = 300
+MAX_NAME_CHARS = 32  # a player name as shown (devices take far shorter ones)
+MAX_LATENCIES = 1_000_000
+RESEND_RETRY = 5.0  # seconds before the same game's lines are asked for again
+RESEND_LOG_EVERY = 60.0  # seconds between two "asking again" log lines of one table
 
 
 @dataclass(frozen=True, order=True)
@@ -66,14 +85,25 @@ class TrackedGame:
     """One game of one table as the scoreboard has it."""
 
     id: str
+    order: int = 0  # when the board first heard of it: the earliest of identical games is the one scored
     stream: LineStream = field(default_factory=LineStream)
     announced: int = 0  # lines the device says the journal holds (status message)
     gap_since: float | None = None  # when lines were first seen missing
     requested_at: float | None = None  # when lines were last asked for again
+    copy_of: str | None = None  # "table 3, game 3-ab12": an identical finished game, which alone counts
+    fingerprint: str | None = None  # of a finished game: its setup and actions, whatever its id
 
-    def missing(self) -> list[int]:
-        """Lines still to come; none once the rules refused a line (nothing after it can apply)."""
-        return [] if self.stream.failure is not None else self.stream.missing(self.announced)
+    def missing(self, limit: int = 5) -> list[int]:
+        """Lines still to come; none once the rules refused a line (nothing after it can apply).
+
+        A count the table announced is believed only up to MAX_AHEAD lines past what arrived."""
+        if self.stream.failure is not None:
+            return []
+        return self.stream.missing(min(self.announced, self.stream.applied + MAX_AHEAD), limit)
+
+    def finished(self) -> bool:
+        game = self.stream.game
+        return game is not None and self.stream.failure is None and game.is_over()
 
 
 @dataclass
@@ -84,6 +114,12 @@ class Table:
     online: bool = False
     last_seen: float | None = None
     view: dict[str, Any] | None = None  # cached for the page; None when it must be rebuilt
+    payload: int = 0  # journal bytes kept for this table
+    problems: list[str] = field(default_factory=list)  # the first few, shown
+    problems_unshown: int = 0  # the rest, counted
+    resent_at: float | None = None  # the table's last resend request: one per gap_grace at most
+    resend_logged_at: float | None = None
+    refused: int = 0  # messages not kept (limits), counted
 
 
 class Board:
@@ -95,8 +131,12 @@ class Board:
         self.tables: dict[str, Table] = {}
         self.applied = 0
         self.duplicates = 0
-        self.latencies: list[tuple[float, float]] = []  # (device's publish time, seconds until applied)
-        self.problems: list[str] = []  # bad messages, each once
+        self.latencies: deque[tuple[float, float]] = deque(maxlen=MAX_LATENCIES)  # (publish time, s until applied)
+        self.problems: list[str] = []  # about no table in particular, each once (bounded like a table's)
+        self.problems_unshown = 0
+        self.broker_down_since: float | None = None  # set by the scoreboard while it cannot reach the broker
+        self.dirty: set[tuple[str, str]] = set()  # (table, game) whose lines changed since the last save
+        self._order = 0
         self.version = 0
         self._changed = threading.Condition()
         self._standings: list[Standing] | None = None
@@ -104,16 +144,28 @@ class Board:
 
     # --- input -----------------------------------------------------------------------------
 
-    def journal(self, table_id: str, message: JournalMessage, now: float) -> int:
-        """One journal line from a table; returns the lines it let the engine apply."""
+    def journal(self, table_id: str, message: JournalMessage, now: float, size: int = 0) -> int:
+        """One journal line from a table (``size``: its payload bytes); returns the lines it let the
+        engine apply. A table past its limits has the line counted, not kept."""
         with self._changed:
             table = self._table(table_id, now)
-            if message.game not in table.games:
-                table.current = message.game  # a game no status announced yet is the newest one
+            if table is None:
+                return 0
+            new_game = message.game not in table.games
             game = self._game(table, message.game)
-            before = game.stream.duplicates
+            if game is None:
+                return 0
+            if new_game:
+                table.current = message.game  # a game no status announced yet is the newest one
+            if table.payload + size > MAX_TABLE_BYTES:
+                self._refuse(table, f"more than {MAX_TABLE_BYTES >> 20} MiB of journal lines; the rest are not kept")
+                return 0
+            before = game.stream.duplicates, len(game.stream.waiting), game.stream.applied
             applied = game.stream.offer(message.line, message.data)
-            self.duplicates += game.stream.duplicates - before
+            self.duplicates += game.stream.duplicates - before[0]
+            if (len(game.stream.waiting), game.stream.applied) != before[1:]:
+                table.payload += size  # kept: counts against the table's budget
+                self.dirty.add((table.id, game.id))
             if applied:
                 self.applied += applied
                 if message.sent is not None:
@@ -126,36 +178,52 @@ class Board:
         """A table's retained status: online or not, its current game, and its games' line counts."""
         with self._changed:
             table = self._table(table_id, now)
-            table.online = bool(data.get("online"))
+            if table is None:
+                return
+            table.online = data.get("online") is True
             current = data.get("game")
-            if isinstance(current, str) and current:
+            if isinstance(current, str) and current and self._game(table, current) is not None:
                 table.current = current
-                self._game(table, current)
             for game_id, lines in data.get("games", {}).items():
                 game = self._game(table, game_id)
-                game.announced = max(game.announced, lines)
+                if game is None:
+                    continue  # past the table's limit of games (counted); the games it has still count
+                # a count is believed only as far as a game can go: it asks for lines, it holds none
+                game.announced = max(game.announced, min(lines, MAX_LINES))
                 self._note_gap(game, now)
             self._touched(table, None)
 
-    def problem(self, text: str) -> None:
+    def problem(self, text: str, table_id: str | None = None) -> None:
+        """A message that could not be used; a table's first few are kept, the rest counted."""
         with self._changed:
-            if text not in self.problems:
-                self.problems.append(text)
-                self._bump()
+            table = self._table(table_id, None) if table_id is not None else None
+            self._note_problem(table, text)
 
-    def resend_due(self, now: float) -> list[tuple[str, str, int]]:
-        """``(table, game, after)`` for every game whose missing lines waited ``gap_grace`` seconds."""
+    def resend_due(self, now: float) -> list[tuple[str, str, int, bool]]:
+        """``(table, game, after, log_it)``: lines to ask for again, at most one game per table per
+        ``gap_grace`` seconds, each game at most every ``RESEND_RETRY`` seconds, whatever a table
+        announces; ``log_it`` once per table per minute."""
         due = []
         with self._changed:
             for table in self.tables.values():
+                if table.resent_at is not None and now - table.resent_at < self.gap_grace:
+                    continue
+                waiting = []
                 for game in table.games.values():
                     self._note_gap(game, now)
                     if game.gap_since is None or now - game.gap_since < self.gap_grace:
                         continue
-                    if game.requested_at is not None and now - game.requested_at < self.gap_grace:
+                    if game.requested_at is not None and now - game.requested_at < max(self.gap_grace, RESEND_RETRY):
                         continue
-                    game.requested_at = now
-                    due.append((table.id, game.id, game.stream.applied))
+                    waiting.append(game)
+                if not waiting:
+                    continue
+                game = min(waiting, key=lambda g: (g.requested_at or 0.0, g.order))  # the longest unasked
+                game.requested_at = table.resent_at = now
+                log_it = table.resend_logged_at is None or now - table.resend_logged_at >= RESEND_LOG_EVERY
+                if log_it:
+                    table.resend_logged_at = now
+                due.append((table.id, game.id, game.stream.applied, log_it))
         return due
 
     # --- output ----------------------------------------------------------------------------
@@ -178,24 +246,25 @@ class Board:
             return [(t.id, g) for t in ordered for g in t.games.values()]
 
     def finished_games(self) -> list[tuple[str, TrackedGame]]:
-        """The games that count for the standings: over, and accepted by the rules to the end."""
-        return [
-            (table, g)
-            for table, g in self.games()
-            if g.stream.game is not None and g.stream.failure is None and g.stream.game.is_over()
-        ]
+        """The games that count for the standings: over, accepted by the rules to the end, and not a
+        copy of a game already counted (the same setup and actions under another id, from this
+        table or another): each game counts once, the earliest heard of."""
+        with self._changed:
+            return [(table, g) for table, g in self.games() if g.finished() and g.copy_of is None]
 
     def standings(self) -> list[Standing]:
         with self._changed:
             if self._standings is None:
-                results = [(g.stream.game.setup.players, g.stream.game.totals()) for _, g in self.finished_games()]
-                self._standings = standings(results, self.rank_points)  # type: ignore[union-attr]
+                self._mark_copies()
+                played = [g.stream.game for _, g in self.finished_games() if g.stream.game is not None]
+                self._standings = standings([(game.setup.players, game.totals()) for game in played], self.rank_points)
             return self._standings
 
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
         """Everything the page and the terminal show, as plain data (``now``: the clock of ``last_seen``)."""
         with self._changed:
-            tables = []
+            rows = [{**s.__dict__, "player": printable(s.player, MAX_NAME_CHARS)} for s in self.standings()]
+            tables = []  # after the standings, which may have flagged copies in the views
             for table in sorted(self.tables.values(), key=lambda t: _table_order(t.id)):
                 if table.view is None:
                     table.view = _table_view(table)
@@ -203,26 +272,106 @@ class Board:
             return {
                 "version": self.version,
                 "now": time.time() if now is None else now,
+                "broker_down_since": self.broker_down_since,
                 "tables": tables,
-                "standings": [s.__dict__ for s in self.standings()],
+                "standings": rows,
                 "rank_points": list(self.rank_points),
-                "problems": list(self.problems),
+                "problems": self._problem_lines(),
             }
+
+    def set_broker_down(self, since: float | None) -> None:
+        """The scoreboard lost (a time) or regained (None) the broker: the page and terminal say so."""
+        with self._changed:
+            if since != self.broker_down_since:
+                self.broker_down_since = since
+                self._bump()
+
+    def take_dirty(self) -> list[tuple[str, str, list[dict[str, Any]]]]:
+        """``(table, game, lines)`` of every game whose lines changed since the last call (for the
+        state directory): the lines applied so far, copied."""
+        with self._changed:
+            dirty, self.dirty = self.dirty, set()
+            found = [(t, g, self.tables[t].games.get(g)) for t, g in sorted(dirty) if t in self.tables]
+            return [(t, g, list(game.stream.lines)) for t, g, game in found if game is not None and game.stream.lines]
+
+    def mark_dirty(self, games: Iterable[tuple[str, str]]) -> None:
+        """Games whose saving failed: the next :meth:`take_dirty` returns them again."""
+        with self._changed:
+            self.dirty.update(games)
+
+    def restore(self, table_id: str, game_id: str, lines: Sequence[dict[str, Any]]) -> None:
+        """A game from the scoreboard's state directory, lines 1.. in order (nothing is marked dirty)."""
+        with self._changed:
+            table = self._table(table_id, None)
+            game = self._game(table, game_id) if table is not None else None
+            if table is None or game is None:
+                return
+            for number, line in enumerate(lines[:MAX_LINES], start=1):
+                self.applied += game.stream.offer(number, line)
+            table.payload += sum(len(dumps(line)) for line in lines)
+            table.current = game_id
+            self._touched(table, game)
 
     # --- inside the lock -------------------------------------------------------------------
 
-    def _table(self, table_id: str, now: float) -> Table:
+    def _table(self, table_id: str, now: float | None) -> Table | None:
         table = self.tables.get(table_id)
         if table is None:
+            if len(self.tables) >= MAX_TABLES:
+                self._note_problem(None, f"more than {MAX_TABLES} tables: table {printable(table_id, 40)} is ignored")
+                return None
             table = self.tables[table_id] = Table(table_id)
-        table.last_seen = now
+        if now is not None:
+            table.last_seen = now
         return table
 
-    def _game(self, table: Table, game_id: str) -> TrackedGame:
+    def _game(self, table: Table, game_id: str) -> TrackedGame | None:
         game = table.games.get(game_id)
         if game is None:
-            game = table.games[game_id] = TrackedGame(game_id)
+            if len(table.games) >= MAX_GAMES_PER_TABLE:
+                self._refuse(table, f"more than {MAX_GAMES_PER_TABLE} games; games after that are not kept")
+                return None
+            self._order += 1
+            game = table.games[game_id] = TrackedGame(game_id, self._order)
         return game
+
+    def _refuse(self, table: Table, why: str) -> None:
+        table.refused += 1
+        self._note_problem(table, f"table {printable(table.id, 40)}: {why}")
+
+    def _note_problem(self, table: Table | None, text: str) -> None:
+        text = printable(text, MAX_PROBLEM_CHARS)
+        kept = table.problems if table is not None else self.problems
+        if len(kept) < MAX_PROBLEMS_PER_TABLE and text not in kept:
+            kept.append(text)
+        elif table is not None:
+            table.problems_unshown += 1
+        else:
+            self.problems_unshown += 1
+        self._bump()
+
+    def _problem_lines(self) -> list[str]:
+        lines = list(self.problems)
+        if self.problems_unshown:
+            lines.append(f"{self.problems_unshown} more problems not shown")
+        for table in sorted(self.tables.values(), key=lambda t: _table_order(t.id)):
+            lines += table.problems
+            if table.problems_unshown:
+                lines.append(f"table {printable(table.id, 40)}: {table.problems_unshown} more problems not shown")
+        return lines
+
+    def _mark_copies(self) -> None:
+        """Flag every finished game identical to one heard of earlier (see :meth:`finished_games`)."""
+        first: dict[str, tuple[str, TrackedGame]] = {}
+        every = [(t, g) for t, g in self.games() if g.finished()]
+        for table_id, game in sorted(every, key=lambda pair: pair[1].order):
+            if game.fingerprint is None:
+                game.fingerprint = _fingerprint(game)
+            original = first.setdefault(game.fingerprint, (table_id, game))
+            copy_of = None if original[1] is game else f"table {original[0]}, game {original[1].id}"
+            if copy_of != game.copy_of:
+                game.copy_of = copy_of
+                self.tables[table_id].view = None
 
     def _note_gap(self, game: TrackedGame, now: float) -> None:
         if game.missing():
@@ -233,7 +382,7 @@ class Board:
 
     def _touched(self, table: Table, game: TrackedGame | None) -> None:
         table.view = None
-        if game is not None and game.stream.game is not None and game.stream.game.is_over():
+        if game is not None and game.finished():
             self._standings = None
         self._bump()
 
@@ -243,13 +392,24 @@ class Board:
 
 
 def _table_order(table_id: str) -> tuple[int, str]:
-    return (int(table_id), "") if table_id.isdigit() else (1 << 30, table_id)
+    return (int(table_id), "") if table_id.isdigit() and len(table_id) < 10 else (1 << 30, table_id)
+
+
+def _fingerprint(game: TrackedGame) -> str:
+    """What makes two finished games the same game: setup (seed included) and actions, not the id."""
+    played = game.stream.game
+    if played is None:
+        return ""
+    digest = hashlib.sha256(dumps(header_json(played.setup)).encode())
+    for action in played.actions:
+        digest.update(b"\n" + dumps(action.to_json()).encode())
+    return digest.hexdigest()
 
 
 def _table_view(table: Table) -> dict[str, Any]:
     game = table.games.get(table.current) if table.current else None
     view: dict[str, Any] = {
-        "table": table.id,
+        "table": printable(table.id, 40),
         "online": table.online,
         "last_seen": table.last_seen,
         "games": len(table.games),
@@ -258,23 +418,31 @@ def _table_view(table: Table) -> dict[str, Any]:
     if game is None or game.stream.game is None:
         return view
     played = game.stream.game
-    summary = played.summary()
-    deals = summary.get("deals", [])
-    tricks = deals[-1]["tricks"] if deals else []
-    failure = game.stream.failure
+    failure: RecordError | str | None = game.stream.failure
+    try:
+        summary = played.summary()
+        deals = summary.get("deals", [])
+        tricks = deals[-1]["tricks"] if deals else []
+        over = played.is_over()
+        totals, winners = played.totals(), (played.winners() if over else [])
+    except Exception as err:  # a rules bug reached by a crafted game: this table says so, the board goes on
+        log.exception("table %s: the game's summary failed", printable(table.id, 40))
+        deals, tricks, over, totals, winners = [], [], False, [0] * len(played.setup.players), []
+        failure = failure or f"the engine failed to summarise the game ({type(err).__name__})"
     view["game"] = {
-        "id": game.id,
+        "id": printable(game.id, 40),
         "kind": played.game_id,
         "title": played.title,
-        "players": list(played.setup.players),
+        "players": [printable(p, MAX_NAME_CHARS) for p in played.setup.players],
         "deal": len(deals),
-        "trick": len(tricks) + (0 if played.is_over() else 1),
-        "totals": played.totals(),
-        "over": played.is_over(),
-        "winners": played.winners() if played.is_over() else [],
+        "trick": len(tricks) + (0 if over else 1),
+        "totals": totals,
+        "over": over,
+        "winners": winners,
         "lines": game.stream.applied,
-        "waiting_for": game.missing()[:5],
-        "problem": f"table {table.id}, {failure}" if failure else None,
-        "changed_lines": list(game.stream.conflicts),
+        "waiting_for": game.missing(),
+        "problem": printable(f"table {table.id}, {failure}", MAX_PROBLEM_CHARS) if failure else None,
+        "changed_lines": game.stream.conflicts[:5],
+        "copy_of": game.copy_of,
     }
     return view

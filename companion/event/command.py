@@ -15,6 +15,7 @@ from typing import Any
 from companion.errors import ConfigError
 from companion.event.board import DEFAULT_RANK_POINTS
 from companion.event.config import DEFAULT_PREFIX, Topics, check_id, parse_broker
+from companion.paths import state_dir
 
 REFRESH = 2.0  # seconds between terminal redraws while the board changes
 
@@ -38,7 +39,10 @@ def add_scoreboard_command(commands: Any) -> None:
     board.add_argument("--rank-points", default=",".join(map(str, DEFAULT_RANK_POINTS)), metavar="P1,P2,...",
                        help="points for 1st, 2nd, ... place in each finished game (default %(default)s)")
     board.add_argument("--export", type=Path, metavar="DIR",
-                       help="on exit, write standings.csv, games.csv and every game's record here")
+                       help="on exit, write standings.csv, games.csv and every game's record here (checked at start)")
+    board.add_argument("--state", type=Path, metavar="DIR",
+                       help="where the scoreboard keeps every game it rebuilt, to resume from after its own restart "
+                       "(default: STATE/scoreboard/EVENT in the user's state directory)")
     board.add_argument("--client-id", help="MQTT client id (default companion-scoreboard-EVENT); a second "
                        "scoreboard of the same event needs its own, or the broker drops the first")
     board.add_argument("--quiet", action="store_true", help="no terminal view (the web page only)")
@@ -59,44 +63,78 @@ def parse_rank_points(text: str) -> tuple[int, ...]:
 
 
 def parse_http(text: str) -> tuple[str, int] | None:
+    """``HOST:PORT`` (or ``off``), checked.
+
+    >>> parse_http("0.0.0.0:8080"), parse_http("off")
+    (('0.0.0.0', 8080), None)
+    """
     if text == "off":
         return None
     host, _, port = text.rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ConfigError(f"--http must be HOST:PORT or off, not {text!r}")
-    return host, int(port)
+    return host.strip("[]"), int(port)
 
 
 def cmd_scoreboard(args: argparse.Namespace) -> int:
-    try:
-        from companion.event.board import Board
-        from companion.event.scoreboard import Scoreboard, export, render_text
-        from companion.event.web import ScoreboardServer
-    except ImportError as err:
-        raise ConfigError(f"the scoreboard needs paho-mqtt ({err}): pip install 'tabletop-companion[event]'") from None
-
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    broker = parse_broker(args.broker, ca_file=args.ca_file, username=args.username, password_file=args.password_file)
-    topics = Topics(check_id("prefix", args.prefix), check_id("event", args.event))
-    board = Board(parse_rank_points(args.rank_points))
-    http = parse_http(args.http)
-    server = ScoreboardServer(http, board).serve_in_thread() if http else None
-    if server is not None:
-        print(f"scoreboard page: {server.url}", file=sys.stderr)
-    scoreboard = Scoreboard(broker, topics, board, client_id=args.client_id).start()
+    """Check every option, then run until Ctrl-C or SIGTERM; export at the end. A stop at any moment
+    (even during the start) ends cleanly: the signal only sets a flag."""
     stop = threading.Event()
 
     def on_signal(_signum: int, _frame: FrameType | None) -> None:
         stop.set()
 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    def show() -> int:
-        snapshot = board.snapshot()
-        clear = "\x1b[H\x1b[2J" if sys.stdout.isatty() else ""
-        print(clear + time.strftime("%H:%M:%S ") + render_text(snapshot), flush=True)
-        return int(snapshot["version"])
-
     try:
+        return _run(args, stop)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _run(args: argparse.Namespace, stop: threading.Event) -> int:
+    try:
+        from companion.event.board import Board
+        from companion.event.scoreboard import Scoreboard, check_export_dir, export, render_text
+        from companion.event.state import BoardState
+        from companion.event.web import ScoreboardServer
+    except ImportError as err:
+        raise ConfigError(f"the scoreboard needs paho-mqtt ({err}): pip install 'tabletop-companion[event]'") from None
+
+    # Everything that can be wrong is found before anything starts: one line, exit status 2.
+    broker = parse_broker(args.broker, ca_file=args.ca_file, username=args.username, password_file=args.password_file)
+    broker.password()  # an unreadable password file is said now, not on the first connection
+    topics = Topics(check_id("prefix", args.prefix), check_id("event", args.event))
+    board = Board(parse_rank_points(args.rank_points))
+    http = parse_http(args.http)
+    if args.export is not None:
+        check_export_dir(args.export)
+    state = BoardState(args.state if args.state is not None else state_dir() / "scoreboard" / topics.event)
+    state.check()
+    server = None
+    if http is not None:
+        try:
+            server = ScoreboardServer(http, board)
+        except OSError as err:
+            raise ConfigError(f"--http {args.http}: cannot serve there ({err.strerror or err})") from None
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    scoreboard = None
+    try:
+        resumed = state.load(board)
+        print(f"scoreboard state: {state.directory} ({resumed} games resumed)", file=sys.stderr)
+        if server is not None:
+            server.serve_in_thread()
+            print(f"scoreboard page: {server.url}", file=sys.stderr)
+        scoreboard = Scoreboard(broker, topics, board, client_id=args.client_id, state=state).start()
+
+        def show() -> int:
+            snapshot = board.snapshot()
+            clear = "\x1b[H\x1b[2J" if sys.stdout.isatty() else ""
+            print(clear + time.strftime("%H:%M:%S"), flush=True)
+            print(render_text(snapshot), flush=True)  # it says so while the broker cannot be reached
+            return int(snapshot["version"])
+
         seen = -1
         while not stop.wait(REFRESH):
             if not args.quiet and board.version != seen:
@@ -104,12 +142,11 @@ def cmd_scoreboard(args: argparse.Namespace) -> int:
         if not args.quiet:
             show()  # the board as it stands at the end
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
         if server is not None:
             server.stop()
-        scoreboard.close()
+        if scoreboard is not None:
+            scoreboard.close()
         if args.export is not None:
-            for path in export(board, args.export):
+            for path in export(board, args.export, say=lambda line: print(line, file=sys.stderr)):
                 print(f"wrote {path}", file=sys.stderr)
     return 0

@@ -39,6 +39,25 @@ def write_password_file(path: Path, accounts: dict[str, str]) -> None:
         subprocess.run([tool, "-b", str(path), user, password], check=True, capture_output=True, timeout=10)
 
 
+def _documented_lines(config: Path, password_file: Path | None, acl_file: Path | None) -> list[str]:
+    """The settings of a documented config file, without its listener and paths (the test's own)."""
+    replaced = {"password_file": password_file, "acl_file": acl_file}
+    kept = []
+    for raw in config.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        name = line.split()[0]
+        if name in ("listener", "persistence", "persistence_location", "autosave_interval", "max_queued_messages"):
+            continue  # the listener is the test's loopback port; persistence is the caller's choice
+        if name in replaced:
+            if replaced[name] is not None:
+                kept.append(f"{name} {replaced[name]}")
+            continue
+        kept.append(line)
+    return kept
+
+
 class Mosquitto:
     """One broker process on ``127.0.0.1:port``; use as a context manager."""
 
@@ -51,8 +70,14 @@ class Mosquitto:
         acl_file: Path | None = None,
         tls: tuple[Path, Path, Path] | None = None,
         port: int | None = None,
+        documented: Path | None = None,
     ) -> None:
-        """``tls``: (CA certificate, broker certificate, broker key) makes the listener TLS only."""
+        """``tls``: (CA certificate, broker certificate, broker key) makes the listener TLS only.
+
+        ``documented``: run that config file (docs/mosquitto/companion-event.conf) as written, but
+        for the listener (this port, loopback), the persistence folder and the given password
+        file and ACL: what the docs tell an organiser to install is what the tests run.
+        """
         binary = mosquitto_binary()
         if binary is None:
             raise FileNotFoundError("mosquitto is not installed (sudo apt install mosquitto)")
@@ -75,11 +100,13 @@ class Mosquitto:
             "log_type notice",
             f"log_dest file {self.log}",
         ]
-        if password_file is None:
+        if documented is not None:
+            lines = [lines[0], *_documented_lines(documented, password_file, acl_file), *lines[1:]]
+        elif password_file is None:
             lines.append("allow_anonymous true")
         else:
             lines += ["allow_anonymous false", f"password_file {password_file}"]
-        if acl_file is not None:
+        if acl_file is not None and documented is None:
             lines.append(f"acl_file {acl_file}")
         if tls is not None:
             lines += [f"cafile {tls[0]}", f"certfile {tls[1]}", f"keyfile {tls[2]}"]

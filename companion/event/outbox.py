@@ -25,8 +25,8 @@ True
 >>> game = outbox.current.id
 >>> outbox.acked(game, 1), outbox.acked(game, 2), outbox.backlog
 (True, True, 0)
->>> outbox.save(); Outbox(state, "cup", "3").current.acked  # a restart resumes after line 2
-2
+>>> outbox.save(), Outbox(state, "cup", "3").current.acked  # a restart resumes after line 2
+(True, 2)
 """
 
 from __future__ import annotations
@@ -41,12 +41,15 @@ from pathlib import Path
 from typing import Any
 
 from companion.daemon.journal import CURRENT_JOURNAL, GAMES_DIR, parse_journal
-from companion.storage import atomic_replace
-from companion.errors import RecordError
+from companion.engine.base import is_int
+from companion.engine.record import decode_json
+from companion.errors import RecordError, StorageError
+from companion.storage import atomic_replace, read_text
 
 log = logging.getLogger(__name__)
 
 CURSOR_VERSION = 1
+MAX_CURSOR_BYTES = 4 << 20  # thousands of games' entries; a larger file is not a cursor
 
 
 def cursor_path(state_dir: Path, event: str) -> Path:
@@ -66,6 +69,7 @@ class GameLog:
     loaded_bytes: int = 0
     next_send: int = 0  # 0: start after ``acked``
     acked_above: set[int] = field(default_factory=set)
+    id_saved: bool = True  # False until the cursor file names this game: no line goes out before
 
     def read_more(self, durable: int | None = None) -> int:
         """Read the complete lines appended since the last call, up to byte ``durable`` if given."""
@@ -107,7 +111,13 @@ class Outbox:
         self.path = cursor_path(self.state_dir, event)
         self.games: list[GameLog] = []
         self._dirty = False
+        self._save_failed = False
         self._load()
+
+    @property
+    def unsaved(self) -> bool:
+        """The cursor file is behind (a full or failing card): :meth:`save` should be tried again."""
+        return self._dirty and self._save_failed
 
     @property
     def current(self) -> GameLog | None:
@@ -143,9 +153,9 @@ class Outbox:
             header = _header_digest(journal)
             if header is None:
                 return False  # the header is still being linked into place
-            self.games.append(GameLog(self._new_id(), inode, header, 0, journal))
+            self.games.append(GameLog(self._new_id(), inode, header, 0, journal, id_saved=False))
             self._dirty = True
-            self.save()  # the id is on disk before any line goes out under it
+            self.save()  # the id is on disk before any line goes out under it (take() waits for that)
             new = True
         for game in self.games:
             if game.acked < len(game.lines) or game is self.current:
@@ -176,7 +186,7 @@ class Outbox:
         """Up to ``limit`` lines to publish next: ``(game id, line number, object)``, oldest first."""
         out: list[tuple[str, int, dict[str, Any]]] = []
         for game in self.games:
-            if game.path is None:
+            if game.path is None or not game.id_saved:
                 continue
             start = game.next_send or game.acked + 1
             while len(out) < limit and start <= len(game.lines):
@@ -221,25 +231,42 @@ class Outbox:
 
     # --- the cursor file -------------------------------------------------------------------
 
-    def save(self) -> None:
+    def save(self) -> bool:
+        """Write the cursor file if it changed; False if that failed (said once, tried again later).
+
+        A full card must not stop publishing: lines already named go on (the broker's
+        acknowledgements are kept in memory meanwhile), and a new game waits until its id is on disk.
+        """
         if not self._dirty:
-            return
+            return True
         data = {"version": CURSOR_VERSION, "table": self.table, "games": [g.to_json() for g in self.games]}
-        atomic_replace(self.path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
+        try:
+            atomic_replace(self.path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
+        except StorageError as err:
+            if not self._save_failed:
+                log.error("event cursor: %s; publishing goes on, and it is saved again when the card has room", err)
+            self._save_failed = True
+            return False
+        if self._save_failed:
+            log.info("event cursor: saved again")
+        self._save_failed = False
         self._dirty = False
+        for game in self.games:
+            game.id_saved = True
+        return True
 
     def _load(self) -> None:
+        """Read the cursor file with the bounded reader; a damaged one is set aside (and said), and
+        the current game is published again from the start (the scoreboard keeps each line once)."""
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = decode_json(read_text(self.path, MAX_CURSOR_BYTES))
+            games = [_entry(entry) for entry in data["games"]]
         except FileNotFoundError:
             return
-        except (OSError, ValueError) as err:
-            raise RecordError(f"{self.path} cannot be read ({err}); move it aside to publish every game again") from None
-        try:
-            for entry in data["games"]:
-                self.games.append(GameLog(str(entry["id"]), int(entry["inode"]), str(entry["header"]), int(entry["acked"]), None))
-        except (KeyError, TypeError, ValueError) as err:
-            raise RecordError(f"{self.path} is not a cursor file ({err!r})") from None
+        except (StorageError, RecordError, KeyError, TypeError, ValueError) as err:
+            self._set_aside(str(err) if isinstance(err, (StorageError, RecordError)) else f"not a cursor file: {err!r}")
+            return
+        self.games.extend(games)
         journal = self.state_dir / CURRENT_JOURNAL
         for game in self.games:
             if game is self.current and _inode(journal) == game.inode and _header_digest(journal) == game.header:
@@ -247,6 +274,30 @@ class Outbox:
             else:
                 self._relocate(game)
             game.read_more()
+
+    def _set_aside(self, why: str) -> None:
+        for n in range(1, 1000):
+            aside = self.path.with_name(f"{self.path.name}.damaged-{n}")
+            if not os.path.lexists(aside):
+                break
+        try:
+            os.rename(self.path, aside)
+            where = f"set aside as {aside.name}"
+        except OSError as err:
+            where = f"could not be set aside ({err.strerror}); it is replaced at the next save"
+            self._dirty = True
+        log.error("event cursor %s is damaged (%s): %s; publishing the current game again from the start", self.path, why,
+                  where)
+
+
+def _entry(entry: Any) -> GameLog:
+    """One game of the cursor file, every field checked (a wrong type is a damaged file)."""
+    if not isinstance(entry, dict):
+        raise TypeError("a game entry is not an object")
+    game_id, inode, header, acked = entry["id"], entry["inode"], entry["header"], entry["acked"]
+    if not (isinstance(game_id, str) and is_int(inode) and isinstance(header, str) and is_int(acked) and acked >= 0):
+        raise TypeError(f"a game entry has wrong types: {entry!r:.80}")
+    return GameLog(game_id, inode, header, acked, None)
 
 
 def _inode(path: Path) -> int | None:

@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 WINDOW = 100  # lines sent but not yet acknowledged; more waits in the journal
 STATUS_INTERVAL = 1.0  # seconds between retained status updates while a game is being played
 KEEPALIVE = 15  # seconds: the broker publishes the last will ("offline") after 1.5 x this
+RETRY = 5.0  # seconds between two tries after a failure (a full card: the cursor cannot be saved)
 
 
 @dataclass(frozen=True)
@@ -189,27 +190,41 @@ class Publisher:
     # --- the worker thread -----------------------------------------------------------------
 
     def _run(self) -> None:
-        try:
-            while True:
+        """The worker's loop. Nothing ends it but :meth:`close`: a failure (a card that cannot take
+        the cursor, a journal that cannot be read) is logged, and the pass is tried again later."""
+        failing = False
+        durable: tuple[int, int] | None = None
+        while True:
+            try:
                 self._report_status()
                 with self._cond:
                     while not (self._woken or self._events or self._stopping):
-                        if not self._cond.wait(self._seconds_to_status()):
+                        if not self._cond.wait(self._wait_seconds(failing)):
                             break
                     events, self._events = self._events, []
                     woken, self._woken = self._woken, False
-                    durable = self._durable
+                    durable = self._durable if woken else durable
                     if self._stopping:
                         return
                 for kind, value in events:
                     self._handle(kind, value)
-                if woken or events:
+                if woken or events or failing or self.outbox.unsaved:
                     self._pump(durable)
                 self._maybe_send_status()
-        except Exception:  # a bug here must not stop play: say so loudly and leave the table alone
-            log.exception("event publishing stopped")
-            self._state, self._detail = "offline", "publisher failed (see the log)"
-            self._report_status()
+                if failing:
+                    log.info("event publishing works again")
+                failing = False
+            except Exception:  # a fault or a bug here must not stop play, nor publishing for good
+                if not failing:
+                    log.exception("event publishing failed; trying again every %g s", RETRY)
+                failing = True
+
+    def _wait_seconds(self, failing: bool) -> float | None:
+        """How long the worker may sleep: until the next status, or the next try after a failure."""
+        status = self._seconds_to_status()
+        if failing or self.outbox.unsaved:
+            return RETRY if status is None else min(status, RETRY)
+        return status
 
     def _report_status(self) -> None:
         """Tell ``on_status`` when the mark changed (the first time, whatever it is)."""

@@ -9,9 +9,11 @@ and on a read-only web page (:mod:`.web`), and writes CSV exports.
 
 from __future__ import annotations
 
+import collections
 import csv
 import io
 import logging
+import os
 import ssl
 import threading
 import time
@@ -21,14 +23,19 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from companion.storage import atomic_replace
 from companion.engine.record import dumps
-from companion.errors import CompanionError
-from companion.event.board import Board
+from companion.errors import CompanionError, ConfigError, StorageError
+from companion.event.board import MAX_TABLES, Board
 from companion.event.config import Broker, Topics
-from companion.event.wire import decode_journal, decode_status, resend_message
+from companion.event.state import BoardState, safe_name
+from companion.event.text import columns, fit, printable, spreadsheet_safe
+from companion.event.wire import MAX_MESSAGE, decode_journal, decode_status, resend_message
+from companion.storage import atomic_replace
 
 log = logging.getLogger(__name__)
+
+SAVE_EVERY = 2.0  # seconds between two saves of the state directory's changed games
+WIDTH = 80  # columns of the terminal view
 
 
 class Scoreboard:
@@ -43,13 +50,18 @@ class Scoreboard:
         client_id: str | None = None,
         clock: Callable[[], float] = time.time,
         check_every: float = 0.5,
+        state: BoardState | None = None,
     ) -> None:
         self.broker = broker
         self.topics = topics
         self.board = board
         self.clock = clock
+        self.state = state
         self.connected = threading.Event()
         self.resends = 0
+        self.received: collections.Counter[str] = collections.Counter()  # messages per table, kept or not
+        self.resent: collections.Counter[str] = collections.Counter()  # resend requests per table
+        self._saved_at = float("-inf")
         self._check_every = check_every
         self._stop = threading.Event()
         self._checker = threading.Thread(target=self._check_gaps, name="scoreboard-gaps", daemon=True)
@@ -69,6 +81,7 @@ class Scoreboard:
         self.client.on_message = self._on_message
 
     def start(self) -> Scoreboard:
+        self.board.set_broker_down(self.clock())  # until the first connection says otherwise
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
         self.client.loop_start()
         self._checker.start()
@@ -79,7 +92,13 @@ class Scoreboard:
         self._checker.join(timeout)
         self.client.disconnect()
         self.client.loop_stop()
+        self.save()
         self.board.close()
+
+    def save(self) -> None:
+        """Write the state directory's changed games (if there is a state directory)."""
+        if self.state is not None:
+            self.state.save(self.board)
 
     def _on_connect(self, client: mqtt.Client, _userdata: Any, flags: Any, reason: Any, _props: Any) -> None:
         if reason.is_failure:
@@ -89,116 +108,208 @@ class Scoreboard:
                  "kept" if flags.session_present else "new")
         client.subscribe([(self.topics.every_table("journal"), 1), (self.topics.every_table("status"), 1)])
         self.connected.set()
+        self.board.set_broker_down(None)
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
+        if self.connected.is_set():
+            log.warning("lost the broker (%s); reconnecting", reason)
+            self.board.set_broker_down(self.clock())
         self.connected.clear()
-        log.warning("lost the broker (%s); reconnecting", reason)
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, message: mqtt.MQTTMessage) -> None:
+        """One message from a table: kept, or refused with a problem naming the table; never raises
+        (an exception here would end paho's network thread, and with it the scoreboard's input)."""
         where = self.topics.table_of(message.topic)
         if where is None:
             return
         table, kind = where
+        payload = bytes(message.payload)
+        size = len(payload)
         try:
-            if kind == "journal":
-                self.board.journal(table, decode_journal(message.payload), self.clock())
+            if size > MAX_MESSAGE:
+                self.board.problem(f"table {table}: a {kind} message of {size} bytes is over the scoreboard's limit of "
+                                   f"{MAX_MESSAGE} bytes (message_size_limit); refused", table)
+            elif kind == "journal":
+                self.board.journal(table, decode_journal(payload), self.clock(), size)
             elif kind == "status":
-                self.board.status(table, decode_status(message.payload), self.clock())
+                self.board.status(table, decode_status(payload), self.clock())
         except CompanionError as err:
-            self.board.problem(f"table {table}: {err}")
+            self.board.problem(f"table {table}: {err}", table)
+        except Exception as err:  # a bug reached by a crafted message: said, and the next message is read
+            log.exception("table %s: a %s message could not be handled", printable(table, 40), printable(kind, 20))
+            self.board.problem(f"table {table}: a {kind} message could not be handled ({type(err).__name__})", table)
+        finally:
+            if table in self.received or len(self.received) < MAX_TABLES:
+                self.received[table] += 1
 
     def _check_gaps(self) -> None:
         while not self._stop.wait(self._check_every):
-            if not self.connected.is_set():
-                continue
-            for table, game, after in self.board.resend_due(self.clock()):
-                log.info("table %s game %s: asking again for the lines after %d", table, game, after)
+            try:
+                self._check_once()
+            except Exception:  # never let a bug stop the resend requests and the saves for good
+                log.exception("the scoreboard's periodic check failed; trying again")
+
+    def _check_once(self) -> None:
+        now = self.clock()
+        if self.connected.is_set():
+            for table, game, after, log_it in self.board.resend_due(now):
+                if log_it:
+                    log.info("table %s: asking again for missing lines (game %s after line %d; said once a minute)",
+                             printable(table, 40), printable(game, 40), after)
                 self.client.publish(self.topics.table(table, "resend"), resend_message(game, after), qos=1)
                 self.resends += 1
+                self.resent[table] += 1
+        if now - self._saved_at >= SAVE_EVERY:
+            self._saved_at = now
+            self.save()
 
 
 # --- the terminal ------------------------------------------------------------------------------
 
 
+def broker_note(snapshot: dict[str, Any]) -> str:
+    """"cannot reach the broker (since HH:MM)" while the scoreboard has no broker, else ''.
+
+    >>> broker_note({"broker_down_since": None}), broker_note({"broker_down_since": 0.0})[:30]
+    ('', 'cannot reach the broker (since')
+    """
+    since = snapshot.get("broker_down_since")
+    if since is None:
+        return ""
+    return f"cannot reach the broker (since {time.strftime('%H:%M', time.localtime(since))})"
+
+
+def _fit(line: str) -> str:
+    return line if columns(line) <= WIDTH else fit(line, WIDTH).rstrip()
+
+
 def render_text(snapshot: dict[str, Any], now: float | None = None) -> str:
-    """The board as plain text: one line per table, then the standings.
+    """The board as plain text that fits 80 columns: a line per table (and one more for what is
+    wrong or special about its game), then the standings. Everything a table sent is made
+    printable (no escape sequences reach the terminal).
 
     >>> print(render_text({"tables": [{"table": "3", "online": True, "last_seen": 0.0, "games": 1,
-    ...     "game": {"kind": "tezuma", "players": ["A", "B", "C"], "deal": 2, "trick": 4,
-    ...     "totals": [5, 3, 0], "over": False, "problem": None, "waiting_for": [], "changed_lines": []}}],
+    ...     "game": {"kind": "tezuma", "players": ["A", "B", "C\x1b[2J"], "deal": 2, "trick": 4,
+    ...     "totals": [5, 3, 0], "over": False, "problem": None, "waiting_for": [7], "changed_lines": []}}],
     ...     "standings": [], "problems": []}, now=12.0))
-    table    game          deal trick  players and totals             state
-    3        tezuma           2     4  A 5, B 3, C 0                  online, seen 12 s ago
+    table  game         deal trick  players and totals          state
+    3      tezuma          2     4  A 5, B 3, C?[2J 0           online, 12 s ago
+           waiting for line 7
     <BLANKLINE>
     standings: no finished games yet
     """
     now = snapshot.get("now", time.time()) if now is None else now
-    out = [f"{'table':8} {'game':12} {'deal':>5} {'trick':>5}  {'players and totals':30} state"]
+    out = []
+    down = broker_note(snapshot)
+    if down:
+        out.append(f"*** {down} ***")
+    out.append(f"{'table':6} {'game':12} {'deal':>4} {'trick':>5}  {'players and totals':27} state")
     for view in snapshot["tables"]:
         game = view["game"]
-        seen = "" if view["last_seen"] is None else f", seen {now - view['last_seen']:.0f} s ago"
+        seen = "" if view["last_seen"] is None else f", {max(0.0, now - view['last_seen']):.0f} s ago"
         state = ("online" if view["online"] else "offline") + seen
+        table = fit(printable(view["table"], 40), 6)
         if game is None:
-            out.append(f"{view['table']:8} {'-':12} {'':>5} {'':>5}  {'':30} {state}")
+            out.append(_fit(f"{table} {'-':12} {'':>4} {'':>5}  {'':27} {state}"))
             continue
-        players = ", ".join(f"{p} {t}" for p, t in zip(game["players"], game["totals"], strict=True))
+        players = printable(", ".join(f"{p} {t}" for p, t in zip(game["players"], game["totals"], strict=True)))
+        out.append(_fit(f"{table} {fit(printable(game['kind'], 40), 12)} {game['deal']:4} {game['trick']:5}  "
+                        f"{fit(players, 27)} {state}"))
+        notes = []
         if game["over"]:
-            state += ", finished"
+            notes.append("finished")
+        if game.get("copy_of"):
+            notes.append(f"a copy of {game['copy_of']}: not scored")
         if game["waiting_for"]:
-            state += f", waiting for line {game['waiting_for'][0]}"
+            notes.append(f"waiting for line {game['waiting_for'][0]}")
         if game["changed_lines"]:
-            state += f", line {game['changed_lines'][0]} came again changed (first kept)"
+            notes.append(f"line {game['changed_lines'][0]} came again changed (first kept)")
         if game["problem"]:
-            state += f", REFUSED: {game['problem']}"
-        out.append(f"{view['table']:8} {game['kind']:12} {game['deal']:5} {game['trick']:5}  {players:30} {state}")
+            notes.append(f"REFUSED: {game['problem']}")
+        if notes:
+            out.append(_fit(" " * 7 + printable(", ".join(notes), WIDTH)))
     out.append("")
     if snapshot["standings"]:
         out.append("standings (rank points, then score):")
-        out.append(f"{'#':>3} {'player':20} {'games':>5} {'points':>6} {'score':>6}")
+        out.append(f"{'#':>3} {'player':32} {'games':>5} {'points':>6} {'score':>6}")
         for place, row in enumerate(snapshot["standings"], start=1):
-            out.append(f"{place:3} {row['player']:20} {row['games']:5} {row['rank_points']:6} {row['score']:6}")
+            out.append(_fit(f"{place:3} {fit(printable(row['player'], 40), 32)} {row['games']:5} "
+                            f"{row['rank_points']:6} {row['score']:6}"))
     else:
         out.append("standings: no finished games yet")
-    out += [f"problem: {p}" for p in snapshot["problems"]]
+    out += [_fit(f"problem: {printable(p, WIDTH)}") for p in snapshot["problems"]]
     return "\n".join(out)
 
 
 # --- exports -----------------------------------------------------------------------------------
 
 
-def standings_csv(board: Board) -> str:
+def _csv(rows: list[list[Any]]) -> str:
+    """CSV whose cells a spreadsheet shows as text (no formulas, no control characters)."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["place", "player", "games", "rank_points", "score", "wins"])
-    for place, row in enumerate(board.standings(), start=1):
-        writer.writerow([place, row.player, row.games, row.rank_points, row.score, row.wins])
+    for row in rows:
+        writer.writerow([spreadsheet_safe(cell) for cell in row])
     return out.getvalue()
+
+
+def standings_csv(board: Board) -> str:
+    rows: list[list[Any]] = [["place", "player", "games", "rank_points", "score", "wins"]]
+    for place, row in enumerate(board.standings(), start=1):
+        rows.append([place, row.player, row.games, row.rank_points, row.score, row.wins])
+    return _csv(rows)
 
 
 def games_csv(board: Board) -> str:
-    """One row per game of every table: who played, the totals, and whether it is finished or refused."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["table", "game_id", "game", "players", "totals", "finished", "winners", "lines", "problem"])
+    """One row per game of every table: who played, the totals, whether it is finished, refused, or a
+    copy of another (not scored)."""
+    board.standings()  # flags the copies
+    rows: list[list[Any]] = [["table", "game_id", "game", "players", "totals", "finished", "winners", "lines",
+                              "problem"]]
     for table, tracked in board.games():
         game = tracked.stream.game
         if game is None:
-            writer.writerow([table, tracked.id, "", "", "", "", "", tracked.stream.applied, "no header yet"])
+            rows.append([table, tracked.id, "", "", "", "", "", tracked.stream.applied, "no header yet"])
             continue
         over = game.is_over()
-        writer.writerow([
+        problem = str(tracked.stream.failure or "")
+        if tracked.copy_of:
+            problem = f"a copy of {tracked.copy_of}: not scored"
+        rows.append([
             table, tracked.id, game.game_id, " / ".join(game.setup.players),
-            " / ".join(map(str, game.totals())), "yes" if over else "no",
+            " / ".join(map(str, game.totals())),
+            "yes" if over else "no",
             " / ".join(game.setup.players[s] for s in game.winners()) if over else "",
-            tracked.stream.applied, str(tracked.stream.failure or ""),
+            tracked.stream.applied, problem,
         ])
-    return out.getvalue()
+    return _csv(rows)
 
 
-def export(board: Board, directory: Path) -> list[Path]:
+def check_export_dir(directory: Path) -> None:
+    """Refuse, before the scoreboard starts, an export folder that cannot be written (ConfigError).
+
+    >>> check_export_dir(Path("/proc/version"))
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: --export /proc/version: a file is in the way; name a folder
+    """
+    if directory.exists() and not directory.is_dir():
+        raise ConfigError(f"--export {directory}: a file is in the way; name a folder")
+    try:
+        (directory / "records").mkdir(parents=True, exist_ok=True)
+        probe = directory / f".probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as err:
+        raise ConfigError(f"--export {directory}: cannot write there ({err.strerror or err})") from None
+
+
+def export(board: Board, directory: Path, say: Callable[[str], None] = lambda line: None) -> list[Path]:
     """Write ``standings.csv``, ``games.csv`` and every game's record as ``records/<table>-<game>.jsonl``.
 
-    A record is the journal lines as received (undos included), so ``companion replay`` reads it.
+    A record is the journal lines as received (undos included), so ``companion replay`` reads it. A
+    game whose table or game id cannot name a file, or whose file cannot be written, is skipped
+    with one line to ``say``; every other file is still written.
     """
     directory.mkdir(parents=True, exist_ok=True)
     written = [directory / "standings.csv", directory / "games.csv"]
@@ -210,7 +321,14 @@ def export(board: Board, directory: Path) -> list[Path]:
     for table, game_id, lines in streams:
         if not lines:
             continue
+        if not (safe_name(table) and safe_name(game_id)):
+            say(f"skipped table {printable(table, 40)!r} game {printable(game_id, 40)!r}: not a safe file name")
+            continue
         path = records / f"{table}-{game_id}.jsonl"
-        atomic_replace(path, "".join(dumps(line) + "\n" for line in lines).encode("utf-8"))
+        try:
+            atomic_replace(path, "".join(dumps(line) + "\n" for line in lines).encode("utf-8"))
+        except (StorageError, CompanionError) as err:
+            say(f"skipped {path}: {err}")
+            continue
         written.append(path)
     return written

@@ -22,6 +22,7 @@ that are next in order to a :class:`~companion.engine.record.GameBuilder`, exact
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,8 +30,10 @@ from companion.engine.base import Game
 from companion.engine.record import META_KEYS, UNDO, GameBuilder, dumps, setup_from_header
 from companion.errors import CompanionError, RecordError
 
+log = logging.getLogger(__name__)
 
 MAX_LINES = 100_000  # far beyond any game; a forged huge number must not make a huge gap to wait for
+MAX_AHEAD = 1_000  # lines kept waiting beyond a gap; further ones are dropped and asked for again later
 
 
 class LineStream:
@@ -64,6 +67,8 @@ class LineStream:
             if known != data and number not in self.conflicts:
                 self.conflicts.append(number)
             return 0
+        if number > len(self.lines) + MAX_AHEAD:
+            return 0  # dropped: the resend after the gap brings it again; holding it would cost memory
         self.waiting[number] = data
         applied = 0
         while self.failure is None and len(self.lines) + 1 in self.waiting:
@@ -73,10 +78,20 @@ class LineStream:
             applied += 1
         return applied
 
-    def missing(self, known_total: int = 0) -> list[int]:
-        """Line numbers not yet here, below the highest line seen (or ``known_total``)."""
-        top = max([known_total, len(self.lines), *self.waiting])
-        return [n for n in range(len(self.lines) + 1, top + 1) if n not in self.waiting]
+    def missing(self, known_total: int = 0, limit: int = 5) -> list[int]:
+        """The first ``limit`` line numbers not yet here, below the highest line seen (or ``known_total``).
+
+        Bounded work whatever ``known_total`` a message claimed: it stops after ``limit`` numbers,
+        having skipped at most the (bounded) lines that wait.
+        """
+        top = max([min(known_total, MAX_LINES), len(self.lines), *self.waiting])
+        found: list[int] = []
+        number = len(self.lines) + 1
+        while number <= top and len(found) < limit:
+            if number not in self.waiting:
+                found.append(number)
+            number += 1
+        return found
 
     def _apply(self, number: int, data: dict[str, Any]) -> None:
         """Feed one line to the builder the way ``read_record`` does, keeping the first refusal."""
@@ -90,4 +105,7 @@ class LineStream:
         except RecordError as err:
             self.failure = err if err.line is not None else RecordError(str(err), number)
         except CompanionError as err:
-            self.failure = RecordError(f"{err} in {dumps(data)}", number)
+            self.failure = RecordError(f"{err} in {dumps(data)[:200]}", number)
+        except Exception as err:  # a rules bug a crafted line reaches: this game stops, nothing else does
+            log.exception("line %d stopped the engine", number)
+            self.failure = RecordError(f"the engine failed on this line ({type(err).__name__}: {err})", number)

@@ -3,12 +3,22 @@
 ``GET /`` is one self-contained page (no outside scripts or fonts); it opens ``GET /events``, a
 server-sent event stream that sends the whole board as JSON whenever it changes (at most a few
 times a second), and redraws. ``/standings.csv`` and ``/games.csv`` are the exports. Nothing can be
-changed through the server: it answers GET and HEAD only.
+changed through the server: it answers GET and HEAD only, and it has no login: served on
+``0.0.0.0`` it is readable by anyone on the room's network (docs/event.md).
+
+Every answer carries a Content-Security-Policy that allows only the page's own inline script and
+style (by hash) and connections back to this server, and ``X-Content-Type-Options: nosniff``. A
+connection that sends nothing for ``IDLE_TIMEOUT`` seconds is closed, and at most
+``MAX_CONNECTIONS`` are served at once (one thread each); more are closed at once.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import re
+import socket
 import threading
 import time
 from http import HTTPStatus
@@ -20,6 +30,8 @@ from companion.event.scoreboard import games_csv, standings_csv
 
 MIN_INTERVAL = 0.25  # seconds between two updates of one page: a projector needs no more
 KEEPALIVE = 15.0  # seconds: a comment line keeps proxies and the browser from closing the stream
+IDLE_TIMEOUT = 20.0  # seconds a connection may send nothing (or not take what is sent) before it is closed
+MAX_CONNECTIONS = 64  # served at once, each on its own thread: plenty of projectors and downloads
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Scoreboard</title>
@@ -59,6 +71,7 @@ function draw(board) {
     let state = t.online ? "online" : "offline";
     if (t.last_seen !== null) state += ", seen " + Math.max(0, Math.round(now - t.last_seen)) + " s ago";
     if (g && g.over) state += ", finished";
+    if (g && g.copy_of) state += ", a copy of " + g.copy_of + ": not scored";
     if (g && g.waiting_for.length) state += ", waiting for line " + g.waiting_for[0];
     if (g && g.changed_lines.length) state += ", line " + g.changed_lines[0] + " came again changed (first kept)";
     if (g && g.problem) state += ", REFUSED: " + g.problem;
@@ -75,13 +88,36 @@ function draw(board) {
   problems.replaceChildren(...board.problems.map(p => { const li = document.createElement("li"); li.textContent = p; return li; }));
   document.body.dataset.version = board.version;
 }
+function live(board) {
+  if (board.broker_down_since === null) return "live";
+  const since = new Date(board.broker_down_since * 1000);
+  const hhmm = String(since.getHours()).padStart(2, "0") + ":" + String(since.getMinutes()).padStart(2, "0");
+  return "cannot reach the broker (since " + hhmm + ")";
+}
 const events = new EventSource("events");
-events.onopen = () => { document.getElementById("state").textContent = "live"; };
 events.onerror = () => { document.getElementById("state").textContent = "reconnecting..."; };
-events.onmessage = (e) => draw(JSON.parse(e.data));
+events.onmessage = (e) => { const board = JSON.parse(e.data); draw(board); document.getElementById("state").textContent = live(board); };
 </script>
 </body></html>
 """
+
+
+def _inline_hash(tag: str) -> str:
+    """The CSP source of the page's one inline ``<tag>`` element: its text's SHA-256."""
+    match = re.search(f"<{tag}>(.*?)</{tag}>", PAGE, re.S)
+    if match is None:
+        raise LookupError(f"the page has no <{tag}>")
+    return "'sha256-" + base64.b64encode(hashlib.sha256(match.group(1).encode("utf-8")).digest()).decode() + "'"
+
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        f"default-src 'none'; script-src {_inline_hash('script')}; style-src {_inline_hash('style')}; "
+        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 
 
 class ScoreboardServer(ThreadingHTTPServer):
@@ -93,12 +129,35 @@ class ScoreboardServer(ThreadingHTTPServer):
         super().__init__(address, _Handler)
         self.board = board
         self.stopping = threading.Event()
+        self.refused = 0  # connections closed at once because MAX_CONNECTIONS were being served
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._thread: threading.Thread | None = None
+
+    def process_request(self, request: socket.socket, client_address: Any) -> None:  # type: ignore[override]
+        """A thread for the connection if fewer than MAX_CONNECTIONS are served, else close it."""
+        if not self._slots.acquire(blocking=False):
+            self.refused += 1
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: socket.socket, client_address: Any) -> None:  # type: ignore[override]
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a client that vanished or timed out is not news (the handler ends its thread)
 
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{host!s}:{port}/"
 
     def serve_in_thread(self) -> ScoreboardServer:
         self._thread = threading.Thread(target=self.serve_forever, name="scoreboard-web", daemon=True)
@@ -117,6 +176,12 @@ class ScoreboardServer(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: ScoreboardServer
     protocol_version = "HTTP/1.1"
+    timeout = IDLE_TIMEOUT  # socket timeout: an idle or stalled connection ends its thread
+
+    def end_headers(self) -> None:
+        for name, value in SECURITY_HEADERS.items():
+            self.send_header(name, value)
+        super().end_headers()
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  (the base class's name)
         pass  # a projector page reloading is not news
@@ -169,5 +234,5 @@ class _Handler(BaseHTTPRequestHandler):
                     self.wfile.write(b"data: " + json.dumps(snapshot, ensure_ascii=False).encode("utf-8") + b"\n\n")
                 self.wfile.flush()
                 time.sleep(MIN_INTERVAL)
-        except (BrokenPipeError, ConnectionResetError):
-            return  # the page was closed
+        except OSError:
+            return  # the page was closed, or stopped reading for IDLE_TIMEOUT

@@ -22,7 +22,7 @@ JournalMessage(game='g1', line=1, sent=5.0, data={'format': 'x'})
 >>> decode_journal(b'{"game":"g1","line":0,"data":{}}')
 Traceback (most recent call last):
 ...
-companion.errors.RecordError: a journal message needs a game id, a line number >= 1 and an object
+companion.errors.RecordError: a journal message needs a game id (at most 128 characters), a line number >= 1 and an object
 """
 
 from __future__ import annotations
@@ -34,6 +34,12 @@ from typing import Any
 
 from companion.engine.record import decode_json
 from companion.errors import RecordError
+
+# The largest message a table may send: the largest real journal line is a header with its card
+# data (about 3 kB; docs/event.md), so 64 KiB leaves twenty times that. The broker's
+# message_size_limit (docs/mosquitto/companion-event.conf) is the same number.
+MAX_MESSAGE = 65_536
+MAX_GAME_ID = 128  # a device's ids are "<table>-<12 hex digits>", at most 77 characters
 
 
 def _json(value: Mapping[str, Any]) -> bytes:
@@ -69,11 +75,12 @@ def decode_journal(payload: bytes) -> JournalMessage:
     value = _object(payload, "journal")
     game, line, data, sent = value.get("game"), value.get("line"), value.get("data"), value.get("sent")
     if (
-        not isinstance(game, str) or not game
+        not isinstance(game, str) or not game or len(game) > MAX_GAME_ID
         or not isinstance(line, int) or isinstance(line, bool) or line < 1
         or not isinstance(data, dict)
     ):
-        raise RecordError("a journal message needs a game id, a line number >= 1 and an object")
+        raise RecordError(f"a journal message needs a game id (at most {MAX_GAME_ID} characters), a line number >= 1"
+                          " and an object")
     return JournalMessage(game, line, float(sent) if isinstance(sent, (int, float)) else None, data)
 
 
@@ -84,7 +91,7 @@ def status_message(status: Mapping[str, Any]) -> bytes:
 def decode_status(payload: bytes) -> dict[str, Any]:
     value = _object(payload, "status")
     games = value.get("games", {})
-    if not isinstance(games, dict) or not all(isinstance(n, int) for n in games.values()):
+    if not isinstance(games, dict) or not all(type(n) is int and len(g) <= MAX_GAME_ID for g, n in games.items()):
         raise RecordError("a status message's 'games' must map game ids to line counts")
     return value
 

@@ -164,6 +164,7 @@ class Irohanihohedo(TrickGame[IroState]):
     max_players = 6
     action_types = {"play": Play, "answer": Answer}
     term_tables = {"suit": "colours", "colour": "colours"}
+    option_kinds = {**TrickGame.option_kinds, "strategic": "bool"}
 
     def configure(self) -> None:
         super().configure()

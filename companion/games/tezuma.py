@@ -660,6 +660,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     term_tables = {"suit": "suits", "ability": "abilities"}
     reason_join = "tezuma.join"
+    option_kinds = {**TrickGame.option_kinds, "start_seat": "seat", "beginner": "bool", "redraw_each_deal": "bool",
+                    "layouts": "list"}
+    required_options = frozenset({"start_seat", "layouts"})
 
     def configure(self) -> None:
         super().configure()

@@ -67,7 +67,8 @@ def test_the_scoreboard_command_serves_shows_and_exports(tmp_path, broker, table
     port = free_port()
     export = tmp_path / "export"
     command = [sys.executable, "-m", "companion.cli", "scoreboard", "--broker", broker.url, "--event", EVENT,
-               "--http", f"127.0.0.1:{port}", "--export", str(export), "--rank-points", "5,3,1,0"]
+               "--http", f"127.0.0.1:{port}", "--export", str(export), "--rank-points", "5,3,1,0",
+               "--state", str(tmp_path / "scoreboard-state")]
     child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, cwd=ROOT)
     try:

@@ -86,13 +86,16 @@ def test_gaps_are_asked_for_again_after_the_grace_period_and_not_before():
     board.journal("1", JournalMessage("g", 1, None, JOURNALS[0][0]), now=10.0)
     board.journal("1", JournalMessage("g", 4, None, JOURNALS[0][3]), now=10.0)
     assert board.resend_due(10.5) == []
-    assert board.resend_due(11.0) == [("1", "g", 1)]
-    assert board.resend_due(11.5) == []  # asked once per grace period
+    assert board.resend_due(11.0) == [("1", "g", 1, True)]  # logged: the first request of the minute
+    assert board.resend_due(11.5) == []  # one request per table per grace period
     board.status("1", {"online": True, "game": "h", "games": {"h": 3}}, now=12.0)  # a game it never saw
-    assert sorted(board.resend_due(13.5)) == [("1", "g", 1), ("1", "h", 0)]
+    assert board.resend_due(13.5) == [("1", "h", 0, False)]  # the game not asked for yet goes first
+    assert board.resend_due(14.5) == []  # g was asked for 3.5 s ago: not again before RESEND_RETRY
+    assert board.resend_due(16.0) == [("1", "g", 1, False)]
     for number in (2, 3):
-        board.journal("1", JournalMessage("g", number, None, JOURNALS[0][number - 1]), now=14.0)
-    assert board.resend_due(20.0) == [("1", "h", 0)]
+        board.journal("1", JournalMessage("g", number, None, JOURNALS[0][number - 1]), now=17.0)
+    assert board.resend_due(20.0) == [("1", "h", 0, False)]
+    assert board.resend_due(71.0) == [("1", "h", 0, True)]  # logged again a minute later
 
 
 def test_places_share_ties():

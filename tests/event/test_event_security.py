@@ -17,13 +17,25 @@ from companion.event.config import EventConfig, Topics, parse_broker
 from companion.event.mosquitto import write_password_file
 from companion.event.publisher import Publisher
 from companion.event.scoreboard import Scoreboard
-from companion.event.wire import journal_message
+from companion.engine.record import header_json
+from companion.event.wire import MAX_MESSAGE, journal_message
 from companion.sim import new_random_game
 from tests.event.conftest import EVENT, SETTLE, settle
 from tests.event.test_event_broker import wait_for
 
-ACL = Path(__file__).resolve().parents[2] / "docs" / "mosquitto" / "acl"
-PASSWORDS = {"scoreboard": "organiser secret", "3": "three's secret", "4": "four's secret"}
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "mosquitto"
+ACL = DOCS / "acl"
+CONF = DOCS / "companion-event.conf"
+PASSWORDS = {"scoreboard": "organiser secret", "3": "three's secret", "4": "four's secret", "auditor": "sees all"}
+AUDITOR = "\n# the tests' own account, which watches every event (no real broker has it)\nuser auditor\ntopic read companion/#\n"
+
+
+def event_acl(directory: Path, event: str = EVENT) -> Path:
+    """docs/mosquitto/acl with the event id filled in, as docs/event.md says to install it (and the
+    tests' read-only auditor account)."""
+    path = directory / "companion.acl"
+    path.write_text(ACL.read_text(encoding="utf-8").replace("EVENT_ID", event) + AUDITOR, encoding="utf-8")
+    return path
 
 
 @pytest.fixture
@@ -32,7 +44,7 @@ def secured(start_broker, tmp_path):
     write_password_file(passwords, PASSWORDS)
     for user, password in PASSWORDS.items():
         (tmp_path / f"{user}.pw").write_text(password + "\n")
-    broker = start_broker(password_file=passwords, acl_file=ACL)
+    broker = start_broker(password_file=passwords, acl_file=event_acl(tmp_path), documented=CONF)
     account = parse_broker(broker.url, username="scoreboard", password_file=str(tmp_path / "scoreboard.pw"))
     scoreboard = Scoreboard(account, Topics("companion", EVENT), Board(), check_every=0.1).start()
     assert scoreboard.connected.wait(SETTLE)
@@ -40,9 +52,9 @@ def secured(start_broker, tmp_path):
     scoreboard.close()
 
 
-def raw_client(url: str, user: str, password: str) -> mqtt.Client:
+def raw_client(url: str, user: str, password: str, client_id: str | None = None) -> mqtt.Client:
     broker = parse_broker(url)
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"raw-{user}")
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or f"raw-{user}")
     client.username_pw_set(user, password)
     connected = threading.Event()
     client.on_connect = lambda *_: connected.set()
@@ -140,3 +152,80 @@ def test_over_tls_the_device_checks_the_broker_certificate(start_broker, tmp_pat
         for store in stores:
             store.close()
         scoreboard.close()
+
+
+def test_a_table_connecting_with_the_scoreboards_client_id_does_not_knock_it_off(secured):
+    """use_username_as_clientid: the broker gives table 3 the client id "3" whatever it asks for."""
+    broker, scoreboard = secured
+    lost = threading.Event()
+    scoreboard.client.on_disconnect = lambda *_: lost.set()
+    intruders = [raw_client(broker.url, "3", PASSWORDS["3"], client_id=f"companion-scoreboard-{EVENT}")
+                 for _ in range(3)]
+    try:
+        client = raw_client(broker.url, "4", PASSWORDS["4"], client_id="scoreboard")
+        intruders.append(client)
+        header = {"format": "after-the-takeover-attempts"}
+        client.publish(scoreboard.topics.table("4", "journal"), journal_message("g4", 1, header, sent=0.0),
+                       qos=1).wait_for_publish(SETTLE)
+        board = scoreboard.board
+        settle(board, lambda: "4" in board.tables, "table 4's line, through the same scoreboard connection")
+        assert not lost.is_set()
+    finally:
+        for intruder in intruders:
+            intruder.loop_stop()
+            intruder.disconnect()
+
+
+def test_an_account_cannot_write_into_another_event(secured):
+    broker, scoreboard = secured
+    other = Topics("companion", "another-event")
+    seen: list[str] = []
+    watcher = raw_client(broker.url, "auditor", PASSWORDS["auditor"])
+    watcher.on_message = lambda _c, _u, message: seen.append(message.topic)
+    watcher.subscribe("companion/#", qos=1)
+    client = raw_client(broker.url, "3", PASSWORDS["3"])
+    try:
+        header = {"format": "x"}
+        client.publish(other.table("3", "journal"), journal_message("elsewhere", 1, header, sent=0.0),
+                       qos=1).wait_for_publish(SETTLE)
+        client.publish(scoreboard.topics.table("3", "journal"), journal_message("here", 1, header, sent=0.0),
+                       qos=1).wait_for_publish(SETTLE)
+        board = scoreboard.board
+        settle(board, lambda: "3" in board.tables, "table 3's line in its own event")
+        wait_for(lambda: scoreboard.topics.table("3", "journal") in seen, "the watcher's copy")
+        assert other.table("3", "journal") not in seen  # the broker dropped the write into another event
+    finally:
+        for each in (client, watcher):
+            each.loop_stop()
+            each.disconnect()
+
+
+def test_the_broker_drops_an_oversized_message_and_passes_the_largest_real_line(secured):
+    broker, scoreboard = secured
+    client = raw_client(broker.url, "3", PASSWORDS["3"])
+    try:
+        real = journal_message("real", 1, header_json(new_random_game("tezuma-2015", 4, random.Random(1)).setup), sent=0.0)
+        big = journal_message("big", 1, {"format": "x", "pad": "y" * MAX_MESSAGE}, sent=0.0)
+        client.publish(scoreboard.topics.table("3", "journal"), big, qos=1).wait_for_publish(SETTLE)
+        client.publish(scoreboard.topics.table("3", "journal"), real, qos=1).wait_for_publish(SETTLE)
+        board = scoreboard.board
+        settle(board, lambda: "3" in board.tables and "real" in board.tables["3"].games, "the real header")
+        assert "big" not in board.tables["3"].games and len(real) * 10 < MAX_MESSAGE
+        assert scoreboard.received["3"] == 1  # the broker never passed the oversized one on
+    finally:
+        client.loop_stop()
+        client.disconnect()
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed (the script draws passwords with it)")
+def test_the_account_script_writes_only_private_files_the_broker_accepts(tmp_path, start_broker):
+    accounts = tmp_path / "accounts"
+    subprocess.run(["sh", str(DOCS / "make-accounts.sh"), "2", str(accounts)], check=True, capture_output=True,
+                   timeout=60)
+    files = sorted(p.name for p in accounts.iterdir())
+    assert files == ["companion.passwd", "scoreboard.pw", "table-1.pw", "table-2.pw"]
+    assert all(p.stat().st_mode & 0o077 == 0 for p in accounts.iterdir())
+    assert all(":$7$" in line for line in (accounts / "companion.passwd").read_text().splitlines())  # hashed
+    broker = start_broker(password_file=accounts / "companion.passwd", acl_file=event_acl(tmp_path), documented=CONF)
+    password = (accounts / "table-2.pw").read_text().strip()
+    raw_client(broker.url, "2", password).disconnect()

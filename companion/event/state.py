@@ -1,0 +1,117 @@
+"""The scoreboard's own state directory: every game it rebuilt, kept on disk so its restart resumes.
+
+``<dir>/<table>/<game id>.jsonl`` holds a game's journal lines in line order, as received: a record
+``companion replay`` reads. Each file is replaced atomically (:func:`~companion.storage.atomic_replace`)
+when its game changed, so a crash or a pulled plug leaves the old or the new file, never half of one.
+A restarted scoreboard loads them and asks the tables only for the lines it lacks (a table's
+retained status says how many there are). A table or game id that is not a safe file name is
+kept in memory only, and said once.
+
+>>> import tempfile
+>>> from companion.event.board import Board
+>>> from companion.event.wire import JournalMessage
+>>> directory = Path(tempfile.mkdtemp())
+>>> board = Board()
+>>> _ = board.journal("3", JournalMessage("3-ab", 1, None, {"format": "not a record"}), now=0.0)
+>>> BoardState(directory).save(board)
+1
+>>> restored = Board()
+>>> BoardState(directory).load(restored), restored.tables["3"].games["3-ab"].stream.applied
+(1, 1)
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from pathlib import Path
+
+from companion.engine.record import encode_line, parse_lines
+from companion.errors import StorageError
+from companion.event.board import MAX_TABLE_BYTES, Board
+from companion.storage import atomic_replace, read_file
+
+log = logging.getLogger(__name__)
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")  # a file name on any file system, never . or ..
+
+
+def safe_name(text: str) -> bool:
+    """Whether a table or game id can name a file as it is.
+
+    >>> safe_name("3-9f2c01ab77de"), safe_name("../x"), safe_name("a/b"), safe_name("x" * 300)
+    (True, False, False, False)
+    """
+    return bool(_NAME.match(text))
+
+
+class BoardState:
+    """Saves a :class:`Board`'s changed games into ``directory`` and loads them back."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self._said: set[str] = set()  # ids already said to be unsafe, or writes already said to fail
+
+    def check(self) -> None:
+        """Create the directory and prove it writable, before the scoreboard starts (else StorageError)."""
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            probe = self.directory / f".probe-{os.getpid()}"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as err:
+            raise StorageError(f"--state {self.directory}: cannot write there ({err.strerror or err})") from None
+
+    def save(self, board: Board) -> int:
+        """Write every game changed since the last save; returns how many files were written.
+
+        A write that fails (a full disk) is logged once and tried again at the next save.
+        """
+        written = 0
+        failed: list[tuple[str, str]] = []
+        for table_id, game_id, lines in board.take_dirty():
+            if not (safe_name(table_id) and safe_name(game_id)):
+                self._say(f"{table_id}/{game_id}", "table %r game %r: not a safe file name; kept in memory only",
+                          table_id, game_id)
+                continue
+            folder = self.directory / table_id
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                atomic_replace(folder / f"{game_id}.jsonl", b"".join(encode_line(line) for line in lines))
+            except (OSError, StorageError) as err:
+                failed.append((table_id, game_id))
+                self._say("write", "the scoreboard's state cannot be saved (%s); trying again", err)
+                continue
+            self._said.discard("write")
+            written += 1
+        board.mark_dirty(failed)
+        return written
+
+    def load(self, board: Board) -> int:
+        """Feed every saved game to ``board`` (oldest file first); returns how many games it read."""
+        if not self.directory.is_dir():
+            return 0
+        files = [p for p in self.directory.glob("*/*.jsonl") if safe_name(p.parent.name) and safe_name(p.stem)]
+        loaded = 0
+        for path in sorted(files, key=_age):
+            try:
+                read = parse_lines(read_file(path, MAX_TABLE_BYTES))
+            except (OSError, StorageError) as err:
+                log.warning("scoreboard state: %s is skipped (%s)", path, err)
+                continue
+            board.restore(path.parent.name, path.stem, read.objects)
+            loaded += 1
+        return loaded
+
+    def _say(self, key: str, message: str, *args: object) -> None:
+        if key not in self._said:
+            self._said.add(key)
+            log.warning(message, *args)
+
+
+def _age(path: Path) -> tuple[int, str]:
+    try:
+        return path.stat().st_mtime_ns, str(path)
+    except OSError:
+        return 0, str(path)

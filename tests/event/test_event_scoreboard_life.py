@@ -1,0 +1,165 @@
+"""The scoreboard's own life: its state directory, a broker it cannot reach, its options, Ctrl-C."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main as companion
+from companion.event.board import Board
+from companion.event.config import Topics, parse_broker
+from companion.event.mosquitto import Mosquitto, free_port
+from companion.event.scoreboard import Scoreboard, render_text
+from companion.event.state import BoardState
+from companion.event.text import columns
+from tests.event.conftest import EVENT, SETTLE, MockTable, assert_board_equals_replays, has_every_line, settle
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_scoreboard(broker: Mosquitto, state: Path, client_id: str) -> tuple[Scoreboard, list[tuple[str, bytes]]]:
+    """A scoreboard resuming from ``state``; the list collects every resend request it publishes."""
+    board = Board(gap_grace=0.3)
+    saved = BoardState(state)
+    saved.load(board)
+    scoreboard = Scoreboard(parse_broker(broker.url), Topics("companion", EVENT), board, client_id=client_id,
+                            check_every=0.05, state=saved)
+    requests: list[tuple[str, bytes]] = []
+    publish = scoreboard.client.publish
+
+    def spy(topic: str, payload: bytes, *args: object, **kwargs: object) -> object:
+        requests.append((topic, payload))
+        return publish(topic, payload, *args, **kwargs)  # type: ignore[arg-type]
+
+    scoreboard.client.publish = spy  # type: ignore[method-assign]
+    scoreboard.start()
+    assert scoreboard.connected.wait(SETTLE)
+    return scoreboard, requests
+
+
+def test_a_restarted_scoreboard_resumes_from_its_state_and_asks_only_for_what_it_lacks(tmp_path, broker):
+    table = MockTable(tmp_path, "1", broker.url, seed=3)
+    state = tmp_path / "scoreboard-state"
+    try:
+        first, _ = start_scoreboard(broker, state, "first")
+        table.new_game("tezuma")
+        table.play(20)
+        settle(first.board, has_every_line(first.board, [table]), "the first 21 lines")
+        first.close()  # saves what it has
+        saved = sorted(state.glob("1/*.jsonl"))
+        assert len(saved) == 1 and len(saved[0].read_bytes().splitlines()) == 21
+        table.play(10)  # while no scoreboard runs
+        # a new client id: the broker kept nothing for it, so only the state and the tables can help
+        second, requests = start_scoreboard(broker, state, "second")
+        try:
+            assert second.board.tables["1"].games[saved[0].stem].stream.applied >= 21
+            settle(second.board, has_every_line(second.board, [table]), "the ten lines played while it was away")
+            assert_board_equals_replays(second.board, [table])
+            asked = [payload for topic, payload in requests if topic.endswith("/resend")]
+            assert asked and all(b'"after":21' in payload for payload in asked)  # never from the start
+        finally:
+            second.close()
+    finally:
+        table.close()
+
+
+def test_the_terminal_and_the_board_say_when_the_broker_cannot_be_reached(tmp_path, start_broker):
+    broker = start_broker(persistence=False)
+    scoreboard = Scoreboard(parse_broker(broker.url), Topics("companion", EVENT), Board(), check_every=0.05)
+    scoreboard.start()
+    try:
+        assert scoreboard.connected.wait(SETTLE)
+        assert scoreboard.board.snapshot()["broker_down_since"] is None
+        assert "cannot reach the broker" not in render_text(scoreboard.board.snapshot())
+        broker.kill()
+        settle(scoreboard.board, lambda: scoreboard.board.broker_down_since is not None, "the broker's loss")
+        assert "cannot reach the broker (since " in render_text(scoreboard.board.snapshot())
+        broker.start()
+        settle(scoreboard.board, lambda: scoreboard.board.broker_down_since is None, "the broker again")
+    finally:
+        scoreboard.close()
+
+
+def run_scoreboard(*options: str) -> tuple[int, str]:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        status = companion(["scoreboard", "--broker", "mqtt://127.0.0.1:1", "--event", EVENT, "--quiet", *options])
+    return status, err.getvalue()
+
+
+def test_export_http_and_state_are_checked_before_anything_starts(tmp_path):
+    in_the_way = tmp_path / "file"
+    in_the_way.write_text("x")
+    state = ["--state", str(tmp_path / "state")]
+    cases = {
+        "a file in the way": (["--export", str(in_the_way), *state], "a file is in the way"),
+        "an unwritable folder": (["--export", "/proc/companion-export", *state], "cannot write there"),
+        "an unwritable state": (["--state", str(in_the_way / "state")], "cannot write there"),
+        "a bad --http": (["--http", "localhost", *state], "--http must be HOST:PORT"),
+    }
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        cases["a port in use"] = (["--http", f"127.0.0.1:{taken.getsockname()[1]}", *state], "cannot serve there")
+        for what, (options, said) in cases.items():
+            status, err = run_scoreboard(*options)
+            assert status == 2, what
+            assert said in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err, (what, err)
+
+
+@pytest.mark.parametrize("when", ["as it starts", "while it cannot reach the broker", "twice, then during the export"])
+def test_ctrl_c_at_any_moment_ends_it_without_a_traceback(tmp_path, when):
+    command = [sys.executable, "-m", "companion.cli", "scoreboard", "--broker", f"mqtt://127.0.0.1:{free_port()}",
+               "--event", EVENT, "--http", f"127.0.0.1:{free_port()}", "--state", str(tmp_path / "state"),
+               "--export", str(tmp_path / "export")]
+    child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    lines: list[str] = []
+    shown: list[str] = []
+    ready = threading.Event()
+
+    def read_errors() -> None:
+        assert child.stderr is not None
+        for line in child.stderr:
+            lines.append(line)
+            if line.startswith("scoreboard state:" if when == "as it starts" else "scoreboard page:"):
+                ready.set()
+
+    def read_output() -> None:
+        assert child.stdout is not None
+        shown.extend(child.stdout)
+
+    readers = [threading.Thread(target=read, daemon=True) for read in (read_errors, read_output)]
+    for reader in readers:
+        reader.start()
+    try:
+        assert ready.wait(SETTLE), "".join(lines)
+        if when == "while it cannot reach the broker":
+            time.sleep(2.5)  # a redraw or two of the terminal view happen first (not a speed bound)
+        child.send_signal(signal.SIGINT)
+        if when.startswith("twice"):
+            child.send_signal(signal.SIGINT)
+        child.wait(SETTLE)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(10)
+        for reader in readers:
+            reader.join(10)
+    err, out = "".join(lines), "".join(shown)
+    assert child.returncode == 0, err
+    assert "Traceback" not in err + out
+    assert "wrote " in err  # the export is written whenever the stop came
+    if when == "while it cannot reach the broker":
+        assert "cannot reach the broker (since " in out
+        assert all(columns(line) <= 80 for line in out.splitlines())

@@ -269,6 +269,12 @@ class Game(ABC, Generic[StateT]):
         """Raise :class:`~companion.errors.CardDataError` unless a table may tell the fact ``key``."""
         raise CardDataError(f"{cls.game_id} has no card facts a table can supply (not {key!r})")
 
+    @classmethod
+    def fact_range(cls, cards: Mapping[str, Any], key: str) -> range:
+        """The values a table may tell for ``key`` (a key :meth:`check_fact_key` accepts): the
+        answers the device's question for it offers, checked when a fact is set or imported."""
+        return range(Question.minimum, Question.maximum + 1)
+
     @abstractmethod
     def initial_state(self) -> StateT: ...
 

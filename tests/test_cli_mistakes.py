@@ -1,0 +1,75 @@
+"""Every mistake a person makes at the command line is one line and exit status 2, never a
+traceback, and says what is wrong (never ``None``)."""
+
+from __future__ import annotations
+
+import errno
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def refusal(err: str) -> str:
+    """The one line of a refusal (``cards`` first names the facts file it acts on)."""
+    lines = [line for line in err.splitlines() if not line.startswith("companion: card facts file")]
+    assert len(lines) == 1, err
+    assert "None" not in lines[0] and "Traceback" not in err
+    return lines[0]
+
+
+@pytest.mark.parametrize(("key", "value", "says"), [
+    ("card:5:colour", "9", "zenjidou card:5:colour is 0-4, not 9"),
+    ("card:5:score", "6", "zenjidou card:5:score is 0-5, not 6"),
+])
+def test_a_card_fact_out_of_its_range_is_refused_when_set(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, key: str, value: str, says: str) -> None:
+    facts = tmp_path / "facts.json"
+    code, out, err = run(capsys, "cards", "--facts", str(facts), "set", "zenjidou", key, value)
+    assert (code, out) == (2, "") and says in refusal(err)
+    assert not facts.exists()
+
+
+def test_a_card_fact_out_of_its_range_is_refused_when_imported(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    facts, other = tmp_path / "facts.json", tmp_path / "other.json"
+    other.write_text(json.dumps({"zenjidou": {"card": {"5": {"colour": 9}}}}), encoding="utf-8")
+    code, out, err = run(capsys, "cards", "--facts", str(facts), "import", str(other))
+    assert (code, out) == (2, "") and "card:5:colour is 0-4, not 9" in refusal(err)
+    assert not facts.exists()
+
+
+def test_irohanihohedo_facts_are_used_or_not(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    facts = tmp_path / "facts.json"
+    code, _, err = run(capsys, "cards", "--facts", str(facts), "set", "irohanihohedo", "numbers:5:11", "2")
+    assert code == 2 and "is 0-1, not 2" in refusal(err)
+    assert run(capsys, "cards", "--facts", str(facts), "set", "irohanihohedo", "numbers:5:11", "1")[0] == 0
+
+
+def test_a_folder_given_as_the_facts_file_is_named_not_none(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, "cards", "--facts", str(tmp_path), "list")
+    assert (code, out) == (2, "") and f"{tmp_path} is a directory, not a file" in refusal(err)
+
+
+def test_a_facts_file_that_cannot_be_written_says_why(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read-only facts folder (root, who runs these tests, may write anywhere: the refusal is simulated)."""
+    import companion.storage
+
+    def read_only(*_: object) -> Path:
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(companion.storage, "durable_temp_file", read_only)
+    facts = tmp_path / "facts.json"
+    code, out, err = run(capsys, "cards", "--facts", str(facts), "set", "zenjidou", "card:5:colour", "1")
+    assert (code, out) == (2, "") and f"could not write {facts}: Permission denied" in refusal(err)

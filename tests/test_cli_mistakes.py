@@ -73,3 +73,48 @@ def test_a_facts_file_that_cannot_be_written_says_why(
     facts = tmp_path / "facts.json"
     code, out, err = run(capsys, "cards", "--facts", str(facts), "set", "zenjidou", "card:5:colour", "1")
     assert (code, out) == (2, "") and f"could not write {facts}: Permission denied" in refusal(err)
+
+
+INTERRUPT_DURING_IMPORT = """
+import sys
+
+class CtrlC:
+    '''Raises KeyboardInterrupt where a Ctrl-C would: while {module} loads.'''
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["companion", *{argv!r}]
+from companion.__main__ import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize(("argv", "module"), [
+    (["run", "--mock"], "companion.cli"),
+    (["run", "--mock"], "PIL.Image"),
+    (["run", "--mock"], "luma.oled.device"),
+    (["run", "--mock"], "gpiozero"),
+    (["replay", "docs/examples/tezuma.jsonl"], "companion.report"),
+    (["scoreboard", "--help"], "companion.event.command"),
+    (["games"], "companion.registry"),
+])
+def test_ctrl_c_while_a_command_loads_exits_130_quietly(argv: list[str], module: str) -> None:
+    """The first quarter second of every command is spent loading modules: a Ctrl-C then printed
+    a KeyboardInterrupt traceback (8 of 8 tries for run)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    child = subprocess.run([sys.executable, "-c", INTERRUPT_DURING_IMPORT.format(module=module, argv=argv)],
+                           capture_output=True, text=True, timeout=120, cwd=root, stdin=subprocess.DEVNULL)
+    assert (child.returncode, child.stderr, child.stdout) == (130, "", "")
+
+
+def test_the_companion_script_starts_from_the_interrupt_safe_entry_point() -> None:
+    import tomllib
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["scripts"]["companion"] == "companion.__main__:main"

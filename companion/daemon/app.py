@@ -300,18 +300,24 @@ def check_buzzers_free(pins: Mapping[int, int], board: Board) -> None:
 
 def check_state_dir(path: Path) -> None:
     """``path`` is, or can become, a directory this process can write in."""
+    check_writable_dir(path, "state directory")
+
+
+def check_writable_dir(path: Path, what: str) -> None:
+    """``path`` is, or can become, a directory this process can write in (made if need be);
+    else a ConfigError naming ``what`` and the reason, before anything has started."""
     existing = path
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
-        raise ConfigError(f"state directory {path}: {existing} is a file, not a directory")
+        raise ConfigError(f"{what} {path}: {existing} is a file, not a directory; move it or choose another")
     try:
         path.mkdir(parents=True, exist_ok=True)
         handle, probe = tempfile.mkstemp(dir=path, prefix=".write-test-")
         os.close(handle)
         os.unlink(probe)
     except OSError as err:
-        raise ConfigError(f"state directory {path} is not writable: {err.strerror}") from None
+        raise ConfigError(f"{what} {path} is not writable: {err.strerror}") from None
 
 
 def check_image_type(path: Path, option: str) -> None:
@@ -392,7 +398,7 @@ def _open_display(options: argparse.Namespace, board: Board,
     if not options.mock:
         return open_display(luma_args), None
     if asked_for == "capture":  # one PNG per frame: into a folder of their own, not over the working directory
-        CAPTURE_DIR.mkdir(exist_ok=True)
+        check_writable_dir(CAPTURE_DIR, "--display capture writes each frame into the folder")
         luma_args.file_template = str(CAPTURE_DIR / "frame_{0:06d}.png")
         print(f"companion: --display capture writes each frame as {CAPTURE_DIR}/frame_NNNNNN.png", file=sys.stderr)
     if asked_for in EMULATORS:
@@ -459,5 +465,4 @@ def main_run(argv: Sequence[str]) -> int:
         print(f"companion: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C before the loop took over SIGINT: nothing was half-done
-        print("companion: interrupted while starting", file=sys.stderr)
         return 130

@@ -261,6 +261,28 @@ def test_language_from_config_toml_shows_on_the_device(tmp_path: Path) -> None:
     assert ja == ja2 != en
 
 
+@pytest.mark.parametrize("obstacle", ["a file named companion-frames", "an unwritable folder"])
+def test_display_capture_refuses_a_folder_it_cannot_write_before_anything_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], obstacle: str) -> None:
+    """Both gave a traceback once the first frame was written."""
+    if obstacle == "a file named companion-frames":
+        (tmp_path / "companion-frames").write_text("notes")
+        monkeypatch.chdir(tmp_path)
+        says = "companion-frames is a file, not a directory"
+    else:
+        monkeypatch.chdir(unwritable_dir(tmp_path) if os.geteuid() == 0 else tmp_path)
+        if os.geteuid() != 0:
+            tmp_path.chmod(0o555)
+        says = "companion-frames is not writable"
+    try:
+        code = main(["run", "--mock", "--display", "capture", "--state-dir", str(tmp_path / "state")])
+    finally:
+        tmp_path.chmod(0o755)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and says in err, err
+    assert not (tmp_path / "state" / "current.jsonl").exists()  # nothing started
+
+
 def test_display_capture_writes_its_frames_into_a_folder_of_their_own(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)

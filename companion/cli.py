@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion import __version__, carddata
-from companion.config import read_text_file
+from companion.config import CommandLineParser, read_text_file
 from companion.daemon.journal import held_by_a_writer
 from companion.engine.record import GameBuilder, export_lines, read_bytes
 from companion.errors import CompanionError, ConfigError
@@ -43,9 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from companion.daemon.app import main_run
 
         return main_run(argv[1:])
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = parse_command_line(argv)
         return int(args.handler(args) or EXIT_OK)
     except CompanionError as err:
         print(f"companion: {err}", file=sys.stderr)
@@ -54,9 +53,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
+def parse_command_line(argv: Sequence[str]) -> argparse.Namespace:
+    """The command and its options; a mistake is a ConfigError naming the option and the command."""
+    if argv and argv[0].startswith("-") and argv[0].split("=")[0] not in ("-h", "--help", "--version"):
+        raise ConfigError(f"unknown option {argv[0]}: a command comes first, its options after it;"
+                          " see 'companion --help'")
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:
+        command = " ".join(filter(None, (args.command, getattr(args, "verb", None))))
+        what = "option" if unknown[0].startswith("-") else "argument"
+        raise ConfigError(f"{command}: unknown {what} {unknown[0]}; see 'companion {command} --help'")
+    return args
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion", description=__doc__, epilog=EXIT_STATUS_HELP,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandLineParser(prog="companion", description=__doc__, epilog=EXIT_STATUS_HELP,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

@@ -11,13 +11,14 @@ as small UTF-8 TOML: each problem is one :class:`~companion.errors.ConfigError` 
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import os
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from companion.errors import ConfigError
 from companion.paths import APP
@@ -28,6 +29,22 @@ DEVICE_CONFIG_DIR = Path("/etc") / APP
 """Where an installed device keeps config.toml (the unit's ``ConfigurationDirectory=``)."""
 MAX_FILE_BYTES = 256 * 1024
 """Config and board files are a few hundred bytes; anything this big is the wrong file."""
+
+
+class CommandLineParser(argparse.ArgumentParser):
+    """argparse with its mistakes as one line: a ConfigError naming the command and the option
+    (the caller prints it and exits 2), instead of a usage block that may be luma's 21 lines.
+
+    >>> parser = CommandLineParser(prog="companion run"); _ = parser.add_argument("--rotate", type=int, choices=range(4))
+    >>> parser.parse_args(["--rotate", "7"])
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: run: argument --rotate: invalid choice: 7 (choose from 0, 1, 2, 3); see 'companion run --help'
+    """
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.partition(" ")[2]
+        raise ConfigError(f"{command + ': ' if command else ''}{message}; see '{self.prog} --help'")
 
 
 def read_text_file(path: Path, what: str, *, limit: int = MAX_FILE_BYTES) -> str:

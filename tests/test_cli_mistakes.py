@@ -118,3 +118,23 @@ def test_the_companion_script_starts_from_the_interrupt_safe_entry_point() -> No
 
     pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
     assert pyproject["project"]["scripts"]["companion"] == "companion.__main__:main"
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["run", "--rotate", "7"], "run: argument --rotate/-r: invalid choice: 7"),
+    (["run", "--display", "bogus"], "run: argument --display/-d: invalid choice: 'bogus'"),
+    (["run", "--frobnicate"], "run: unrecognized arguments: --frobnicate"),
+    (["run", "--contrast", "x"], "run: argument --contrast: invalid int value: 'x'"),
+    (["--frobnicate"], "unknown option --frobnicate: a command comes first"),
+    (["replay", "--frobnicate", "x.jsonl"], "replay: unknown option --frobnicate"),
+    (["cards", "set", "zenjidou", "card:1:colour", "x"], "cards set: argument value: invalid int value: 'x'"),
+    ([], "the following arguments are required: COMMAND"),
+])
+def test_an_option_mistake_is_one_line_naming_the_option_and_the_command(
+        capsys: pytest.CaptureFixture[str], argv: list[str], says: str) -> None:
+    """luma's mistakes printed its 21-line usage labelled 'companion [-h] [--config CONFIG]', and
+    'companion --frobnicate' said a COMMAND was required."""
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith(f"companion: {says}"), err
+    assert "usage:" not in err

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from companion.config import SETTINGS, RunConfig, load_config, read_text_file
+from companion.config import SETTINGS, CommandLineParser, RunConfig, load_config, read_text_file
 from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
@@ -448,13 +448,17 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
 
 def main_run(argv: Sequence[str]) -> int:
     """Entry for ``companion run``: our options, then luma's display options."""
-    parser = argparse.ArgumentParser(prog="companion run", description=RUN_DESCRIPTION, add_help=False,
-                                     allow_abbrev=False)  # a prefix must never take one of luma's options
+    parser = CommandLineParser(prog="companion run", description=RUN_DESCRIPTION, add_help=False,
+                               allow_abbrev=False)  # a prefix must never take one of luma's options
     add_run_arguments(parser)
-    ours, luma_argv = parser.parse_known_args(argv)
+    try:
+        ours, luma_argv = parser.parse_known_args(argv)
+    except ConfigError as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return 2
     if "-h" in luma_argv or "--help" in luma_argv:
-        full = argparse.ArgumentParser(prog="companion run", description=RUN_DESCRIPTION, allow_abbrev=False,
-                                       formatter_class=argparse.RawDescriptionHelpFormatter)
+        full = CommandLineParser(prog="companion run", description=RUN_DESCRIPTION, allow_abbrev=False,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
         add_run_arguments(full)
         display_parser(None, full).print_help()
         return 0

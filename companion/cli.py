@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -195,7 +196,7 @@ def _load_facts(path: Path) -> dict[str, Any]:
     try:
         return carddata.load_facts(path)
     except OSError as err:  # StorageError (a directory, no permission...) names the file and the reason
-        raise CompanionError(f"{_storage_problem(err, 'read', path)}{_SERVICE_USER_HINT}") from None
+        raise CompanionError(_storage_problem(err, "read", path)) from None
 
 
 def _update_facts(path: Path, change: Callable[[dict[str, Any]], Result]) -> Result:
@@ -203,14 +204,17 @@ def _update_facts(path: Path, change: Callable[[dict[str, Any]], Result]) -> Res
     try:
         return carddata.update_facts(path, change)
     except OSError as err:
-        raise CompanionError(f"{_storage_problem(err, 'write', path)}{_SERVICE_USER_HINT}") from None
+        raise CompanionError(_storage_problem(err, "write", path)) from None
 
 
 def _storage_problem(err: OSError, verb: str, path: Path) -> str:
-    """What went wrong, in one phrase: a StorageError's own text names the file and the reason."""
-    if isinstance(err, CompanionError):
-        return str(err)
-    return f"cannot {verb} {path}: {reason(err)}"
+    """What went wrong, in one phrase (a StorageError's own text names the file and the reason),
+    with the way out when it is a permission the service's user has."""
+    text = str(err) if isinstance(err, CompanionError) else f"cannot {verb} {path}: {reason(err)}"
+    causes = [err, err.__cause__]
+    if any(isinstance(cause, OSError) and cause.errno in (errno.EACCES, errno.EPERM) for cause in causes):
+        text += _SERVICE_USER_HINT
+    return text
 
 
 _SERVICE_USER_HINT = " (on the device, run it as the service's user: sudo -u companion ...)"

@@ -58,7 +58,7 @@ def test_irohanihohedo_facts_are_used_or_not(capsys: pytest.CaptureFixture[str],
 
 def test_a_folder_given_as_the_facts_file_is_named_not_none(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, err = run(capsys, "cards", "--facts", str(tmp_path), "list")
-    assert (code, out) == (2, "") and f"{tmp_path} is a directory, not a file" in refusal(err)
+    assert (code, out) == (2, "") and refusal(err) == f"companion: {tmp_path} is a directory, not a file"
 
 
 def test_a_facts_file_that_cannot_be_written_says_why(
@@ -72,7 +72,9 @@ def test_a_facts_file_that_cannot_be_written_says_why(
     monkeypatch.setattr(companion.storage, "durable_temp_file", read_only)
     facts = tmp_path / "facts.json"
     code, out, err = run(capsys, "cards", "--facts", str(facts), "set", "zenjidou", "card:5:colour", "1")
-    assert (code, out) == (2, "") and f"could not write {facts}: Permission denied" in refusal(err)
+    line = refusal(err)
+    assert (code, out) == (2, "") and f"could not write {facts}: Permission denied" in line
+    assert line.endswith("(on the device, run it as the service's user: sudo -u companion ...)")
 
 
 INTERRUPT_DURING_IMPORT = """

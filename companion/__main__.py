@@ -1,31 +1,40 @@
 """``python -m companion`` and the ``companion`` script: the command line, safe from Ctrl-C from
 its first moment.
 
-Loading the command line takes a quarter of a second (Pillow, luma, gpiozero); a Ctrl-C then,
-or at any moment of a command that has not taken SIGINT over itself (``run`` does, once it is
-serving), ends the command quietly with exit status 130, the shell's convention for it. So this
-module imports nothing heavy before it is ready to catch the interrupt.
+Loading the command line takes a quarter of a second (Pillow, luma, gpiozero). A Ctrl-C then, or
+at any moment of a command that has not taken SIGINT over itself, ends the process at once with
+exit status 130 (the shell's convention) and no traceback: nothing has been half-done that a
+Ctrl-C could spoil (files are replaced whole; an interrupted replacement leaves only a temp file,
+which the next writer removes). ``run`` takes SIGINT back as KeyboardInterrupt while it starts, to
+restore the terminal, and stops its loop cleanly once serving; ``scoreboard`` stops its own way.
+
+So nothing is imported here before the handler: ``_signal`` is the interpreter's built-in module
+(``signal`` itself is Python code that takes milliseconds to load), and ``os`` is loaded already.
 """
 
 import os
-import signal
 import sys
 
+import _signal
+
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
+
+
+def exit_interrupted(_signum: int, _frame: object) -> None:
+    """SIGINT before a command takes it over: leave at once, quietly (no traceback, no cleanup
+    that a second Ctrl-C could interrupt in turn)."""
+    os._exit(EXIT_INTERRUPTED)
 
 
 def main() -> int:
     """Run the command line; a Ctrl-C anywhere is exit status 130 without a traceback."""
     try:
+        _signal.signal(_signal.SIGINT, exit_interrupted)
         from companion.cli import main as command_line
 
-        status = command_line()
-    except KeyboardInterrupt:
-        status = EXIT_INTERRUPTED
-    # From here only the interpreter's own shutdown runs (flushing, joining threads): a Ctrl-C
-    # now has nothing left to spare, so it ends the process at once, quietly.
-    signal.signal(signal.SIGINT, lambda _signum, _frame: os._exit(EXIT_INTERRUPTED))
-    return status
+        return command_line()
+    except KeyboardInterrupt:  # raised where a command took SIGINT back (run, while it starts)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

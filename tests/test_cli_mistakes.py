@@ -78,13 +78,13 @@ def test_a_facts_file_that_cannot_be_written_says_why(
 
 
 INTERRUPT_DURING_IMPORT = """
-import sys
+import os, signal, sys
 
 class CtrlC:
-    '''Raises KeyboardInterrupt where a Ctrl-C would: while {module} loads.'''
+    '''Sends this process SIGINT, as a Ctrl-C at the terminal does, while {module} loads.'''
     def find_spec(self, name, path=None, target=None):
         if name == {module!r}:
-            raise KeyboardInterrupt
+            os.kill(os.getpid(), signal.SIGINT)
         return None
 
 sys.meta_path.insert(0, CtrlC())

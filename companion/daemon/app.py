@@ -12,8 +12,10 @@ import argparse
 import logging
 import os
 import random
+import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
@@ -489,6 +491,10 @@ def main_run(argv: Sequence[str]) -> int:
         display_parser(None, full).print_help()
         return 0
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    # While starting, Ctrl-C raises KeyboardInterrupt, so the terminal view and the journal are left
+    # as they should be; the loop takes SIGINT over once serving. The caller's handler comes back after.
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler) if in_main_thread else None
     try:
         return cmd_run(ours, luma_argv)
     except CompanionError as err:
@@ -496,3 +502,6 @@ def main_run(argv: Sequence[str]) -> int:
         return 2
     except KeyboardInterrupt:  # Ctrl-C before the loop took over SIGINT: nothing was half-done
         return 130
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGINT, previous)

@@ -8,14 +8,12 @@ Ctrl-C could spoil (files are replaced whole; an interrupted replacement leaves 
 which the next writer removes). ``run`` takes SIGINT back as KeyboardInterrupt while it starts, to
 restore the terminal, and stops its loop cleanly once serving; ``scoreboard`` stops its own way.
 
-So nothing is imported here before the handler: ``_signal`` is the interpreter's built-in module
-(``signal`` itself is Python code that takes milliseconds to load), and ``os`` is loaded already.
+So nothing is imported here before the handler but ``signal`` (a millisecond; ``os`` and ``sys``
+are loaded with the interpreter), and a Ctrl-C while it loads is caught as KeyboardInterrupt.
 """
 
 import os
 import sys
-
-import _signal
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 
@@ -29,7 +27,9 @@ def exit_interrupted(_signum: int, _frame: object) -> None:
 def main() -> int:
     """Run the command line; a Ctrl-C anywhere is exit status 130 without a traceback."""
     try:
-        _signal.signal(_signal.SIGINT, exit_interrupted)
+        import signal
+
+        signal.signal(signal.SIGINT, exit_interrupted)
         from companion.cli import main as command_line
 
         return command_line()

@@ -179,7 +179,7 @@ def all_settings() -> dict[str, Setting]:
         if not action.option_strings or name in settings or name in NOT_IN_FILE or name == "help":
             continue
         flag = isinstance(action, argparse._StoreTrueAction) or action.type is bool  # luma's --spi-cs-high: type=bool
-        kind = bool if flag else action.type or str
+        kind: type = bool if flag else action.type if isinstance(action.type, type) else str
         choices = tuple(action.choices) if action.choices is not None and not flag else None
         settings[name] = Setting(kind, f"luma: {action.help}", choices, luma=True)
     return settings

@@ -1,6 +1,7 @@
 """Test-wide settings: a deterministic hypothesis profile for CI, the MicroPython unix port, and
 tests that cannot pass under CPU emulation."""
 
+import importlib.metadata
 import os
 import platform
 import shutil
@@ -30,6 +31,16 @@ def read_micropython_requirement() -> Requirement:
     return found[0]
 
 
+def installed_micropython() -> str | None:
+    """The package's ``micropython`` script wherever pip put it (a shared environment's bin)."""
+    try:
+        files = importlib.metadata.distribution(MICROPYTHON_PACKAGE).files or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    scripts = [Path(str(file.locate())) for file in files if file.name == "micropython"]
+    return next((str(script) for script in scripts if script.exists()), None)
+
+
 @pytest.fixture
 def micropython_requirement() -> Requirement:
     return read_micropython_requirement()
@@ -42,7 +53,7 @@ def micropython() -> str:
     Skips, saying why: on a platform the package has no wheel for (a Pi is aarch64) the test extra
     leaves it out on purpose; elsewhere it was simply not installed."""
     beside = Path(sys.executable).with_name("micropython")
-    found = str(beside) if beside.exists() else shutil.which("micropython")
+    found = str(beside) if beside.exists() else shutil.which("micropython") or installed_micropython()
     if found is not None:
         return found
     requirement = read_micropython_requirement()

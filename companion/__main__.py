@@ -1,7 +1,41 @@
-"""``python -m companion``: the same command line as the ``companion`` script."""
+"""``python -m companion`` and the ``companion`` script: the command line, safe from Ctrl-C from
+its first moment.
 
+Loading the command line takes a quarter of a second (Pillow, luma, gpiozero). A Ctrl-C then, or
+at any moment of a command that has not taken SIGINT over itself, ends the process at once with
+exit status 130 (the shell's convention) and no traceback: nothing has been half-done that a
+Ctrl-C could spoil (files are replaced whole; an interrupted replacement leaves only a temp file,
+which the next writer removes). ``run`` takes SIGINT back as KeyboardInterrupt while it starts, to
+restore the terminal, and stops its loop cleanly once serving; ``scoreboard`` stops its own way.
+
+So nothing is imported here before the handler but ``signal`` (a millisecond; ``os`` and ``sys``
+are loaded with the interpreter), and a Ctrl-C while it loads is caught as KeyboardInterrupt.
+"""
+
+import os
 import sys
 
-from companion.cli import main
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
 
-sys.exit(main())
+
+def exit_interrupted(_signum: int, _frame: object) -> None:
+    """SIGINT before a command takes it over: leave at once, quietly (no traceback, no cleanup
+    that a second Ctrl-C could interrupt in turn)."""
+    os._exit(EXIT_INTERRUPTED)
+
+
+def main() -> int:
+    """Run the command line; a Ctrl-C anywhere is exit status 130 without a traceback."""
+    try:
+        import signal
+
+        signal.signal(signal.SIGINT, exit_interrupted)
+        from companion.cli import main as command_line
+
+        return command_line()
+    except KeyboardInterrupt:  # raised where a command took SIGINT back (run, while it starts)
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.engine.record import decode_json
 from companion.errors import CardDataError, RecordError, StorageError
 from companion.registry import game_class
-from companion.storage import atomic_replace, read_text, reason
+from companion.storage import atomic_replace, exclusive, read_text, reason, remove_stale_temps
 
 FACTS_FILE = "card-facts.json"
 FACTS_LIMIT = 1 << 20  # a facts file holds a few hundred numbers; a megabyte is not one
@@ -179,9 +180,19 @@ def fact_notes(game_id: str, facts: Mapping[str, Any]) -> list[str]:
     return game_class(game_id).fact_notes(printed_cards(game_id), facts_for(facts, game_id))
 
 
-def check_fact_key(game_id: str, key: str) -> None:
-    """Refuse a fact the game could never ask for (a typo in ``companion cards set``)."""
-    game_class(game_id).check_fact_key(printed_cards(game_id), key)
+def check_fact(game_id: str, key: str, value: int) -> None:
+    """Refuse a fact the game could never ask for (a typo in ``companion cards set``), or a value
+    its question would not take (a colour index past the last colour would block a game)."""
+    check_fact_in(game_id, printed_cards(game_id), key, value)
+
+
+def check_fact_in(game_id: str, cards: Mapping[str, Any], key: str, value: int) -> None:
+    """:func:`check_fact` against the card data ``cards`` (a record's own)."""
+    cls = game_class(game_id)
+    cls.check_fact_key(cards, key)
+    allowed = cls.fact_range(cards, key)
+    if value not in allowed:
+        raise CardDataError(f"{game_id} {key} is {allowed.start}-{allowed.stop - 1}, not {value}")
 
 
 def load_facts(path: Path, *, missing_ok: bool = True) -> dict[str, Any]:
@@ -215,11 +226,44 @@ def save_facts(path: Path, facts: Mapping[str, Any]) -> None:
     atomic_replace(path, (json.dumps(facts, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
 
 
+Result = TypeVar("Result")
+
+
+def update_facts(path: Path, change: Callable[[dict[str, Any]], Result]) -> Result:
+    """Read the facts file, ``change`` it and write it back as one step no other writer (the device
+    or another ``companion cards``) can interleave with, so every acknowledged change lasts.
+
+    The lock is the hidden ``.card-facts.json.lock`` beside the file; holding it, the temp files
+    of writers killed mid-write are removed. If ``change`` raises, nothing is written.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # the state directory of a fresh install
+    except OSError as err:
+        raise StorageError(f"could not write {path}: {reason(err)}") from err
+    with _facts_lock(path):
+        remove_stale_temps(path.parent, path.name)
+        facts = load_facts(path)
+        result = change(facts)
+        save_facts(path, facts)
+    return result
+
+
+def remove_stale_fact_temps(path: Path) -> int:
+    """Remove the temp files of facts writers killed mid-write, holding the lock so that no
+    running writer's temp file is taken; returns how many."""
+    with _facts_lock(path):
+        return remove_stale_temps(path.parent, path.name)
+
+
+def _facts_lock(path: Path) -> AbstractContextManager[None]:
+    return exclusive(path.with_name(f".{path.name}.lock"))
+
+
 def validate_table_facts(game_id: str, cards: Mapping[str, Any], table_facts: object) -> None:
     """Facts a record's header embeds must be facts ``game_id`` could ask for, about ``cards``."""
     validate_facts({game_id: table_facts}, f"{game_id} table facts")
-    for game, key, _ in iter_facts({game_id: table_facts}):
-        game_class(game).check_fact_key(cards, key)
+    for game, key, value in iter_facts({game_id: table_facts}):
+        check_fact_in(game, cards, key, value)
 
 
 def validate_facts(facts: object, where: str = "card facts") -> None:

@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 from companion import __version__, carddata
-from companion.config import read_text_file
+from companion.config import CommandLineParser, read_text_file
+from companion.daemon.journal import held_by_a_writer
 from companion.engine.record import GameBuilder, export_lines, read_bytes
 from companion.errors import CompanionError, ConfigError
 from companion.event.command import add_scoreboard_command
 from companion.paths import check_output_file, tools_state_dir
 from companion.registry import game_class, game_ids
-from companion.report import rendered_summary, write_text
-from companion.storage import atomic_replace, read_file
+from companion.report import Wording, rendered_summary, write_text
+from companion.storage import atomic_replace, read_file, reason
+
+Result = TypeVar("Result")
 
 RECORD_LIMIT = 64 << 20  # a whole evening's journal is a few hundred kilobytes
 MAX_IMPORT_BYTES = 4 * 1024 * 1024  # every fact of every game is a few KiB
@@ -38,9 +44,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from companion.daemon.app import main_run
 
         return main_run(argv[1:])
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = parse_command_line(argv)
         return int(args.handler(args) or EXIT_OK)
     except CompanionError as err:
         print(f"companion: {err}", file=sys.stderr)
@@ -49,9 +54,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
+def parse_command_line(argv: Sequence[str]) -> argparse.Namespace:
+    """The command and its options; a mistake is a ConfigError naming the option and the command."""
+    if argv and argv[0].startswith("-") and argv[0].split("=")[0] not in ("-h", "--help", "--version"):
+        raise ConfigError(f"unknown option {argv[0]}: a command comes first, its options after it;"
+                          " see 'companion --help'")
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:
+        command = " ".join(filter(None, (args.command, getattr(args, "verb", None))))
+        what = "option" if unknown[0].startswith("-") else "argument"
+        raise ConfigError(f"{command}: unknown {what} {unknown[0]}; see 'companion {command} --help'")
+    return args
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion", description=__doc__, epilog=EXIT_STATUS_HELP,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandLineParser(prog="companion", description=__doc__, epilog=EXIT_STATUS_HELP,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -128,7 +146,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if summary is not None:
             print(json.dumps(summary, ensure_ascii=False, indent=1))
     elif game is not None and summary is not None:
-        write_text(summary, sys.stdout, seat_label=game.seat_label)
+        write_text(summary, sys.stdout, wording=Wording.for_game(game))
     if builder.failure is not None:
         print(f"companion: {args.record}: {builder.failure}", file=sys.stderr)
         return EXIT_BAD_RECORD
@@ -136,9 +154,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 
+def check_not_overwriting(output: Path, record: Path) -> None:
+    """Refuse an ``-o`` that is the record itself, or a journal a running device writes: the new
+    file would be renamed into its place while the device went on appending to the old one, so
+    every play acknowledged after that would be lost."""
+    if not output.exists():
+        return
+    if str(record) != "-" and record.exists() and os.path.samefile(output, record):
+        raise ConfigError(f"-o {output}: that is the record being exported; write to another file")
+    if held_by_a_writer(output):
+        raise ConfigError(f"-o {output}: a running device is writing that journal; write to another file")
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     if args.output:
         check_output_file(args.output, "-o")
+        check_not_overwriting(args.output, args.record)
     builder = _read_record(args.record)
     if builder.failure is not None or builder.game is None:
         print(f"companion: {args.record}: {builder.failure or 'no game in it'}", file=sys.stderr)
@@ -164,15 +195,26 @@ def _facts_path(args: argparse.Namespace) -> Path:
 def _load_facts(path: Path) -> dict[str, Any]:
     try:
         return carddata.load_facts(path)
-    except OSError as err:
-        raise CompanionError(f"cannot read {path}: {err.strerror}{_SERVICE_USER_HINT}") from None
+    except OSError as err:  # StorageError (a directory, no permission...) names the file and the reason
+        raise CompanionError(_storage_problem(err, "read", path)) from None
 
 
-def _save_facts(path: Path, facts: dict[str, Any]) -> None:
+def _update_facts(path: Path, change: Callable[[dict[str, Any]], Result]) -> Result:
+    """``change`` the facts file under its lock, so concurrent writers (the device too) all last."""
     try:
-        carddata.save_facts(path, facts)
+        return carddata.update_facts(path, change)
     except OSError as err:
-        raise CompanionError(f"cannot write {path}: {err.strerror}{_SERVICE_USER_HINT}") from None
+        raise CompanionError(_storage_problem(err, "write", path)) from None
+
+
+def _storage_problem(err: OSError, verb: str, path: Path) -> str:
+    """What went wrong, in one phrase (a StorageError's own text names the file and the reason),
+    with the way out when it is a permission the service's user has."""
+    text = str(err) if isinstance(err, CompanionError) else f"cannot {verb} {path}: {reason(err)}"
+    causes = [err, err.__cause__]
+    if any(isinstance(cause, OSError) and cause.errno in (errno.EACCES, errno.EPERM) for cause in causes):
+        text += _SERVICE_USER_HINT
+    return text
 
 
 _SERVICE_USER_HINT = " (on the device, run it as the service's user: sudo -u companion ...)"
@@ -192,11 +234,8 @@ def cmd_cards_list(args: argparse.Namespace) -> int:
 
 
 def cmd_cards_set(args: argparse.Namespace) -> int:
-    path = _facts_path(args)
-    facts = _load_facts(path)
-    carddata.check_fact_key(args.game, args.key)
-    carddata.set_fact(facts, args.game, args.key, args.value)
-    _save_facts(path, facts)
+    carddata.check_fact(args.game, args.key, args.value)
+    _update_facts(_facts_path(args), lambda facts: carddata.set_fact(facts, args.game, args.key, args.value))
     print(f"{args.game} {args.key} = {args.value}")
     for note in carddata.fact_notes(args.game, facts):  # e.g. a set of numbers still partial
         print(f"{args.game} {note}")
@@ -204,12 +243,13 @@ def cmd_cards_set(args: argparse.Namespace) -> int:
 
 
 def cmd_cards_delete(args: argparse.Namespace) -> int:
-    path = _facts_path(args)
-    facts = _load_facts(path)
-    old = carddata.get_fact(facts, args.game, args.key)
-    if not carddata.delete_fact(facts, args.game, args.key):
-        raise CompanionError(f"no fact {args.game} {args.key} to delete")
-    _save_facts(path, facts)
+    def delete(facts: dict[str, Any]) -> int | None:
+        old = carddata.get_fact(facts, args.game, args.key)
+        if not carddata.delete_fact(facts, args.game, args.key):
+            raise CompanionError(f"no fact {args.game} {args.key} to delete")
+        return old
+
+    old = _update_facts(_facts_path(args), delete)
     print(f"deleted: {args.game} {args.key} (was {old})")
     return EXIT_OK
 
@@ -232,17 +272,20 @@ def read_facts_to_import(path: Path) -> dict[str, Any]:
     except RecursionError:
         raise ConfigError(f"{path}: not a card-facts file: nested too deeply") from None
     carddata.validate_facts(other, str(path))
-    for game, key, _ in carddata.iter_facts(other):
-        carddata.check_fact_key(game, key)
+    for game, key, value in carddata.iter_facts(other):
+        carddata.check_fact(game, key, value)
     return other
 
 
 def cmd_cards_import(args: argparse.Namespace) -> int:
     other = read_facts_to_import(args.file)
-    path = _facts_path(args)
-    facts = _load_facts(path)
-    before = {(game, key): value for game, key, value in carddata.iter_facts(facts)}
-    carddata.merge_facts(facts, other)
+
+    def merge(facts: dict[str, Any]) -> dict[tuple[str, str], int]:
+        before = {(game, key): value for game, key, value in carddata.iter_facts(facts)}
+        carddata.merge_facts(facts, other)
+        return before
+
+    before = _update_facts(_facts_path(args), merge)
     unchanged = 0
     for game, key, value in carddata.iter_facts(other):
         old = before.get((game, key))
@@ -254,7 +297,6 @@ def cmd_cards_import(args: argparse.Namespace) -> int:
             unchanged += 1
     if unchanged:
         print(f"unchanged: {unchanged} fact{'s' if unchanged != 1 else ''}")
-    _save_facts(path, facts)
     return EXIT_OK
 
 

@@ -11,13 +11,15 @@ as small UTF-8 TOML: each problem is one :class:`~companion.errors.ConfigError` 
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import os
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from companion.errors import ConfigError
 from companion.paths import APP
@@ -28,6 +30,22 @@ DEVICE_CONFIG_DIR = Path("/etc") / APP
 """Where an installed device keeps config.toml (the unit's ``ConfigurationDirectory=``)."""
 MAX_FILE_BYTES = 256 * 1024
 """Config and board files are a few hundred bytes; anything this big is the wrong file."""
+
+
+class CommandLineParser(argparse.ArgumentParser):
+    """argparse with its mistakes as one line: a ConfigError naming the command and the option
+    (the caller prints it and exits 2), instead of a usage block that may be luma's 21 lines.
+
+    >>> parser = CommandLineParser(prog="companion run"); _ = parser.add_argument("--rotate", type=int, choices=range(4))
+    >>> parser.parse_args(["--rotate", "7"])
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: run: argument --rotate: invalid choice: 7 (choose from 0, 1, 2, 3); see 'companion run --help'
+    """
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.partition(" ")[2]
+        raise ConfigError(f"{command + ': ' if command else ''}{message}; see '{self.prog} --help'")
 
 
 def read_text_file(path: Path, what: str, *, limit: int = MAX_FILE_BYTES) -> str:
@@ -79,12 +97,13 @@ class Setting:
     kind: type
     help: str
     choices: tuple[Any, ...] | range | None = None
-    luma: bool = False  # passed on to luma's display options as --NAME VALUE
+    luma: bool = False  # passed on to luma's display options as --NAME VALUE (a bool: --NAME when true)
     valid: Callable[[Any], str | None] | None = None
 
     def check(self, name: str, value: object, where: str) -> object:
-        wanted = {str: "text", int: "a whole number", bool: "true or false"}[self.kind]
-        if isinstance(value, bool) != (self.kind is bool) or not isinstance(value, self.kind):
+        wanted = {str: "text", int: "a whole number", bool: "true or false", float: "a number"}[self.kind]
+        accepted = (int, float) if self.kind is float else self.kind
+        if isinstance(value, bool) != (self.kind is bool) or not isinstance(value, accepted):
             raise ConfigError(f"{where}: {name}: expected {wanted}, got {value!r}")
         if self.choices is not None and value not in self.choices:
             allowed = (f"{self.choices.start}-{self.choices.stop - 1}" if isinstance(self.choices, range)
@@ -140,6 +159,32 @@ SETTINGS: dict[str, Setting] = {
 }
 
 
+NOT_IN_FILE = ("mock", "config_toml", "state_dir", "keys", "exit_when_done", "save_frame", "save_frame_scale", "seed",
+               "check", "config")
+"""``run`` options that are not config.toml keys: they choose one run (simulated hardware, a key
+script, a picture, a seed; the service's state directory comes from systemd), or name a file of
+options themselves (luma's ``--config``)."""
+
+
+@cache
+def all_settings() -> dict[str, Setting]:
+    """Every config.toml key: :data:`SETTINGS`, then each luma display option they leave out
+    (``spi_mode``, ``gpio_chip_select``, ``spi_transfer_size``...), with luma's own type and choices,
+    so the file takes every option ``companion run`` passes to luma."""
+    from companion.hw.display import display_parser  # luma: loaded only when a config file is read
+
+    settings = dict(SETTINGS)
+    for action in display_parser()._actions:
+        name = action.dest
+        if not action.option_strings or name in settings or name in NOT_IN_FILE or name == "help":
+            continue
+        flag = isinstance(action, argparse._StoreTrueAction) or action.type is bool  # luma's --spi-cs-high: type=bool
+        kind: type = bool if flag else action.type if isinstance(action.type, type) else str
+        choices = tuple(action.choices) if action.choices is not None and not flag else None
+        settings[name] = Setting(kind, f"luma: {action.help}", choices, luma=True)
+    return settings
+
+
 @dataclass(frozen=True)
 class RunConfig:
     """A checked config.toml: ``values`` by key, and ``path`` (None when there was no file)."""
@@ -154,13 +199,19 @@ class RunConfig:
     def luma_argv(self) -> list[str]:
         """The display keys as luma command-line options, to go before the real command line.
 
-        >>> RunConfig({"rotate": 2, "board": "x", "i2c_address": "0x3D"}).luma_argv()
-        ['--rotate', '2', '--i2c-address', '0x3D']
+        >>> RunConfig({"rotate": 2, "board": "x", "i2c_address": "0x3D", "inverse": True, "bgr": False}).luma_argv()
+        ['--rotate', '2', '--i2c-address', '0x3D', '--inverse']
         """
         argv: list[str] = []
+        settings = all_settings()
         for name, value in self.values.items():
-            if SETTINGS[name].luma:
-                argv += [f"--{name.replace('_', '-')}", str(value)]
+            if not settings[name].luma:
+                continue
+            option = f"--{name.replace('_', '-')}"
+            if settings[name].kind is not bool:
+                argv += [option, str(value)]
+            elif value:  # luma's flags take no value (its --spi-cs-high takes any text as true)
+                argv += [option] if name != "spi_cs_high" else [option, "true"]
         return argv
 
 
@@ -170,17 +221,25 @@ def check_config(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     >>> check_config({"bord": "x"}, "config.toml")
     Traceback (most recent call last):
     ...
-    companion.errors.ConfigError: config.toml: unknown key 'bord' (did you mean 'board'?); known keys: board, keypad, language, contrast, verbose, buzzers, keypad_buzzers, page_address_offset, display, interface, width, height, rotate, i2c_port, i2c_address, spi_port, spi_device, spi_bus_speed, gpio_data_command, gpio_reset
+    companion.errors.ConfigError: config.toml: unknown key 'bord' (did you mean 'board'?); every key is in docs/config.example.toml
+    >>> check_config({"seed": 1}, "config.toml")
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: config.toml: seed is an option of one run, not a key of this file (nor are mock, config_toml, state_dir, keys, exit_when_done, save_frame, save_frame_scale, check, config)
     """
     values: dict[str, Any] = {}
+    settings = all_settings()
     for name, value in raw.items():
         if name in SECTIONS:
             continue
-        setting = SETTINGS.get(name)
+        setting = settings.get(name)
+        if name in NOT_IN_FILE:
+            others = ", ".join(other for other in NOT_IN_FILE if other != name)
+            raise ConfigError(f"{where}: {name} is an option of one run, not a key of this file (nor are {others})")
         if setting is None:
-            near = difflib.get_close_matches(name, SETTINGS, n=1)
+            near = difflib.get_close_matches(name, settings, n=1)
             hint = f" (did you mean {near[0]!r}?)" if near else ""
-            raise ConfigError(f"{where}: unknown key {name!r}{hint}; known keys: {', '.join(SETTINGS)}")
+            raise ConfigError(f"{where}: unknown key {name!r}{hint}; every key is in docs/config.example.toml")
         values[name] = setting.check(name, value, where)
     if "display" in values:
         from luma.core.cmdline import get_display_types

@@ -15,9 +15,14 @@ file and the reason.
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
+import re
 import secrets
 import stat
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from companion.errors import StorageError
@@ -58,6 +63,76 @@ def fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
+def _temp_name(name: str) -> str:
+    return f".{name}.{secrets.token_hex(4)}.tmp"
+
+
+def remove_stale_temps(directory: Path, name: str) -> int:
+    """Remove the temp files :func:`durable_temp_file` left beside ``name`` when the process was
+    killed mid-write (the target file is intact: it is replaced only by a finished temp); returns
+    how many. Only names this module makes are touched, and only when no writer can be running.
+
+    >>> import tempfile; folder = Path(tempfile.mkdtemp())
+    >>> for leftover in (".settings.json.0a1b2c3d.tmp", ".settings.json.notmine.tmp", "settings.json"):
+    ...     _ = (folder / leftover).write_text("")
+    >>> remove_stale_temps(folder, "settings.json"), sorted(p.name for p in folder.iterdir())
+    (1, ['.settings.json.notmine.tmp', 'settings.json'])
+    >>> import shutil; shutil.rmtree(folder)
+    """
+    pattern = re.compile(rf"\.{re.escape(name)}\.[0-9a-f]{{8}}\.tmp")
+    removed = 0
+    try:
+        leftovers = [entry for entry in os.scandir(directory) if pattern.fullmatch(entry.name)]
+    except OSError:
+        return 0  # no folder, or not readable: nothing of ours to clean
+    for entry in leftovers:
+        try:
+            os.unlink(entry.path)
+            removed += 1
+        except FileNotFoundError:
+            pass
+    return removed
+
+
+LOCK_WAIT_S = 10.0
+"""How long a writer waits for another to finish a read-modify-write (each takes milliseconds)."""
+
+
+@contextmanager
+def exclusive(lock_path: Path, *, wait: float = LOCK_WAIT_S, clock: Callable[[], float] = time.monotonic,
+              sleep: Callable[[float], None] = time.sleep) -> Iterator[None]:
+    """Hold the lock file ``lock_path`` (created if need be) while reading, changing and writing a
+    file that several processes update, so no writer's change is lost to another's older copy.
+
+    The lock is on a file of its own because the data file is replaced by renames. Raises
+    :class:`StorageError` when the lock cannot be opened or another holder keeps it for ``wait``
+    seconds (a stopped process, say).
+    """
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, NEW_FILE_MODE)
+    except PermissionError:
+        try:  # someone else's lock file in a folder we may write in: a read-only open locks too
+            fd = os.open(lock_path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as err:
+            raise StorageError(f"could not lock {lock_path}: {reason(err)}") from err
+    except OSError as err:
+        raise StorageError(f"could not lock {lock_path}: {reason(err)}") from err
+    try:
+        deadline = clock() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if clock() >= deadline:
+                    raise StorageError(f"{lock_path} stayed locked by another process for {wait:g} s;"
+                                       " is a companion command stopped (Ctrl-Z)?") from None
+                sleep(0.005)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def durable_temp_file(directory: Path, name: str, data: bytes) -> Path:
     """Write ``data`` to a fresh hidden file beside ``name``, flushed to disk; return its path.
 
@@ -65,7 +140,7 @@ def durable_temp_file(directory: Path, name: str, data: bytes) -> Path:
     0600). On any failure the temp file is removed and the error propagates.
     """
     for _attempt in range(100):
-        temp = Path(directory) / f".{name}.{secrets.token_hex(4)}.tmp"
+        temp = Path(directory) / _temp_name(name)
         try:
             fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, NEW_FILE_MODE)
         except FileExistsError:

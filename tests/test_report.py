@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -63,8 +64,33 @@ def test_an_irohanihohedo_replay_reads_as_text(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert out.startswith("irohanihohedo: P1 Aki, P2 べん, P3 Chie\n")
     assert ("  trick  4: P2:O5  P3:G2  P1:O3  -> P3: highest fan (2); trump marker moved to fan (P3 could not follow)"
-            '  marker "G"\n') in out
+            "\n") in out
     assert "  P1 Aki: 1 trick -> 9\n" in out and out.count("\n  trick ") == 27 and "Winner: P1 Aki" in out
+
+
+INTERNAL = re.compile(r"low_strong|pointer|strongest \d|wrong \[|hands \{|house \[|marker \"|npc_row|hit_points"
+                      r"|\[[a-z]+(-[a-z]+)+\]")  # field names, JSON values, ability ids like [baby-chicks]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)
+def test_the_plain_replay_has_names_and_seats_not_internal_fields(capsys: pytest.CaptureFixture[str], path: Path) -> None:
+    """Plain text showed 'low_strong false  trump "red"  strongest 2  pointer 1  wrong [[0, 13]]' with
+    0-based seats, 'hands {}  house []' and ability ids; --json keeps that data."""
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert not INTERNAL.search(out), INTERNAL.search(out)
+    assert main(["replay", "--json", str(path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    if data["game"] == "zenjidou":
+        assert {"pointer", "wrong", "low_strong"} <= set(data["deals"][0]["tricks"][0])
+
+
+def test_the_plain_replay_names_abilities_and_a_games_own_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(next(path for path in EXAMPLES if path.stem == "tezuma"))]) == 0
+    out = capsys.readouterr().out
+    assert "P1 Aki: scoring E, ability Baby Chicks, penalty F" in out and "P1:F2[Baby Chicks]" in out
+    assert main(["replay", str(next(path for path in EXAMPLES if path.stem == "tourney"))]) == 0
+    assert "  P1 Aki: 1 trick, 2 for predictions, 1 for tricks -> 3\n" in capsys.readouterr().out
 
 
 def test_revokes_are_said_in_the_replay() -> None:

@@ -12,8 +12,10 @@ import argparse
 import logging
 import os
 import random
+import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
@@ -22,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from companion.config import SETTINGS, RunConfig, load_config, read_text_file
+from companion.config import SETTINGS, CommandLineParser, RunConfig, load_config, read_text_file
 from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
@@ -56,6 +58,7 @@ log = logging.getLogger(__name__)
 DEFAULT_BOARD = "adafruit-oled-bonnet"
 DIM_CONTRAST = 1  # the lowest visible contrast: readable up close, far from burn-in
 CAPTURE_DIR = Path("companion-frames")
+SAVE_FRAME_SCALE = 4  # README's pictures show each panel pixel as 4x4
 
 
 class ScriptDone:
@@ -242,7 +245,11 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--contrast", type=int, metavar="15-255", help="panel contrast at start (default: what the menu set last)")
     parser.add_argument("--page-address-offset", type=int, metavar="0-4", help="SH1106 only: first RAM column shown (luma's default 2; some modules need 0)")
     parser.add_argument("--save-frame", type=Path, metavar="FILE.png", help="write the last frame shown as an image on exit")
+    parser.add_argument("--save-frame-scale", type=int, default=SAVE_FRAME_SCALE, metavar="1-16",
+                        help=f"with --save-frame: each pixel of the panel as NxN pixels (default {SAVE_FRAME_SCALE},"
+                             " as README's pictures; 1 for the panel's own 128x64)")
     parser.add_argument("--seed", type=int, help="seed for the device's random draws (default: from the OS)")
+    parser.add_argument("--check", action="store_true", help="check the options, config.toml, the board and the key script, say what would run, and exit (0: all is right) without opening the display or the keys")
     parser.add_argument("-v", "--verbose", action="store_true", default=None, help="log every journalled action (debug level)")
 
 
@@ -272,12 +279,22 @@ def resolve_options(args: argparse.Namespace, config: RunConfig) -> argparse.Nam
                           " stamp presses on different clocks: choose one")
     if merged.keypad_buzzers and not merged.keypad:
         raise ConfigError(f"{source('keypad_buzzers')} needs the keypad's serial port (--keypad, or keypad in config.toml)")
+    if not 1 <= args.save_frame_scale <= 16:
+        raise ConfigError(f"--save-frame-scale {args.save_frame_scale}: give 1-16 (pixels per panel pixel)")
     if args.save_frame is not None:
         check_output_file(args.save_frame, "--save-frame")
         check_image_type(args.save_frame, "--save-frame")
     if args.state_dir is not None:
         check_state_dir(args.state_dir)
     return merged
+
+
+def scaled(frame: Image.Image, scale: int) -> Image.Image:
+    """``frame`` with each pixel as ``scale`` x ``scale`` grey pixels, as the README's pictures are
+    made (1: the frame itself)."""
+    if scale == 1:
+        return frame
+    return frame.convert("L").resize((frame.width * scale, frame.height * scale), Image.Resampling.NEAREST)
 
 
 def check_buzzers_free(pins: Mapping[int, int], board: Board) -> None:
@@ -300,18 +317,24 @@ def check_buzzers_free(pins: Mapping[int, int], board: Board) -> None:
 
 def check_state_dir(path: Path) -> None:
     """``path`` is, or can become, a directory this process can write in."""
+    check_writable_dir(path, "state directory")
+
+
+def check_writable_dir(path: Path, what: str) -> None:
+    """``path`` is, or can become, a directory this process can write in (made if need be);
+    else a ConfigError naming ``what`` and the reason, before anything has started."""
     existing = path
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
-        raise ConfigError(f"state directory {path}: {existing} is a file, not a directory")
+        raise ConfigError(f"{what} {path}: {existing} is a file, not a directory; move it or choose another")
     try:
         path.mkdir(parents=True, exist_ok=True)
         handle, probe = tempfile.mkstemp(dir=path, prefix=".write-test-")
         os.close(handle)
         os.unlink(probe)
     except OSError as err:
-        raise ConfigError(f"state directory {path} is not writable: {err.strerror}") from None
+        raise ConfigError(f"{what} {path} is not writable: {err.strerror}") from None
 
 
 def check_image_type(path: Path, option: str) -> None:
@@ -325,7 +348,7 @@ def check_image_type(path: Path, option: str) -> None:
 
 def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     config = load_config(args.config_toml)
-    if config.path is not None:
+    if config.path is not None and not args.check:
         log.info("options from %s", config.path)
     options = resolve_options(args, config)
     event_config(config.sections)  # a wrong [event] stops here, before anything is opened
@@ -338,7 +361,13 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     board = load_board(options.board or DEFAULT_BOARD)
     if options.buzzers is not None:
         check_buzzers_free(parse_buzzer_pins(options.buzzers), board)
-    display, screen = _open_display(options, board, [*config.luma_argv(), *luma_argv])
+    luma_args = _display_args(options, board, [*config.luma_argv(), *luma_argv])
+    if options.check:  # what the service would run with, without touching the panel it may be driving
+        source = f"options from {config.path}" if config.path is not None else "no config.toml"
+        print(f"companion: all is right ({source}): board {board.name}, display {luma_args.display}"
+              f" on {'a simulated bus' if options.mock else luma_args.interface}", file=sys.stderr)
+        return 0
+    display, screen = _open_display(options, luma_args)
     with ExitStack() as cleanup:
         root = options.state_dir
         if root is None and script is not None:  # a scripted run repeats: it never resumes an old game
@@ -373,26 +402,31 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
                 print(f"companion: frames shown {device.frames}, display bytes {display.bus.total_bytes}", file=sys.stderr)
         if options.save_frame:
             try:
-                device.app.render().save(options.save_frame)
+                scaled(device.app.render(), options.save_frame_scale).save(options.save_frame)
             except OSError as err:
                 raise ConfigError(f"--save-frame {options.save_frame}: cannot write it: {err.strerror}") from None
     return 0
 
 
-def _open_display(options: argparse.Namespace, board: Board,
-                  luma_argv: Sequence[str]) -> tuple[Display, TerminalScreen | None]:
-    """The display to draw on, and in mock mode at a terminal the braille view of it."""
-    asked_for = requested_display(luma_argv)
-    check_emulator_available(asked_for)
+def _display_args(options: argparse.Namespace, board: Board, luma_argv: Sequence[str]) -> argparse.Namespace:
+    """luma's display options, parsed and checked (nothing is opened)."""
+    check_emulator_available(requested_display(luma_argv))
     luma_args = parse_display_args(luma_argv, board)
     if options.page_address_offset is not None:
         luma_args.page_address_offset = options.page_address_offset
     if getattr(luma_args, "page_address_offset", None) is not None and luma_args.display != "sh1106":
         raise ConfigError(f"page_address_offset is an SH1106 setting; this display is {luma_args.display}")
+    return luma_args
+
+
+def _open_display(options: argparse.Namespace,
+                  luma_args: argparse.Namespace) -> tuple[Display, TerminalScreen | None]:
+    """The display to draw on, and in mock mode at a terminal the braille view of it."""
+    asked_for = luma_args.display
     if not options.mock:
         return open_display(luma_args), None
     if asked_for == "capture":  # one PNG per frame: into a folder of their own, not over the working directory
-        CAPTURE_DIR.mkdir(exist_ok=True)
+        check_writable_dir(CAPTURE_DIR, "--display capture writes each frame into the folder")
         luma_args.file_template = str(CAPTURE_DIR / "frame_{0:06d}.png")
         print(f"companion: --display capture writes each frame as {CAPTURE_DIR}/frame_NNNNNN.png", file=sys.stderr)
     if asked_for in EMULATORS:
@@ -442,22 +476,32 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
 
 def main_run(argv: Sequence[str]) -> int:
     """Entry for ``companion run``: our options, then luma's display options."""
-    parser = argparse.ArgumentParser(prog="companion run", description=RUN_DESCRIPTION, add_help=False,
-                                     allow_abbrev=False)  # a prefix must never take one of luma's options
+    parser = CommandLineParser(prog="companion run", description=RUN_DESCRIPTION, add_help=False,
+                               allow_abbrev=False)  # a prefix must never take one of luma's options
     add_run_arguments(parser)
-    ours, luma_argv = parser.parse_known_args(argv)
+    try:
+        ours, luma_argv = parser.parse_known_args(argv)
+    except ConfigError as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return 2
     if "-h" in luma_argv or "--help" in luma_argv:
-        full = argparse.ArgumentParser(prog="companion run", description=RUN_DESCRIPTION, allow_abbrev=False,
-                                       formatter_class=argparse.RawDescriptionHelpFormatter)
+        full = CommandLineParser(prog="companion run", description=RUN_DESCRIPTION, allow_abbrev=False,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
         add_run_arguments(full)
         display_parser(None, full).print_help()
         return 0
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    # While starting, Ctrl-C raises KeyboardInterrupt, so the terminal view and the journal are left
+    # as they should be; the loop takes SIGINT over once serving. The caller's handler comes back after.
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler) if in_main_thread else None
     try:
         return cmd_run(ours, luma_argv)
     except CompanionError as err:
         print(f"companion: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C before the loop took over SIGINT: nothing was half-done
-        print("companion: interrupted while starting", file=sys.stderr)
         return 130
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGINT, previous)

@@ -23,7 +23,7 @@ from companion.errors import CompanionError, ConfigError, StorageError
 from companion.registry import game_class
 from companion.session import Session
 from companion.settings import Settings
-from companion.storage import WriteUnsure, atomic_replace, read_text, reason
+from companion.storage import WriteUnsure, atomic_replace, read_text, reason, remove_stale_temps
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,20 @@ class Store:
             self.root.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             self._notice(f"state directory {root} unusable ({reason(err)}): games cannot be saved")
+        self._remove_leftovers()
+
+    def _remove_leftovers(self) -> None:
+        """Temp files of writes a kill cut short (the files they were for are intact): the settings
+        and a new journal's header are written only by the device, which is starting; the card
+        facts under their lock."""
+        removed = sum(remove_stale_temps(self.root, name) for name in (SETTINGS_FILE, CURRENT_JOURNAL))
+        if any(self.root.glob(f".{carddata.FACTS_FILE}.*.tmp")):
+            try:  # `companion cards` writes the facts file too: cleaned under its lock
+                removed += carddata.remove_stale_fact_temps(self.facts_path)
+            except CompanionError as err:
+                log.warning("leftover card-facts temp files stay: %s", err)
+        if removed:
+            log.info("removed %d temporary file(s) left by writes a stop cut short", removed)
 
     def take_notices(self) -> list[str]:
         """The problems noticed since the last call, oldest first."""
@@ -255,10 +269,8 @@ class Store:
 
     def remember_fact(self, game_id: str, key: str, value: int) -> None:
         """Keep a fact for later games; on failure the game still has it (it is in its log)."""
-        try:
-            facts = self.facts()
-            carddata.set_fact(facts, game_id, key, value)
-            carddata.save_facts(self.facts_path, facts)
+        try:  # under the facts file's lock: a `companion cards set` meanwhile is not lost
+            carddata.update_facts(self.facts_path, lambda facts: carddata.set_fact(facts, game_id, key, value))
         except CompanionError as err:
             log.error("remembering %s %s = %s failed: %s", game_id, key, value, err)
             raise StorageError(f"this game has the answer, but later games will ask again: {err}") from err

@@ -285,6 +285,12 @@ class Game(ABC, Generic[StateT]):
         """What the table's facts for this game leave unusable, one line each (``companion cards list``)."""
         return []
 
+    @classmethod
+    def fact_range(cls, cards: Mapping[str, Any], key: str) -> range:
+        """The values a table may tell for ``key`` (a key :meth:`check_fact_key` accepts): the
+        answers the device's question for it offers, checked when a fact is set or imported."""
+        return range(Question.minimum, Question.maximum + 1)
+
     @abstractmethod
     def initial_state(self) -> StateT: ...
 

@@ -260,6 +260,10 @@ class Irohanihohedo(TrickGame[IroState]):
             )
 
     @classmethod
+    def fact_range(cls, cards: Mapping[str, Any], key: str) -> range:
+        return range(0, 2)  # 1: the player count uses the number; 0: it does not
+
+    @classmethod
     def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
         """The dealer, and ``strategic``: the variant that keeps each colour's lowest card face up."""
         return {**super().resolve_options(options, players, cards, seed), "strategic": bool(options.get("strategic", False))}

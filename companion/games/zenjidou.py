@@ -579,6 +579,10 @@ class Zenjidou(TrickGame[ZState]):
                 and parts[2] in FACT_NAMES):
             raise CardDataError(f"{cls.game_id} facts are card:<1-32>:{'|'.join(FACT_NAMES)}, not {key!r}")
 
+    @classmethod
+    def fact_range(cls, cards: Mapping[str, Any], key: str) -> range:
+        return range(0, cls.fact_limit(key.split(":")[2]) + 1)
+
     @staticmethod
     def question_key(number: int, name: str) -> str:
         return f"card:{number}:{name}"

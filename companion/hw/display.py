@@ -29,6 +29,7 @@ from luma.core.device import device as LumaDevice
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image
 
+from companion.config import CommandLineParser
 from companion.errors import ConfigError, HardwareError
 from companion.hw.boards import Board
 from companion.hw.panel import PanelModel, pack_pages
@@ -314,6 +315,9 @@ def display_parser(board: Board | None = None,
 
     Pass ``parser`` to add luma's option groups to the program's own parser.
     """
+    if parser is None:  # luma's own would be labelled "companion" and print its usage on a mistake
+        parser = CommandLineParser(prog="companion run", description="Tabletop Companion display",
+                                   formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser = cmdline.create_parser("Tabletop Companion display", parser=parser,
                                    autocomplete=False)
     if board is not None:

@@ -68,6 +68,61 @@ def braille_lines(image: Image.Image) -> list[str]:
     return lines
 
 
+BAND = 8
+"""Height in pixels of the bands inverted regions are found in: the screens' text rows (8 px font)."""
+_REVERSE, _UNREVERSE = "\x1b[7m", "\x1b[27m"
+
+
+def inverted_cells(image: Image.Image) -> list[list[bool]]:
+    """Which braille cells of ``image`` lie in an inverted region: lit background, dark text (a
+    title bar, the chosen row, a flashing message). A cell is inverted when more than half the
+    pixels of its 8-pixel text band, in a window 8 pixels wide around it, are lit; plain text lights
+    far fewer. Drawn as lit dots, such a region is a solid block of dots with the text a faint gap.
+
+    >>> bar = Image.new("1", (16, 8), 1); bar.putpixel((5, 3), 0)
+    >>> [set(row) for row in inverted_cells(bar)]
+    [{True}, {True}]
+    """
+    width, height = image.size
+    pixels = image.convert("L").tobytes()
+    rows: list[list[bool]] = []
+    for band_top in range(0, height, BAND):
+        band_rows = range(band_top, min(height, band_top + BAND))
+        lit_in_column = [sum(1 for y in band_rows if pixels[y * width + x]) for x in range(width)]
+        cells = []
+        for left in range(0, width, 2):
+            window = range(max(0, left - 3), min(width, left + 5))
+            lit = sum(lit_in_column[x] for x in window)
+            cells.append(2 * lit > len(window) * len(band_rows))
+        rows += [cells] * -(-len(band_rows) // 4)
+    return rows[: -(-height // 4)]
+
+
+def terminal_lines(image: Image.Image) -> list[str]:
+    """``image`` as braille lines for a terminal: inverted regions in reverse video with their
+    unlit pixels as dots, so a title bar or the chosen row reads as the panel shows it (lit dots
+    there would fill the region and hide the text).
+
+    >>> bar = Image.new("1", (4, 8), 1); bar.putpixel((0, 0), 0)
+    >>> terminal_lines(bar)[0] == "\x1b[7m" + chr(0x2801) + chr(0x2800) + "\x1b[27m"
+    True
+    """
+    inverted = inverted_cells(image)
+    negative = braille_lines(Image.eval(image.convert("L"), lambda value: 255 - value))
+    lines = []
+    for plain, reversed_, flags in zip(braille_lines(image), negative, inverted, strict=True):
+        parts, current = [], False
+        for column, flag in enumerate(flags):
+            if flag != current:
+                parts.append(_REVERSE if flag else _UNREVERSE)
+                current = flag
+            parts.append(reversed_[column] if flag else plain[column])
+        if current:
+            parts.append(_UNREVERSE)
+        lines.append("".join(parts))
+    return lines
+
+
 def terminal_size(fd: int) -> TerminalSize:
     """The size of the terminal on ``fd`` as (columns, lines), asked afresh each call."""
     def size() -> tuple[int, int]:
@@ -112,7 +167,7 @@ class TerminalScreen:
         rule = "─" * self.panel_columns
         top = "┌" + (state + rule)[:self.panel_columns] + "┐"
         if self.panel.display_on:
-            rows = braille_lines(self.panel.image())
+            rows = terminal_lines(self.panel.image())
         else:
             rows = [chr(BRAILLE_BLANK) * self.panel_columns] * self.panel_lines
         body = [f"│{_FAINT if faint else ''}{row}{_PLAIN if faint else ''}│" for row in rows]

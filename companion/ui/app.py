@@ -261,18 +261,23 @@ class App:
         self.open(Confirm(self, self.t("undo.title"), text, self._undo))
 
     def open_menu(self) -> None:
-        entries: list[tuple[str, Callable[[], None]]] = []
-        if self.ui is not None:
-            ui = self.ui
-            entries += [
-                (self.t("menu.continue"), lambda: self.close(self.top)),
-                (self.t("menu.history"), lambda: self.open(HistoryScreen(self, ui.history()))),
-                (self.t("menu.undo"), self.offer_undo),
-            ]
-        entries.append((self.t("menu.settings"), lambda: self.open(SettingsScreen(self))))
-        if self.ui is not None:
-            entries.append((self.t("menu.new_game"), self._confirm_new_game))
-        self.open(Menu(self, self.t("menu.title"), entries))
+        ui = self.ui
+
+        def entries() -> list[tuple[str, Callable[[], None]]]:
+            """In the language on screen when drawn."""
+            listed: list[tuple[str, Callable[[], None]]] = []
+            if ui is not None:
+                listed += [
+                    (self.t("menu.continue"), lambda: self.close(self.top)),
+                    (self.t("menu.history"), lambda: self.open(HistoryScreen(self, ui.history()))),
+                    (self.t("menu.undo"), self.offer_undo),
+                ]
+            listed.append((self.t("menu.settings"), lambda: self.open(SettingsScreen(self))))
+            if ui is not None:
+                listed.append((self.t("menu.new_game"), self._confirm_new_game))
+            return listed
+
+        self.open(Menu(self, lambda: self.t("menu.title"), entries))
 
     def new_game_form(self) -> None:
         ids = [game_id for game_id in game_ids() if game_id in UIS]

@@ -159,12 +159,31 @@ class ListScreen(Screen):
     def pick(self, index: int) -> None: ...
 
 
-class Menu(ListScreen):
-    """Named actions, each a callable run when picked."""
+MenuEntries = Callable[[], Sequence[tuple[str, Callable[[], None]]]]
 
-    def __init__(self, app: App, title: str, entries: Sequence[tuple[str, Callable[[], None]]]) -> None:
-        super().__init__(app, title, [label for label, _ in entries])
+
+class Menu(ListScreen):
+    """Named actions, each a callable run when picked.
+
+    The title and entries are asked for afresh on every draw, in the language on screen: a
+    language changed in Settings shows at once when BACK returns here.
+    """
+
+    def __init__(self, app: App, title: Callable[[], str], entries: MenuEntries) -> None:
+        self._title, self._entries = title, entries
+        super().__init__(app, title(), [])
+        self.actions: list[Callable[[], None]] = []
+        self._relabel()
+
+    def _relabel(self) -> None:
+        entries = self._entries()
+        self.title = self._title()
+        self.items = [label for label, _ in entries]
         self.actions = [action for _, action in entries]
+
+    def draw(self, canvas: Canvas) -> None:
+        self._relabel()
+        super().draw(canvas)
 
     def pick(self, index: int) -> None:
         self.actions[index]()

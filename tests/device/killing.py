@@ -94,6 +94,10 @@ def script_for_rest(state: Path, game_id: str, planned: list[Any]) -> tuple[str,
 
 
 def journal_actions(state: Path) -> tuple[list[Any], int]:
+    """The journalled actions and dropped lines; none when the kill came before the game began
+    (a slow start on a busy machine)."""
+    if not (state / "current.jsonl").exists():
+        return [], 0
     read = read_journal(state / "current.jsonl")
     builder = read_objects(read.objects, GameBuilder())
     if builder.failure is not None:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from PIL import Image
+
 from companion.engine.record import GameBuilder, read_record
 from tests.engine.helpers import english
 
@@ -26,7 +28,16 @@ def test_the_shipped_key_script_plays_two_tricks_and_exits(tmp_path):
     assert child.returncode == 0, err
     game = read_record((tmp_path / "current.jsonl").read_text(encoding="utf-8").splitlines(), GameBuilder()).game
     assert len(game.actions) == 20 and english(game, game.state.deal.tricks[1].result) == "P3: Five-Color Sand"
-    assert frame.exists() and "display bytes" in err
+    assert "display bytes" in err
+    with Image.open(frame) as saved:  # as README's pictures: each panel pixel 4x4
+        assert saved.size == (512, 256)
+    small = tmp_path / "small.png"
+    child = companion("--mock", "--state-dir", str(tmp_path / "again"), "--keys", str(DEMO), "--exit-when-done",
+                      "--seed", "1", "--save-frame", str(small), "--save-frame-scale", "1")
+    assert child.communicate(timeout=120)[0] is not None and child.returncode == 0
+    with Image.open(small) as saved, Image.open(frame) as big:
+        assert saved.size == (128, 64)
+        assert saved.convert("L").resize((512, 256), Image.Resampling.NEAREST).tobytes() == big.convert("L").tobytes()
 
 
 def test_sigterm_stops_cleanly_and_tells_systemd(tmp_path):

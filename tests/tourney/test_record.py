@@ -53,5 +53,6 @@ def test_replay_json_gives_places_and_hits_per_trick(capsys: pytest.CaptureFixtu
 def test_replay_text_names_the_npc_and_prints_every_trick(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = replay(capsys)
     assert code == 0
-    assert out.count("\n  trick ") == 21 and "NPC:" in out and "places [" in out and "Winner" in out
+    assert out.count("\n  trick ") == 21 and "NPC:" in out and "for predictions" in out and "Winner" in out
+    assert "places [" not in out  # the data is in --json; the text says it in words
     assert "front card of" in out  # the NPC's card explained

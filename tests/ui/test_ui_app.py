@@ -201,6 +201,26 @@ def test_settings_change_at_once_and_go_to_the_daemon() -> None:
     assert app.t("menu.title") == ("メニュー" if app.face.japanese else "Menu")
 
 
+def test_back_from_settings_shows_the_menu_in_the_new_language() -> None:
+    """The menu kept the labels of the language it was opened in."""
+    app = make_app(new_game())
+    app.handle(press(Key.BACK))
+    menu = app.top
+    assert isinstance(menu, Menu) and menu.title == "Menu"
+    english = app.render().tobytes()
+    for _ in range(3):
+        app.handle(press(Key.DOWN))
+    app.handle(press(Key.OK))
+    app.handle(press(Key.DOWN))
+    app.handle(press(Key.RIGHT))  # language: Japanese
+    assert app.settings.language == "ja" and app.face.japanese
+    app.handle(press(Key.BACK))
+    assert app.top is menu
+    assert menu.title == "メニュー" and menu.items[3] == app.t("menu.settings") != "Settings"
+    assert menu.index == 3  # still on the row that was chosen
+    assert app.render().tobytes() != english
+
+
 def test_contrast_stays_within_the_panel_range() -> None:
     app = make_app(new_game())
     app.change_settings(contrast=1000)

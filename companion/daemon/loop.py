@@ -51,7 +51,10 @@ Clock = Callable[[], float]
 Event = TypeVar("Event")
 logger = logging.getLogger(__name__)
 
-MAX_PENDING_EVENTS = 256  # a person presses a few keys a second; a backlog this long is a fault
+# Memory, not pace: inputs keep their own pace (the keypad reader a hand's, a key script one press
+# per debounce), so only a runaway producer fills this; a slow machine replaying a long key script
+# must never reach it. 4096 small events are well under a MiB.
+MAX_PENDING_EVENTS = 4096
 DROP_REPORT_INTERVAL_S = 10.0
 
 

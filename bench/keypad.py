@@ -76,6 +76,15 @@ def blocks(kind: str, seed: int) -> Iterator[bytes]:
     return cycle(ready)
 
 
+def kind_list(text: str) -> list[str]:
+    """--kinds: flood kinds by name, checked before any daemon starts."""
+    kinds = [kind for kind in text.split(",") if kind]
+    unknown = [kind for kind in kinds if kind not in KINDS]
+    if unknown or not kinds:
+        raise argparse.ArgumentTypeError(f"{', '.join(unknown) or 'no kind'}: the kinds are {', '.join(KINDS)}")
+    return kinds
+
+
 class FakePico(threading.Thread):
     """The master side of the pty: answers hello requests; floods once :attr:`flooding` is set."""
 
@@ -210,13 +219,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="how long each flood lasts (default 10)")
     parser.add_argument("--stop-limit", type=float, default=20.0,
                         help="seconds to wait for the exit after SIGTERM before killing (default 20)")
-    parser.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, from {','.join(KINDS)}")
+    parser.add_argument("--kinds", type=kind_list, default=list(KINDS), help=f"comma-separated, from {','.join(KINDS)}")
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--keep-log", type=Path, metavar="DIR", help="keep each daemon's stderr as DIR/KIND.log")
     args = parser.parse_args()
-    kinds = [kind for kind in args.kinds.split(",") if kind]
-    for kind in kinds:
-        blocks(kind, args.seed)  # an unknown kind stops here, before any daemon starts
+    kinds = args.kinds
     print(f"machine: {machine()}; flood {args.seconds:g} s per kind, seed {args.seed}")
     for kind in kinds:
         print(flood(kind, args.seconds, args.stop_limit, args.seed, args.keep_log).line(), flush=True)

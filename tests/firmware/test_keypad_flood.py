@@ -230,7 +230,7 @@ def test_the_reader_takes_no_more_than_its_byte_budget_and_stop_cuts_its_wait_sh
     flood stays in the port, and stop() still ends the thread at once (joined with a timeout)."""
     clock = FakeClock()
     recorder = Recorder()
-    flood = b"".join(wire(f"B {seq % 256}") for seq in range(400))
+    flood = b"".join(wire(f"B {seq}") for seq in range(256))  # under loop://'s 4096-byte buffer
     keypad = recorder.keypad(loop_port, clock, link_bytes_per_s=1.0)
     keypad.start()
     try:

@@ -10,6 +10,13 @@ The queue is a :class:`queue.SimpleQueue` rather than :class:`queue.Queue` becau
 reentrant: a signal handler may call :meth:`EventLoop.stop` while the main thread is inside
 ``put`` or ``get`` without deadlocking.
 
+Two bounds keep a flooding producer (a keypad gone wild, say) from taking the device with it.
+The queue holds at most ``max_pending`` events: :meth:`EventLoop.post` drops the rest and
+counts them, and the loop logs the count at most once per :data:`DROP_REPORT_INTERVAL_S`
+(not the producer: it may be a signal handler, which must not take the logging lock). And a
+stop does not wait behind the queue: :meth:`EventLoop.run` returns as soon as the handler in
+progress does, so SIGTERM is obeyed at once however many events are waiting.
+
 Tests drive the loop deterministically with a fake clock and :meth:`EventLoop.run_until_idle`:
 
 >>> now = [0.0]
@@ -17,6 +24,7 @@ Tests drive the loop deterministically with a fake clock and :meth:`EventLoop.ru
 >>> loop = EventLoop(seen.append, clock=lambda: now[0])
 >>> _ = loop.call_at(2.0, lambda: seen.append("timer"))
 >>> loop.post("button")
+True
 >>> loop.run_until_idle()
 1
 >>> now[0] = 2.0
@@ -30,6 +38,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import logging
 import queue
 import signal
 import threading
@@ -40,6 +49,13 @@ from typing import Any, Generic, TypeVar
 
 Clock = Callable[[], float]
 Event = TypeVar("Event")
+logger = logging.getLogger(__name__)
+
+# Memory, not pace: inputs keep their own pace (the keypad reader a hand's, a key script one press
+# per debounce), so only a runaway producer fills this; a slow machine replaying a long key script
+# must never reach it. 4096 small events are well under a MiB.
+MAX_PENDING_EVENTS = 4096
+DROP_REPORT_INTERVAL_S = 10.0
 
 
 class _Control:
@@ -52,8 +68,7 @@ class _Control:
         return f"<{self.name}>"
 
 
-_STOP = _Control("stop")  # run() returns when it reaches this
-_WAKE = _Control("wake")  # re-read the deadlines: another thread added an earlier timer
+_WAKE = _Control("wake")  # re-read the deadlines and the stop flag: something changed them
 
 
 class Timer:
@@ -78,25 +93,45 @@ class EventLoop(Generic[Event]):
     crashes loudly and systemd restarts it, and the journal makes that safe.
     """
 
-    def __init__(self, handler: Callable[[Event], object], clock: Clock = time.monotonic) -> None:
+    def __init__(self, handler: Callable[[Event], object], clock: Clock = time.monotonic, *,
+                 max_pending: int = MAX_PENDING_EVENTS) -> None:
+        if max_pending < 1:
+            raise ValueError(f"the event queue needs room for at least one event, not {max_pending}")
         self._handler = handler
         self._clock = clock
         self._queue: queue.SimpleQueue[Event | _Control] = queue.SimpleQueue()
+        self._max_pending = max_pending
+        self._stop_requested = False  # a plain flag: setting it is safe in a signal handler
+        self.dropped = 0
+        """Events :meth:`post` refused because the queue was full."""
+        self._drops_reported = 0
+        self._drops_reported_at: float | None = None
         self._timers: list[tuple[float, int, Timer]] = []
         self._order = itertools.count()  # equal deadlines fire in the order they were set
         self._timers_lock = threading.Lock()
         self._running_thread: int | None = None
 
-    def post(self, event: Event) -> None:
-        """Queue an event; safe from any thread and from signal handlers."""
+    def post(self, event: Event) -> bool:
+        """Queue an event; safe from any thread and from signal handlers.
+
+        Returns False, and counts the event in :attr:`dropped`, when ``max_pending`` events
+        are already waiting (producers racing may overshoot the bound by one each).
+        """
+        if self._queue.qsize() >= self._max_pending:
+            self.dropped += 1
+            return False
         self._queue.put(event)
+        return True
 
     def stop(self) -> None:
-        """Make :meth:`run` return once the events posted before this call are handled.
+        """Make :meth:`run` return as soon as the handler in progress (if any) returns.
 
-        Safe from any thread and from signal handlers. Events posted later stay queued.
+        Safe from any thread and from signal handlers. Events still queued are not handled
+        by this run; a later run takes them (the daemon has none: it exits, and a press not
+        yet handled was never shown or journalled).
         """
-        self._queue.put(_STOP)
+        self._stop_requested = True
+        self._queue.put(_WAKE)  # run() may be asleep in get()
 
     def call_at(self, when: float, callback: Callable[[], object]) -> Timer:
         """Run ``callback`` on the loop thread once ``clock()`` reaches ``when``."""
@@ -121,30 +156,35 @@ class EventLoop(Generic[Event]):
             raise RuntimeError("this event loop is already running")
         self._running_thread = threading.get_ident()
         try:
-            while True:
-                while self._fire_next_due_timer():
-                    pass
+            while not self._take_stop_request():
+                if self._fire_next_due_timer():
+                    continue
                 try:
                     item = self._queue.get(timeout=self._seconds_to_next_deadline())
                 except queue.Empty:
                     continue
-                if not self._handle(item):
-                    return
+                self._handle(item)
         finally:
             self._running_thread = None
 
     def step(self) -> bool:
         """Without waiting: fire one due timer, else handle one queued event.
 
-        Returns False when there was nothing to do, or when the item taken was a stop request.
+        Returns False when there was nothing to do, or when a stop was requested (the request
+        is used up: the next step goes on).
         """
+        if self._take_stop_request():
+            return False
         if self._fire_next_due_timer():
             return True
-        try:
-            item = self._queue.get_nowait()
-        except queue.Empty:
-            return False
-        return self._handle(item)
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return False
+            if item is not _WAKE:  # a wake-up is not work: look further
+                self._handle(item)
+                return True
 
     def run_until_idle(self, max_steps: int = 10_000) -> int:
         """Step until nothing is due or queued (or a stop is reached); returns the steps taken.
@@ -165,12 +205,30 @@ class EventLoop(Generic[Event]):
             self._queue.put(_WAKE)  # run() may be sleeping past this new deadline
         return timer
 
-    def _handle(self, item: Event | _Control) -> bool:
-        if item is _STOP:
+    def _take_stop_request(self) -> bool:
+        """Whether a stop was requested; clears the request and reports any drops not yet told."""
+        if not self._stop_requested:
             return False
+        self._stop_requested = False
+        self._report_drops(final=True)
+        return True
+
+    def _handle(self, item: Event | _Control) -> None:
         if item is not _WAKE:
             self._handler(item)  # type: ignore[arg-type]  # not a _Control, so an Event
-        return True
+        if self.dropped != self._drops_reported:
+            self._report_drops()
+
+    def _report_drops(self, *, final: bool = False) -> None:
+        """Log the events dropped since the last report: at most once per interval, and at a stop."""
+        now = self._clock()
+        last = self._drops_reported_at
+        if self.dropped == self._drops_reported or (not final and last is not None
+                                                    and now - last < DROP_REPORT_INTERVAL_S):
+            return
+        logger.warning("dropped %d event(s): %d were already waiting to be handled (a flooding input?)",
+                       self.dropped - self._drops_reported, self._max_pending)
+        self._drops_reported, self._drops_reported_at = self.dropped, now
 
     def _next_live_timer(self) -> Timer | None:
         """The earliest timer not cancelled; call with the lock held."""

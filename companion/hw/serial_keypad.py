@@ -9,9 +9,18 @@ before it was buffered by the Pico's USB stack while nobody listened, and is sta
 
 :class:`KeypadLineParser` is pure (bytes in, events and problems out), so every kind of line
 damage is testable without a thread. :class:`SerialKeypad` runs it on a reader thread over
-pyserial and survives the keypad being unplugged or reset. A keypad (or anything else on the
-port) that floods it with junk costs little: the parser scans in chunks, and problems reach the
-log at most :data:`PROBLEM_BURST` per :data:`PROBLEM_INTERVAL_S`, the rest as a count.
+pyserial and survives the keypad being unplugged or reset.
+
+A keypad (or anything else on the port) that floods the link costs little, whatever it sends:
+
+- the reader takes at most :data:`LINK_BYTES_PER_S` bytes a second (many times what keys and
+  heartbeats need) and leaves the rest waiting in the port, so parsing a flood of valid frames
+  costs a bounded share of a core;
+- presses (keys and quiz buzzers) pass at most :data:`PRESS_RATE_PER_S` a second after a burst
+  of :data:`PRESS_BURST`, what a hand can press; the rest are dropped and counted;
+- a frame sent again with the same sequence number is one press, not two;
+- problems reach the log at most :data:`PROBLEM_BURST` per :data:`PROBLEM_INTERVAL_S`, the rest
+  as a count, and dropped presses and a throttled link as one count per interval.
 """
 
 from __future__ import annotations
@@ -48,6 +57,10 @@ _CANDIDATE = re.compile(rb"\$[^$\n]*\*[0-9A-F]{4}\r?\n")  # what could be a fram
 MUTE_AFTER = 16  # damaged lines in a row after which junk is only counted until a good frame
 PROBLEM_BURST = 10  # problems passed on in one interval; the rest are counted
 PROBLEM_INTERVAL_S = 10.0
+PRESS_RATE_PER_S = 10.0  # what a hand keeps up: one finger taps 5-7 a second flat out, two alternating ~10
+PRESS_BURST = 10  # presses taken at once before the rate applies: a quick flurry, six buzzers
+LINK_BYTES_PER_S = 4096  # what the reader takes: a key frame is about 20 bytes, a heartbeat 10
+READ_CHUNK = 512  # bytes parsed per read at most, so the pace is kept within a read
 
 
 @dataclass(frozen=True)
@@ -119,7 +132,8 @@ class KeypadLineParser:
     other byte is reported once, as part of the line it arrived in (or, while a hello is
     awaited, in one summary when it comes; or, after MUTE_AFTER damaged lines in a row, in a
     byte count when the next good frame or a reset ends the run). What it reports does not
-    depend on how the bytes were split into reads.
+    depend on how the bytes were split into reads. A frame with the sequence number of the
+    good frame just before it is a repeat: reported, never a second press.
 
     >>> parser = KeypadLineParser()
     >>> parser.feed(b"$H 0 2*E055\\r\\n$K 1 UP P*D68C\\n")
@@ -134,6 +148,7 @@ class KeypadLineParser:
         self._line = bytearray()
         self._overlong = False
         self._expected_seq: int | None = None
+        self._last_seq: int | None = None  # of the last good frame: the same again is a repeat
         self._keypad_version: int | None = None
         self._awaited_token: str | None = None
         self._stale_keys = 0
@@ -142,6 +157,8 @@ class KeypadLineParser:
         self._muted_bytes = 0  # junk skipped uncounted-by-line since muting began
         self.frames_received = 0
         """Count of well-formed frames so far; a stalled count means a silent keypad."""
+        self.repeated_frames = 0
+        """Frames dropped for carrying the sequence number of the frame just before them."""
 
     @property
     def awaiting_hello(self) -> bool:
@@ -195,7 +212,7 @@ class KeypadLineParser:
 
     def reset(self) -> list[Problem]:
         """Forget the stream (the port was closed); reports a partial line lost with it."""
-        self._expected_seq = None
+        self._expected_seq = self._last_seq = None
         self._awaited_token = None
         if self._junk_run >= MUTE_AFTER:
             self._muted_bytes += len(self._take_line())
@@ -313,6 +330,12 @@ class KeypadLineParser:
             return [self._unreadable(payload)]
         kind, seq, args = fields[0], int(fields[1]), fields[2:]
         self.frames_received += 1
+        repeated = kind != "H" and seq == self._last_seq
+        self._last_seq = None if kind == "H" else seq  # a hello starts the count afresh
+        if repeated:  # sent twice (a retry, a duplicated USB packet): one press, not two
+            self.repeated_frames += 1
+            return [Problem(f"ignored a frame repeating sequence number {seq} (one press, not two): "
+                            f"{_show(payload)}")]
         results: list[Result] = []
         if kind == "H":
             self._expected_seq = None  # a hello starts the count afresh: the keypad may reboot
@@ -407,6 +430,134 @@ class ProblemLimiter:
         return [f"{held} more keypad problem(s) in {self._interval:g} s not shown (junk on the port?)"]
 
 
+class TokenBucket:
+    """A rate with a burst on an injected clock: ``rate`` units a second on average, up to
+    ``burst`` at once. Pure arithmetic, so tests drive it with a fake clock.
+
+    >>> now = [0.0]
+    >>> bucket = TokenBucket(lambda: now[0], rate=2.0, burst=2)
+    >>> [bucket.take() for _ in range(3)]
+    [True, True, False]
+    >>> now[0] = 0.5
+    >>> bucket.take(), bucket.take()
+    (True, False)
+    >>> bucket.spend(3)  # seconds until the 3 units spent beyond the budget are paid back
+    1.5
+    """
+
+    def __init__(self, clock: Callable[[], float], *, rate: float, burst: float) -> None:
+        if rate <= 0 or burst < 1:
+            raise ConfigError(f"a rate limit needs a positive rate and a burst of at least 1: {rate!r}, {burst!r}")
+        self._clock = clock
+        self.rate = rate
+        self._burst = float(burst)
+        self._tokens = float(burst)
+        self._at = clock()
+
+    def _refill(self) -> None:
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+
+    def take(self, amount: float = 1.0) -> bool:
+        """Take ``amount`` if the budget has it now; otherwise take nothing."""
+        self._refill()
+        if self._tokens < amount:
+            return False
+        self._tokens -= amount
+        return True
+
+    def spend(self, amount: float) -> float:
+        """Spend ``amount`` whatever the budget holds; returns the seconds to wait before the
+        budget is back to zero (0.0 if it never went below)."""
+        self._refill()
+        self._tokens -= amount
+        return max(0.0, -self._tokens / self.rate)
+
+
+class IntervalCount:
+    """A running count (dropped presses, seconds spent waiting) that asks to be reported the
+    first time at once, then at most once per ``interval`` seconds: a flood costs one log line
+    per interval.
+
+    >>> now = [0.0]
+    >>> count = IntervalCount(lambda: now[0], interval=10.0)
+    >>> count.add(1); count.due()
+    1
+    >>> count.add(5); count.due()
+    0
+    >>> now[0] = 10.0
+    >>> count.due()
+    5
+    """
+
+    def __init__(self, clock: Callable[[], float], *, interval: float = PROBLEM_INTERVAL_S) -> None:
+        self._clock = clock
+        self._interval = interval
+        self._reported_at: float | None = None
+        self._pending: float = 0
+        self.total: float = 0
+        """Everything added so far, reported or not."""
+
+    def add(self, amount: float) -> None:
+        self._pending += amount
+        self.total += amount
+
+    def due(self) -> float:
+        """What was added since the last report, if a report is due now (else 0); resets it."""
+        if not self._pending:
+            return 0
+        now = self._clock()
+        if self._reported_at is not None and now - self._reported_at < self._interval:
+            return 0
+        pending, self._pending, self._reported_at = self._pending, 0, now
+        return pending
+
+
+class PressLimiter:
+    """Lets presses through at the pace of a hand and counts the rest.
+
+    A stuck key, a firmware loop or a noisy line can produce thousands of valid presses a
+    second; each would be handled, drawn and journalled. What a person can press passes
+    untouched: :data:`PRESS_BURST` at once, then :data:`PRESS_RATE_PER_S` a second.
+
+    >>> now = [0.0]
+    >>> presses = PressLimiter(lambda: now[0], rate=1.0, burst=2)
+    >>> [presses.admit() for _ in range(4)], presses.report()
+    ([True, True, False, False], ['dropped 2 key press(es) arriving faster than a hand presses (over 2 at once or 1 a second): a stuck key or a faulty keypad?'])
+    >>> now[0] = 1.0
+    >>> presses.admit(), presses.dropped
+    (True, 2)
+    """
+
+    def __init__(self, clock: Callable[[], float], *, rate: float = PRESS_RATE_PER_S,
+                 burst: int = PRESS_BURST, what: str = "key press") -> None:
+        self._bucket = TokenBucket(clock, rate=rate, burst=burst)
+        self._dropped = IntervalCount(clock)
+        self._limits = f"over {burst} at once or {rate:g} a second"
+        self._what = what
+
+    @property
+    def dropped(self) -> int:
+        """Presses dropped so far."""
+        return int(self._dropped.total)
+
+    def admit(self) -> bool:
+        """Whether this press may pass; a refused one is counted."""
+        if self._bucket.take():
+            return True
+        self._dropped.add(1)
+        return False
+
+    def report(self) -> list[str]:
+        """The count of dropped presses, when one is due (call it now and then)."""
+        dropped = int(self._dropped.due())
+        if not dropped:
+            return []
+        return [(f"dropped {dropped} {self._what}(es) arriving faster than a hand presses ({self._limits}): "
+                 f"a stuck key or a faulty keypad?")]
+
+
 @dataclass
 class _Connection:
     """What the reader tracks for one opening of the port."""
@@ -434,6 +585,12 @@ class SerialKeypad:
     With ``ask_hello`` (the default), every connection starts with a hello request whose
     token comes from ``token_source`` (1-8 characters of 0-9A-Z), repeated every
     HELLO_RETRY_S until answered; keys count only from the answer on.
+
+    However fast the port delivers, the reader parses at most ``link_bytes_per_s`` bytes a
+    second (what arrives faster waits in the port), and passes on at most ``press_burst`` key
+    presses at once and ``press_rate`` a second after that (and as many buzzer presses): the
+    rest are dropped and their count reported at most once per PROBLEM_INTERVAL_S. So a
+    flooding keypad costs a bounded share of a core, and :meth:`stop` is obeyed at once.
     """
 
     def __init__(self, port: str | serial.SerialBase, on_event: Callable[[KeyEvent], None], *,
@@ -444,7 +601,9 @@ class SerialKeypad:
                  silence_timeout: float = 3 * HEARTBEAT_S,
                  read_timeout: float = 0.1,
                  ask_hello: bool = True,
-                 token_source: Callable[[], str] = lambda: secrets.token_hex(3).upper()) -> None:
+                 token_source: Callable[[], str] = lambda: secrets.token_hex(3).upper(),
+                 press_rate: float = PRESS_RATE_PER_S, press_burst: int = PRESS_BURST,
+                 link_bytes_per_s: float = LINK_BYTES_PER_S) -> None:
         if not backoff or min(backoff) < 0:
             raise ConfigError(f"backoff needs at least one delay, none negative: {backoff!r}")
         self._owns_port = isinstance(port, str)
@@ -462,6 +621,10 @@ class SerialKeypad:
         self._token_source = token_source
         self._parser = KeypadLineParser()
         self._limiter = ProblemLimiter(clock)
+        self.key_presses = PressLimiter(clock, rate=press_rate, burst=press_burst)
+        self.seat_presses = PressLimiter(clock, rate=press_rate, burst=press_burst, what="buzzer press")
+        self._link_budget = TokenBucket(clock, rate=link_bytes_per_s, burst=max(link_bytes_per_s, 1.0))
+        self._throttled = IntervalCount(clock)  # seconds the reader waited for its byte budget
         self._connection = _Connection(0.0, 0, "")
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -525,14 +688,26 @@ class SerialKeypad:
 
     def _read_until_stopped(self) -> None:
         while not self._stopping.is_set():
-            data = self._port.read(self._port.in_waiting or 1)
+            data = self._port.read(min(self._port.in_waiting, READ_CHUNK) or 1)
             for result in self._parser.feed(data):
                 self._deliver(result)
-            for summary in self._limiter.flush():
+            wait = self._link_budget.spend(len(data))
+            self._throttled.add(wait)
+            for summary in self._summaries():
                 self._deliver(Problem(summary), limited=False)
             self._watch_silence()
             if self._parser.awaiting_hello:
                 self._watch_hello()
+            if wait:  # over the byte budget: the rest waits in the port; stop() cuts this short
+                self._stopping.wait(wait)
+
+    def _summaries(self) -> list[str]:
+        """The counts now due: problems held back, presses dropped, time spent throttled."""
+        throttled = self._throttled.due()
+        slow_link = [(f"keypad on {self._name} sends more than {self._link_budget.rate:g} bytes a second, "
+                      f"far more than keys and heartbeats need: reading it no faster ({throttled:.1f} s of waiting "
+                      f"since the last report; a firmware fault, or another device on the port?)")] if throttled else []
+        return [*self._limiter.flush(), *self.key_presses.report(), *self.seat_presses.report(), *slow_link]
 
     def _watch_silence(self) -> None:
         """Report once when no valid line came for ``silence_timeout``; heartbeats rearm it."""
@@ -578,8 +753,9 @@ class SerialKeypad:
                 for message in self._limiter.admit(result.message) if limited else [result.message]:
                     self._on_problem(message)
             elif isinstance(result, SeatPress):
-                self._on_seat(result)
-            else:
+                if self.seat_presses.admit():
+                    self._on_seat(result)
+            elif self.key_presses.admit():
                 self._on_event(result)
         except Exception:  # noqa: BLE001 - the reader must outlive any callback bug
             logger.exception("keypad callback failed on %r", result)

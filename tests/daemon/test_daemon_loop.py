@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import companion
+from companion.daemon import loop as loop_module
 from companion.daemon.loop import EventLoop, stop_on_signals
 
 JOIN_TIMEOUT = 10.0  # generous: only a hang reaches it
@@ -91,7 +92,7 @@ def test_repeating_timer_keeps_its_beat_and_skips_missed_ones(clock: FakeClock) 
         loop.call_every(0, lambda: None)
 
 
-def test_events_and_timers_interleave_and_stop_leaves_later_events_queued(
+def test_a_stop_ends_the_run_before_queued_events_which_stay_for_a_later_run(
     clock: FakeClock,
 ) -> None:
     handled: list[str] = []
@@ -99,10 +100,112 @@ def test_events_and_timers_interleave_and_stop_leaves_later_events_queued(
     loop.post("a")
     loop.stop()
     loop.post("b")
-    assert loop.run_until_idle() == 1  # "a", then the stop ends the run
-    assert handled == ["a"]
-    loop.run_until_idle()
+    assert loop.run_until_idle() == 0  # the stop does not wait behind "a"
+    assert handled == []
+    assert loop.run_until_idle() == 2
     assert handled == ["a", "b"]
+
+
+def test_a_stop_from_a_handler_ends_the_run_after_that_handler() -> None:
+    handled: list[str] = []
+
+    def handler(event: str) -> None:
+        handled.append(event)
+        if event == "done":
+            loop.stop()
+
+    loop: EventLoop[str] = EventLoop(handler)
+    for event in ("a", "done", "late"):
+        loop.post(event)
+    loop.run()  # returns: the stop came from inside the run
+    assert handled == ["a", "done"]
+
+
+def test_the_queue_is_bounded_and_what_it_drops_is_counted_and_logged_once_per_interval(
+    clock: FakeClock, caplog: pytest.LogCaptureFixture,
+) -> None:
+    handled: list[int] = []
+    loop: EventLoop[int] = EventLoop(handled.append, clock=clock, max_pending=4)
+    accepted = [loop.post(number) for number in range(10)]
+    assert accepted == [True] * 4 + [False] * 6
+    assert loop.dropped == 6
+    with caplog.at_level("WARNING", logger="companion.daemon.loop"):
+        assert loop.run_until_idle() == 4
+        assert [loop.post(number) for number in range(10, 16)] == [True] * 4 + [False] * 2
+        loop.run_until_idle()  # within the interval: counted, not logged again
+        clock.now = loop_module.DROP_REPORT_INTERVAL_S
+        loop.post(16)
+        loop.run_until_idle()
+    assert handled == [*range(4), *range(10, 14), 16]
+    assert [record.getMessage() for record in caplog.records] == [
+        "dropped 6 event(s): 4 were already waiting to be handled (a flooding input?)",
+        "dropped 2 event(s): 4 were already waiting to be handled (a flooding input?)"]
+
+
+def test_drops_not_yet_logged_are_logged_when_the_loop_stops(
+    clock: FakeClock, caplog: pytest.LogCaptureFixture,
+) -> None:
+    loop: EventLoop[int] = EventLoop(lambda event: None, clock=clock, max_pending=1)
+    loop.post(1)
+    loop.run_until_idle()
+    with caplog.at_level("WARNING", logger="companion.daemon.loop"):
+        loop.post(2)
+        loop.post(3)  # dropped
+        loop.run_until_idle()
+        loop.post(4)
+        loop.post(5)  # dropped, within the interval of the last report
+        loop.stop()
+        loop.run_until_idle()
+    assert [record.getMessage().split(":")[0] for record in caplog.records] == [
+        "dropped 1 event(s)", "dropped 1 event(s)"]
+
+
+def test_a_loop_needs_room_for_one_event() -> None:
+    with pytest.raises(ValueError, match="at least one event"):
+        EventLoop(lambda event: None, max_pending=0)
+
+
+def test_a_stop_under_a_flood_of_posts_ends_run_at_once_without_timing_anything() -> None:
+    """The old failure: a stop queued behind every event posted before it, so a flooding
+    producer kept SIGTERM waiting for minutes. Here one producer thread posts without pause,
+    each handled event hands the test a step, and the stop comes during the third handler:
+    run() must return right after it, however much is queued."""
+    in_handler = threading.Event()
+    go_on = threading.Event()
+    handled: list[int] = []
+
+    def handler(event: int) -> None:
+        handled.append(event)
+        if len(handled) == 3:
+            in_handler.set()
+            assert go_on.wait(JOIN_TIMEOUT)
+
+    loop: EventLoop[int] = EventLoop(handler, max_pending=10_000)
+    flooding = threading.Event()
+    flooding.set()
+
+    def flood() -> None:
+        number = 0
+        while flooding.is_set():
+            loop.post(number)
+            number += 1
+
+    producer = threading.Thread(target=flood, name="flood")
+    runner = threading.Thread(target=loop.run, name="loop-under-flood")
+    producer.start()
+    runner.start()
+    try:
+        assert in_handler.wait(JOIN_TIMEOUT)
+        loop.stop()
+        go_on.set()
+        runner.join(JOIN_TIMEOUT)
+        assert not runner.is_alive(), "run() did not return after stop() under a flood"
+        assert handled == [0, 1, 2]
+    finally:
+        flooding.clear()
+        go_on.set()
+        producer.join(JOIN_TIMEOUT)
+    assert not producer.is_alive()
 
 
 def test_self_rearming_timer_at_a_frozen_clock_is_caught(clock: FakeClock) -> None:

@@ -19,6 +19,8 @@ from companion.engine.tricks import Deal, Revoke, Trick, TrickGame, TrickResult,
 from companion.keys import Key, KeyEvent
 from companion.text import Formatter
 from companion.ui.canvas import ROWS, WIDTH, Canvas
+from companion.ui.keypad import Typing
+from companion.ui.picker import Grid
 from companion.ui.screens import Choice, GameUI, Notice, Screen
 
 if TYPE_CHECKING:
@@ -204,12 +206,30 @@ def yes_no(app: App, key: str, label_key: str) -> Choice:
 
 
 class TrickScreenBase(Screen):
-    """A screen of a trick game with its UI at hand."""
+    """A screen of a trick game with its UI at hand.
+
+    A screen that picks a card keeps its picker in ``grid`` and enters the card under the cursor on
+    OK; the card keypad then types into it (:mod:`companion.ui.keypad`) when its cards have numbers.
+    """
+
+    grid: Grid[Any]  # only on screens that pick a card
 
     def __init__(self, app: App, ui: TrickUI[Any]) -> None:
         super().__init__(app)
         self.ui = ui
         self.game = ui.game
+        self._typing: Typing | None = None
+
+    def typing(self) -> Typing | None:
+        grid = getattr(self, "grid", None)
+        if not isinstance(grid, Grid) or any(self.number_of(value) is None for row in grid.rows for _, value in row):
+            return None
+        if self._typing is not None and self._typing.grid is grid:
+            return self._typing  # the digits typed so far still stand
+        return Typing(grid)
+
+    def typed(self, state: Typing) -> None:
+        self.grid, self._typing = state.grid, state
 
     def acting_seat(self) -> int:
         """The seat the game waits for: a screen that enters a seat's action is opened only then."""

@@ -124,13 +124,17 @@ def keys_to_type(start: Typing, value: Any, number_of: NumberOf) -> list[KeyEven
     >>> grid = Grid.of([[(n, C("W", n)) for n in (1, 4, 10, 12)], [(n, C("F", n)) for n in (1, 4)]])
     >>> [e.key.name for e in keys_to_type(Typing(grid), C("F", 4), lambda card: card.rank)]
     ['B', 'N4']
-    >>> [e.key.name for e in keys_to_type(Typing(grid), C("W", 1), lambda card: card.rank)]
+    >>> [e.key.name for e in keys_to_type(Typing(grid.at(C("W", 4))), C("W", 1), lambda card: card.rank)]
     ['N1', 'HASH']
+    >>> [e.key.name for e in keys_to_type(Typing(grid), C("W", 1), lambda card: card.rank)]
+    ['HASH']
     """
     number = number_of(value)
     target = start.grid.at(value)
     if number is None or target is None:
         return None
+    if start.grid.value == value and not start.digits:
+        return [KeyEvent(Key.HASH)]  # the picker starts on it: a right guess is one press
     wanted = target.groups[target.row]
     letters: list[Key] = []
     state = start

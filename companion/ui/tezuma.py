@@ -500,12 +500,18 @@ class DraftScreen(TezumaScreen):
         self.seat = self.acting_seat()
         taken = {kind: {picks.get(kind) for picks in self.deal.picks} for kind in self.game.kinds}
         mine = self.deal.picks[self.seat]
+        kinds = [kind for kind in self.game.kinds if kind not in mine]
         grid: Grid[tuple[str, str]] = Grid.of(
-            [(index, (kind, card)) for index, card in enumerate(laid_out(self.game, self.deal, kind))
-             if card not in taken[kind]]
-            for kind in self.game.kinds if kind not in mine
+            ([(index, (kind, card)) for index, card in enumerate(laid_out(self.game, self.deal, kind))
+              if card not in taken[kind]] for kind in kinds),
+            groups=[self.game.kinds.index(kind) for kind in kinds],  # the card keypad's A, B, C: a kind's row
         )
         self.grid = self._near_last_pick(grid)
+
+    def number_of(self, value: Any) -> int | None:
+        """The card keypad types a laid-out card by its place in its row, 1 on the left."""
+        kind, card = value
+        return laid_out(self.game, self.deal, kind).index(card) + 1
 
     def _near_last_pick(self, grid: Grid[tuple[str, str]]) -> Grid[tuple[str, str]]:
         """Start where the last pick was taken, so the cursor (and the screen) barely moves."""
@@ -513,7 +519,7 @@ class DraftScreen(TezumaScreen):
         if not isinstance(last, Draft):
             return grid
         kinds = [row[0][1][0] for row in grid.rows]  # one row (and group) per kind still to take
-        group = kinds.index(last.kind) if last.kind in kinds else 0
+        group = grid.groups[kinds.index(last.kind)] if last.kind in kinds else grid.groups[0]
         return grid.nearest(group, laid_out(self.game, self.deal, last.kind).index(last.card))
 
     def on_key(self, event: KeyEvent) -> None:

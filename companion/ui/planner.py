@@ -68,10 +68,7 @@ def keypad_plan(screen: Screen, plan: list[KeyEvent]) -> list[KeyEvent]:
         return [on_keypad(plan[0])]  # a key that changes the picker (AUX): plan again after it
     if arrows == len(plan) or plan[arrows] != KeyEvent(Key.OK):
         return [on_keypad(key) for key in plan]  # an ability's held OK: the joystick's way, held digits
-    grid = state.grid
-    for key in plan[:arrows]:
-        grid = grid.moved(key.key)
-    typed = keys_to_type(state, grid.value, screen.number_of)
+    typed = keys_to_type(state, screen.typed_value(state.grid, plan[:arrows]), screen.number_of)
     if typed is None:
         return [on_keypad(key) for key in plan]
     return typed + [on_keypad(key) for key in plan[arrows + 1:]]
@@ -92,6 +89,8 @@ def enter_by_keys(app: App, action: Any, layout: str = "joystick",
             app.handle(event)
             on_press(event)
             presses += 1
+    if session.game.actions[-1] != action:
+        raise ValueError(f"the {layout}'s keys for {action!r} entered {session.game.actions[-1]!r}")
     return presses
 
 

@@ -18,6 +18,7 @@ from companion.keys import Key, KeyEvent
 from companion.settings import CONTRAST_RANGE
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, as_joystick, typed
+from companion.ui.picker import Grid
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -67,6 +68,14 @@ class Screen(ABC):
             self.typed(state)
             if state.enter:
                 self.on_key(KeyEvent(Key.OK))
+
+    def typed_value(self, grid: Grid[Any], arrows: list[KeyEvent]) -> Any:
+        """The value of :meth:`typing`'s ``grid`` that the joystick's ``arrows`` reach, for the key
+        planner: a screen whose arrows move its grid by :meth:`Grid.moved` (a list screen's
+        UP/DOWN that jump further say otherwise)."""
+        for event in arrows:
+            grid = grid.moved(event.key)
+        return grid.value
 
     def number_of(self, value: Any) -> int | None:
         """The number the card keypad types for a picker's ``value`` (its rank), or None."""

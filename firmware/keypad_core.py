@@ -96,6 +96,17 @@ def default_pin_map():
     return [(name, DEFAULT_PINS[name]) for name in KEY_NAMES]
 
 
+def read_object(text, example):
+    """keypad_pins.json's text as a dict, or ValueError saying what is wrong with it."""
+    try:
+        found = json.loads(text)
+    except ValueError:
+        raise ValueError("not valid JSON")
+    if not isinstance(found, dict):
+        raise ValueError("must be a JSON object like " + example)
+    return found
+
+
 def parse_pin_map(text):
     """Read keypad_pins.json: ``{"KEY": GP number, ...}`` over the defaults.
 
@@ -110,12 +121,7 @@ def parse_pin_map(text):
     ...
     ValueError: UP and OK are both on GP2
     """
-    try:
-        overrides = json.loads(text)
-    except ValueError:
-        raise ValueError("not valid JSON")
-    if not isinstance(overrides, dict):
-        raise ValueError('must be a JSON object like {"UP": 2}')
+    overrides = read_object(text, '{"UP": 2}')
     pins = dict(DEFAULT_PINS)
     for name, gpio in overrides.items():
         if name in ("SEATS", "MATRIX"):  # the quiz buzzers and the card keypad: parse_* below
@@ -146,12 +152,7 @@ def parse_seat_pins(text):
     ...
     ValueError: seat 2 and OK are both on GP6
     """
-    try:
-        overrides = json.loads(text)
-    except ValueError:
-        raise ValueError("not valid JSON")
-    if not isinstance(overrides, dict):
-        raise ValueError('must be a JSON object like {"SEATS": [10, 11]}')
+    overrides = read_object(text, '{"SEATS": [10, 11]}')
     seats = overrides.get("SEATS", [])
     if not isinstance(seats, list) or len(seats) > MAX_SEATS:
         raise ValueError("SEATS must list at most %d GP numbers" % MAX_SEATS)
@@ -189,12 +190,7 @@ def parse_matrix_pins(text):
     ...
     ValueError: row 1 and column 4 are both on GP2
     """
-    try:
-        overrides = json.loads(text)
-    except ValueError:
-        raise ValueError("not valid JSON")
-    if not isinstance(overrides, dict):
-        raise ValueError('must be a JSON object like {"MATRIX": true}')
+    overrides = read_object(text, '{"MATRIX": true}')
     matrix = overrides.get("MATRIX")
     if matrix is None or matrix is False:
         return None

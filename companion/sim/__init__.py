@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from companion.carddata import printed_cards
 from companion.engine.base import Decision, Game
 from companion.plugins import load_parts
 from companion.registry import game_class
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
 
 
 class TableModel(Protocol):
@@ -91,8 +94,8 @@ class PeopleRandom(random.Random):
 
     EXTREME_RATE = 0.5
 
-    def choice(self, seq: Sequence[CardT]) -> CardT:
-        ranks = [rank_of(option) for option in seq]
+    def choice(self, seq: SupportsLenAndGetItem[CardT]) -> CardT:
+        ranks = [rank_of(seq[index]) for index in range(len(seq))]
         if len(seq) > 1 and all(rank is not None for rank in ranks) and self.random() < self.EXTREME_RATE:
             pick = max if self.random() < 0.5 else min
             return seq[pick(range(len(seq)), key=lambda i: ranks[i])]  # type: ignore[arg-type, return-value]

@@ -209,3 +209,28 @@ def test_a_table_of_people_plays_its_extremes_more_often_than_a_random_one() -> 
     extremes = sum(rng.choice(cards).rank in (1, 10) for _ in range(2000))
     assert 0.5 < extremes / 2000 < 0.7  # 0.5 + 0.5 * 2/10
     assert random.Random(1).choice(cards) in cards
+
+
+def test_tezumas_draft_takes_a_letter_for_the_row_and_a_digit_for_the_place_in_it() -> None:
+    from companion.games.tezuma import Draft
+    from companion.ui.tezuma import DraftScreen, laid_out
+
+    app = make_app(new_game("tezuma-2015", 4))
+    screen = app.top
+    assert isinstance(screen, DraftScreen)
+    scoring = laid_out(screen.game, screen.deal, "scoring")
+    app.handle(KeyEvent(Key.B))  # the scoring row
+    app.handle(KeyEvent(Key.N2))  # its second card
+    assert app.session is not None and app.session.game.actions[-1] == Draft(screen.seat, "scoring", scoring[1])
+
+
+def test_tezumas_trump_is_typed_as_zero() -> None:
+    from companion.games.tezuma import Card, Play
+    from tests.ui.test_ui_trick import table
+
+    app = make_app(table())  # the leader's picker, every trump unseen
+    seat = app.top.seat
+    app.handle(KeyEvent(Key.C))  # the third suit
+    suit = app.top.grid.value.suit
+    app.handle(KeyEvent(Key.N0))
+    assert app.session is not None and app.session.game.actions[-1] == Play(seat, (Card(suit, 0),))

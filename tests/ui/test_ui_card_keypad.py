@@ -14,15 +14,17 @@ from functools import cache
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.engine.base import Game
 from companion.engine.tricks import SuitedCard
 from companion.games.tourney import Play as TourneyPlay
-from companion.keys import Key, KeyEvent
+from companion.keys import DIGITS, LETTERS, Key, KeyEvent
 from companion.registry import game_class
 from companion.sim import random_game, table_random
 from companion.ui.app import App
-from companion.ui.keypad import Typing, keys_to_type
+from companion.ui.keypad import Typing, keys_to_type, typed
 from companion.ui.picker import Grid
 from companion.ui.planner import enter_by_keys, presses_for
 from tests.ui.helpers import make_app, new_game
@@ -234,3 +236,44 @@ def test_tezumas_trump_is_typed_as_zero() -> None:
     suit = app.top.grid.value.suit
     app.handle(KeyEvent(Key.N0))
     assert app.session is not None and app.session.game.actions[-1] == Play(seat, (Card(suit, 0),))
+
+
+@st.composite
+def numbered_grids(draw: st.DrawFn) -> Grid[SuitedCard]:
+    """A picker of up to six suits, each some of the numbers 0-32 (two rows when long), cursor anywhere."""
+    suits = "WFSCOG"[: draw(st.integers(1, 6))]
+    rows: list[list[tuple[int, SuitedCard]]] = []
+    groups: list[int] = []
+    for group, suit in enumerate(suits):
+        numbers = sorted(draw(st.sets(st.integers(0, 32), min_size=1, max_size=14)))
+        half = (len(numbers) + 1) // 2
+        rows += [[(n, SuitedCard(suit, n)) for n in numbers[:half]], [(n, SuitedCard(suit, n)) for n in numbers[half:]]]
+        groups += [group, group]
+    grid = Grid.of(rows, groups=groups)
+    places = [(r, c) for r in range(len(grid.rows)) for c in range(len(grid.rows[r]))]
+    return grid.at_place(draw(st.sampled_from(places)))
+
+
+@given(numbered_grids(), st.data())
+def test_the_keys_planned_for_any_card_type_exactly_that_card(grid: Grid[SuitedCard], data: st.DataObject) -> None:
+    target = data.draw(st.sampled_from([value for row in grid.rows for _, value in row]))
+    keys = keys_to_type(Typing(grid), target, lambda card: card.rank)
+    assert keys is not None and len(keys) <= 2 + len(str(target.rank)) + 1  # letters, digits, #
+    state = Typing(grid)
+    for index, event in enumerate(keys):
+        if event.key is Key.HASH:
+            assert index == len(keys) - 1 and not state.enter
+            break
+        state = typed(state, event.key, lambda card: card.rank)
+        assert not state.enter or index == len(keys) - 1, "a card would be entered before the last key"
+    assert state.grid.value == target
+
+
+@given(numbered_grids(), st.lists(st.sampled_from([*LETTERS, *DIGITS]), max_size=8))
+def test_typing_any_keys_keeps_the_cursor_on_an_offered_card(grid: Grid[SuitedCard], keys: list[Key]) -> None:
+    state = Typing(grid)
+    offered = {value for row in grid.rows for _, value in row}
+    for key in keys:
+        state = typed(state, key, lambda card: card.rank)
+        assert state.grid.value in offered
+        assert not state.enter or str(state.grid.value.rank) == state.digits

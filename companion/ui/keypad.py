@@ -6,7 +6,7 @@ The 4x4 card keypad (:data:`~companion.keys.CARD_KEYPAD_ROWS`) has no arrows. Wh
   held ``0`` is AUX; held ``2``/``8``/``4``/``6`` are UP/DOWN/LEFT/RIGHT, as on a phone;
 * on a screen that picks a numbered card from a :class:`~companion.ui.picker.Grid` (a trick
   screen), the letters choose the suit or colour (A the game's first, B its second, ...; the
-  letter of the suit shown again steps on four, so D D reaches a fifth colour) and the digits type
+  letter of the suit shown again steps on four, so A A reaches a fifth colour) and the digits type
   the card's number in the suit shown, which the game starts on the likely one (a follower's lead
   suit). A number no other card of that suit begins with is entered at once; otherwise the cursor
   waits on it for ``#`` or the next digit (``1`` then ``#`` enters 1, ``1`` ``2`` enters 12). A

@@ -1,4 +1,8 @@
-"""Pure logic of the Pico keypad: debounce, long press, line framing and the pin map.
+"""Pure logic of the Pico keypad: debounce, long press, line framing, the pin map and the matrix scan.
+
+Two layouts: seven buttons, one GP pin each (the joystick's keys), or a 4x4 matrix membrane
+keypad (the card keypad: digits, A-D, * and #) on four row and four column pins. Both send the
+same lines; only the key names differ.
 
 It runs unchanged on MicroPython (RP2040) and on CPython, so the tests under tests/firmware
 check the very code that ships: no f-strings, no dataclasses, no typing imports. Time comes
@@ -20,6 +24,12 @@ import json
 PROTOCOL_VERSION = 2  # 2: a CRC-16 in four hex digits (1 had a two-digit XOR)
 KEY_NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "AUX")
 DEFAULT_PINS = {"UP": 2, "DOWN": 3, "LEFT": 4, "RIGHT": 5, "OK": 6, "BACK": 7, "AUX": 8}
+# the 4x4 matrix as printed, row by row (R1 = 1 2 3 A ... R4 = * 0 # D); "*" and "#" would break
+# a line's framing, so they are sent as STAR and HASH, and a digit d as Nd
+MATRIX_KEY_NAMES = ("N1", "N2", "N3", "A", "N4", "N5", "N6", "B",
+                    "N7", "N8", "N9", "C", "STAR", "N0", "HASH", "D")
+MATRIX_SIZE = 4
+DEFAULT_MATRIX = {"ROWS": [2, 3, 4, 5], "COLS": [6, 7, 8, 9]}
 # GP23-GP25 and GP29 drive the power supply, VBUS sense, LED and VSYS sense (on the Pico W,
 # the radio), and are not on the header.
 FREE_GPIOS = tuple(range(0, 23)) + (26, 27, 28)
@@ -86,6 +96,17 @@ def default_pin_map():
     return [(name, DEFAULT_PINS[name]) for name in KEY_NAMES]
 
 
+def read_object(text, example):
+    """keypad_pins.json's text as a dict, or ValueError saying what is wrong with it."""
+    try:
+        found = json.loads(text)
+    except ValueError:
+        raise ValueError("not valid JSON")
+    if not isinstance(found, dict):
+        raise ValueError("must be a JSON object like " + example)
+    return found
+
+
 def parse_pin_map(text):
     """Read keypad_pins.json: ``{"KEY": GP number, ...}`` over the defaults.
 
@@ -100,15 +121,10 @@ def parse_pin_map(text):
     ...
     ValueError: UP and OK are both on GP2
     """
-    try:
-        overrides = json.loads(text)
-    except ValueError:
-        raise ValueError("not valid JSON")
-    if not isinstance(overrides, dict):
-        raise ValueError('must be a JSON object like {"UP": 2}')
+    overrides = read_object(text, '{"UP": 2}')
     pins = dict(DEFAULT_PINS)
     for name, gpio in overrides.items():
-        if name == "SEATS":  # the quiz buzzers: parse_seat_pins
+        if name in ("SEATS", "MATRIX"):  # the quiz buzzers and the card keypad: parse_* below
             continue
         if name not in KEY_NAMES:
             raise ValueError("unknown key %r; keys are %s" % (name, " ".join(KEY_NAMES)))
@@ -136,18 +152,20 @@ def parse_seat_pins(text):
     ...
     ValueError: seat 2 and OK are both on GP6
     """
-    try:
-        overrides = json.loads(text)
-    except ValueError:
-        raise ValueError("not valid JSON")
-    if not isinstance(overrides, dict):
-        raise ValueError('must be a JSON object like {"SEATS": [10, 11]}')
+    overrides = read_object(text, '{"SEATS": [10, 11]}')
     seats = overrides.get("SEATS", [])
     if not isinstance(seats, list) or len(seats) > MAX_SEATS:
         raise ValueError("SEATS must list at most %d GP numbers" % MAX_SEATS)
     owner_of = {}
-    for name, gpio in parse_pin_map(text):
-        owner_of[gpio] = name
+    matrix = parse_matrix_pins(text)
+    if matrix is None:
+        for name, gpio in parse_pin_map(text):
+            owner_of[gpio] = name
+    else:
+        for index, gpio in enumerate(matrix[0]):
+            owner_of[gpio] = "row %d" % (index + 1)
+        for index, gpio in enumerate(matrix[1]):
+            owner_of[gpio] = "column %d" % (index + 1)
     for index, gpio in enumerate(seats):
         if type(gpio) is not int or gpio not in FREE_GPIOS:
             raise ValueError("seat %d: %r is not a free GP number (0-22, 26-28)" % (index + 1, gpio))
@@ -155,6 +173,73 @@ def parse_seat_pins(text):
             raise ValueError("seat %d and %s are both on GP%d" % (index + 1, owner_of[gpio], gpio))
         owner_of[gpio] = "seat %d" % (index + 1)
     return seats
+
+
+def parse_matrix_pins(text):
+    """The card keypad's pins from keypad_pins.json: ``"MATRIX": {"ROWS": [4 GP], "COLS": [4 GP]}``
+    (``"MATRIX": true`` for the default pins); None when the file names no matrix.
+
+    Returns ``(row GPs, column GPs)``, R1 and C1 first.
+
+    >>> parse_matrix_pins('{"MATRIX": true}')
+    ([2, 3, 4, 5], [6, 7, 8, 9])
+    >>> parse_matrix_pins('{"MATRIX": {"ROWS": [10, 11, 12, 13]}}')
+    ([10, 11, 12, 13], [6, 7, 8, 9])
+    >>> parse_matrix_pins('{"MATRIX": {"COLS": [6, 7, 8, 2]}}')
+    Traceback (most recent call last):
+    ...
+    ValueError: row 1 and column 4 are both on GP2
+    """
+    overrides = read_object(text, '{"MATRIX": true}')
+    matrix = overrides.get("MATRIX")
+    if matrix is None or matrix is False:
+        return None
+    if matrix is True:
+        matrix = {}
+    if not isinstance(matrix, dict):
+        raise ValueError('MATRIX must be true or {"ROWS": [GP x 4], "COLS": [GP x 4]}')
+    for name in matrix:
+        if name not in ("ROWS", "COLS"):
+            raise ValueError("MATRIX: unknown entry %r; entries are ROWS COLS" % (name,))
+    lines = []
+    for side in ("ROWS", "COLS"):
+        gpios = matrix.get(side, DEFAULT_MATRIX[side])
+        if not isinstance(gpios, list) or len(gpios) != MATRIX_SIZE:
+            raise ValueError("MATRIX %s must list %d GP numbers" % (side, MATRIX_SIZE))
+        for gpio in gpios:
+            if type(gpio) is not int or gpio not in FREE_GPIOS:
+                raise ValueError("MATRIX %s: %r is not a free GP number (0-22, 26-28)" % (side, gpio))
+        lines.append(list(gpios))
+    owner_of = {}
+    for side, gpios in zip(("row", "column"), lines):
+        for index, gpio in enumerate(gpios):
+            name = "%s %d" % (side, index + 1)
+            if gpio in owner_of:
+                raise ValueError("%s and %s are both on GP%d" % (owner_of[gpio], name, gpio))
+            owner_of[gpio] = name
+    return lines[0], lines[1]
+
+
+def scan_matrix(select_row, read_columns, rows):
+    """The raw pressed state of every key of a matrix, row by row (MATRIX_KEY_NAMES's order).
+
+    ``select_row(index)`` pulls row ``index`` low and lets the others float (None: all float);
+    ``read_columns()`` returns the column levels, which pull-ups hold at 1 unless a pressed key
+    joins the column to the selected row. Letting the other rows float, rather than driving them
+    high, keeps two keys pressed in one column from shorting a high row to the low one.
+
+    >>> held = {(1, 2)}  # row 2, column 3: the 6 key
+    >>> selected = []
+    >>> levels = scan_matrix(selected.append, lambda: [0 if (selected[-1], c) in held else 1 for c in range(4)], 4)
+    >>> [MATRIX_KEY_NAMES[i] for i, level in enumerate(levels) if level], selected[-1]
+    (['N6'], None)
+    """
+    levels = []
+    for row in range(rows):
+        select_row(row)
+        levels += [level == 0 for level in read_columns()]
+    select_row(None)
+    return levels
 
 
 class SeatInputs:

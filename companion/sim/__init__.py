@@ -4,18 +4,27 @@ The engine never sees hands, so "legal" for it means "not provably illegal". A s
 deals real hands and plays only what a player holding them may play, so random games here are games
 a real table could have had. Each game's table model is a module of this package that registers
 itself in :data:`TABLE_MODELS` by game id.
+
+A table model chooses among what a hand allows with its random source's ``choice``. That source
+says what kind of table it is (:data:`TABLE_KINDS`): a plain :class:`random.Random` plays any of
+its legal cards alike (``random``); :class:`PeopleRandom` plays its highest or lowest card half
+the time, as people do (``people``). Following suit whenever it can is every table model's rule
+already. One source serves every game, so no game's table has a second copy of its choices.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from companion.carddata import printed_cards
 from companion.engine.base import Decision, Game
 from companion.plugins import load_parts
 from companion.registry import game_class
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
 
 
 class TableModel(Protocol):
@@ -53,6 +62,51 @@ class DealingTable:
 
 
 CardT = TypeVar("CardT")
+TABLE_KINDS = ("random", "people")
+
+
+def rank_of(option: Any) -> int | None:
+    """The number on the card an option puts down (the highest of several), or None when it puts
+    down no numbered card: a play (``.card`` or ``.cards``), a card itself (``.rank``)."""
+    cards = getattr(option, "cards", None)
+    if cards is None:
+        card = getattr(option, "card", option)
+        cards = (card,)
+    ranks = [getattr(card, "rank", None) for card in cards]
+    return max(ranks) if ranks and all(isinstance(rank, int) for rank in ranks) else None  # type: ignore[type-var]
+
+
+class PeopleRandom(random.Random):
+    """A random source for a table of people: among cards, half the time the highest or the lowest.
+
+    People rarely pick a card at random: they win with their highest or duck with their lowest.
+    Choices among things that are not cards (a rule, a draft kind, a side) stay uniform.
+
+    >>> rng = PeopleRandom(3)
+    >>> sorted({rng.choice([1, 5, 9, 4, 7]) for _ in range(200)}) == [1, 4, 5, 7, 9]
+    True
+    >>> from companion.engine.tricks import SuitedCard
+    >>> cards = [SuitedCard("W", n) for n in (3, 9, 6, 12, 1)]
+    >>> picks = [rng.choice(cards).rank for _ in range(1000)]
+    >>> 0.30 < picks.count(12) / 1000 < 0.40 and 0.30 < picks.count(1) / 1000 < 0.40
+    True
+    """
+
+    EXTREME_RATE = 0.5
+
+    def choice(self, seq: SupportsLenAndGetItem[CardT]) -> CardT:
+        ranks = [rank_of(seq[index]) for index in range(len(seq))]
+        if len(seq) > 1 and all(rank is not None for rank in ranks) and self.random() < self.EXTREME_RATE:
+            pick = max if self.random() < 0.5 else min
+            return seq[pick(range(len(seq)), key=lambda i: ranks[i])]  # type: ignore[arg-type, return-value]
+        return super().choice(seq)
+
+
+def table_random(kind: str, seed: int) -> random.Random:
+    """The random source of a simulated table of ``kind`` (one of :data:`TABLE_KINDS`)."""
+    if kind not in TABLE_KINDS:
+        raise ValueError(f"unknown table kind {kind!r}; expected one of {', '.join(TABLE_KINDS)}")
+    return PeopleRandom(seed) if kind == "people" else random.Random(seed)
 
 
 def cut(deck: Sequence[CardT], size: int, count: int) -> list[list[CardT]]:

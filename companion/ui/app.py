@@ -29,7 +29,7 @@ from PIL import Image
 
 from companion.engine.base import Game, Setup
 from companion.errors import CompanionError, ConfigError, IllegalAction
-from companion.keys import Key, KeyEvent
+from companion.keys import JOYSTICK_KEYS, Key, KeyEvent
 from companion.plugins import load_parts
 from companion.registry import game_class, game_ids
 from companion.session import Session
@@ -122,10 +122,12 @@ class App:
             return
         self._message, self._flashing_until = None, None
         try:
-            if event.key is Key.BACK and event.long and self.session is not None:
+            if event.key in (Key.BACK, Key.STAR) and event.long and self.session is not None:
                 self.offer_undo()
-            else:
+            elif event.key in JOYSTICK_KEYS:
                 self.top.on_key(event)
+            else:
+                self.top.on_keypad(event)
         except IllegalAction as err:
             self._message = self.ui.refusal(err) if self.ui is not None else str(err)
             self._flashing_until = now + FLASH_S

@@ -66,17 +66,73 @@ class Grid(Generic[T]):
                     return replace(self, row=r, col=c)
         return None
 
+    def places(self, group: int) -> list[tuple[int, int]]:
+        """Every (row, column) of ``group``'s entries, in order."""
+        return [(r, c) for r in range(len(self.rows)) if self.groups[r] == group for c in range(len(self.rows[r]))]
+
+    def at_place(self, place: tuple[int, int]) -> Grid[T]:
+        """The same grid with the cursor at (row, column) ``place``."""
+        return replace(self, row=place[0], col=place[1])
+
     def nearest(self, group: int, slot: int) -> Grid[T]:
         """The cursor in ``group`` on the entry closest to ``slot`` (the lower one on a tie)."""
-        places = [(r, c) for r in range(len(self.rows)) if self.groups[r] == group for c in range(len(self.rows[r]))]
-        r, c = min(places, key=lambda rc: (abs(self.rows[rc[0]][rc[1]][0] - slot), self.rows[rc[0]][rc[1]][0]))
+        r, c = min(self.places(group), key=lambda rc: (abs(self.rows[rc[0]][rc[1]][0] - slot), self.rows[rc[0]][rc[1]][0]))
         return replace(self, row=r, col=c)
+
+    def likeliest(self, ranked: Iterable[T]) -> Grid[T]:
+        """The cursor on the first of ``ranked`` the grid offers (where it was when none is): a
+        game ranks the cards it expects from public information, most likely first.
+
+        >>> grid = Grid.of([[(1, "B1"), (7, "B7")], [(9, "B9")]])
+        >>> grid.likeliest(["U2", "B9", "B1"]).value, grid.likeliest([]).value
+        ('B9', 'B1')
+        """
+        for value in ranked:
+            found = self.at(value)
+            if found is not None:
+                return found
+        return self
+
+    def best_start(self, weight: Callable[[T], float], *, candidates: int = 12) -> Grid[T]:
+        """The cursor where the expected arrow presses to the card that comes are fewest, ``weight``
+        saying how likely each value is (from public information); on a tie the cursor stays.
+
+        Only the ``candidates`` likeliest entries are tried as starts: the best start is near them.
+
+        >>> grid = Grid.of([[(n, f"W{n}") for n in range(1, 9)]])
+        >>> grid.best_start(lambda v: {"W1": 3, "W8": 3}.get(v, 1)).value  # W8 is one LEFT away
+        'W1'
+        """
+        places = [(r, c) for r in range(len(self.rows)) for c in range(len(self.rows[r]))]
+        weights = {place: weight(self.rows[place[0]][place[1]][1]) for place in places}
+        current = (self.row, self.col)
+        starts = sorted(places, key=lambda place: (place != current, -weights[place]))[:candidates + 1]
+        best, best_cost = current, None
+        for start in starts:
+            distance = self.at_place(start).distances()
+            cost = sum(weights[place] * distance[place] for place in places)
+            if best_cost is None or cost < best_cost - 1e-9:
+                best, best_cost = start, cost
+        return self.at_place(best)
+
+    def distances(self) -> dict[tuple[int, int], int]:
+        """Arrow presses from the cursor to every (row, column), breadth first."""
+        found = {(self.row, self.col): 0}
+        queue = deque([self])
+        while queue:
+            grid = queue.popleft()
+            for key in ARROWS:
+                following = grid.moved(key)
+                place = (following.row, following.col)
+                if place not in found:
+                    found[place] = found[(grid.row, grid.col)] + 1
+                    queue.append(following)
+        return found
 
     def moved(self, key: Key) -> Grid[T]:
         if key in (Key.LEFT, Key.RIGHT):
             step = 1 if key is Key.RIGHT else -1
-            group = self.groups[self.row]
-            places = [(r, c) for r in range(len(self.rows)) if self.groups[r] == group for c in range(len(self.rows[r]))]
+            places = self.places(self.groups[self.row])
             r, c = places[(places.index((self.row, self.col)) + step) % len(places)]
             return replace(self, row=r, col=c)
         if key in (Key.UP, Key.DOWN):

@@ -16,24 +16,82 @@ how an action is entered.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from companion.keys import KeyEvent
+from companion.keys import ARROWS, Key, KeyEvent
 from companion.ui.app import App
+from companion.ui.keypad import JOYSTICK_ON_KEYPAD, keys_to_type
+from companion.ui.screens import Screen
+
+LAYOUTS = ("joystick", "keypad")
+"""The inputs a table may enter with: the 5-way joystick (or the seven-key keypad, the same keys)
+and the 4x4 card keypad."""
 
 
-def presses_for(app: App, action: Any) -> list[KeyEvent]:
+def presses_for(app: App, action: Any, layout: str = "joystick") -> list[KeyEvent]:
     """Keys that enter ``action``: past any notices and menus, then the game screen's own plan.
 
     A dim or blank display first takes one press to wake (it does nothing else); the plan repeats
-    its first key for that.
+    its first key for that. On the card keypad the keys may stop short of the action where the
+    screen changes under them (AUX to another entry): :func:`enter_by_keys` asks again from there.
     """
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown input {layout!r}; expected one of {', '.join(LAYOUTS)}")
     screens = list(app.screens)
     keys = [KeyEvent(screen.leave_key) for screen in reversed(screens[1:])]
     plan = screens[0].plan(action)
     if plan is None:
         raise ValueError(f"{action!r} is not what {type(screens[0]).__name__} expects now")
-    keys += plan
+    if layout == "keypad":
+        keys = [on_keypad(key) for key in keys] + keypad_plan(screens[0], plan)
+    else:
+        keys += plan
     if app.display_state != "on":
         keys.insert(0, keys[0])
     return keys
+
+
+def on_keypad(event: KeyEvent) -> KeyEvent:
+    """The card-keypad press that does what the joystick press ``event`` does (held AUX: AUX)."""
+    return JOYSTICK_ON_KEYPAD.get(event) or JOYSTICK_ON_KEYPAD[KeyEvent(event.key)]
+
+
+def keypad_plan(screen: Screen, plan: list[KeyEvent]) -> list[KeyEvent]:
+    """The card-keypad presses for a screen's joystick ``plan``: arrows and OK become the typed
+    card where the screen types; keys before that go alone, as the screen changes under them."""
+    state = screen.typing()
+    if state is None:
+        return [on_keypad(key) for key in plan]
+    arrows = next((i for i, key in enumerate(plan) if key.key not in ARROWS), len(plan))
+    if arrows == 0 and plan[0] != KeyEvent(Key.OK):
+        return [on_keypad(plan[0])]  # a key that changes the picker (AUX): plan again after it
+    if arrows == len(plan) or plan[arrows] != KeyEvent(Key.OK):
+        return [on_keypad(key) for key in plan]  # an ability's held OK: the joystick's way, held digits
+    typed = keys_to_type(state, screen.typed_value(state.grid, plan[:arrows]), screen.number_of)
+    if typed is None:
+        return [on_keypad(key) for key in plan]
+    return typed + [on_keypad(key) for key in plan[arrows + 1:]]
+
+
+def enter_by_keys(app: App, action: Any, layout: str = "joystick",
+                  on_press: Callable[[KeyEvent], None] = lambda event: None) -> int:
+    """Press the planner's keys until the game has taken ``action``; returns the presses made."""
+    session = app.session
+    if session is None:
+        raise ValueError("no game to enter an action into")
+    entered = len(session.game.actions)
+    presses = 0
+    while len(session.game.actions) == entered:
+        if presses > MAX_PRESSES:
+            raise ValueError(f"{action!r} took more than {MAX_PRESSES} presses on the {layout}")
+        for event in presses_for(app, action, layout):
+            app.handle(event)
+            on_press(event)
+            presses += 1
+    if session.game.actions[-1] != action:
+        raise ValueError(f"the {layout}'s keys for {action!r} entered {session.game.actions[-1]!r}")
+    return presses
+
+
+MAX_PRESSES = 200  # one entry; the longest (a Tourney NPC row on the keypad) takes about 40

@@ -17,6 +17,8 @@ from companion.errors import IllegalAction
 from companion.keys import Key, KeyEvent
 from companion.settings import CONTRAST_RANGE
 from companion.ui.canvas import ROWS, WIDTH, Canvas
+from companion.ui.keypad import Typing, as_joystick, typed
+from companion.ui.picker import Grid
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -46,6 +48,39 @@ class Screen(ABC):
     def plan(self, action: Any) -> list[KeyEvent] | None:
         """The keys that enter ``action`` from here, or None when this screen does not enter actions."""
         return None
+
+    def typing(self) -> Typing | None:
+        """The card picker the card keypad types into here, or None (its keys then act as the
+        joystick's: :mod:`companion.ui.keypad`)."""
+        return None
+
+    def typed(self, state: Typing) -> None:
+        """The card keypad moved the picker to ``state``; a screen that offers :meth:`typing` keeps it."""
+
+    def on_keypad(self, event: KeyEvent) -> None:
+        """One card-keypad press: it types into the picker, or stands for a joystick key."""
+        state = self.typing()
+        joystick = as_joystick(event, typing=state is not None)
+        if joystick is not None:
+            self.on_key(joystick)
+        elif state is not None:
+            state = typed(state, event.key, self.number_of)
+            self.typed(state)
+            if state.enter:
+                self.on_key(KeyEvent(Key.OK))
+
+    def typed_value(self, grid: Grid[Any], arrows: list[KeyEvent]) -> Any:
+        """The value of :meth:`typing`'s ``grid`` that the joystick's ``arrows`` reach, for the key
+        planner: a screen whose arrows move its grid by :meth:`Grid.moved` (a list screen's
+        UP/DOWN that jump further say otherwise)."""
+        for event in arrows:
+            grid = grid.moved(event.key)
+        return grid.value
+
+    def number_of(self, value: Any) -> int | None:
+        """The number the card keypad types for a picker's ``value`` (its rank), or None."""
+        rank = getattr(value, "rank", None)
+        return rank if isinstance(rank, int) else None
 
     def deadline(self) -> float | None:
         """When this screen changes by itself (an app-clock time, e.g. a countdown), or None."""

@@ -2,12 +2,12 @@
 
 The trick screen is one row per seat. The seat whose turn it is has the card picker in its row:
 the suit, then the ranks 1-9 and T in fixed places, a dot where a card is no longer offered. The
-picker offers only cards the table has not seen this deal. It starts on the lead suit (the leader,
-and a seat known to be void in it, start on the suit with the most unseen cards fewest presses
-away), on that suit's trump while one is unseen (a seat is likelier to hold one of several trumps
-than any one number card), else on the rank of the last card entered. LEFT/RIGHT step along the
-suit's ranks and wrap round; UP/DOWN jump between the lower and upper half of a suit (a dotted
-line marks the split) and on to the next suit.
+picker offers only cards the table has not seen this deal. It starts where the card to come is
+fewest presses away, as far as the table has seen (the shared ``likely_start``): in the lead suit,
+on its lowest or highest unseen card (its trump, while one is unseen, counts as the lowest), never
+in a suit the seat is known to be void in. LEFT/RIGHT step along the suit's ranks and wrap round
+(LEFT from the first is the last); UP/DOWN jump between the lower and upper half of a suit (a
+dotted line marks the split) and on to the next suit.
 
 OK plays the card. Holding OK (a long press) plays it with the seat's ability; AUX arms the
 ability instead, showing its uses left, and then OK plays with it. Paper Egg and Five-Color Sand
@@ -310,39 +310,7 @@ class TrickScreen(TezumaScreen):
         grid = Grid.of(rows, groups=groups)
         if first is not None:
             return grid.nearest(grid.groups[0], first.rank)
-        suits = list(self.game.suits)
-        suit = self._start_suit([suits[group] for group in dict.fromkeys(grid.groups)])
-        return grid.nearest(suits.index(suit), TRUMP_SLOT if self._trumps_left(suit) else self._last_slot())
-
-    def _start_suit(self, suits: list[str]) -> str:
-        """The lead suit; for the leader, or a seat known to be void in it, the suit that puts the
-        most unseen cards fewest UP/DOWN presses away."""
-        void = {suit for suit, _ in self.deal.watch.declined[self.seat]}
-        lead = self.trick.lead_suit
-        if lead in suits and lead not in void:
-            return lead
-        weight = {suit: 0 if suit in void else self._cards_left(suit) for suit in suits}
-        n = len(suits)
-
-        def presses_away(start: int) -> int:
-            return sum(weight[suit] * min(abs(start - i), n - abs(start - i)) for i, suit in enumerate(suits))
-
-        return suits[min(range(n), key=presses_away)]
-
-    def _trumps_left(self, suit: str) -> int:
-        return self.game.trumps_per_suit - self.deal.trumps_down[suit]
-
-    def _cards_left(self, suit: str) -> int:
-        numbers = sum(1 for c in self.game.unplayed_cards() if c.suit == suit and not c.is_trump)
-        return numbers + self._trumps_left(suit)
-
-    def _last_slot(self) -> int:
-        """The slot of the last card put down this deal (the middle before any)."""
-        for trick in reversed(self.deal.tricks):
-            for turn in reversed(trick.turns):
-                if turn.cards:
-                    return slot(turn.cards[-1])
-        return TRUMP_SLOT // 2
+        return self.likely_start(self.seat, grid)
 
     # --- keys ----------------------------------------------------------------------------
 
@@ -500,12 +468,18 @@ class DraftScreen(TezumaScreen):
         self.seat = self.acting_seat()
         taken = {kind: {picks.get(kind) for picks in self.deal.picks} for kind in self.game.kinds}
         mine = self.deal.picks[self.seat]
+        kinds = [kind for kind in self.game.kinds if kind not in mine]
         grid: Grid[tuple[str, str]] = Grid.of(
-            [(index, (kind, card)) for index, card in enumerate(laid_out(self.game, self.deal, kind))
-             if card not in taken[kind]]
-            for kind in self.game.kinds if kind not in mine
+            ([(index, (kind, card)) for index, card in enumerate(laid_out(self.game, self.deal, kind))
+              if card not in taken[kind]] for kind in kinds),
+            groups=[self.game.kinds.index(kind) for kind in kinds],  # the card keypad's A, B, C: a kind's row
         )
         self.grid = self._near_last_pick(grid)
+
+    def number_of(self, value: Any) -> int | None:
+        """The card keypad types a laid-out card by its place in its row, 1 on the left."""
+        kind, card = value
+        return laid_out(self.game, self.deal, kind).index(card) + 1
 
     def _near_last_pick(self, grid: Grid[tuple[str, str]]) -> Grid[tuple[str, str]]:
         """Start where the last pick was taken, so the cursor (and the screen) barely moves."""
@@ -513,7 +487,7 @@ class DraftScreen(TezumaScreen):
         if not isinstance(last, Draft):
             return grid
         kinds = [row[0][1][0] for row in grid.rows]  # one row (and group) per kind still to take
-        group = kinds.index(last.kind) if last.kind in kinds else 0
+        group = grid.groups[kinds.index(last.kind)] if last.kind in kinds else grid.groups[0]
         return grid.nearest(group, laid_out(self.game, self.deal, last.kind).index(last.card))
 
     def on_key(self, event: KeyEvent) -> None:

@@ -19,6 +19,8 @@ from companion.engine.tricks import Deal, Revoke, Trick, TrickGame, TrickResult,
 from companion.keys import Key, KeyEvent
 from companion.text import Formatter
 from companion.ui.canvas import ROWS, WIDTH, Canvas
+from companion.ui.keypad import Typing
+from companion.ui.picker import Grid
 from companion.ui.screens import Choice, GameUI, Notice, Screen
 
 if TYPE_CHECKING:
@@ -204,12 +206,62 @@ def yes_no(app: App, key: str, label_key: str) -> Choice:
 
 
 class TrickScreenBase(Screen):
-    """A screen of a trick game with its UI at hand."""
+    """A screen of a trick game with its UI at hand.
+
+    A screen that picks a card keeps its picker in ``grid`` and enters the card under the cursor on
+    OK; the card keypad then types into it (:mod:`companion.ui.keypad`) when its cards have numbers.
+    """
+
+    grid: Grid[Any]  # only on screens that pick a card
 
     def __init__(self, app: App, ui: TrickUI[Any]) -> None:
         super().__init__(app)
         self.ui = ui
         self.game = ui.game
+        self._typing: Typing | None = None
+
+    # how much likelier than any other unseen card: one of the lead suit from a seat that may
+    # still hold it, and a suit's highest or lowest unseen card (people win high or duck low)
+    FOLLOW_WEIGHT: ClassVar[float] = 8.0
+    EXTREME_WEIGHT: ClassVar[float] = 2.0
+
+    def likelihood(self, seat: int, grid: Grid[Any]) -> Callable[[Any], float]:
+        """How likely each card of ``grid`` (the cards still unseen) is to come from ``seat``, from
+        what the table has seen only: the lead suit, then a suit's highest and lowest unseen, and
+        none of a suit the seat declined. A game with more to go on (a marker, an ability) overrides it."""
+        deal = self.game.state.deal
+        trick = deal.tricks[-1] if deal.tricks else None
+        lead = trick.lead_suit if trick is not None and trick.turns else None
+        void = {suit for suit, _ in deal.watch.declined[seat]}
+        ranks: dict[Any, list[int]] = {}
+        for row in grid.rows:
+            for _, card in row:
+                ranks.setdefault(card.suit, []).append(card.rank)
+        extremes = {(suit, rank) for suit, found in ranks.items() for rank in (min(found), max(found))}
+
+        def weight(card: Any) -> float:
+            if card.suit in void:
+                return 0.0  # the seat showed it holds none (a revoke is still entered, further away)
+            follows = self.FOLLOW_WEIGHT if card.suit == lead else 1.0
+            return follows * (self.EXTREME_WEIGHT if (card.suit, card.rank) in extremes else 1.0)
+
+        return weight
+
+    def likely_start(self, seat: int, grid: Grid[Any]) -> Grid[Any]:
+        """``grid`` with the cursor where the card ``seat`` puts down is fewest presses away, as
+        far as the table knows (:meth:`likelihood`); the only card left is offered ready for OK."""
+        return grid.best_start(self.likelihood(seat, grid))
+
+    def typing(self) -> Typing | None:
+        grid = getattr(self, "grid", None)
+        if not isinstance(grid, Grid) or any(self.number_of(value) is None for row in grid.rows for _, value in row):
+            return None
+        if self._typing is not None and self._typing.grid is grid:
+            return self._typing  # the digits typed so far still stand
+        return Typing(grid)
+
+    def typed(self, state: Typing) -> None:
+        self.grid, self._typing = state.grid, state
 
     def acting_seat(self) -> int:
         """The seat the game waits for: a screen that enters a seat's action is opened only then."""

@@ -14,17 +14,15 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "firmware"))
 keypad_core = pytest.importorskip("keypad_core")
 
-KEYS = ["UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "AUX"]
-
-
 class FakePico:
     """The firmware core answering on the master side of a pty, pressing keys when asked."""
 
-    def __init__(self, master: int) -> None:
+    def __init__(self, master: int, keys: list[str]) -> None:
         self.master = master
         self.now = 0
-        self.core = keypad_core.KeypadFirmware(KEYS, lambda a, b: a - b, self.now)
-        self.levels = [False] * len(KEYS)
+        self.keys = keys
+        self.core = keypad_core.KeypadFirmware(keys, lambda a, b: a - b, self.now)
+        self.levels = [False] * len(keys)
         self.hellos = 0  # hello frames sent: one at boot, one per host request
 
     def scan(self, ms: int) -> None:
@@ -39,13 +37,20 @@ class FakePico:
                 os.write(self.master, line.encode("ascii"))
 
     def press(self, key: str) -> None:
-        self.levels[KEYS.index(key)] = True
+        self.levels[self.keys.index(key)] = True
         self.scan(60)
-        self.levels[KEYS.index(key)] = False
+        self.levels[self.keys.index(key)] = False
         self.scan(60)
 
 
-def test_keys_from_the_pico_keypad_drive_the_device(tmp_path):
+# the new-game form: UP wraps to Start, OK starts the game; on the card keypad 2 is UP and # is OK
+LAYOUTS = {"seven buttons": (keypad_core.KEY_NAMES, ["UP", "OK"]),
+           "card keypad": (keypad_core.MATRIX_KEY_NAMES, ["N2", "HASH"])}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_keys_from_the_pico_keypad_drive_the_device(tmp_path, layout):
+    names, presses = LAYOUTS[layout]
     master, slave = os.openpty()
     tty.setraw(slave)
     port = os.ttyname(slave)
@@ -53,14 +58,14 @@ def test_keys_from_the_pico_keypad_drive_the_device(tmp_path):
         [sys.executable, "-m", "companion.cli", "run", "--mock", "--state-dir", str(tmp_path), "--keypad", port],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
-    pico = FakePico(master)
+    pico = FakePico(master, list(names))
     try:
         deadline = time.monotonic() + 60
         while pico.hellos < 2 and time.monotonic() < deadline:  # wait for the host's hello request
             pico.scan(20)
             time.sleep(0.05)
         assert pico.hellos >= 2, "the device never asked the keypad for a hello"
-        for key in ["UP", "OK"]:  # the new-game form: UP wraps to Start, OK starts the game
+        for key in presses:
             pico.press(key)
             time.sleep(0.2)
         journal = tmp_path / "current.jsonl"

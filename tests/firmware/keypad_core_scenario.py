@@ -50,6 +50,24 @@ def parse_pin_maps(keypad_core):
             print(repr(text), "ValueError:", err)
 
 
+def scan_matrices(keypad_core):
+    """The matrix scan with keys held (one, two in a column, a whole row), then its pin maps."""
+    for held in ([(0, 0)], [(1, 2), (2, 2)], [(3, c) for c in range(4)]):
+        selected = []
+
+        def read_columns(held=held, selected=selected):
+            return [0 if (selected[-1], column) in held else 1 for column in range(4)]
+
+        levels = keypad_core.scan_matrix(selected.append, read_columns, 4)
+        print([name for name, level in zip(keypad_core.MATRIX_KEY_NAMES, levels) if level], selected)
+    for text in ('{"MATRIX": true}', '{"MATRIX": {"ROWS": [10, 11, 12, 13]}}', '{"MATRIX": {"COLS": [6, 7]}}',
+                 '{"MATRIX": {"ROWS": [2, 3, 4, 6]}}', '{"MATRIX": 1}', '{"MATRIX": true, "SEATS": [9]}'):
+        try:
+            print(repr(text), keypad_core.parse_matrix_pins(text), keypad_core.parse_seat_pins(text))
+        except ValueError as err:
+            print(repr(text), "ValueError:", err)
+
+
 def main():
     sys.path.insert(0, sys.argv[1])
     import keypad_core
@@ -61,6 +79,7 @@ def main():
     run_firmware(keypad_core, TICKS_PERIOD - 1000)
     print("--")
     parse_pin_maps(keypad_core)
+    scan_matrices(keypad_core)
 
 
 if __name__ == "__main__":

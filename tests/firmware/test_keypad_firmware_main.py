@@ -143,3 +143,43 @@ def test_a_broken_pin_map_file_falls_back_to_the_defaults_and_says_why(
         frame("E 1 keypad_pins.json ignored: OK: 25 is not a free GP number (0-22, 26-28)"),
         frame("K 2 OK P"),
     ]
+
+
+class MatrixBoard(FakeBoard):
+    """A Pico with a 4x4 matrix keypad: a held key joins its column to its row, and a column
+    reads low only while main.py pulls that key's row low."""
+
+    def is_low(self, gpio: object) -> bool:
+        return any(start <= self.now < end and gpio == column and self.pulled_low(row)
+                   for start, end, (row, column) in self.presses)  # type: ignore[misc]
+
+    def pulled_low(self, gpio: object) -> bool:
+        pin = self.pins.get(gpio)
+        return pin is not None and pin.mode == "OUT" and pin.level == 0
+
+    def modules(self) -> dict[str, types.ModuleType]:
+        modules = super().modules()
+        base = modules["machine"].Pin
+
+        class Pin(base):  # type: ignore[misc, valid-type]
+            level = 1
+
+            def init(self, mode: str, value: int = 1) -> None:
+                self.mode, self.level = mode, value
+
+        modules["machine"].Pin = Pin
+        modules["time"].sleep_us = lambda _duration: None
+        return modules
+
+
+def test_the_matrix_layout_scans_rows_and_sends_the_card_keys(
+        monkeypatch: pytest.MonkeyPatch, in_tmp_dir: Path) -> None:
+    (in_tmp_dir / "keypad_pins.json").write_text('{"MATRIX": true}', encoding="utf-8")
+    rows, columns = keypad_core.DEFAULT_MATRIX["ROWS"], keypad_core.DEFAULT_MATRIX["COLS"]
+    six, hash_key, d_key = (rows[1], columns[2]), (rows[3], columns[2]), (rows[3], columns[3])
+    board = MatrixBoard(presses=[(100, 200, six), (300, 1300, hash_key), (1400, 1500, d_key),
+                                 (1400, 1500, six)], host_input={}, run_ms=1700)
+    assert run_main(monkeypatch, board) == [frame("H 0 2"), frame("K 1 N6 P"), frame("K 2 HASH L"),
+                                            frame("K 3 N6 P"), frame("K 4 D P")]
+    assert all(board.pins[gpio].pull == "PULL_UP" for gpio in columns)
+    assert all(board.pins[gpio].mode == "IN" for gpio in rows)  # every row floats between scans

@@ -28,6 +28,12 @@ def test_the_scenario_exercises_every_kind_of_line_under_cpython() -> None:
                      "'$B 8*"):
         assert expected in from_boot
     assert "ValueError: UP and OK are both on GP2" in pin_maps
+    assert "['N1'] [0, 1, 2, 3, None]" in pin_maps
+    assert "['N6', 'N9'] [0, 1, 2, 3, None]" in pin_maps
+    assert "['STAR', 'N0', 'HASH', 'D'] [0, 1, 2, 3, None]" in pin_maps
+    assert "ValueError: row 4 and column 1 are both on GP6" in pin_maps
+    assert "ValueError: MATRIX COLS must list 4 GP numbers" in pin_maps
+    assert "ValueError: seat 1 and column 4 are both on GP9" in pin_maps
 
 
 def test_micropython_runs_keypad_core_exactly_as_cpython_does(micropython: str) -> None:

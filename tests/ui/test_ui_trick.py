@@ -49,11 +49,12 @@ def test_a_follower_starts_on_the_lead_suit_trump_and_the_leader_on_a_long_suit(
     assert follower.grid.value == Card("U", 0)
 
 
-def test_without_trumps_left_the_picker_starts_at_the_last_rank() -> None:
+def test_without_trumps_left_a_follower_starts_on_the_lead_suits_lowest_with_its_highest_one_press_away() -> None:
     game = table("BT", "BT", "BT", "B3", "B5")  # P4 won with B3 and led B5; every butterfly trump is down
     follower = trick_screen(make_app(game))
     assert follower.seat == 0
-    assert follower.grid.value == Card("B", 4)  # nearest to 5 still offered (4 and 6 tie: the lower)
+    assert follower.grid.value == Card("B", 1)  # people duck low or win high
+    assert follower.grid.moved(Key.LEFT).value == Card("B", 9)  # LEFT wraps round to the highest
 
 
 def test_a_seat_that_showed_a_void_starts_on_another_suit() -> None:

@@ -235,9 +235,14 @@ def cmd_cards_list(args: argparse.Namespace) -> int:
 
 def cmd_cards_set(args: argparse.Namespace) -> int:
     carddata.check_fact(args.game, args.key, args.value)
-    _update_facts(_facts_path(args), lambda facts: carddata.set_fact(facts, args.game, args.key, args.value))
+
+    def set_and_note(facts: dict[str, Any]) -> list[str]:
+        carddata.set_fact(facts, args.game, args.key, args.value)
+        return carddata.fact_notes(args.game, facts)  # e.g. a set of numbers still partial
+
+    notes = _update_facts(_facts_path(args), set_and_note)
     print(f"{args.game} {args.key} = {args.value}")
-    for note in carddata.fact_notes(args.game, facts):  # e.g. a set of numbers still partial
+    for note in notes:
         print(f"{args.game} {note}")
     return EXIT_OK
 

@@ -243,6 +243,7 @@ _OPTION_CHECKS = {
     "seat": (lambda value, players: is_int(value) and 0 <= value < players, "a seat number 0-{last}"),
     "bool": (lambda value, players: isinstance(value, bool), "true or false"),
     "list": (lambda value, players: isinstance(value, list), "a list"),
+    "text": (lambda value, players: isinstance(value, str), "text"),
 }
 
 

@@ -530,6 +530,7 @@ class Zenjidou(TrickGame[ZState]):
     action_types = {cls.type: cls for cls in (Answer, Rest, Bottom, ChooseRule, Side, Guesses, Play, Point, NoPoint,
                                                Lead)}
     term_tables = {"colour": "colours", "suit": "colours"}  # a revoke names the lead colour as its suit
+    option_kinds = {"direction": "text"}  # configure refuses any direction but DIRECTION, naming why
 
     def configure(self) -> None:
         if self.setup.options.get("direction") != DIRECTION:

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from companion.engine.base import Answer
 from companion.engine.tricks import SuitedCard, Turn
 from companion.games.irohanihohedo import Irohanihohedo, Play, deck_mask, marker_colour, marker_turn, mask_numbers
 from companion.keys import Key, KeyEvent
@@ -74,6 +75,9 @@ class IrohanihohedoUI(TrickUI[Irohanihohedo]):
         return [entry for entry, keep in zip(super().history(), shown, strict=True) if keep]
 
     def describe(self, action: Any) -> str:
+        if isinstance(action, Answer):
+            numbers = mask_numbers(self.game.setup.cards, action.value)
+            return self.app.t("irohanihohedo.undo.deck", numbers=" ".join(map(str, numbers)) or self.app.t("irohanihohedo.deck.skip"))
         if not isinstance(action, Play):
             raise TypeError(f"{action!r} is not an Irohanihohedo action")
         return self.app.t("undo.play", seat=self.seat_name(action.seat), play=self.card_text(action.card))

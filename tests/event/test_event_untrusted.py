@@ -20,7 +20,7 @@ from companion.engine.record import dumps, header_json
 from companion.registry import game_class, game_ids
 from companion.sim import new_random_game
 
-WRONG = {"seat": [0.0, "0", True, -1, 99, None], "bool": ["yes", 1, None], "list": [{}, "x", 3]}
+WRONG = {"seat": [0.0, "0", True, -1, 99, None], "bool": ["yes", 1, None], "list": [{}, "x", 3], "text": [1, None, ["clockwise"]]}
 
 
 def _headers_with_a_wrong_option() -> list[tuple[str, str, Any]]:

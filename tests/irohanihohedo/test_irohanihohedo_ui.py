@@ -16,7 +16,7 @@ from companion.games.irohanihohedo import Irohanihohedo, deck_mask
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import random_game
 from companion.ui.irohanihohedo import DeckScreen, IrohanihohedoFinal, LowestScreen, TrickScreen, TricksWonScreen
-from companion.ui.screens import SetupForm
+from companion.ui.screens import Confirm, SetupForm
 from companion.ui.tricks import DealScreen, ResultScreen, RevokeScreen
 from tests.ui.helpers import check_golden, choose_game, enter, make_app, press, renamed, texts
 
@@ -208,6 +208,17 @@ def test_the_deck_question_may_be_skipped_and_then_the_house_ruling_is_named() -
     assert game.actions == [Answer("numbers:4", 0)] and game.numbers_by_house and remembered == []
     assert isinstance(app.top, TrickScreen)
     assert "HOUSE: any number 1-12 is accepted" in app.top._panel()
+
+
+def test_the_deck_answer_can_be_undone_and_reads_well() -> None:
+    """Undo after the deck question names the numbers told (or the skip) and reopens the question."""
+    for numbers, text in (([1, 2, 3, 4, 6, 7, 9, 10], "the deck: 1 2 3 4 6 7 9 10"), ([], "the deck: Skip: house")):
+        app, _ = four_player_deck_question()
+        enter(app, [Answer("numbers:4", deck_mask(printed_cards("irohanihohedo"), numbers))])
+        app.handle(press(Key.BACK, long=True))
+        assert isinstance(app.top, Confirm) and app.top.text == text
+        app.handle(press(Key.OK))
+        assert not app.session.game.actions and isinstance(app.top, DeckScreen)  # type: ignore[union-attr]
 
 
 def test_a_partial_set_told_before_starts_ticked_and_says_how_many_are_missing() -> None:

@@ -627,7 +627,8 @@ class GuessScreen(ZScreen):
         players = self.game.players
         for player, named in enumerate(action.guesses):
             ahead = (named - self.guesses[player]) % players
-            keys += [KeyEvent(Key.RIGHT)] * ahead
+            back = players - ahead  # LEFT wraps too: the shorter way round
+            keys += [KeyEvent(Key.RIGHT)] * ahead if ahead <= back else [KeyEvent(Key.LEFT)] * back
             keys.append(KeyEvent(Key.DOWN))
         return [*keys[:-1], OK] if action.guesses else [*keys, OK]
 

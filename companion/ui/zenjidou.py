@@ -6,8 +6,7 @@
   four facts is then at most two presses away), OK enters it and the next row is asked on the same
   screen, the rows already told shown above. The card keypad types a value by its place (1 the first).
 * Most decisions (the rest's top card, bottoms, the rule, a card as it is put down, a side, a lead, a
-  quiz point) are one choice among what the engine allows: a list, LEFT/RIGHT by one and UP/DOWN by
-  the jump that brings every entry fewest presses away for the list's length (:func:`jump_for`).
+  quiz point) are one choice among what the engine allows: a list, LEFT/RIGHT by one and UP/DOWN by 5.
   Only unseen cards are offered; a card list starts where the card that comes is fewest presses
   away as far as the table has seen (:meth:`ListScreen.weight`), so the only possible card is
   offered ready for OK. The card keypad types a card by its number (1-32 name it alone) and any
@@ -70,6 +69,7 @@ from companion.ui.tricks import (
 if TYPE_CHECKING:
     from companion.ui.app import App
 
+JUMP = 5  # UP/DOWN move this many entries in a list (see docs/screens.md: the step for 12-32 entries)
 FACT_JUMP = 2  # UP/DOWN move this many values of a card fact: with LEFT/RIGHT, any of 9 is 2 presses away
 FOLLOW_WEIGHT = 8.0  # how much likelier a card of the lead colour is from a hand that must follow
 ORDER_WEIGHT = 8.0  # how much likelier L's lowest or closest unseen card is than one far from it
@@ -299,8 +299,7 @@ class ListScreen(ZScreen):
 
     def move(self, index: int, key: Key) -> int | None:
         """The list index after an arrow from ``index`` (wrapping), or None for any other key."""
-        jump = jump_for(len(self.options))
-        step = {Key.RIGHT: 1, Key.LEFT: -1, Key.DOWN: jump, Key.UP: -jump}.get(key)
+        step = {Key.RIGHT: 1, Key.LEFT: -1, Key.DOWN: JUMP, Key.UP: -JUMP}.get(key)
         return None if step is None else (index + step) % len(self.options)
 
     def on_key(self, event: KeyEvent) -> None:
@@ -315,8 +314,7 @@ class ListScreen(ZScreen):
     def plan(self, action: Any) -> list[KeyEvent] | None:
         if action not in self.options:
             return None
-        count = len(self.options)
-        return [*list_keys(self.index, self.options.index(action), count, jump_for(count)), OK]
+        return [*list_keys(self.index, self.options.index(action), len(self.options), JUMP), OK]
 
     def number_of(self, value: Any) -> int | None:
         """What the card keypad types: a card by its number (1-32 name it alone), any other choice by
@@ -381,20 +379,6 @@ def list_distance(offset: int, count: int, jump: int) -> int:
     return len(list_keys(0, offset, count, jump))
 
 
-@cache
-def jump_for(count: int) -> int:
-    """The UP/DOWN jump of a list of ``count``: the one that makes the presses from an entry to the
-    others fewest on average (about the square root of twice the length; 6 for 20 entries), the
-    smaller on a tie. With it a list of 32 is 2.6 arrow presses across on average, against 2.9 by 8.
-
-    >>> jump_for(2), jump_for(16), jump_for(32)
-    (1, 6, 7)
-    """
-    if count <= 3:
-        return 1
-    return min(range(2, count), key=lambda jump: (sum(list_distance(o, count, jump) for o in range(count)), jump))
-
-
 def likeliest_start(weights: Sequence[float], *, candidates: int = 12) -> int:
     """The index where the expected arrow presses to the entry that comes are fewest, ``weights``
     saying how likely each is; the first entry on a tie (every entry alike, or a single one).
@@ -403,11 +387,10 @@ def likeliest_start(weights: Sequence[float], *, candidates: int = 12) -> int:
     (0, 2)
     """
     count = len(weights)
-    jump = jump_for(count)
     starts = sorted(range(count), key=lambda index: (index != 0, -weights[index]))[:candidates + 1]
     best, best_cost = 0, None
     for start in starts:
-        cost = sum(weight * list_distance((target - start) % count, count, jump)
+        cost = sum(weight * list_distance((target - start) % count, count, JUMP)
                    for target, weight in enumerate(weights) if weight)
         if best_cost is None or cost < best_cost - 1e-9:
             best, best_cost = start, cost

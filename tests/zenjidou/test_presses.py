@@ -14,7 +14,7 @@ from companion.games.zenjidou import Play, Rest
 from companion.hw.keys import Key, KeyEvent
 from companion.sim.zenjidou import ZenjidouTable
 from companion.ui.planner import enter_by_keys, presses_for
-from companion.ui.zenjidou import FactsScreen, ListScreen, jump_for
+from companion.ui.zenjidou import FactsScreen, ListScreen
 from tests.ui.helpers import make_app
 from tests.zenjidou.helpers import new_game, plain_facts, start_round
 from tests.zenjidou.test_ui import simulated
@@ -121,8 +121,15 @@ def test_a_hand_that_must_follow_starts_nearer_the_lead_colour_than_the_first_ca
     assert from_start < from_first
 
 
-def test_the_list_jump_suits_its_length() -> None:
-    assert jump_for(1) == 1 and jump_for(20) == 8 and jump_for(32) == 7
+def test_up_and_down_jump_five_cards_in_a_list_wrapping() -> None:
+    app = make_app(new_game(3, plain_facts()))
+    screen = app.top
+    assert isinstance(screen, ListScreen) and len(screen.options) == 32 and screen.index == 0
+    app.handle(KeyEvent(Key.DOWN))
+    assert screen.options[screen.index] == Rest(6)
+    app.handle(KeyEvent(Key.UP))
+    app.handle(KeyEvent(Key.UP))
+    assert screen.options[screen.index] == Rest(28)  # 1 - 5 wraps round the 32 cards
 
 
 @pytest.mark.parametrize(("rules", "players"), [("DEF", 2), ("JKL", 4), ("ABC", 3)])

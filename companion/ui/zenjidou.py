@@ -1,10 +1,16 @@
 """Zenjidou Torite's screens: card facts, the round's setup, trick entry with the effects in force.
 
 * Card facts (four choices on one screen): colour, score mark, effect and resolution rule of a card
-  whose print the device does not know yet. The row being asked is marked; the arrows change it,
-  OK enters it and the next row is asked on the same screen, the rows already told shown above.
+  whose print the device does not know yet. The row being asked is marked and starts on the value
+  the table has told most often for it; LEFT/RIGHT step by one, UP/DOWN by two (every value of the
+  four facts is then at most two presses away), OK enters it and the next row is asked on the same
+  screen, the rows already told shown above. The card keypad types a value by its place (1 the first).
 * Most decisions (the rest's top card, bottoms, the rule, a card as it is put down, a side, a lead, a
-  quiz point) are one choice among what the engine allows: a list, LEFT/RIGHT (and UP/DOWN by 8).
+  quiz point) are one choice among what the engine allows: a list, LEFT/RIGHT by one and UP/DOWN by 5.
+  Only unseen cards are offered; a card list starts where the card that comes is fewest presses
+  away as far as the table has seen (:meth:`ListScreen.weight`), so the only possible card is
+  offered ready for OK. The card keypad types a card by its number (1-32 name it alone) and any
+  other choice by its place in the list (the ``n/count`` of the hint row).
   Above the list, the open trick and the effects its cards put in force so far; below it, what the
   round's rule asks of the player (who draws under L, a house ruling that applies).
 * Hands are never typed in: each card is entered as it goes down. After the rule is chosen, H and I
@@ -15,7 +21,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.base import Answer
@@ -25,6 +34,7 @@ from companion.games.zenjidou import (
     HOUSE_F_BOTTOM,
     HOUSE_G,
     HOUSE_TWO_HANDS,
+    MUST_FOLLOW,
     RESOLUTION_RULES,
     TRUMP,
     Bottom,
@@ -43,12 +53,15 @@ from companion.games.zenjidou import (
 )
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
+from companion.ui.keypad import Typing
+from companion.ui.picker import Grid
 from companion.ui.screens import Choice, Notice, Screen, register_ui
 from companion.ui.tricks import (
     OK,
     AnswerScreen,
     DealScreen,
     ResultScreen,
+    Snapshot,
     TrickScreenBase,
     TrickUI,
 )
@@ -56,8 +69,21 @@ from companion.ui.tricks import (
 if TYPE_CHECKING:
     from companion.ui.app import App
 
-JUMP = 8  # UP/DOWN move this many entries in a list
+JUMP = 5  # UP/DOWN move this many entries in a list (see docs/screens.md: the step for 12-32 entries)
+FACT_JUMP = 2  # UP/DOWN move this many values of a card fact: with LEFT/RIGHT, any of 9 is 2 presses away
+FOLLOW_WEIGHT = 8.0  # how much likelier a card of the lead colour is from a hand that must follow
+ORDER_WEIGHT = 8.0  # how much likelier L's lowest or closest unseen card is than one far from it
 TOLD_AFTER_THE_RULE = "HI"  # rules with something every player does off the device before the first card
+
+
+@dataclass(frozen=True)
+class ZSnapshot(Snapshot):
+    """The shared snapshot, and what Zenjidou's own notices compare: tricks with a result, whether
+    the round's rule is chosen, and plays found out of order."""
+
+    finished: int = 0
+    ruled: bool = False
+    broken: int = 0
 
 
 @register_ui
@@ -161,9 +187,10 @@ class ZenjidouUI(TrickUI[Zenjidou]):
     def t(self, key: str, **params: Any) -> str:
         return self.app.t(key, **params)
 
-    def snapshot(self) -> tuple[object, int, bool, int]:
-        return (super().snapshot(), len(self.finished_tricks()), self.game.state.deal.rule is not None,
-                len(self.out_of_order()))
+    def snapshot(self) -> ZSnapshot:
+        shared = super().snapshot()
+        return ZSnapshot(shared.open_trick, shared.revokes, shared.scored, len(self.finished_tricks()),
+                         self.game.state.deal.rule is not None, len(self.out_of_order()))
 
     def out_of_order(self) -> list[OutOfOrder]:
         return [broken for deal in self.game.state.deals for broken in deal.out_of_order]
@@ -176,17 +203,16 @@ class ZenjidouUI(TrickUI[Zenjidou]):
     def notices(self, before: object) -> list[Screen]:
         """The shared notices; tricks the device played itself in one go are announced together on one
         screen (one OK, not one per trick); a round's scores name a house ruling that decided its bonus."""
-        if not isinstance(before, tuple):
+        if not isinstance(before, ZSnapshot):
             raise TypeError("notices() takes the snapshot taken before the action")
-        shared, finished_before, ruled_before, broken_before = before
-        shown = super().notices(shared)
-        played = self.finished_tricks()[finished_before:]
+        shown = super().notices(before)
+        played = self.finished_tricks()[before.finished:]
         if len(played) > 1:
             shown = [PlayedScreen(self.app, self, played), *(s for s in shown if not isinstance(s, ResultScreen))]
         rule = self.game.state.deal.rule
-        if not ruled_before and rule is not None and rule.letter in TOLD_AFTER_THE_RULE:
+        if not before.ruled and rule is not None and rule.letter in TOLD_AFTER_THE_RULE:
             shown.append(RuleNotice(self.app, self, rule.letter))
-        shown += [OrderScreen(self.app, self, broken) for broken in self.out_of_order()[broken_before:]]
+        shown += [OrderScreen(self.app, self, broken) for broken in self.out_of_order()[before.broken:]]
         return shown
 
     def deal_screen(self, deal: int) -> Screen:
@@ -218,10 +244,10 @@ class ZScreen(TrickScreenBase):
         if trick is None or self.game.open_question() is not None:
             return first
         if not trick.turns:
-            finished = [t for t in deal.tricks if t.result is not None]
-            if not finished:
+            results = [t.result for t in deal.tricks if t.result is not None]
+            if not results:
                 return first
-            canvas.lines(first, 3, self.t("trick.last", trick=len(finished), reason=self.ui.reason(finished[-1].result)))
+            canvas.lines(first, 3, self.t("trick.last", trick=len(results), reason=self.ui.reason(results[-1])))
             return first + 3
         canvas.text(first, self.ui.trick_text(trick.turns))
         canvas.lines(first + 1, 2, self.ui.effects_line(self.game.effects_of(trick)))
@@ -230,7 +256,7 @@ class ZScreen(TrickScreenBase):
 
 @ZenjidouUI.enters("rest", "bottom", "rule", "side", "play", "lead")
 class ListScreen(ZScreen):
-    """One choice among the actions the engine allows now."""
+    """One choice among the actions the engine allows now, the cursor on the likeliest (:meth:`weight`)."""
 
     def __init__(self, app: App, ui: ZenjidouUI) -> None:
         super().__init__(app, ui)
@@ -238,16 +264,48 @@ class ListScreen(ZScreen):
         assert decision is not None
         self.decision = decision
         self.options = list(self.game.legal_actions)
-        self.index = 0
+        self.index = likeliest_start(list(map(self.weight(), self.options)))
         deal = self.game.state.deal
         last_card = decision.kind == "play" and len(deal.tricks[-1].turns) == self.game.n - 1
         if last_card and deal.rule is not None and deal.rule.letter == "B":
             arm_quiz(app, self.game)  # players buzz as the last card is turned, before it is entered
 
+    def weight(self) -> Callable[[Any], float]:
+        """How likely each offered action is to be the one entered, from what the table has seen only
+        (the device never sees a hand): a card known to be of the lead colour from a hand that must
+        follow and has not declined it; under L lowest the lowest unseen cards, under L closest those
+        nearest the last card put down. Every other choice alike (then the cursor stays on the first)."""
+        deal = self.game.state.deal
+        rule, seat = deal.rule, self.decision.seat
+        if self.decision.kind != "play" or rule is None or seat is None:
+            return lambda action: 1.0
+        trick = deal.tricks[-1]
+        lead = self.game.fact(trick.turns[0].cards[0], "colour") if trick.turns else None
+        declined = {suit for suit, _ in deal.watch.declined[seat]}
+        follows = rule.letter in MUST_FOLLOW and lead is not None and self.game.colours[lead] not in declined
+        numbers = sorted(action.card for action in self.options)
+        last = self.game.last_played()
+
+        def weight(action: Any) -> float:
+            card: int = action.card
+            likely = FOLLOW_WEIGHT if follows and self.game.fact(card, "colour") == lead else 1.0
+            if rule.variant == "lowest":
+                likely *= ORDER_WEIGHT / (1 + numbers.index(card))
+            elif rule.variant == "closest" and last is not None:
+                likely *= ORDER_WEIGHT / (1 + abs(card - last))
+            return likely
+
+        return weight
+
+    def move(self, index: int, key: Key) -> int | None:
+        """The list index after an arrow from ``index`` (wrapping), or None for any other key."""
+        step = {Key.RIGHT: 1, Key.LEFT: -1, Key.DOWN: JUMP, Key.UP: -JUMP}.get(key)
+        return None if step is None else (index + step) % len(self.options)
+
     def on_key(self, event: KeyEvent) -> None:
-        step = {Key.RIGHT: 1, Key.LEFT: -1, Key.DOWN: JUMP, Key.UP: -JUMP}.get(event.key)
-        if step is not None:
-            self.index = (self.index + step) % len(self.options)
+        moved = self.move(self.index, event.key)
+        if moved is not None:
+            self.index, self._typing = moved, None
         elif event.key is Key.OK:
             self.app.push(self.options[self.index])
         elif event.key is Key.BACK:
@@ -256,7 +314,30 @@ class ListScreen(ZScreen):
     def plan(self, action: Any) -> list[KeyEvent] | None:
         if action not in self.options:
             return None
-        return list_keys(self.index, self.options.index(action), len(self.options)) + [OK]
+        return [*list_keys(self.index, self.options.index(action), len(self.options), JUMP), OK]
+
+    def number_of(self, value: Any) -> int | None:
+        """What the card keypad types: a card by its number (1-32 name it alone), any other choice by
+        its place in the list, as the hint row counts it (``3/14``)."""
+        if isinstance(value, (Rest, Bottom, Play)):
+            return value.card
+        return self.options.index(value) + 1 if value in self.options else None
+
+    def typing(self) -> Typing | None:
+        if self._typing is None or self._typing.grid.col != self.index:
+            row = tuple((self.number_of(option) or 0, option) for option in self.options)
+            self._typing = Typing(Grid((row,), (0,), 0, self.index))
+        return self._typing
+
+    def typed(self, state: Typing) -> None:
+        self._typing, self.index = state, state.grid.col
+
+    def typed_value(self, grid: Grid[Any], arrows: list[KeyEvent]) -> Any:
+        index = grid.col
+        for event in arrows:
+            moved = self.move(index, event.key)
+            index = index if moved is None else moved
+        return self.options[index]
 
     def draw(self, canvas: Canvas) -> None:
         self.header(canvas)
@@ -278,17 +359,42 @@ class ListScreen(ZScreen):
         return self.ui.rule_note(seat) if kind == "play" and seat is not None else ""
 
 
-def list_keys(start: int, target: int, count: int) -> list[KeyEvent]:
-    """The fewest LEFT/RIGHT/UP/DOWN presses from ``start`` to ``target`` in a wrapping list."""
+def list_keys(start: int, target: int, count: int, jump: int) -> list[KeyEvent]:
+    """The fewest LEFT/RIGHT (one step) and UP/DOWN (``jump`` steps) presses from ``start`` to
+    ``target`` in a wrapping list of ``count``."""
     best: list[KeyEvent] | None = None
-    for jumps in range(-(count // JUMP) - 1, count // JUMP + 2):
-        rest = (target - start - jumps * JUMP) % count
+    for jumps in range(-(count // jump) - 1, count // jump + 2):
+        rest = (target - start - jumps * jump) % count
         for steps in (rest, rest - count):
             keys = [KeyEvent(Key.DOWN if jumps > 0 else Key.UP)] * abs(jumps)
             keys += [KeyEvent(Key.RIGHT if steps > 0 else Key.LEFT)] * abs(steps)
             if best is None or len(keys) < len(best):
                 best = keys
     return best or []
+
+
+@cache
+def list_distance(offset: int, count: int, jump: int) -> int:
+    """Presses from one entry to the one ``offset`` further in a wrapping list (cached: screens ask often)."""
+    return len(list_keys(0, offset, count, jump))
+
+
+def likeliest_start(weights: Sequence[float], *, candidates: int = 12) -> int:
+    """The index where the expected arrow presses to the entry that comes are fewest, ``weights``
+    saying how likely each is; the first entry on a tie (every entry alike, or a single one).
+
+    >>> likeliest_start([1.0, 1.0, 1.0]), likeliest_start([1.0, 1.0, 9.0, 1.0, 1.0])
+    (0, 2)
+    """
+    count = len(weights)
+    starts = sorted(range(count), key=lambda index: (index != 0, -weights[index]))[:candidates + 1]
+    best, best_cost = 0, None
+    for start in starts:
+        cost = sum(weight * list_distance((target - start) % count, count, JUMP)
+                   for target, weight in enumerate(weights) if weight)
+        if best_cost is None or cost < best_cost - 1e-9:
+            best, best_cost = start, cost
+    return best
 
 
 def arm_quiz(app: App, game: Zenjidou) -> None:
@@ -333,7 +439,7 @@ class QuizScreen(ListScreen):
             return
         self.pointer = verdict.seats[0]
         self.options = [Point(self.pointer, turn.cards[0]) for turn in self.trick.turns]
-        self.index = 0
+        self.index, self._typing = 0, None
 
     def on_key(self, event: KeyEvent) -> None:
         self.tick(self.app.now())
@@ -372,13 +478,23 @@ class QuizScreen(ListScreen):
 
 @ZenjidouUI.enters("answer")
 class FactsScreen(AnswerScreen, ZScreen):
-    """A card's four facts on one screen; the row the engine asks is marked; OK enters it."""
+    """A card's four facts on one screen; the row the engine asks is marked, starting on the value the
+    table has told most often for it; LEFT/RIGHT step by one, UP/DOWN by two; OK enters it. The card
+    keypad types a value by its place (``1`` the first; the hint row shows the place)."""
 
     def __init__(self, app: App, ui: ZenjidouUI) -> None:
         super().__init__(app, ui)
         _, number, self.name = self.question.key.split(":")
         self.number = int(number)
-        self.value = 0
+        self.count = self.question.maximum + 1
+        self.value = self.likeliest()
+
+    def likeliest(self) -> int:
+        """The value told most often for this fact on the other cards (a deck repeats its prints),
+        the first on a tie: public information only. A table whose facts are uniformly random (the
+        simulated one) makes every start as good as another."""
+        told = Counter(self.game.fact(number, self.name) for number in self.game.numbers if number != self.number)
+        return max(range(self.count), key=lambda value: (told[value], -value))
 
     def label(self, name: str, value: int) -> str:
         if name == "colour":
@@ -390,21 +506,42 @@ class FactsScreen(AnswerScreen, ZScreen):
             return self.ui.effect_text(Effect.from_index(value))
         return self.t(f"zenjidou.resolution.{RESOLUTION_RULES[value]}")
 
+    def move(self, value: int, key: Key) -> int | None:
+        """The value after an arrow (wrapping), or None for any other key."""
+        step = {Key.RIGHT: 1, Key.LEFT: -1, Key.DOWN: FACT_JUMP, Key.UP: -FACT_JUMP}.get(key)
+        return None if step is None else (value + step) % self.count
+
     def on_key(self, event: KeyEvent) -> None:
-        count = self.question.maximum + 1
-        if event.key in (Key.RIGHT, Key.DOWN):
-            self.value = (self.value + 1) % count
-        elif event.key in (Key.LEFT, Key.UP):
-            self.value = (self.value - 1) % count
+        moved = self.move(self.value, event.key)
+        if moved is not None:
+            self.value, self._typing = moved, None
         elif event.key is Key.OK:
             self.answer(self.value)
         elif event.key is Key.BACK:
             self.app.open_menu()
 
     def keys_to(self, value: int) -> list[KeyEvent]:
-        count = self.question.maximum + 1
-        ahead = (value - self.value) % count
-        return [KeyEvent(Key.RIGHT)] * ahead if ahead <= count - ahead else [KeyEvent(Key.LEFT)] * (count - ahead)
+        return list_keys(self.value, value, self.count, FACT_JUMP)
+
+    def number_of(self, value: Any) -> int | None:
+        """The card keypad types a fact's value by its place: 1 the first (every fact has at most 9)."""
+        return value + 1 if isinstance(value, int) else None
+
+    def typing(self) -> Typing | None:
+        if self._typing is None or self._typing.grid.value != self.value:
+            row = tuple((value + 1, value) for value in range(self.count))
+            self._typing = Typing(Grid((row,), (0,), 0, self.value))
+        return self._typing
+
+    def typed(self, state: Typing) -> None:
+        self._typing, self.value = state, state.grid.value
+
+    def typed_value(self, grid: Grid[Any], arrows: list[KeyEvent]) -> Any:
+        value: int = grid.value
+        for event in arrows:
+            moved = self.move(value, event.key)
+            value = value if moved is None else moved
+        return value
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.t("zenjidou.facts.title", card=self.number))
@@ -415,7 +552,7 @@ class FactsScreen(AnswerScreen, ZScreen):
             canvas.text(row, self.t(f"zenjidou.facts.{name}"), width=40)
             text = self.label(name, value) if value is not None else "?"
             canvas.text(row, f"< {text} >" if asked else text, x=40, invert=asked)
-        canvas.text(ROWS - 1, self.t("zenjidou.hint.facts"))
+        canvas.text(ROWS - 1, self.t("zenjidou.hint.facts", n=self.value + 1, count=self.count))
 
 
 @ZenjidouUI.enters("guesses")
@@ -473,9 +610,10 @@ class GuessScreen(ZScreen):
         players = self.game.players
         for player, named in enumerate(action.guesses):
             ahead = (named - self.guesses[player]) % players
-            keys += [KeyEvent(Key.RIGHT)] * ahead
+            back = players - ahead  # LEFT wraps too: the shorter way round
+            keys += [KeyEvent(Key.RIGHT)] * ahead if ahead <= back else [KeyEvent(Key.LEFT)] * back
             keys.append(KeyEvent(Key.DOWN))
-        return keys[:-1] + [OK] if action.guesses else keys + [OK]
+        return [*keys[:-1], OK] if action.guesses else [*keys, OK]
 
     def draw(self, canvas: Canvas) -> None:
         self.header(canvas)
@@ -492,7 +630,8 @@ class GuessScreen(ZScreen):
         canvas.text(1, self.t("zenjidou.guess.enter"))
         for player in range(min(self.game.players, ROWS - 3)):
             mark = ">" if player == self.row else " "
-            canvas.text(2 + player, f"{mark}{self.app.seat_label(player)} -> {self.app.seat_label(self.guesses[player])}")
+            named = self.app.seat_label(self.guesses[player])
+            canvas.text(2 + player, f"{mark}{self.app.seat_label(player)} -> {named}")
         canvas.text(ROWS - 1, self.t("zenjidou.hint.guess"))
 
 

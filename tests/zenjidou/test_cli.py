@@ -33,7 +33,8 @@ def test_cards_set_list_and_refuse_for_zenjidou(capsys, tmp_path) -> None:
 def test_replay_refuses_a_record_from_before_clockwise_play_naming_why(capsys, tmp_path) -> None:
     from pathlib import Path
 
-    example = (Path(__file__).parents[2] / "docs" / "examples" / "zenjidou.jsonl").read_text(encoding="utf-8").splitlines()
+    example_path = Path(__file__).parents[2] / "docs" / "examples" / "zenjidou.jsonl"
+    example = example_path.read_text(encoding="utf-8").splitlines()
     header = json.loads(example[0])
     header["options"] = {}  # as every Zenjidou record before options.direction was written
     old = tmp_path / "old.jsonl"
@@ -49,7 +50,8 @@ def test_a_journal_from_before_clockwise_play_is_set_aside_with_the_reason_not_r
 
     from companion.daemon.store import Store
 
-    example = (Path(__file__).parents[2] / "docs" / "examples" / "zenjidou.jsonl").read_text(encoding="utf-8").splitlines()
+    example_path = Path(__file__).parents[2] / "docs" / "examples" / "zenjidou.jsonl"
+    example = example_path.read_text(encoding="utf-8").splitlines()
     header = json.loads(example[0])
     header["options"] = {}
     (tmp_path / "current.jsonl").write_text("\n".join([json.dumps(header), *example[1:5]]) + "\n", encoding="utf-8")

@@ -3,9 +3,9 @@ with GPIO quiz buzzers on mock pins: the journal replays to the game on the tabl
 
 import random
 
+from companion.daemon.virtual import VirtualDevice
 from companion.engine.record import GameBuilder, read_record
 from companion.games.zenjidou import Guesses, Point
-from companion.daemon.virtual import VirtualDevice
 from companion.hw.keys import Key, KeyEvent
 from companion.sim.zenjidou import ZenjidouTable
 from companion.ui.zenjidou import GuessScreen, QuizScreen

@@ -44,7 +44,7 @@ def test_random_games_under_every_rule_finish_with_every_card_captured(rule: str
     for deal in game.state.deals:
         assert len(deal.tricks) == 5 and all(t.result is not None for t in deal.tricks)
         assert sum(len(c) for c in deal.captured) == 5 * game.n
-        assert deal.scores == [m + b for m, b in zip(deal.marks, deal.bonus)]
+        assert deal.scores == [m + b for m, b in zip(deal.marks, deal.bonus, strict=True)]
     assert sum(game.totals()) == sum(sum(d.scores) for d in game.state.deals)
 
 
@@ -74,7 +74,8 @@ def test_the_example_record_replays_to_the_end_and_reads_as_text() -> None:
 
     from companion.report import rendered_summary, write_text
 
-    lines = (Path(__file__).parents[2] / "docs" / "examples" / "zenjidou.jsonl").read_text(encoding="utf-8").splitlines()
+    example_path = Path(__file__).parents[2] / "docs" / "examples" / "zenjidou.jsonl"
+    lines = example_path.read_text(encoding="utf-8").splitlines()
     game = read_record(lines).game
     assert game.is_over() and game.summary()["winners"]
     assert [str(deal.rule) for deal in game.state.deals] == ["B", "C", "D"]
@@ -100,7 +101,8 @@ def test_a_revoke_is_flagged_exactly_when_the_hand_later_shows_the_colour_it_dec
         deal = game.state.deals[d]
         later = [turn.cards[0] for trick in deal.tricks[t + 1:] for turn in trick.turns if turn.seat == h]
         bottom = deal.bottoms.get(h)
-        bottom_held = rule != "I" and bottom is not None and bottom not in [c for tr in deal.tricks[:t + 1] for c in tr.cards]
+        played_so_far = [c for tr in deal.tricks[:t + 1] for c in tr.cards]
+        bottom_held = rule != "I" and bottom is not None and bottom not in played_so_far
         shows = any(game.colours[game.facts(card).colour] == colour for card in later)
         shows_bottom = bottom_held and game.colours[game.facts(bottom).colour] == colour
         assert ((d, t, h, colour) in flagged) == (shows or shows_bottom)

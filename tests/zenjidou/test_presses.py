@@ -1,0 +1,155 @@
+"""Zenjidou's shortcuts, pressed on the app: a card typed by its number on the card keypad, a card
+fact typed by its place, UP/DOWN stepping a fact by two, the lists and facts starting on the
+likeliest value from public information; each entry shown, one held BACK (or held *) undoes it;
+whole games by keypad presses match their replays."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.engine.base import Answer
+from companion.games.zenjidou import Play, Rest
+from companion.hw.keys import Key, KeyEvent
+from companion.sim.zenjidou import ZenjidouTable
+from companion.ui.planner import enter_by_keys, presses_for
+from companion.ui.zenjidou import FactsScreen, ListScreen
+from tests.ui.helpers import make_app
+from tests.zenjidou.helpers import new_game, plain_facts, start_round
+from tests.zenjidou.test_ui import simulated
+
+
+def facts_without(*numbers: int) -> dict[str, dict[str, dict[str, int]]]:
+    """Every card's facts told but those of ``numbers`` (plain_facts: colour n % 5, no score, no effect)."""
+    table = plain_facts()
+    for number in numbers:
+        del table["card"][str(number)]
+    return table
+
+
+def test_the_card_keypad_types_a_card_by_its_number_at_once_where_no_other_begins_with_it() -> None:
+    app = make_app(new_game(3, plain_facts()))
+    assert isinstance(app.top, ListScreen)
+    app.handle(KeyEvent(Key.N7))
+    assert app.session.game.actions[-1] == Rest(7)  # one press: no unseen card 70-79
+
+
+def test_one_waits_for_hash_or_a_second_digit_while_ten_to_nineteen_are_unseen() -> None:
+    app = make_app(new_game(3, plain_facts()))
+    app.handle(KeyEvent(Key.N1))
+    assert not app.session.game.actions
+    assert app.top.options[app.top.index] == Rest(1)  # shown under the cursor before it is entered
+    app.handle(KeyEvent(Key.N2))
+    assert app.session.game.actions[-1] == Rest(12)
+    app = make_app(new_game(3, plain_facts()))
+    app.handle(KeyEvent(Key.N1))
+    app.handle(KeyEvent(Key.HASH))
+    assert app.session.game.actions[-1] == Rest(1)
+
+
+def test_a_card_fact_is_typed_by_its_place_one_press_each_and_one_held_star_undoes_it() -> None:
+    app = make_app(new_game(3, facts_without(12)))
+    app.handle(KeyEvent(Key.N1))
+    app.handle(KeyEvent(Key.N2))  # the rest's top card, 12, whose print is unknown
+    game = app.session.game
+    assert isinstance(app.top, FactsScreen) and app.top.name == "colour"
+    app.handle(KeyEvent(Key.N3))
+    assert game.actions[-1] == Answer("card:12:colour", 2)
+    assert isinstance(app.top, FactsScreen) and app.top.name == "score"  # asked next, the colour shown above
+    assert "colour 3" in app.top.label("colour", game.fact(12, "colour"))
+    app.handle(KeyEvent(Key.N9))  # the score has six values: 9 is none of them and enters nothing
+    assert game.actions[-1] == Answer("card:12:colour", 2)
+    app.handle(KeyEvent(Key.STAR, long=True))
+    app.handle(KeyEvent(Key.HASH))
+    assert game.actions[-1] == Rest(12) and game.fact(12, "colour") is None
+
+
+def test_a_card_fact_starts_on_the_value_told_most_often() -> None:
+    app = make_app(new_game(3, facts_without(12)))
+    app.handle(KeyEvent(Key.N1))
+    app.handle(KeyEvent(Key.N2))  # the rest's top card, 12, whose print is unknown
+    screen = app.top
+    assert isinstance(screen, FactsScreen)
+    # colours n % 5 over the 31 other cards: colour 1 is on seven (1, 6, ..., 31), the others on six
+    assert screen.name == "colour" and screen.value == 1
+    assert presses_for(app, Answer("card:12:colour", 1)) == [KeyEvent(Key.OK)]
+
+
+def test_up_and_down_step_a_fact_by_two_wrapping_so_every_value_is_two_presses_away() -> None:
+    app = make_app(new_game(3, facts_without(12)))
+    for key in (Key.N1, Key.N2, Key.N3):  # rest 12, colour 3: the score is asked
+        app.handle(KeyEvent(key))
+    for key in (Key.N1,):  # the score: none
+        app.handle(KeyEvent(key))
+    screen = app.top
+    assert isinstance(screen, FactsScreen) and screen.name == "effect" and screen.count == 9
+    screen.value = 0
+    app.handle(KeyEvent(Key.DOWN))
+    assert screen.value == 2
+    app.handle(KeyEvent(Key.UP))
+    app.handle(KeyEvent(Key.UP))
+    assert screen.value == 7  # 0 - 2 wraps to the last but one
+    for value in range(9):
+        screen.value = 0
+        assert len(presses_for(app, Answer("card:12:effect", value))) <= 3  # two arrows at most, then OK
+
+
+def test_l_closest_starts_on_the_unseen_card_nearest_the_last_one_put_down() -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 30, "L closest", [31, 32, 29])
+    game.push(Play(game.decision.seat, 10))  # by hand: a card far from the shown bottoms
+    app = make_app(game)
+    screen = app.top
+    assert isinstance(screen, ListScreen)
+    under = screen.options[screen.index]
+    assert under.card in (9, 11)
+    assert presses_for(app, Play(game.decision.seat, under.card)) == [KeyEvent(Key.OK)]
+
+
+def test_a_hand_that_must_follow_starts_nearer_the_lead_colour_than_the_first_card() -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 30, "K", [31, 32, 29])
+    lead = 10  # colour 0: the unseen followers are 5, 15, 20, 25
+    game.push(Play(game.decision.seat, lead))
+    app = make_app(game)
+    seat = game.decision.seat
+    followers = [Play(seat, card) for card in (5, 15, 20, 25)]
+    from_start = sum(len(presses_for(app, action)) for action in followers)
+    app.top.index = 0
+    from_first = sum(len(presses_for(app, action)) for action in followers)
+    assert from_start < from_first
+
+
+def test_up_and_down_jump_five_cards_in_a_list_wrapping() -> None:
+    app = make_app(new_game(3, plain_facts()))
+    screen = app.top
+    assert isinstance(screen, ListScreen) and len(screen.options) == 32 and screen.index == 0
+    app.handle(KeyEvent(Key.DOWN))
+    assert screen.options[screen.index] == Rest(6)
+    app.handle(KeyEvent(Key.UP))
+    app.handle(KeyEvent(Key.UP))
+    assert screen.options[screen.index] == Rest(28)  # 1 - 5 wraps round the 32 cards
+
+
+@pytest.mark.parametrize(("rules", "players"), [("DEF", 2), ("JKL", 4), ("ABC", 3)])
+def test_whole_games_by_card_keypad_presses_match_their_replays(rules: str, players: int) -> None:
+    played = simulated(rules, players, misplay_rate=0.2)
+    app = make_app(type(played)(played.setup))
+    presses = sum(enter_by_keys(app, action, "keypad") for action in played.actions)
+    assert app.session.game.summary() == played.summary()
+    assert presses < 1.6 * len(played.actions)
+
+
+def test_a_simulated_tables_facts_are_all_typed_one_press_each_on_the_card_keypad() -> None:
+    rng = random.Random(3)
+    game = new_game(4)
+    table = ZenjidouTable(game, rng)
+    app = make_app(type(game)(game.setup))
+    while not game.is_over() and len(game.actions) < 60:
+        action = table.choose(game, rng)
+        game.push(action)
+        presses = enter_by_keys(app, action, "keypad")
+        if isinstance(action, Answer):
+            assert presses == 1, action
+    assert app.session.game.summary() == game.summary()

@@ -3,10 +3,14 @@
 The trick screen is one row per seat (up to six) under a header that says where the trump marker
 lies; the card holding it has a ``*``. The seat to play has the picker in its row: the colour, then
 the numbers of it not yet played, split into a lower and an upper row when there are more than six.
-LEFT/RIGHT step through the colour's numbers, UP/DOWN go to the other row and on to the next
-colour; OK plays. The picker starts on a colour the seat owes (the lead's, unless the seat is known
-to be out of it), near the number of the last card played. Results, revokes, deal scores and the
-ranking are the shared trick-game screens.
+Only the cards still unseen this deal of the numbers in play are offered. LEFT/RIGHT step through
+the colour's numbers, UP/DOWN go to the other row and on to the next colour, every arrow wrapping
+around; OK plays. The colours come likeliest first, the next likeliest one UP or DOWN away, and the
+cursor starts where the card to come is fewest presses away as far as the table has seen: a colour
+already in the trick that the seat is not proved out of, a colour's highest or lowest unseen card;
+the only card that can come is offered ready for OK. On the card keypad the letters keep their
+colours (A bird, B fan, C butterfly, D umbrella, A A flower) and a digit types the number in the
+colour shown. Results, revokes, deal scores and the ranking are the shared trick-game screens.
 
 **The deck question** (3-5 players, before the first game at a player count whose numbers are not
 known): one screen of the twelve numbers in two rows, and ``Done`` and ``Skip`` below. The arrows

@@ -3,10 +3,14 @@
 The trick screen is one row per seat (up to six) under a header that says where the trump marker
 lies; the card holding it has a ``*``. The seat to play has the picker in its row: the colour, then
 the numbers of it not yet played, split into a lower and an upper row when there are more than six.
-LEFT/RIGHT step through the colour's numbers, UP/DOWN go to the other row and on to the next
-colour; OK plays. The picker starts on a colour the seat owes (the lead's, unless the seat is known
-to be out of it), near the number of the last card played. Results, revokes, deal scores and the
-ranking are the shared trick-game screens.
+Only the cards still unseen this deal of the numbers in play are offered. LEFT/RIGHT step through
+the colour's numbers, UP/DOWN go to the other row and on to the next colour, every arrow wrapping
+around; OK plays. The colours come likeliest first, the next likeliest one UP or DOWN away, and the
+cursor starts where the card to come is fewest presses away as far as the table has seen: a colour
+already in the trick that the seat is not proved out of, a colour's highest or lowest unseen card;
+the only card that can come is offered ready for OK. On the card keypad the letters keep their
+colours (A bird, B fan, C butterfly, D umbrella, A A flower) and a digit types the number in the
+colour shown. Results, revokes, deal scores and the ranking are the shared trick-game screens.
 
 **The deck question** (3-5 players, before the first game at a player count whose numbers are not
 known): one screen of the twelve numbers in two rows, and ``Done`` and ``Skip`` below. The arrows
@@ -25,12 +29,13 @@ trick, whose cards the table has just seen.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.engine.base import Answer
 from companion.engine.tricks import SuitedCard, Turn
-from companion.games.irohanihohedo import Irohanihohedo, Play, deck_mask, marker_colour, marker_turn, mask_numbers
+from companion.games.irohanihohedo import Irohanihohedo, Play, deck_mask, marker_turn, mask_numbers
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, shortest
@@ -69,7 +74,8 @@ class IrohanihohedoUI(TrickUI[Irohanihohedo]):
         """Finished deals' tricks, and of the deal in play only its last trick: the cards of earlier
         tricks lie face down in their winners' stacks."""
         deals = self.game.state.deals
-        finished = [(d, k) for d, deal in enumerate(deals) for k, trick in enumerate(deal.tricks) if trick.result is not None]
+        finished = [(d, k) for d, deal in enumerate(deals)
+                    for k, trick in enumerate(deal.tricks) if trick.result is not None]
         in_play = [(d, k) for d, k in finished if deals[d].scores is None]
         shown = [(d, k) not in in_play[:-1] for d, k in finished]
         return [entry for entry, keep in zip(super().history(), shown, strict=True) if keep]
@@ -77,7 +83,8 @@ class IrohanihohedoUI(TrickUI[Irohanihohedo]):
     def describe(self, action: Any) -> str:
         if isinstance(action, Answer):
             numbers = mask_numbers(self.game.setup.cards, action.value)
-            return self.app.t("irohanihohedo.undo.deck", numbers=" ".join(map(str, numbers)) or self.app.t("irohanihohedo.deck.skip"))
+            told = " ".join(map(str, numbers)) or self.app.t("irohanihohedo.deck.skip")
+            return self.app.t("irohanihohedo.undo.deck", numbers=told)
         if not isinstance(action, Play):
             raise TypeError(f"{action!r} is not an Irohanihohedo action")
         return self.app.t("undo.play", seat=self.seat_name(action.seat), play=self.card_text(action.card))
@@ -112,32 +119,55 @@ class TrickScreen(TrickScreenBase):
         self.grid = self.card_grid()
 
     def card_grid(self) -> Grid[SuitedCard]:
+        """The unseen cards of the deck, one colour (two rows when it has more than ``half``
+        numbers) after the other, the likeliest colour first and the next likeliest one UP or DOWN
+        away; the cursor where the card to come is fewest presses away (:meth:`likelihood`)."""
+        grid = self.colour_rows(range(len(self.game.colours)))
+        weight = self.likelihood(self.seat, grid)
+        mass = [sum(weight(card) for row, group in zip(grid.rows, grid.groups, strict=True) if group == colour
+                    for _, card in row) for colour in range(len(self.game.colours))]
+        ranked = sorted(range(len(mass)), key=lambda colour: -mass[colour])
+        return self.likely_start(self.seat, self.colour_rows(ranked[0::2] + ranked[1::2][::-1]))
+
+    def colour_rows(self, order: Iterable[int]) -> Grid[SuitedCard]:
+        """The unseen cards in the colours of ``order`` (indexes, which are also the rows' groups)."""
         offered = set(self.game.unseen(self.game.deck()))
         colours = list(self.game.colours)
-        numbers = self.game.numbers
         rows: list[list[tuple[int, SuitedCard]]] = []
         groups: list[int] = []
-        for group, colour in enumerate(colours):
-            entries = [(number, SuitedCard(colour, number)) for number in numbers if SuitedCard(colour, number) in offered]
+        for group in order:
+            cards = [SuitedCard(colours[group], number) for number in self.game.numbers]
+            entries = [(card.rank, card) for card in cards if card in offered]
             split = (len(entries) + 1) // 2 if len(entries) > self.half else len(entries)
             rows += [entries[:split], entries[split:]]
             groups += [group, group]
-        grid = Grid.of(rows, groups=groups)
-        present = list(dict.fromkeys(grid.groups))
-        return grid.nearest(self._start_group(present), self._last_number())
+        return Grid.of(rows, groups=groups)
 
-    def _start_group(self, groups: list[int]) -> int:
-        """The lead's colour unless the seat is known to be out of it, else the first colour offered."""
-        colours = list(self.game.colours)
-        void = {suit for suit, _ in self.deal.watch.declined[self.seat]}
-        for colour in [self.trick.lead_suit, marker_colour(self.trick)]:
-            if colour is not None and colour not in void and colours.index(colour) in groups:
-                return colours.index(colour)
-        return groups[0]
+    def likelihood(self, seat: int, grid: Grid[Any]) -> Callable[[Any], float]:
+        """How likely each unseen card is to come from ``seat``, from public information only: every
+        colour already in the trick is owed, so a card of an owed colour the seat is not proved out of
+        is as likely as the chance the seat holds one (a seat dealt ``h`` of the unseen cards holds
+        none of ``k`` owed ones with the chance ``C(u - k, h) / C(u, h)``); a colour the seat declined
+        is out; the highest and lowest unseen of a colour weigh more (people win high or duck low)."""
+        void = {suit for suit, _ in self.deal.watch.declined[seat]}
+        owed = self.game.must_follow(self.trick) - void
+        cards = [card for row in grid.rows for _, card in row if card.suit not in void]
+        played = sum(1 for trick in self.deal.tricks for turn in trick.turns if turn.seat == seat)
+        held = max(1, min(self.game.hand_size - played, len(cards)))  # bounded: a revoke may have misled
+        owed_count = sum(card.suit in owed for card in cards)
+        out_of_owed = math.comb(len(cards) - owed_count, held) / math.comb(len(cards), held) if owed else 1.0
+        ranks: dict[str, list[int]] = {}
+        for card in cards:
+            ranks.setdefault(card.suit, []).append(card.rank)
+        extremes = {(suit, rank) for suit, found in ranks.items() for rank in (min(found), max(found))}
 
-    def _last_number(self) -> int:
-        cards = list(self.deal.shown_cards())
-        return cards[-1].rank if cards else self.half
+        def weight(card: SuitedCard) -> float:
+            if card.suit in void:
+                return 0.0  # the seat showed it holds none (a revoke is still entered, further away)
+            share = (1 - out_of_owed) / owed_count if card.suit in owed else out_of_owed / (len(cards) - owed_count)
+            return share * (self.EXTREME_WEIGHT if (card.suit, card.rank) in extremes else 1.0)
+
+        return weight
 
     # --- keys ----------------------------------------------------------------------------
 
@@ -147,14 +177,15 @@ class TrickScreen(TrickScreenBase):
         elif event.key is Key.OK:
             self.app.push(Play(self.seat, self.grid.value))
         elif event.key is Key.AUX:  # what the table may see of the won cards: see the module docstring
-            self.app.open(LowestScreen(self.app, self.ui) if self.game.strategic else TricksWonScreen(self.app, self.ui))
+            won = LowestScreen if self.game.strategic else TricksWonScreen
+            self.app.open(won(self.app, self.ui))
         elif event.key is Key.BACK:
             self.app.open_menu()
 
     def plan(self, action: Any) -> list[KeyEvent] | None:
         if not isinstance(action, Play) or action.seat != self.seat:
             return None
-        return shortest(self.grid, lambda grid: grid.value == action.card, Grid.steps) + [OK]
+        return [*shortest(self.grid, lambda grid: grid.value == action.card, Grid.steps), OK]
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -241,8 +272,12 @@ class DeckScreen(AnswerScreen):
         """Tick or untick what differs, nearest first, then go to Done (Skip for 0)."""
         grid, keys = self.grid, []
         todo = set() if value == 0 else set(mask_numbers(self.game.setup.cards, value)) ^ self.ticked
+
+        def path_to(number: int) -> list[KeyEvent]:
+            return shortest(grid, lambda g: g.value == number, Grid.steps)
+
         while todo:
-            paths = [shortest(grid, lambda g, n=number: g.value == n, Grid.steps) for number in sorted(todo)]
+            paths = [path_to(number) for number in sorted(todo)]
             path = min(paths, key=len)
             for event in path:
                 grid = grid.moved(event.key)

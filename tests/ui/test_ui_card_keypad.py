@@ -220,7 +220,8 @@ def test_the_keypad_takes_fewer_presses_than_the_joystick_on_a_whole_game() -> N
     for layout in ("joystick", "keypad"):
         app = make_app(type(game)(game.setup))
         counts[layout] = sum(enter_by_keys(app, action, layout) for action in game.actions)
-    assert counts["keypad"] < counts["joystick"] * 0.6
+    # the joystick starts on the likeliest card too, and the deck question costs the same on both
+    assert counts["keypad"] < counts["joystick"] * 0.65  # 551 against 920 when written
 
 
 def test_a_table_of_people_plays_its_extremes_more_often_than_a_random_one() -> None:

@@ -29,7 +29,7 @@ import tempfile
 import time
 import traceback
 import tty
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -68,7 +68,7 @@ def fuzz(cases: int, seed: int) -> None:
                 outcomes[run(data)] += 1
             except Hang:
                 outcomes["hang"] += 1
-            except Exception as err:  # noqa: BLE001 - counting them is the point
+            except Exception as err:  # counting them is the point
                 outcomes["escaped"] += 1
                 where = traceback.extract_tb(err.__traceback__)[-1]
                 escapes[f"{type(err).__name__} at {Path(where.filename).name}:{where.lineno}"] += 1
@@ -194,7 +194,7 @@ def main() -> None:
                         help="source tree whose daemon and firmware the flood runs (to compare with another revision)")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
-    print(f"# bench/faults.py, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.node()}: "
+    print(f"# bench/faults.py, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}: "
           f"{platform.machine()} {os.cpu_count()} CPUs, Python {platform.python_version()}, "
           f"load {os.getloadavg()[0]:.1f}")
     print(f"command: python bench/faults.py {' '.join(sys.argv[1:])}".rstrip())

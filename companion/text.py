@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import json
 import string
-from collections.abc import Mapping
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 

@@ -40,7 +40,7 @@ def test_cards_import_refuses_a_bad_file_by_name(tmp_path: Path, capsys, kind: s
     bad = tmp_path / "import.json"
     BAD_FILES[kind](bad)
     code, err = run(capsys, "cards", "--facts", str(tmp_path / "facts.json"), "import", str(bad))
-    assert code == 2 and err.startswith(f"companion: {bad}") or err.startswith(f"companion: cannot read {bad}"), err
+    assert (code == 2 and err.startswith(f"companion: {bad}")) or err.startswith(f"companion: cannot read {bad}"), err
     assert not (tmp_path / "facts.json").exists()
 
 

@@ -183,7 +183,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         super().end_headers()
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  (the base class's name)
+    def log_message(self, format: str, *args: Any) -> None:  # `format`: the base class's name
         pass  # a projector page reloading is not news
 
     def do_HEAD(self) -> None:

@@ -398,7 +398,7 @@ class Irohanihohedo(TrickGame[IroState]):
         if decision is None:
             raise IllegalAction("the game is over", code="game_over")
         words = text.replace(",", " ").split()
-        if decision.question is not None and (words == ["skip"] or words and all(map(is_digits, words))):
+        if decision.question is not None and (words == ["skip"] or (words and all(map(is_digits, words)))):
             numbers = [] if words == ["skip"] else [int(word) for word in words]
             return Answer(decision.question.key, deck_mask(self.setup.cards, numbers))
         return Play(self.seat_to_play(self.state.deal.trick), SuitedCard.parse(text.strip()))

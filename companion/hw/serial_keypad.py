@@ -757,5 +757,5 @@ class SerialKeypad:
                     self._on_seat(result)
             elif self.key_presses.admit():
                 self._on_event(result)
-        except Exception:  # noqa: BLE001 - the reader must outlive any callback bug
+        except Exception:  # the reader must outlive any callback bug
             logger.exception("keypad callback failed on %r", result)

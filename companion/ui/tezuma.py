@@ -27,7 +27,19 @@ from companion.carddata import printed_cards
 from companion.engine.base import Answer, Question
 from companion.engine.tricks import Deal
 from companion.errors import IllegalAction, IllegalPlay
-from companion.games.tezuma import ABILITY, CARDLESS, FIRE, PENALTY, SCORING, Card, DealState, Draft, Play, TezumaGame, Trick
+from companion.games.tezuma import (
+    ABILITY,
+    CARDLESS,
+    FIRE,
+    PENALTY,
+    SCORING,
+    Card,
+    DealState,
+    Draft,
+    Play,
+    TezumaGame,
+    Trick,
+)
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, Number, shortest

@@ -12,9 +12,9 @@ import time
 import urllib.request
 from pathlib import Path
 
-from companion.report import rendered_summary
 from companion.event.board import standings
 from companion.event.mosquitto import free_port
+from companion.report import rendered_summary
 from tests.event.conftest import EVENT, SETTLE, replay_json, settle
 
 ROOT = Path(__file__).resolve().parents[2]

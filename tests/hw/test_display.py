@@ -15,8 +15,14 @@ from PIL import Image, ImageDraw
 
 from companion.errors import ConfigError, HardwareError
 from companion.hw.boards import load_preset
-from companion.hw.display import (FULL_FRAME_BYTES, Display, RecordingBus, display_parser,
-                                  open_display, parse_display_args)
+from companion.hw.display import (
+    FULL_FRAME_BYTES,
+    Display,
+    RecordingBus,
+    display_parser,
+    open_display,
+    parse_display_args,
+)
 from companion.hw.panel import PanelModel
 
 DRIVERS = {"ssd1306": ssd1306, "sh1106": sh1106}

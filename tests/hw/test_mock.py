@@ -15,9 +15,17 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.errors import ConfigError
 from companion.hw.keys import Key, KeyEvent
-from companion.hw.mock import (IdleKeySource, MockPad, ScriptKeySource, TtyKeySource,
-                               VirtualTime, decode_keys, install_mock_factory,
-                               key_source_for, parse_script)
+from companion.hw.mock import (
+    IdleKeySource,
+    MockPad,
+    ScriptKeySource,
+    TtyKeySource,
+    VirtualTime,
+    decode_keys,
+    install_mock_factory,
+    key_source_for,
+    parse_script,
+)
 
 PINS = {Key.UP: 17, Key.DOWN: 22, Key.LEFT: 27, Key.RIGHT: 23, Key.OK: 4, Key.BACK: 5,
         Key.AUX: 6}

@@ -10,10 +10,10 @@ import pytest
 
 from companion.errors import ConfigError
 from companion.games.tezuma import TezumaGame
-from companion.ui.canvas import Typeface
 from companion.session import Session
-from companion.ui.tezuma import TezumaUI
 from companion.text import Catalog, check_seat_names, load_seat_names
+from companion.ui.canvas import Typeface
+from companion.ui.tezuma import TezumaUI
 from tests.ui.helpers import make_app, new_game
 
 

@@ -61,7 +61,8 @@ def check_shape(data: object, shape: object, where: str) -> None:
     Traceback (most recent call last):
     ...
     companion.errors.CardDataError: cards: suits[1].code must be a string, not 7
-    >>> check_shape({"points": {"0": 3}, "label": "#{id}"}, {"points": MapOf(int), "label": re.compile(r"[^{}]*\\{id\\}[^{}]*")}, "card")
+    >>> shape = {"points": MapOf(int), "label": re.compile(r"[^{}]*\\{id\\}[^{}]*")}
+    >>> check_shape({"points": {"0": 3}, "label": "#{id}"}, shape, "card")
     """
     _check(data, shape, where, "")
 
@@ -297,7 +298,9 @@ def set_fact(facts: dict[str, Any], game: str, key: str, value: int) -> None:
     for part in parents:
         node = node.setdefault(part, {}) if isinstance(node, dict) else None
     if not isinstance(node, dict) or isinstance(node.get(leaf), dict):
-        raise CardDataError(f"{game} {key}: clashes with another fact in the file (a value where a group is, or the reverse)")
+        raise CardDataError(
+            f"{game} {key}: clashes with another fact in the file (a value where a group is, or the reverse)"
+        )
     node[leaf] = value
 
 

@@ -91,10 +91,18 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(handler=cmd_export)
 
     cards = commands.add_parser(
-        "cards", help="card facts the table supplied for cards whose print was lost",
-        epilog="The facts file used is named on standard error. Exit status: 0 done; 2 refused (one line says why), nothing changed.")
-    cards.add_argument("--facts", type=Path, help=f"the facts file (default: STATE/{carddata.FACTS_FILE}, where STATE is "
-                       "$STATE_DIRECTORY, else the installed device's /var/lib/tabletop-companion, else ~/.local/state/tabletop-companion)")
+        "cards",
+        help="card facts the table supplied for cards whose print was lost",
+        epilog="The facts file used is named on standard error. "
+        "Exit status: 0 done; 2 refused (one line says why), nothing changed.",
+    )
+    cards.add_argument(
+        "--facts",
+        type=Path,
+        help=f"the facts file (default: STATE/{carddata.FACTS_FILE}, where STATE is "
+        "$STATE_DIRECTORY, else the installed device's /var/lib/tabletop-companion, "
+        "else ~/.local/state/tabletop-companion)",
+    )
     verbs = cards.add_subparsers(dest="verb", required=True, metavar="VERB")
     verbs.add_parser("list", help="list printed gaps and what the table told").set_defaults(handler=cmd_cards_list)
     set_ = verbs.add_parser("set", help="set or correct one fact, e.g. set tezuma-2015 points:3:5 8")
@@ -108,7 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
     delete.set_defaults(handler=cmd_cards_delete)
     exp = verbs.add_parser("export", help="print the facts file as JSON")
     exp.set_defaults(handler=cmd_cards_export)
-    imp = verbs.add_parser("import", help="merge facts from a file written by 'cards export' (its values win; each added or changed fact is listed)")
+    imp = verbs.add_parser(
+        "import",
+        help="merge facts from a file written by 'cards export' (its values win; each added or changed fact is listed)",
+    )
     imp.add_argument("file", type=Path)
     imp.set_defaults(handler=cmd_cards_import)
 
@@ -270,8 +281,14 @@ def read_facts_to_import(path: Path) -> dict[str, Any]:
     try:
         other = json.loads(text)
     except json.JSONDecodeError as err:
-        lines = "; it has several lines: a game record? import takes what 'cards export' writes" if err.msg == "Extra data" else ""
-        raise ConfigError(f"{path}: not a card-facts file: not valid JSON ({err.msg}, line {err.lineno}){lines}") from None
+        lines = (
+            "; it has several lines: a game record? import takes what 'cards export' writes"
+            if err.msg == "Extra data"
+            else ""
+        )
+        raise ConfigError(
+            f"{path}: not a card-facts file: not valid JSON ({err.msg}, line {err.lineno}){lines}"
+        ) from None
     except ValueError as err:  # e.g. an integer longer than Python converts (4,300 digits)
         raise ConfigError(f"{path}: not a card-facts file: {err}") from None
     except RecursionError:

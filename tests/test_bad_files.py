@@ -30,7 +30,9 @@ BAD_FILES = {
     "a character device": lambda path: path.symlink_to("/dev/zero"),
     "not UTF-8": lambda path: path.write_bytes(b'{"tezuma": {"points": {"A": {"1": 3}}}}\xff\xfe'),
     "nested 100,000 deep": lambda path: path.write_bytes(b"[" * 100_000),
-    "an integer of 5,000 digits": lambda path: path.write_bytes(b'{"tezuma": {"points": {"A": {"1": ' + b"7" * 5000 + b"}}}}"),
+    "an integer of 5,000 digits": lambda path: path.write_bytes(
+        b'{"tezuma": {"points": {"A": {"1": ' + b"7" * 5000 + b"}}}}"
+    ),
     "NaN": lambda path: path.write_bytes(b'{"tezuma": {"points": {"A": {"1": NaN}}}}'),
 }
 

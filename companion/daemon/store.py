@@ -177,7 +177,9 @@ class Store:
         """Move the current journal into ``games/`` under a name no other game has."""
         stem = f"{kind}-{_stamp(self._wall())}"
         taken = {p.name for p in self.games_dir.glob(f"{stem}*")} if self.games_dir.is_dir() else set()
-        name = next(n for n in (f"{stem}{'-' + str(i) if i else ''}.jsonl" for i in range(len(taken) + 1)) if n not in taken)
+        name = next(
+            n for n in (f"{stem}{'-' + str(i) if i else ''}.jsonl" for i in range(len(taken) + 1)) if n not in taken
+        )
         return archive_journal(self.journal_path, self.games_dir, name)
 
     def start(self, setup: Setup) -> Session:

@@ -256,7 +256,9 @@ class Game(ABC, Generic[StateT]):
 
     @classmethod
     @abstractmethod
-    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    def resolve_options(
+        cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int
+    ) -> dict[str, Any]:
         """Every option the game reads, defaults and random draws filled in, so a record is self-contained."""
 
     @classmethod

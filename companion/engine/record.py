@@ -236,7 +236,9 @@ def setup_from_header(data: Mapping[str, Any]) -> Setup:
     game = data.get("game")
     if not isinstance(game, str):
         raise RecordError("the header names no 'game'")
-    return Setup(game, tuple(players), data.get("options", {}), seed, data.get("cards", {}), data.get("table_facts", {}))
+    return Setup(
+        game, tuple(players), data.get("options", {}), seed, data.get("cards", {}), data.get("table_facts", {})
+    )
 
 
 _OPTION_CHECKS = {
@@ -272,7 +274,9 @@ def check_options(cls: type[Game[Any]], setup: Setup) -> None:
             shown = dumps({"v": options[name]})[5:-1]
             if len(shown) > _RAW_SHOWN:
                 shown = shown[:_RAW_SHOWN] + "..."
-            raise RecordError(f"the header's options.{name} must be {wanted.format(last=len(setup.players) - 1)}, not {shown}")
+            raise RecordError(
+                f"the header's options.{name} must be {wanted.format(last=len(setup.players) - 1)}, not {shown}"
+            )
 
 
 class RecordVisitor:

@@ -370,7 +370,9 @@ class TrickGame(Game[StateT]):
     # --- setup -----------------------------------------------------------------------------------
 
     @classmethod
-    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    def resolve_options(
+        cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int
+    ) -> dict[str, Any]:
         """By default the only option is the first ``dealer`` seat (wrapped to the table's size)."""
         return {"dealer": int(options.get("dealer", 0)) % players}
 
@@ -523,7 +525,9 @@ class TrickGame(Game[StateT]):
             "deals": deals,
             "totals": self.totals(),
             "winners": self.winners() if self.is_over() else [],
-            "revokes": [revoke.to_json() | {"reason": [self.revoke_phrase(revoke).to_json()]} for revoke in self.state.revokes],
+            "revokes": [
+                revoke.to_json() | {"reason": [self.revoke_phrase(revoke).to_json()]} for revoke in self.state.revokes
+            ],
             "pending": self.pending(),
         }
 

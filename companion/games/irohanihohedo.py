@@ -183,8 +183,10 @@ class Irohanihohedo(TrickGame[IroState]):
         check = CardCheck(cls.game_id, CARD_SHAPE, cards)
         check.named_codes("colours", 5, "colour")
         check.numbers()
-        check.need(all(is_digits(k) and set(v) <= set(cards["numbers"]) for k, v in cards["numbers_by_players"].items()),
-                   "'numbers_by_players' maps a player count to a list of the numbers it uses")
+        check.need(
+            all(is_digits(k) and set(v) <= set(cards["numbers"]) for k, v in cards["numbers_by_players"].items()),
+            "'numbers_by_players' maps a player count to a list of the numbers it uses",
+        )
         check.need(all(len(set(v)) == cards["cards_per_colour_per_player"] * int(k)
                        for k, v in cards["numbers_by_players"].items()),
                    "'numbers_by_players' lists 'cards_per_colour_per_player' x players numbers for each count")
@@ -212,7 +214,9 @@ class Irohanihohedo(TrickGame[IroState]):
         players = answer.key.split(":")[1]
         if not answer.value:
             return []
-        return [(f"numbers:{players}:{number}", answer.value >> index & 1) for index, number in enumerate(cards["numbers"])]
+        return [
+            (f"numbers:{players}:{number}", answer.value >> index & 1) for index, number in enumerate(cards["numbers"])
+        ]
 
     @property
     def numbers(self) -> list[int]:
@@ -264,9 +268,14 @@ class Irohanihohedo(TrickGame[IroState]):
         return range(0, 2)  # 1: the player count uses the number; 0: it does not
 
     @classmethod
-    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    def resolve_options(
+        cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int
+    ) -> dict[str, Any]:
         """The dealer, and ``strategic``: the variant that keeps each colour's lowest card face up."""
-        return {**super().resolve_options(options, players, cards, seed), "strategic": bool(options.get("strategic", False))}
+        return {
+            **super().resolve_options(options, players, cards, seed),
+            "strategic": bool(options.get("strategic", False)),
+        }
 
     # --- names ---------------------------------------------------------------------------------
 
@@ -300,8 +309,12 @@ class Irohanihohedo(TrickGame[IroState]):
         if beside is None:
             raise ValueError("a trick is resolved once it has cards")
         marker = beside.cards[0].suit
-        value, winner = max((card.rank, turn.seat) for turn in trick.turns for card in turn.cards if card.suit == marker)
-        reason = [Phrase("irohanihohedo.win", {"winner": Seat(winner), "colour": Term("colour", marker), "value": value})]
+        value, winner = max(
+            (card.rank, turn.seat) for turn in trick.turns for card in turn.cards if card.suit == marker
+        )
+        reason = [
+            Phrase("irohanihohedo.win", {"winner": Seat(winner), "colour": Term("colour", marker), "value": value})
+        ]
         lead_colour = trick.lead_suit
         if marker != lead_colour:
             reason.append(Phrase("irohanihohedo.marker", {"seat": Seat(beside.seat), "colour": Term("colour", marker)}))

@@ -458,7 +458,9 @@ class SwordWalkingTrumpTie:
         sword = view.first_declared(SWORD)
         if sword is None or sword not in view.valid_trumps or len(view.valid_trumps) < 2:
             return None
-        return Win(sword, self.name, Phrase("tezuma.trump-sword", {"winner": Seat(sword), "ability": ability_term(SWORD)}))
+        return Win(
+            sword, self.name, Phrase("tezuma.trump-sword", {"winner": Seat(sword), "ability": ability_term(SWORD)})
+        )
 
 
 class ButterflyOverWater:
@@ -467,7 +469,11 @@ class ButterflyOverWater:
     name = "trump-butterfly-water"
 
     def decide(self, view: TrickView) -> Win | None:
-        if not view.valid_trumps or view.ability_of(view.valid_trumps[0]) != BUTTERFLY or view.first_declared(WATER) is None:
+        if (
+            not view.valid_trumps
+            or view.ability_of(view.valid_trumps[0]) != BUTTERFLY
+            or view.first_declared(WATER) is None
+        ):
             return None
         winner = view.valid_trumps[0]
         return Win(winner, self.name, Phrase("tezuma.trump-butterfly-water", {
@@ -709,7 +715,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             points = card.get("points")
             need(isinstance(points, dict) and all(is_digits(k) and is_int(v) and v >= 0 for k, v in points.items()),
                  f"scoring card {card.get('id')}: 'points' maps trick counts to points >= 0")
-            need(isinstance(card.get("complete"), bool), f"scoring card {card.get('id')}: 'complete' must be true/false")
+            need(
+                isinstance(card.get("complete"), bool), f"scoring card {card.get('id')}: 'complete' must be true/false"
+            )
             need(isinstance(card.get("players"), list), f"scoring card {card.get('id')}: 'players' must be a list")
 
     @classmethod
@@ -731,14 +739,22 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         parts = key.split(":")
         ids = [c["id"] for c in cards["scoring"]["cards"]]
         tricks = cards["tricks_per_deal"]
-        if len(parts) != 3 or parts[0] != "points" or parts[1] not in ids or not is_digits(parts[2]) or int(parts[2]) > tricks:
+        if (
+            len(parts) != 3
+            or parts[0] != "points"
+            or parts[1] not in ids
+            or not is_digits(parts[2])
+            or int(parts[2]) > tricks
+        ):
             raise CardDataError(
                 f"{cls.game_id} facts are points:<card>:<tricks> with card one of {', '.join(ids)}"
                 f" and tricks 0-{tricks}, not {key!r}"
             )
 
     @classmethod
-    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    def resolve_options(
+        cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int
+    ) -> dict[str, Any]:
         """The variants, the start seat and each deal's layout (drawn from ``seed`` unless named)."""
         cls.check_variants(options)
         n = players
@@ -747,7 +763,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         first = cls.default_layout(cards, n, options, rng, beginner)
         layouts = [first]
         for _ in range(1, n):
-            layouts.append(cls.default_layout(cards, n, {}, rng, beginner) if options.get("redraw_each_deal") else first)
+            layouts.append(
+                cls.default_layout(cards, n, {}, rng, beginner) if options.get("redraw_each_deal") else first
+            )
         resolved = {"beginner": beginner, "start_seat": int(options.get("start_seat", 0)) % n, "layouts": layouts}
         if options.get("redraw_each_deal"):
             resolved["redraw_each_deal"] = True
@@ -1097,7 +1115,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                 )
             return
         if card.rank not in self.ranks:
-            raise IllegalPlay(f"{card} is not in the {self.n}-player deck", code="not_in_deck", card=str(card), players=self.n)
+            raise IllegalPlay(
+                f"{card} is not in the {self.n}-player deck", code="not_in_deck", card=str(card), players=self.n
+            )
         if card in deal.put_down:
             raise IllegalPlay(f"{card} was already played this deal", code="already_played", card=str(card))
 
@@ -1114,7 +1134,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if deferred or trick.ability_of(seat):
             raise IllegalPlay(f"{label} already used an ability this trick", code="one_ability_per_trick", seat=label)
         if deal.uses[seat] <= 0:
-            raise IllegalPlay(f"{label} has no {name} uses left this deal", code="ability_used_up", seat=label, ability=ability)
+            raise IllegalPlay(
+                f"{label} has no {name} uses left this deal", code="ability_used_up", seat=label, ability=ability
+            )
         if ability in NOT_FOR_LEAD and seat == trick.lead:
             raise IllegalPlay(f"{name} cannot be used by the lead player", code="ability_not_for_lead", ability=ability)
 

@@ -345,7 +345,9 @@ class ChooseRule:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ChooseRule:
-        return cls(RoundRule(_one_of(data, "rule", list(ROUND_RULES)), _one_of(data, "variant", [None, *HOUSE_EXAMPLES])))
+        return cls(
+            RoundRule(_one_of(data, "rule", list(ROUND_RULES)), _one_of(data, "variant", [None, *HOUSE_EXAMPLES]))
+        )
 
 
 @dataclass(frozen=True)
@@ -558,7 +560,10 @@ class Zenjidou(TrickGame[ZState]):
         check.named_codes("colours", COLOURS, "colour")
         need(sorted(cards["score_marks"]) == [-2, -1, 0, 1, 2, 3], "'score_marks' must be 0, +1..+3, -1, -2")
         need(cards.get("effects") == list(EFFECT_KINDS), f"'effects' must be {list(EFFECT_KINDS)}")
-        need(cards.get("resolution_rules") == list(RESOLUTION_RULES), f"'resolution_rules' must be {list(RESOLUTION_RULES)}")
+        need(
+            cards.get("resolution_rules") == list(RESOLUTION_RULES),
+            f"'resolution_rules' must be {list(RESOLUTION_RULES)}",
+        )
         need(cards.get("round_rules") == list(ROUND_RULES), "'round_rules' must be A..L")
         for key in COUNTS:
             need(cards[key] > 0, f"{key!r} must be a whole number > 0")
@@ -603,7 +608,9 @@ class Zenjidou(TrickGame[ZState]):
         return told
 
     @classmethod
-    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    def resolve_options(
+        cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int
+    ) -> dict[str, Any]:
         """Only the direction (who leads comes from the round's rules, not from a dealer): a record
         without it was played counter-clockwise by an earlier version and is refused."""
         return {"direction": DIRECTION}
@@ -733,7 +740,9 @@ class Zenjidou(TrickGame[ZState]):
         put_down = deal.revealed.get(hand, 0)
         first_lead = not deal.revealed and (letter in "DEJ" or deal.rule == CLOSEST
                                             or (letter == "F" and deal.sides.get(hand) == "top"))
-        forced = (letter in FACE_DOWN and put_down == self.tricks - 1) or (letter == "C" and put_down == 0) or first_lead
+        forced = (
+            (letter in FACE_DOWN and put_down == self.tricks - 1) or (letter == "C" and put_down == 0) or first_lead
+        )
         return Need("play", hand, bottom if forced else None)
 
     def may_hold_bottom(self, deal: Round, owner: int) -> tuple[int, ...]:
@@ -926,7 +935,9 @@ class Zenjidou(TrickGame[ZState]):
                 reason.append(Phrase("zenjidou.quiz.wrong", {"seat": Seat(player), "card": card}))
             if trick.pointer is not None:
                 winner = self._pointer_hand(trick.pointer)
-                reason.insert(0, Phrase("zenjidou.quiz.right", {"winner": Seat(trick.pointer), "card": best.entry.number}))
+                reason.insert(
+                    0, Phrase("zenjidou.quiz.right", {"winner": Seat(trick.pointer), "card": best.entry.number})
+                )
                 if self.players == 2:
                     house = HOUSE_QUIZ_HANDS
             else:
@@ -1031,9 +1042,13 @@ class Zenjidou(TrickGame[ZState]):
             if question is None or question.key != action.key:
                 raise IllegalAction(f"no question about {action.key!r} is open")
             if not question.minimum <= action.value <= question.maximum:
-                raise IllegalAction(f"the answer is an index {question.minimum}-{question.maximum}, not {action.value}",
-                                    code="zenjidou.refusal.answer_range", minimum=question.minimum, maximum=question.maximum,
-                                    value=action.value)
+                raise IllegalAction(
+                    f"the answer is an index {question.minimum}-{question.maximum}, not {action.value}",
+                    code="zenjidou.refusal.answer_range",
+                    minimum=question.minimum,
+                    maximum=question.maximum,
+                    value=action.value,
+                )
             return
         if question is not None:  # a question is only open in a round still being played
             raise IllegalAction(f"first tell the device {question.prompt}", code="zenjidou.refusal.question_open")
@@ -1042,8 +1057,11 @@ class Zenjidou(TrickGame[ZState]):
         kind = getattr(action, "type", None)
         expected = {"quiz": ("point", "no_point")}.get(need.kind, (need.kind,))
         if kind not in expected:
-            raise IllegalAction(f"waiting for {need.kind}, not {kind or action!r}", code="zenjidou.refusal.wrong_action",
-                                expected=need.kind)
+            raise IllegalAction(
+                f"waiting for {need.kind}, not {kind or action!r}",
+                code="zenjidou.refusal.wrong_action",
+                expected=need.kind,
+            )
         hand = getattr(action, "hand", need.hand)
         if hand != need.hand:
             raise IllegalAction(f"it is hand {(need.hand or 0) + 1}'s turn, not {hand!r}'s", code="not_your_turn",
@@ -1052,7 +1070,9 @@ class Zenjidou(TrickGame[ZState]):
 
     def _check_new_card(self, card: int) -> None:
         if card not in self.numbers:
-            raise IllegalPlay(f"{card} is not a card: numbers are 1-32", code="zenjidou.refusal.not_a_card", text=str(card))
+            raise IllegalPlay(
+                f"{card} is not a card: numbers are 1-32", code="zenjidou.refusal.not_a_card", text=str(card)
+            )
         if card in self.state.deal.seen:
             raise IllegalPlay(f"{card} was already seen this round", code="already_played", card=str(card))
 
@@ -1073,8 +1093,11 @@ class Zenjidou(TrickGame[ZState]):
 
     def _check_guesses(self, action: Guesses, need: Need) -> None:
         if len(action.guesses) != self.players or not all(0 <= g < self.players for g in action.guesses):
-            raise IllegalAction(f"one guess per player, each naming a player 1-{self.players}", code="zenjidou.refusal.guesses",
-                                players=self.players)
+            raise IllegalAction(
+                f"one guess per player, each naming a player 1-{self.players}",
+                code="zenjidou.refusal.guesses",
+                players=self.players,
+            )
 
     def _check_play(self, action: Play, need: Need) -> None:
         """Any card the table has not seen yet; a shown bottom card only by a hand that may hold it."""
@@ -1093,7 +1116,9 @@ class Zenjidou(TrickGame[ZState]):
             raise IllegalAction(f"P{action.player + 1} cannot point again this trick", code="zenjidou.refusal.quiz_out",
                                 seat=f"P{action.player + 1}")
         if action.card not in [t.cards[0] for t in trick.turns]:
-            raise IllegalPlay(f"{action.card} is not in this trick", code="zenjidou.refusal.not_in_trick", card=str(action.card))
+            raise IllegalPlay(
+                f"{action.card} is not in this trick", code="zenjidou.refusal.not_in_trick", card=str(action.card)
+            )
 
     def _check_no_point(self, action: NoPoint, need: Need) -> None:
         """Anyone may say nobody else points."""
@@ -1142,8 +1167,8 @@ class Zenjidou(TrickGame[ZState]):
         """An action for the current decision in short notation.
 
         A number answers a question or plays a card; ``rest 7``, ``bottom 12``, ``rule A``,
-        ``rule L closest``, ``side bottom``, ``guess 2 2 1`` (P-numbers, one per player), ``point 2 16`` (P2 points at 16), ``nopoint``,
-        ``lead left`` / ``lead self``.
+        ``rule L closest``, ``side bottom``, ``guess 2 2 1`` (P-numbers, one per player),
+        ``point 2 16`` (P2 points at 16), ``nopoint``, ``lead left`` / ``lead self``.
         """
         words = text.split()
         if not words:

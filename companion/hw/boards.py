@@ -71,8 +71,10 @@ class DisplaySpec:
     def luma_defaults(self) -> dict[str, Any]:
         """Defaults for the argparse destinations of ``luma.core.cmdline.create_parser``.
 
-        >>> DisplaySpec("ssd1306", "i2c", 128, 64, 0, i2c_port=1, i2c_address=0x3C).luma_defaults()
-        {'display': 'ssd1306', 'interface': 'i2c', 'width': 128, 'height': 64, 'rotate': 0, 'i2c_port': 1, 'i2c_address': '0x3C'}
+        >>> spec = DisplaySpec("ssd1306", "i2c", 128, 64, 0, i2c_port=1, i2c_address=0x3C)
+        >>> spec.luma_defaults()  # doctest: +NORMALIZE_WHITESPACE
+        {'display': 'ssd1306', 'interface': 'i2c', 'width': 128, 'height': 64, 'rotate': 0,
+         'i2c_port': 1, 'i2c_address': '0x3C'}
         """
         options: dict[str, Any] = {
             "display": self.driver, "interface": self.interface,

@@ -300,8 +300,9 @@ def decode_keys(chunk: bytes) -> list[KeyEvent]:
     a modifier (Shift/Alt/Ctrl+arrow, Alt+key) makes it a long press. A lone Esc can only be
     told from the start of a sequence by arriving alone, as terminals send sequences whole.
 
-    >>> decode_keys(b"\\x1b[A\\x1b[1;2Bo\\x1b")
-    [KeyEvent(key=<Key.UP: 'UP'>, long=False), KeyEvent(key=<Key.DOWN: 'DOWN'>, long=True), KeyEvent(key=<Key.OK: 'OK'>, long=False), KeyEvent(key=<Key.BACK: 'BACK'>, long=False)]
+    >>> decode_keys(b"\\x1b[A\\x1b[1;2Bo\\x1b")  # doctest: +NORMALIZE_WHITESPACE
+    [KeyEvent(key=<Key.UP: 'UP'>, long=False), KeyEvent(key=<Key.DOWN: 'DOWN'>, long=True),
+     KeyEvent(key=<Key.OK: 'OK'>, long=False), KeyEvent(key=<Key.BACK: 'BACK'>, long=False)]
     >>> decode_keys(b"W?")
     [KeyEvent(key=<Key.UP: 'UP'>, long=True)]
     """

@@ -523,8 +523,9 @@ class PressLimiter:
 
     >>> now = [0.0]
     >>> presses = PressLimiter(lambda: now[0], rate=1.0, burst=2)
-    >>> [presses.admit() for _ in range(4)], presses.report()
-    ([True, True, False, False], ['dropped 2 key press(es) arriving faster than a hand presses (over 2 at once or 1 a second): a stuck key or a faulty keypad?'])
+    >>> [presses.admit() for _ in range(4)], presses.report()  # doctest: +NORMALIZE_WHITESPACE
+    ([True, True, False, False], ['dropped 2 key press(es) arriving faster than a hand presses
+    (over 2 at once or 1 a second): a stuck key or a faulty keypad?'])
     >>> now[0] = 1.0
     >>> presses.admit(), presses.dropped
     (True, 2)

@@ -135,7 +135,9 @@ class ZenjidouTable(DealingTable):
         if kind == "bottom":
             return Bottom(hand, self.piles[hand][-1])
         if kind == "rule":
-            return rng.choice([a for a in game.legal_actions if isinstance(a, ChooseRule) and a.rule.letter in self.rules])
+            return rng.choice(
+                [a for a in game.legal_actions if isinstance(a, ChooseRule) and a.rule.letter in self.rules]
+            )
         if kind == "guesses":
             return Guesses(tuple(rng.randrange(game.players) for _ in range(game.players)))
         if kind == "play":

@@ -76,7 +76,9 @@ class Grid(Generic[T]):
 
     def nearest(self, group: int, slot: int) -> Grid[T]:
         """The cursor in ``group`` on the entry closest to ``slot`` (the lower one on a tie)."""
-        r, c = min(self.places(group), key=lambda rc: (abs(self.rows[rc[0]][rc[1]][0] - slot), self.rows[rc[0]][rc[1]][0]))
+        r, c = min(
+            self.places(group), key=lambda rc: (abs(self.rows[rc[0]][rc[1]][0] - slot), self.rows[rc[0]][rc[1]][0])
+        )
         return replace(self, row=r, col=c)
 
     def likeliest(self, ranked: Iterable[T]) -> Grid[T]:

@@ -359,7 +359,9 @@ class SetupForm(Screen):
             Choice(f"seat{seat}", self.app.seat_label(seat), pool, pool, pool.index(name) if name in pool else 0)
             for seat, name in enumerate(names[: int(self.players.value)])
         ]
-        self.extra = self.app.ui_class(self.game.value).setup_choices(self.app, self.game.value, int(self.players.value))
+        self.extra = self.app.ui_class(self.game.value).setup_choices(
+            self.app, self.game.value, int(self.players.value)
+        )
 
     @property
     def rows(self) -> list[Choice | None]:

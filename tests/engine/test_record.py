@@ -23,7 +23,12 @@ def test_header_is_self_contained(lines):
     assert header["format"] == FORMAT and header["version"] == 1
     assert header["game"] == "tezuma-2015" and header["players"] == ["Aki", "Ben", "Chie", "Dai"]
     assert {a["id"] for a in header["cards"]["abilities"]} >= {"paper-egg", "five-color-sand"}
-    assert header["options"]["layouts"][0]["abilities"][:4] == ["paper-egg", "water-trick", "sword-walking", "baby-chicks"]
+    assert header["options"]["layouts"][0]["abilities"][:4] == [
+        "paper-egg",
+        "water-trick",
+        "sword-walking",
+        "baby-chicks",
+    ]
 
 
 def test_undo_lines_fold_away(lines):

@@ -95,7 +95,14 @@ def test_2015_layout_rules_chart_7_only_with_four_chart_8_only_with_three():
     game = new_game("tezuma-2015", players=3)
     assert game.state.deal.layout == {
         "scoring": ["1", "2", "3", "8"],
-        "abilities": ["paper-egg", "butterfly-dance", "linking-rings", "baby-chicks", "horse-swallowing", "five-color-sand"],
+        "abilities": [
+            "paper-egg",
+            "butterfly-dance",
+            "linking-rings",
+            "baby-chicks",
+            "horse-swallowing",
+            "five-color-sand",
+        ],
     }
 
 
@@ -122,7 +129,10 @@ def test_revoke_is_reported_once_when_a_later_card_proves_it():
     trick(game, "W8", "B5", "W4", "W5")  # P2 shows a butterfly: P2 held one in trick 1
     [revoke] = game.state.revokes
     assert (revoke.deal, revoke.trick, revoke.seat, revoke.suit, revoke.proved_in_trick) == (0, 0, 1, "B", 2)
-    assert Formatter.for_game(CATALOG, "en", game).phrase(revoke.phrase()) == "P2 did not follow butterfly in trick 1 of deal 1 but held it (shown in trick 3)"
+    assert (
+        Formatter.for_game(CATALOG, "en", game).phrase(revoke.phrase())
+        == "P2 did not follow butterfly in trick 1 of deal 1 but held it (shown in trick 3)"
+    )
     trick(game, "W7", "B6", "W6", "R1")
     assert len(game.state.revokes) == 1
 
@@ -211,8 +221,10 @@ def test_redraw_each_deal_is_the_later_editions_variant_only():
 
 
 def test_a_custom_first_layout_in_2015_stays_for_every_deal():
-    chosen = {"scoring": ["1", "2", "3", "4", "7"],
-              "abilities": ["paper-egg", "butterfly-dance", "linking-rings", "baby-chicks", "pail-dance", "fire-breathing"]}
+    chosen = {
+        "scoring": ["1", "2", "3", "4", "7"],
+        "abilities": ["paper-egg", "butterfly-dance", "linking-rings", "baby-chicks", "pail-dance", "fire-breathing"],
+    }
     game = new_game("tezuma-2015", **chosen)
     assert game.setup.options["layouts"] == [chosen] * 4
 

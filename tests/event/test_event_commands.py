@@ -1,4 +1,5 @@
-"""The commands as processes: ``companion run`` with and without ``[event]``, ``companion scoreboard`` and its exports."""
+"""The commands as processes: ``companion run`` with and without ``[event]``, ``companion scoreboard``
+and its exports."""
 
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ def test_without_an_event_section_the_device_loads_no_network_code(tmp_path):
         "from companion.daemon.store import Store\n"
         "from companion.event.device import start_event_mode\n"
         "store = Store(__import__('pathlib').Path(sys.argv[1]))\n"
-        "print(start_event_mode(load_config().sections, store), store.on_journalled, 'paho.mqtt.client' in sys.modules)\n"
+        "print(start_event_mode(load_config().sections, store), store.on_journalled,"
+        " 'paho.mqtt.client' in sys.modules)\n"
     )
     config = tmp_path / "etc"
     config.mkdir()

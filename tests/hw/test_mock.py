@@ -229,7 +229,9 @@ def test_a_press_waits_for_a_late_settle_timer_so_nothing_overtakes_it():
         return clock.timer(delay + 0.1, callback)
 
     events: list = []
-    pad = MockPad({Key.OK: 5}, events.append, factory=MockFactory(), clock=clock.now, sleep=clock.sleep, timer=late_timer)
+    pad = MockPad(
+        {Key.OK: 5}, events.append, factory=MockFactory(), clock=clock.now, sleep=clock.sleep, timer=late_timer
+    )
     try:
         pad.press(Key.OK)
         assert [e.key for e in events] == [Key.OK] and pad.pad.settled

@@ -315,7 +315,7 @@ def delete_fact(facts: dict[str, Any], game: str, key: str) -> bool:
     if not isinstance(node, dict) or parts[-1] not in node:
         return False
     del node[parts[-1]]
-    for parent, part in zip(reversed([facts, *trail[:-1]]), reversed([game, *parts[:-1]])):
+    for parent, part in zip(reversed([facts, *trail[:-1]]), reversed([game, *parts[:-1]]), strict=False):
         if isinstance(parent, dict) and parent.get(part) == {}:
             del parent[part]
     return True

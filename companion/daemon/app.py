@@ -358,7 +358,7 @@ def check_buzzers_free(pins: Mapping[int, int], board: Board) -> None:
     """
     taken = {pin: f"key {key.name}" for key, pin in board.buttons.items()}
     taken |= {pin: f"its switch {label}" for label, pin in board.spare_pins.items()}
-    taken |= {pin: f"encoder {channel}" for channel, pin in zip("AB", board.encoder_pins or ())}
+    taken |= {pin: f"encoder {channel}" for channel, pin in zip("AB", board.encoder_pins or (), strict=False)}
     taken |= {pin: f"the display's {role}" for role, pin in board.display.pins().items()}
     for seat, pin in pins.items():
         if pin in taken:

@@ -170,7 +170,7 @@ class RecordLines:
     missing_newline: bool = False  # the last object's line has no newline after it
 
     def numbered(self) -> Iterator[tuple[int, dict[str, Any]]]:
-        return zip(self.numbers, self.objects)
+        return zip(self.numbers, self.objects, strict=False)
 
 
 def parse_lines(data: bytes) -> RecordLines:

@@ -473,7 +473,7 @@ class TrickGame(Game[StateT]):
         if scores is None:
             return
         deal.scores = scores
-        state.totals = [total + score for total, score in zip(state.totals, scores)]
+        state.totals = [total + score for total, score in zip(state.totals, scores, strict=True)]
         if len(state.deals) < self.deal_count():
             self.start_deal(state, self.next_deal_lead(state))
 

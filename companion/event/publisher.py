@@ -13,6 +13,7 @@ The device is a client only: it connects out to the broker and never listens on 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import ssl
@@ -157,10 +158,9 @@ class Publisher:
             info = self.client.publish(
                 self._status_topic, status_message(self._status(online=False)), qos=1, retain=True
             )
-            try:
+            # The connection may go meanwhile; the last will says offline instead.
+            with contextlib.suppress(RuntimeError, ValueError):
                 info.wait_for_publish(timeout)
-            except (RuntimeError, ValueError):
-                pass  # the connection went meanwhile; the last will says offline instead
         self.client.disconnect()
         self.client.loop_stop()
         self.outbox.save()

@@ -162,9 +162,9 @@ class Irohanihohedo(TrickGame[IroState]):
     title = "Irohanihohedo"
     min_players = 3
     max_players = 6
-    action_types = {"play": Play, "answer": Answer}
-    term_tables = {"suit": "colours", "colour": "colours"}
-    option_kinds = {**TrickGame.option_kinds, "strategic": "bool"}
+    action_types: ClassVar[Mapping[str, type]] = {"play": Play, "answer": Answer}
+    term_tables: ClassVar[Mapping[str, str]] = {"suit": "colours", "colour": "colours"}
+    option_kinds: ClassVar[Mapping[str, str]] = {**TrickGame.option_kinds, "strategic": "bool"}
 
     def configure(self) -> None:
         super().configure()

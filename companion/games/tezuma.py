@@ -598,7 +598,7 @@ class LaterNextLeadAbility:
             return None
         lead = next_lead_by(view)
         house = Phrase("tezuma.house.next-lead", {"ability": ability_term(view.leaders[-1][1])})
-        return NextLead(lead.seat, lead.phrases + (house,), lead.by, house.code)
+        return NextLead(lead.seat, (*lead.phrases, house), lead.by, house.code)
 
 
 class NextLeadAbility:
@@ -659,15 +659,17 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     min_players = 3
     max_players = 4
-    action_types = {"draft": Draft, "play": Play, "answer": Answer}
+    action_types: ClassVar[Mapping[str, type]] = {"draft": Draft, "play": Play, "answer": Answer}
     draft_laps: ClassVar[tuple[int, ...]]  # +1 clockwise from the start player, -1 back from the last picker
     beginner_variant: ClassVar[bool]  # the 2015 book's variant without abilities
     redraw_variant: ClassVar[bool]  # the later edition's variant: new bid and ability cards each round
 
-    term_tables = {"suit": "suits", "ability": "abilities"}
+    term_tables: ClassVar[Mapping[str, str]] = {"suit": "suits", "ability": "abilities"}
     reason_join = "tezuma.join"
-    option_kinds = {**TrickGame.option_kinds, "start_seat": "seat", "beginner": "bool", "redraw_each_deal": "bool",
-                    "layouts": "list"}
+    option_kinds: ClassVar[Mapping[str, str]] = {
+        **TrickGame.option_kinds,
+        "start_seat": "seat", "beginner": "bool", "redraw_each_deal": "bool", "layouts": "list",
+    }
     required_options = frozenset({"start_seat", "layouts"})
 
     def configure(self) -> None:
@@ -968,7 +970,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             return None
         deal.points = [self.points_for(deal.picks[s][SCORING], deal.tricks_won[s]) or 0 for s in range(self.n)]
         deal.penalties = [sum(c.suit == deal.picks[s][PENALTY] for c in deal.captured[s]) for s in range(self.n)]
-        return [max(0, p - q) for p, q in zip(deal.points, deal.penalties)]
+        return [max(0, p - q) for p, q in zip(deal.points, deal.penalties, strict=True)]
 
     # --- the replay schema -----------------------------------------------------------------
 

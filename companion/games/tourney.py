@@ -278,8 +278,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     title = "Tourney"
     min_players = 3
     max_players = 4
-    action_types = {"play": Play, "predict": Predict, "npc": NpcRow}
-    term_tables = {"suit": "suits"}
+    action_types: ClassVar[Mapping[str, type]] = {"play": Play, "predict": Predict, "npc": NpcRow}
+    term_tables: ClassVar[Mapping[str, str]] = {"suit": "suits"}
 
     def configure(self) -> None:
         super().configure()
@@ -394,7 +394,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def score_deal(self, deal: Deal[Any]) -> list[int]:
         assert isinstance(deal, TourneyDeal)
         hits, tricks = self.deal_points(deal)
-        return [h + t for h, t in zip(hits, tricks)]
+        return [h + t for h, t in zip(hits, tricks, strict=True)]
 
     # --- the log -------------------------------------------------------------------------------
 

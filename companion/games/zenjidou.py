@@ -529,10 +529,13 @@ class Zenjidou(TrickGame[ZState]):
     title = "Zenjidou Torite"
     min_players = 2
     max_players = 6
-    action_types = {cls.type: cls for cls in (Answer, Rest, Bottom, ChooseRule, Side, Guesses, Play, Point, NoPoint,
-                                               Lead)}
-    term_tables = {"colour": "colours", "suit": "colours"}  # a revoke names the lead colour as its suit
-    option_kinds = {"direction": "text"}  # configure refuses any direction but DIRECTION, naming why
+    action_types: ClassVar[Mapping[str, type]] = {
+        cls.type: cls for cls in (Answer, Rest, Bottom, ChooseRule, Side, Guesses, Play, Point, NoPoint, Lead)
+    }
+    # A revoke names the lead colour as its suit.
+    term_tables: ClassVar[Mapping[str, str]] = {"colour": "colours", "suit": "colours"}
+    # configure refuses any direction but DIRECTION, naming why.
+    option_kinds: ClassVar[Mapping[str, str]] = {"direction": "text"}
 
     def configure(self) -> None:
         if self.setup.options.get("direction") != DIRECTION:
@@ -1001,7 +1004,7 @@ class Zenjidou(TrickGame[ZState]):
                 if named in leaders:
                     bonus[player] += self.bonus
         deal.bonus = bonus
-        return [m + b for m, b in zip(marks, bonus)]
+        return [m + b for m, b in zip(marks, bonus, strict=True)]
 
     def order_phrase(self, broken: OutOfOrder) -> Phrase:
         """An L play that a later card proved wrong, naming the player, the cards and the tricks."""

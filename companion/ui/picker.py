@@ -43,7 +43,8 @@ class Grid(Generic[T]):
     def of(cls, rows: Iterable[Iterable[tuple[int, T]]], *, groups: Iterable[int] | None = None,
            value: T | None = None) -> Grid[T]:
         """A grid of the non-empty rows (each its own group unless told), cursor on ``value`` or first."""
-        pairs = [(tuple(row), group) for row, group in zip(rows, groups if groups is not None else itertools.count())]
+        labels = groups if groups is not None else itertools.count()
+        pairs = [(tuple(row), group) for row, group in zip(rows, labels, strict=False)]
         kept = [(row, group) for row, group in pairs if row]
         if not kept:
             raise ValueError("a grid needs at least one entry")

@@ -299,7 +299,7 @@ class AnswerScreen(TrickScreenBase):
     def plan(self, action: Any) -> list[KeyEvent] | None:
         if not isinstance(action, Answer) or action.key != self.question.key:
             return None
-        return self.keys_to(action.value) + [OK]
+        return [*self.keys_to(action.value), OK]
 
 
 def seat_row(canvas: Canvas, app: App, players: Sequence[str], row: int, seat: int, *, active: bool) -> None:
@@ -380,11 +380,11 @@ class DealScreen(Notice):
         columns = [*self.ui.deal_columns(deal), ("deal.total", self.totals())]
         edges = self.ui.deal_column_edges(len(columns))
         canvas.title(self.t("deal.title", deal=self.index + 1))
-        canvas.columns(1, [(x, self.t(head)) for x, (head, _) in zip(edges, columns)])
+        canvas.columns(1, [(x, self.t(head)) for x, (head, _) in zip(edges, columns, strict=True)])
         rows = ROWS - 3
         for seat in range(min(game.n, rows)):
             canvas.text(2 + seat, self.ui.seat_name(seat), width=edges[0] - self.ui.deal_name_margin)
-            canvas.columns(2 + seat, [(x, str(values[seat])) for x, (_, values) in zip(edges, columns)])
+            canvas.columns(2 + seat, [(x, str(values[seat])) for x, (_, values) in zip(edges, columns, strict=True)])
 
     def _chart(self, canvas: Canvas) -> None:
         canvas.title(self.t("chart.title", deal=self.index + 1))

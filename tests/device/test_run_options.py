@@ -246,7 +246,7 @@ def test_a_board_file_sets_the_sh1106_column_offset(tmp_path: Path) -> None:
     )
     assert display.device._page_address_offset == 0
     (tmp_path / "bad.toml").write_text(board_text.replace('driver = "sh1106"', 'driver = "ssd1306"'))
-    with pytest.raises(ConfigError, match="display.page_address_offset: only the sh1106 driver has one"):
+    with pytest.raises(ConfigError, match=r"display\.page_address_offset: only the sh1106 driver has one"):
         load_board(str(tmp_path / "bad.toml"))
 
 

@@ -118,7 +118,7 @@ def test_later_layout_is_drawn_from_the_seed_and_kept_in_the_setup():
 def test_later_redraw_each_deal_variant():
     game = new_game("tezuma", redraw_each_deal=True)
     layouts = game.setup.options["layouts"]
-    assert len(layouts) == 4 and len({tuple(l["abilities"]) for l in layouts}) > 1
+    assert len(layouts) == 4 and len({tuple(layout["abilities"]) for layout in layouts}) > 1
 
 
 def test_revoke_is_reported_once_when_a_later_card_proves_it():
@@ -165,8 +165,8 @@ def test_paper_egg_card_must_follow_too():
 def test_table_facts_answer_questions_before_they_are_asked():
     facts = {"points": {"2": {"8": 9}, "3": {"0": 0}, "4": {"0": 1}}}
     game = new_game("tezuma-2015", table_facts=facts)
-    draft(game, [{"penalty": s, "scoring": c, "ability": a} for s, c, a in
-                 zip("RBUW", "1234", ["paper-egg", "horse-swallowing", "butterfly-dance", "five-color-sand"])])
+    abilities = ["paper-egg", "horse-swallowing", "butterfly-dance", "five-color-sand"]
+    draft(game, [{"penalty": s, "scoring": c, "ability": a} for s, c, a in zip("RBUW", "1234", abilities, strict=True)])
     from tests.engine.test_worked_examples import EXAMPLE_5_DEAL
 
     for plays in EXAMPLE_5_DEAL:

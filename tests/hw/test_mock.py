@@ -116,7 +116,7 @@ def test_script_file_is_read_and_a_missing_one_is_a_config_error(
     path = tmp_path / "moves.keys"
     path.write_text("press AUX\n")
     assert ScriptKeySource.from_file(path, virtual_pad).steps == [KeyEvent(Key.AUX)]
-    with pytest.raises(ConfigError, match="absent.keys: cannot read key script"):
+    with pytest.raises(ConfigError, match=r"absent\.keys: cannot read key script"):
         ScriptKeySource.from_file(tmp_path / "absent.keys", virtual_pad)
 
 

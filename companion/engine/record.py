@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -241,7 +241,7 @@ def setup_from_header(data: Mapping[str, Any]) -> Setup:
     )
 
 
-_OPTION_CHECKS = {
+_OPTION_CHECKS: dict[str, tuple[Callable[[object, int], bool], str]] = {
     "seat": (lambda value, players: is_int(value) and 0 <= value < players, "a seat number 0-{last}"),
     "bool": (lambda value, players: isinstance(value, bool), "true or false"),
     "list": (lambda value, players: isinstance(value, list), "a list"),

@@ -32,6 +32,9 @@ from companion.errors import IllegalPlay, RecordError
 CardT = TypeVar("CardT", bound="SuitedCard")
 ContextT = TypeVar("ContextT")
 OutcomeT = TypeVar("OutcomeT")
+# A rule reads its context and gives an outcome, so Rule varies as a function does.
+ContextT_contra = TypeVar("ContextT_contra", contravariant=True)
+OutcomeT_co = TypeVar("OutcomeT_co", covariant=True)
 
 
 # --- cards -------------------------------------------------------------------------------
@@ -168,12 +171,12 @@ class TrickResult:
 # --- rules as objects ----------------------------------------------------------------------
 
 
-class Rule(Protocol[ContextT, OutcomeT]):
+class Rule(Protocol[ContextT_contra, OutcomeT_co]):
     """One way a trick can be decided; ``decide`` returns None when the rule does not apply."""
 
     name: str
 
-    def decide(self, context: ContextT) -> OutcomeT | None: ...
+    def decide(self, context: ContextT_contra) -> OutcomeT_co | None: ...
 
 
 def first_decision(rules: Iterable[Rule[ContextT, OutcomeT]], context: ContextT) -> OutcomeT:

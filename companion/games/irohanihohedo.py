@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, MapOf, named
-from companion.engine.base import Answer, Decision, Question, is_digits, register
+from companion.engine.base import ActionType, Answer, Decision, Question, is_digits
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -63,6 +63,7 @@ from companion.engine.tricks import (
     check_unseen,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay
+from companion.registry import register
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,7 @@ class Irohanihohedo(TrickGame[IroState]):
     title = "Irohanihohedo"
     min_players = 3
     max_players = 6
-    action_types: ClassVar[Mapping[str, type]] = {"play": Play, "answer": Answer}
+    action_types: ClassVar[Mapping[str, ActionType]] = {"play": Play, "answer": Answer}
     term_tables: ClassVar[Mapping[str, str]] = {"suit": "colours", "colour": "colours"}
     option_kinds: ClassVar[Mapping[str, str]] = {**TrickGame.option_kinds, "strategic": "bool"}
 
@@ -280,7 +281,8 @@ class Irohanihohedo(TrickGame[IroState]):
     # --- names ---------------------------------------------------------------------------------
 
     def colour_name(self, code: str, lang: str = "en") -> str:
-        return self.colours[code][lang]
+        name: str = self.colours[code][lang]
+        return name
 
     def deck(self) -> list[SuitedCard]:
         return [SuitedCard(colour, number) for colour in self.colours for number in self.numbers]

@@ -41,7 +41,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from companion.carddata import CardCheck, MapOf, named
 from companion.engine import tricks as layer
-from companion.engine.base import Answer, Decision, Question, is_digits, is_int
+from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
 from companion.registry import register
@@ -83,7 +83,7 @@ class Card(SuitedCard):
         return f"{self.suit}{'T' if self.is_trump else self.rank}"
 
     @classmethod
-    def parse(cls, text: str) -> Card:
+    def parse(cls, text: object) -> Card:
         if not isinstance(text, str) or len(text) != 2:
             raise IllegalPlay(f"{text!r} is not a card: write a suit letter and 1-9 or T, like B7 or BT")
         suit, rank = text[0].upper(), text[1].upper()
@@ -183,6 +183,7 @@ class TrickResult(layer.TrickResult):
 class Trick(layer.Trick[Card]):
     """A trick that waits, once every seat has acted, for a Paper Egg card still to come."""
 
+    result: TrickResult | None = None  # resolve_trick gives Tezuma's results, with ``returned``
     acted: int = 0
     egg: int | None = None
 
@@ -202,6 +203,12 @@ class Trick(layer.Trick[Card]):
 class DealState(layer.Deal[Card]):
     """A Tezuma deal: the draft before the tricks, ability uses, cards in hand and the scoring parts."""
 
+    # new_trick opens only Tezuma's tricks; the layer's Deal is not generic in its trick type.
+    tricks: list[Trick] = field(default_factory=list)  # type: ignore[assignment]
+
+    @property
+    def trick(self) -> Trick:
+        return self.tricks[-1]
     layout: Mapping[str, Sequence[str]] = field(default_factory=dict)
     draft_order: list[tuple[int, int]] = field(default_factory=list)
     picks: list[dict[str, str]] = field(default_factory=list)
@@ -659,7 +666,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     min_players = 3
     max_players = 4
-    action_types: ClassVar[Mapping[str, type]] = {"draft": Draft, "play": Play, "answer": Answer}
+    action_types: ClassVar[Mapping[str, ActionType]] = {"draft": Draft, "play": Play, "answer": Answer}
     draft_laps: ClassVar[tuple[int, ...]]  # +1 clockwise from the start player, -1 back from the last picker
     beginner_variant: ClassVar[bool]  # the 2015 book's variant without abilities
     redraw_variant: ClassVar[bool]  # the later edition's variant: new bid and ability cards each round
@@ -680,7 +687,8 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         self.suits = {s["code"]: s for s in cards["suits"]}
         self.abilities = {a["id"]: a for a in cards["abilities"]}
         self.scoring_cards = {c["id"]: c for c in cards["scoring"]["cards"]}
-        removed = cards["three_players"] if self.n == 3 else {"remove_ranks": [], "remove_trumps_per_suit": 0}
+        none_removed = {"remove_ranks": [], "remove_trumps_per_suit": 0}
+        removed: Mapping[str, Any] = cards["three_players"] if self.n == 3 else none_removed
         self.ranks = [r for r in cards["ranks"] if r not in removed["remove_ranks"]]
         self.trumps_per_suit = cards["trumps_per_suit"] - removed["remove_trumps_per_suit"]
         self.tricks_per_deal: int = cards["tricks_per_deal"]
@@ -702,7 +710,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         need(is_int(cards.get("tricks_per_deal")), "'tricks_per_deal' must be an integer")
         three = cards.get("three_players", {})
         need(isinstance(three.get("remove_ranks"), list), "'three_players.remove_ranks' must be a list")
-        abilities = cards.get("abilities")
+        abilities: Any = cards.get("abilities")  # JSON not yet checked: need() checks it here
         need(isinstance(abilities, list) and {a.get("id") for a in abilities} == set(ABILITIES),
              f"'abilities' must list exactly these ids: {', '.join(ABILITIES)}")
         need(all(is_int(a.get("uses")) and a["uses"] > 0 for a in abilities), "every ability needs 'uses' > 0")
@@ -831,22 +839,28 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     # --- names -----------------------------------------------------------------------------
 
     def suit_name(self, suit: str) -> str:
-        return self.suits[suit]["en"]
+        name: str = self.suits[suit]["en"]
+        return name
 
     def ability_name(self, ability: str) -> str:
-        return self.abilities[ability]["en"]
+        name: str = self.abilities[ability]["en"]
+        return name
 
     def scoring_label(self, card_id: str) -> str:
-        return self.cards["scoring"]["label"].format(id=card_id)
+        label: str = self.cards["scoring"]["label"].format(id=card_id)
+        return label
 
     def kind_name(self, kind: str) -> str:
-        return {PENALTY: self.cards["penalty"]["en"], SCORING: self.cards["scoring"]["en"], ABILITY: "ability"}[kind]
+        names: dict[str, str] = {PENALTY: self.cards["penalty"]["en"], SCORING: self.cards["scoring"]["en"],
+                                 ABILITY: "ability"}
+        return names[kind]
 
     # --- the fold --------------------------------------------------------------------------
 
     def first_lead(self, deal_index: int) -> int:
         """The start player of a deal leads its first trick; it moves one seat left each deal."""
-        return (self.options["start_seat"] + deal_index) % self.n
+        start: int = self.options["start_seat"]
+        return (start + deal_index) % self.n
 
     def tricks_in_deal(self, deal: layer.Deal[Any]) -> int:
         return self.tricks_per_deal
@@ -898,7 +912,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             self.close_deal(state)
 
     def _apply_play(self, deal: DealState, play: Play) -> None:
-        trick: Trick = deal.trick  # type: ignore[assignment]  # new_trick makes this game's tricks
+        trick = deal.trick
         deferred = trick.egg == play.seat and trick.acted == self.n
         if not deferred:
             trick.acted += 1
@@ -941,9 +955,10 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         """Points a scoring card pays for ``tricks``: printed, else told by a table, else unknown."""
         card = self.scoring_cards[card_id]
         key = str(tricks)
-        if key in card["points"]:
-            return card["points"][key]
-        told = self.setup.table_facts.get("points", {}).get(card_id, {})
+        printed: dict[str, int] = card["points"]
+        if key in printed:
+            return printed[key]
+        told: dict[str, int] = self.setup.table_facts.get("points", {}).get(card_id, {})
         if key in told:
             return told[key]
         learned = self.state.learned.get(self.question_key(card_id, tricks))
@@ -1128,7 +1143,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         label = self.seat_label(seat)
         if self.beginner:
             raise IllegalPlay("abilities are not used in the beginner variant", code="beginner")
-        if ability not in self.abilities:
+        if ability is None or ability not in self.abilities:
             raise IllegalPlay(f"unknown ability {ability!r}")
         name = self.ability_name(ability)
         if deal.picks[seat].get(ABILITY) != ability:
@@ -1161,7 +1176,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                     if self.is_legal(draft):
                         yield draft
             return
-        singles = [(c,) for c in self.unplayed_cards()]
+        singles: list[tuple[Card, ...]] = [(c,) for c in self.unplayed_cards()]
         options: list[str | None] = [None]
         held = deal.picks[seat].get(ABILITY)
         if held:

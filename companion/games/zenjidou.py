@@ -34,7 +34,7 @@ from itertools import product
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, named
-from companion.engine.base import Answer, Decision, Question, is_digits, is_int, register
+from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -51,6 +51,7 @@ from companion.engine.tricks import (
     seats_in_order,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+from companion.registry import register
 
 # --- the printed facts of a card ---------------------------------------------------------------
 
@@ -447,7 +448,7 @@ class Lead:
 
 
 @dataclass
-class ZTrick(Trick[int]):
+class ZTrick(Trick[int]):  # type: ignore[type-var]  # Zenjidou's cards are still bare numbers, not SuitedCards
     """A trick plus rule B's quiz: players out for this trick (a wrong point) and the right pointer."""
 
     out: list[int] = field(default_factory=list)
@@ -466,7 +467,7 @@ class ZResult(TrickResult):
 
 
 @dataclass
-class Round(Deal[int]):
+class Round(Deal[int]):  # type: ignore[type-var]  # Zenjidou's cards are still bare numbers, not SuitedCards
     """One round: the rest's top card, round 1's bottoms, the rule, the sides (F) and what was played."""
 
     rest: int | None = None
@@ -529,7 +530,7 @@ class Zenjidou(TrickGame[ZState]):
     title = "Zenjidou Torite"
     min_players = 2
     max_players = 6
-    action_types: ClassVar[Mapping[str, type]] = {
+    action_types: ClassVar[Mapping[str, ActionType]] = {
         cls.type: cls for cls in (Answer, Rest, Bottom, ChooseRule, Side, Guesses, Play, Point, NoPoint, Lead)
     }
     # A revoke names the lead colour as its suit.
@@ -811,7 +812,7 @@ class Zenjidou(TrickGame[ZState]):
             trick.house = HOUSE_G
         elif deal.rule == RULE_F and trick.turns and deal.sides.get(hand) == "bottom":
             trick.house = HOUSE_F_BOTTOM
-        trick.turns.append(Turn(hand, (card,)))
+        trick.turns.append(Turn(hand, (card,)))  # type: ignore[type-var]  # Zenjidou's cards are still bare numbers, not SuitedCards
         deal.revealed[hand] = deal.revealed.get(hand, 0) + 1
         if card not in deal.seen:
             deal.seen.append(card)

@@ -55,7 +55,7 @@ class DealingTable:
     def next_decision(self, game: Any, rng: random.Random) -> Decision:
         """What the engine waits for, with this deal's hands on the table; a finished game has nothing."""
         self.deal_if_new(game, rng)
-        decision = game.decision
+        decision: Decision | None = game.decision
         if decision is None:
             raise ValueError("the game is over")
         return decision

@@ -123,7 +123,7 @@ class ZenjidouTable(DealingTable):
             return card
         return rng.choice(options)
 
-    def choose(self, game: Zenjidou, rng: random.Random) -> Any:  # type: ignore[override]
+    def choose(self, game: Zenjidou, rng: random.Random) -> Any:
         decision = self.next_decision(game, rng)
         if decision.question is not None:
             _, number, name = decision.question.key.split(":")
@@ -147,7 +147,7 @@ class ZenjidouTable(DealingTable):
             return Play(hand, self.card_for(game, hand, rng))
         return rng.choice(list(game.legal_actions))
 
-    def after(self, game: Zenjidou, action: Any) -> None:  # type: ignore[override]
+    def after(self, game: Zenjidou, action: Any) -> None:
         """The hands are brought up to date before each card is chosen (:meth:`sync`)."""
 
     def sync(self, game: Zenjidou) -> None:

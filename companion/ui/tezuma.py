@@ -296,7 +296,7 @@ class TrickScreen(TezumaScreen):
     def __init__(self, app: App, ui: TezumaUI) -> None:
         super().__init__(app, ui)
         self.deal = self.game.state.deal
-        self.trick: Trick = self.deal.tricks[-1]  # type: ignore[assignment]
+        self.trick: Trick = self.deal.tricks[-1]
         self.seat = self.acting_seat()
         self.held = self.deal.picks[self.seat].get(ABILITY)
         self.armed = False

@@ -15,6 +15,7 @@ from companion import __version__, carddata
 from companion.config import CommandLineParser, read_text_file
 from companion.daemon.journal import held_by_a_writer
 from companion.engine.record import GameBuilder, export_lines, read_bytes
+from companion.engine.tricks import TrickGame
 from companion.errors import CompanionError, ConfigError
 from companion.event.command import add_scoreboard_command
 from companion.paths import check_output_file, tools_state_dir
@@ -152,11 +153,11 @@ def _read_record(path: Path) -> GameBuilder:
 def cmd_replay(args: argparse.Namespace) -> int:
     builder = _read_record(args.record)
     game = builder.game
-    summary = rendered_summary(game) if game is not None else None
+    summary = rendered_summary(game) if isinstance(game, TrickGame) else None  # every registered game is one
     if args.json:
         if summary is not None:
             print(json.dumps(summary, ensure_ascii=False, indent=1))
-    elif game is not None and summary is not None:
+    elif isinstance(game, TrickGame) and summary is not None:
         write_text(summary, sys.stdout, wording=Wording.for_game(game))
     if builder.failure is not None:
         print(f"companion: {args.record}: {builder.failure}", file=sys.stderr)
@@ -279,7 +280,7 @@ def read_facts_to_import(path: Path) -> dict[str, Any]:
     """A file written by ``cards export``, checked whole before anything is merged."""
     text = read_text_file(path, "facts file to import", limit=MAX_IMPORT_BYTES)
     try:
-        other = json.loads(text)
+        other: dict[str, Any] = json.loads(text)  # validate_facts below refuses a non-object
     except json.JSONDecodeError as err:
         lines = (
             "; it has several lines: a game record? import takes what 'cards export' writes"

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.daemon.journal import CURRENT_JOURNAL
 from companion.engine.base import Game
@@ -168,7 +169,7 @@ class Publisher:
     # --- paho's thread: only records what happened ----------------------------------------
 
     def _make_client(self, client_id: str) -> mqtt.Client:
-        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
         broker = self.config.broker
         if broker.username is not None:
             client.username_pw_set(broker.username, broker.password())

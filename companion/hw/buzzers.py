@@ -111,7 +111,7 @@ class BuzzerArbiter:
         self.arm(now, self._out, self.token)
 
 
-class _EdgeStampedInput(DigitalInputDevice):
+class _EdgeStampedInput(DigitalInputDevice):  # type: ignore[misc]  # gpiozero ships no types
     """A switch to ground that reports each press with the edge time its pin driver stamped.
 
     gpiozero hands every pin change to ``_fire_events(ticks, active)`` with ``ticks`` the time

@@ -594,7 +594,7 @@ class SerialKeypad:
     flooding keypad costs a bounded share of a core, and :meth:`stop` is obeyed at once.
     """
 
-    def __init__(self, port: str | serial.SerialBase, on_event: Callable[[KeyEvent], None], *,
+    def __init__(self, port: str | serial.Serial, on_event: Callable[[KeyEvent], None], *,
                  on_problem: Callable[[str], None] = logger.warning,
                  on_seat: Callable[[SeatPress], None] = lambda press: None,
                  clock: Callable[[], float] = time.monotonic,

@@ -416,7 +416,7 @@ class TrickGame(Game[StateT]):
         return state
 
     def new_state(self) -> StateT:
-        return TrickState()  # type: ignore[return-value]
+        return TrickState()  # type: ignore[return-value]  # a game with a richer state overrides new_state
 
     def start_deal(self, state: StateT, lead: int) -> None:
         deal = self.new_deal(len(state.deals), lead)

@@ -139,6 +139,7 @@ class ScoreboardServer(ThreadingHTTPServer):
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._thread: threading.Thread | None = None
 
+    # The ignore below: a TCP server, so each request is a socket; socketserver types requests wider
     def process_request(self, request: socket.socket, client_address: Any) -> None:  # type: ignore[override]
         """A thread for the connection if fewer than MAX_CONNECTIONS are served, else close it."""
         if not self._slots.acquire(blocking=False):
@@ -151,6 +152,7 @@ class ScoreboardServer(ThreadingHTTPServer):
             self._slots.release()
             raise
 
+    # The ignore below: as process_request
     def process_request_thread(self, request: socket.socket, client_address: Any) -> None:  # type: ignore[override]
         try:
             super().process_request_thread(request, client_address)

@@ -189,12 +189,14 @@ class Trick(layer.Trick[Card]):
 
     def ability_of(self, seat: int) -> str | None:
         for turn in self.turns:
+            # The ignore below: Tezuma's tricks hold Tezuma's Turns, which carry the ability
             if turn.seat == seat and turn.ability:  # type: ignore[attr-defined]
-                return turn.ability  # type: ignore[attr-defined,no-any-return]
+                return turn.ability  # type: ignore[attr-defined,no-any-return]  # as above
         return None
 
     def plays(self) -> list[tuple[int, tuple[Card, ...], str | None]]:
         """(seat, cards, ability) in play order: a Paper Egg user appears where the card went down."""
+        # The ignore below: Tezuma's Turns carry the ability
         shown = [t for t in self.turns if t.cards or t.ability == SAND]  # type: ignore[attr-defined]
         return [(t.seat, t.cards, self.ability_of(t.seat)) for t in shown]
 
@@ -398,7 +400,7 @@ class TrickView(NamedTuple):
         abilities: dict[int, str] = {}
         first: dict[str, int] = {}
         for turn in trick.turns:
-            ability = turn.ability  # type: ignore[attr-defined]
+            ability = turn.ability  # type: ignore[attr-defined]  # Tezuma's Turns carry the ability
             if ability:
                 declared.append((turn.seat, ability))
                 abilities[turn.seat] = ability
@@ -892,6 +894,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         return trick.egg if trick.egg is not None else trick.lead
 
     def trick_complete(self, trick: Trick) -> bool:  # type: ignore[override]  # this game's tricks only
+        # The ignore below: Tezuma's Turns carry deferred
         waits_for_egg = trick.egg is not None and not trick.turns[-1].deferred  # type: ignore[attr-defined]
         return trick.acted == self.n and not waits_for_egg
 
@@ -931,6 +934,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         deal.hand[play.seat] -= len(play.cards)
         if self.trick_complete(trick):
             # Fire Breathing's returned card is one of the card objects of the trick: identity finds it
+            # The ignore below: resolved just above
             self.finish_trick(self.state, deal, kept=lambda card: card is trick.result.returned)  # type: ignore[union-attr]
             self._return_to_hand(deal, trick)
 
@@ -1050,6 +1054,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if not isinstance(action, (Draft, Play)):
             raise IllegalAction(f"{action!r} is not an action of {self.title}")
         if kind != action.type:
+            # The ignore below: a finished game refused the action above
             raise IllegalAction(f"waiting for: {self.decision.prompt}")  # type: ignore[union-attr]
         if action.seat != seat:
             raise IllegalAction(

@@ -431,6 +431,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
                 index = len(deal.tricks) - 1
                 for seat, card in enumerate(trick.predictions):
                     if card is not None:
+                        # The ignore below: a Tourney deal has its prediction watch
                         deal.watch.revealed(deal.index, seat, card, index)  # type: ignore[attr-defined]
                 self.finish_trick(self.state, deal)
             elif self.npc_to_play(deal):

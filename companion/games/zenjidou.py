@@ -637,6 +637,7 @@ class Zenjidou(TrickGame[ZState]):
         if any(v is None for v in values):
             raise LookupError(f"card {number}'s facts are not known yet")
         colour, score, effect, rule = values
+        # The ignore below: no value is None (checked above)
         known = CardFacts(colour, self.marks[score], Effect.from_index(effect), RESOLUTION_RULES[rule])  # type: ignore[index,arg-type]
         self.state.known[number] = known
         return known
@@ -717,11 +718,12 @@ class Zenjidou(TrickGame[ZState]):
         letter = deal.rule.letter
         if not deal.playing:
             return self._setup_need(deal, letter)
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
+        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
         if self.trick_complete(trick):
             return Need("quiz") if letter == "B" and not trick.quiz_done else Need("resolve")
         done = len(deal.tricks) - 2
         if letter == "J" and not trick.turns and done >= 0 and done not in deal.leads:
+            # The ignore below: a trick before the open one is resolved
             return Need("lead", deal.tricks[done].result.winner)  # type: ignore[union-attr]
         return self._play_need(deal, trick, letter)
 
@@ -805,7 +807,7 @@ class Zenjidou(TrickGame[ZState]):
         return SuitedCard(self.colours[self.facts(number).colour], number)
 
     def _play(self, deal: Round, hand: int, card: int) -> None:
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
+        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
         if deal.rule == CLOSEST and self.last_played() is None:
             trick.house = HOUSE_FIRST_CLOSEST
         elif deal.rule == RULE_G:
@@ -857,7 +859,7 @@ class Zenjidou(TrickGame[ZState]):
         return last.turns[-1].cards[0]
 
     def _point(self, deal: Round, point: Point) -> None:
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
+        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
         best = strongest(self.effects_of(trick))
         if point.card == best.number:
             trick.pointer = point.player
@@ -869,7 +871,7 @@ class Zenjidou(TrickGame[ZState]):
                 self._end_quiz(deal)
 
     def _end_quiz(self, deal: Round) -> None:
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
+        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
         trick.quiz_done = True
 
     def _lead(self, deal: Round, lead: Lead) -> None:
@@ -911,7 +913,7 @@ class Zenjidou(TrickGame[ZState]):
         return self.state.waiting
 
     def _quiz_players(self, deal: Round) -> list[int]:
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
+        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
         return [p for p in range(self.players) if p not in trick.out]
 
     def effects_of(self, trick: Trick[Any]) -> Effects:
@@ -1115,7 +1117,7 @@ class Zenjidou(TrickGame[ZState]):
                               code="zenjidou.refusal.bottom_of", card=str(action.card), seat=self.seat_label(owner))
 
     def _check_point(self, action: Point, need: Need) -> None:
-        trick: ZTrick = self.state.deal.tricks[-1]  # type: ignore[assignment]
+        trick: ZTrick = self.state.deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
         if not 0 <= action.player < self.players or action.player in trick.out:
             raise IllegalAction(f"P{action.player + 1} cannot point again this trick", code="zenjidou.refusal.quiz_out",
                                 seat=f"P{action.player + 1}")

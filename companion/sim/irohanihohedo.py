@@ -52,4 +52,5 @@ class IrohanihohedoTable(DealingTable):
             self.hands[action.seat].remove(action.card)
 
 
+# The ignore below: the registry takes any game; this table is only looked up by its id
 TABLE_MODELS[Irohanihohedo.game_id] = IrohanihohedoTable  # type: ignore[assignment]

@@ -78,4 +78,5 @@ class TezumaTable(DealingTable):
             self.hands[owner].sort()
 
 
+# The ignore below: the registry takes any game; this table is only looked up by Tezuma's ids
 TABLE_MODELS["tezuma"] = TABLE_MODELS["tezuma-2015"] = TezumaTable  # type: ignore[assignment]

@@ -69,4 +69,5 @@ class TourneyTable(DealingTable):
             self.hands[action.seat].remove(action.card)
 
 
+# The ignore below: the registry takes any game; this table is only looked up by its id
 TABLE_MODELS["tourney"] = TourneyTable  # type: ignore[assignment]

@@ -88,6 +88,7 @@ class ZenjidouTable(DealingTable):
 
     def take_up(self, game: Zenjidou, rng: random.Random) -> None:
         """Hold the piles as the round's rule says, and do what it asks before the first card (H, I)."""
+        # The ignore below: before the first card the round's rule is chosen
         letter = game.state.deal.rule.letter  # type: ignore[union-attr]
         self.hands = [list(pile) if letter in FACE_DOWN else list(reversed(pile)) for pile in self.piles[:game.n]]
         if letter == "H":
@@ -112,6 +113,7 @@ class ZenjidouTable(DealingTable):
         follow = [c for c in held if colour is not None and self.facts[c]["colour"] == colour]
         others = [c for c in held if c not in follow]
         if deal.rule.letter in MUST_FOLLOW and follow and others and rng.random() < self.misplay_rate:
+            # The ignore below: colour is known: follow is empty otherwise
             self.revokes.append((deal.index, len(deal.tricks) - 1, hand, colour))  # type: ignore[arg-type]
             return rng.choice(others)
         last = game.last_played()
@@ -157,4 +159,5 @@ class ZenjidouTable(DealingTable):
             held[:] = [card for card in held if card not in put_down]
 
 
+# The ignore below: the registry takes any game; this table is only looked up by its id
 TABLE_MODELS["zenjidou"] = ZenjidouTable  # type: ignore[assignment]

@@ -414,6 +414,7 @@ class TrickScreen(TezumaScreen):
             self._seat_row(canvas, 1 + seat, seat)
         finished = [trick for trick in self.deal.tricks if trick.result is not None]
         if finished:
+            # The ignore below: a finished trick has its result
             panel = self.t("trick.last", trick=len(finished), reason=self.ui.reason(finished[-1].result))  # type: ignore[arg-type]
         else:
             panel = self.t("trick.leads", seat=self.ui.seat_name(self.trick.lead))

@@ -230,13 +230,18 @@ def main() -> None:
         f"= {per_press / FULL_FRAME:.1%} of a {FULL_FRAME}-byte frame, p99 {percentile(dev.bytes_per_press, 0.99)}; "
         f"on I2C with address and control bytes: mean {wire:.0f} ({wire * 9 / I2C_HZ * 1000:.1f} ms at 400 kHz)"
     )
-    print(f"presses per card over {args.games} games: {card_presses / cards:.2f} ({card_presses} presses, {cards} plays)")
+    print(
+        f"presses per card over {args.games} games: {card_presses / cards:.2f} ({card_presses} presses, {cards} plays)"
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         opened = VirtualDevice(Path(tmp))
         bus = opened.display.bus
-        print(f"start-up display traffic (luma's init and clear, then the first frame): {bus.total_bytes} bytes, "
-              f"{bus.i2c_bytes} on I2C in {bus.transfers} transfers ({bus.i2c_bytes * 9 / I2C_HZ * 1000:.1f} ms at 400 kHz)")
+        print(
+            f"start-up display traffic (luma's init and clear, then the first frame): {bus.total_bytes} bytes, "
+            f"{bus.i2c_bytes} on I2C in {bus.transfers} transfers "
+            f"({bus.i2c_bytes * 9 / I2C_HZ * 1000:.1f} ms at 400 kHz)"
+        )
         opened.close()
 
     bare, _ = seconds_to_ready([sys.executable, "-c", BARE_IMPORTS], args.start_runs)
@@ -247,7 +252,10 @@ def main() -> None:
           f"vs bare imports {bare:.2f} s = {first / bare:.2f}x; on SIGTERM it said: {last_line}")
 
     used, rss = idle_figures(args.idle_seconds)
-    print(f"idle: {used:.2f} CPU s over {args.idle_seconds:.0f} s ({used / args.idle_seconds:.2%}), peak RSS {rss / 1024:.1f} MiB")
+    print(
+        f"idle: {used:.2f} CPU s over {args.idle_seconds:.0f} s ({used / args.idle_seconds:.2%}), "
+        f"peak RSS {rss / 1024:.1f} MiB"
+    )
 
 
 if __name__ == "__main__":

@@ -54,12 +54,14 @@ TABLES = textwrap.dedent(
     from companion.event.publisher import Publisher
     from companion.sim import random_game
 
-    root, url, count, interval, seed = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+    root, url = Path(sys.argv[1]), sys.argv[2]
+    count, interval, seed = int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
     tables = []
     for n in range(1, count + 1):
         game = random_game("tezuma" if n % 2 else "tezuma-2015", 3 + n % 2, random.Random(seed * 100_000 + n))
         store = Store(root / f"table-{n}")
-        publisher = Publisher(EventConfig(parse_broker(url), "bench", str(n)), store.root, client_id=f"table-{n}").start()
+        config = EventConfig(parse_broker(url), "bench", str(n))
+        publisher = Publisher(config, store.root, client_id=f"table-{n}").start()
         store.on_journalled.append(publisher.wake)
         tables.append((store, publisher, game))
     print("lines", sum(1 + len(g.actions) for _, _, g in tables), flush=True)
@@ -125,8 +127,20 @@ def main() -> int:
         scoreboard.connected.wait(10)
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
         child = subprocess.Popen(
-            [sys.executable, "-c", TABLES, str(root / "tables"), broker.url, str(args.tables), str(args.interval), str(args.seed)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+            [
+                sys.executable,
+                "-c",
+                TABLES,
+                str(root / "tables"),
+                broker.url,
+                str(args.tables),
+                str(args.interval),
+                str(args.seed),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
         )
         if pins:
             os.sched_setaffinity(child.pid, {pins[0]})  # before it starts its threads: they inherit it
@@ -158,8 +172,11 @@ def main() -> int:
     during = [lat for sent, lat in board.latencies if killed_at <= sent <= settled_at]
     every = [lat for _, lat in board.latencies]
     rss_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-          f"{platform.system()} {platform.release()}")
+    print(
+        f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}"
+    )
     print(f"tables: {args.tables} (one game each, an action every {args.interval} s at each table)")
     print(f"actions published: {total} journal lines in {elapsed:.1f} s ({total / elapsed:.0f} lines/s)")
     print(f"actions applied by the scoreboard: {board.applied}")
@@ -170,8 +187,11 @@ def main() -> int:
           f"p99 {percentile(outside, 0.99) * 1000:.1f} ms ({len(outside)} lines sent before the kill or "
           f"{args.settle:.0f} s after the restart)")
     if during:
-        print(f"  lines sent from the kill to {args.settle:.0f} s after the restart: p50 {statistics.median(during) * 1000:.1f} ms, "
-              f"p99 {percentile(during, 0.99) * 1000:.1f} ms ({len(during)} lines)")
+        print(
+            f"  lines sent from the kill to {args.settle:.0f} s after the restart: "
+            f"p50 {statistics.median(during) * 1000:.1f} ms, "
+            f"p99 {percentile(during, 0.99) * 1000:.1f} ms ({len(during)} lines)"
+        )
     print(f"publish-to-scoreboard latency, all lines: p50 {statistics.median(every) * 1000:.1f} ms, "
           f"p99 {percentile(every, 0.99) * 1000:.1f} ms, max {max(every) * 1000:.0f} ms")
     print(f"scoreboard peak RSS: {rss_mib:.0f} MiB")

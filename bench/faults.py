@@ -5,9 +5,10 @@ Run: python bench/faults.py [--cases N] [--flood-seconds 10] [--skip fuzz,matrix
 1. Fuzzing (tests/fuzz/mutation.py): N mutated inputs per reader (replay/export, device start,
    card facts; keypad lines get 10 N), each run to completion. Counted: read, refused with a
    message, escaped exceptions (goal 0) and hangs, a case still running after 10 s (goal 0).
-2. Fault matrix (tests/daemon/faults.py, and the event cursor from tests/event/faults.py): every write path under ENOSPC, EIO on write, EIO on
-   fsync, EIO on fsync then on truncate, read-only. Per cell: device still running, files equal to
-   what the device shows, message shown, ERROR line in the log (a CLI command prints instead).
+2. Fault matrix (tests/daemon/faults.py, and the event cursor from tests/event/faults.py): every write
+   path under ENOSPC, EIO on write, EIO on fsync, EIO on fsync then on truncate, read-only. Per cell:
+   device still running, files equal to what the device shows, message shown, ERROR line in the log
+   (a CLI command prints instead).
 3. Keypad flood: ``companion run --mock --keypad PTY`` as its own process while another process
    writes junk into the pty at USB full speed (1.2 MB/s, the most a 12 Mbit/s bulk pipe carries)
    for ``--flood-seconds``; the daemon's CPU time (utime + stime from /proc) over that window, as
@@ -29,7 +30,7 @@ import tempfile
 import time
 import traceback
 import tty
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -68,7 +69,7 @@ def fuzz(cases: int, seed: int) -> None:
                 outcomes[run(data)] += 1
             except Hang:
                 outcomes["hang"] += 1
-            except Exception as err:  # noqa: BLE001 - counting them is the point
+            except Exception as err:  # counting them is the point
                 outcomes["escaped"] += 1
                 where = traceback.extract_tb(err.__traceback__)[-1]
                 escapes[f"{type(err).__name__} at {Path(where.filename).name}:{where.lineno}"] += 1
@@ -111,10 +112,13 @@ def matrix() -> None:
 JUNK = {
     "random bytes": lambda rng: rng.randbytes(4096),
     "junk text lines": lambda rng: b"".join(
-        bytes(rng.randrange(32, 127) for _ in range(rng.randrange(0, 80))) + b"\r\n" for _ in range(60)),
+        bytes(rng.randrange(32, 127) for _ in range(rng.randrange(0, 80))) + b"\r\n" for _ in range(60)
+    ),
     "newlines": lambda rng: b"\n" * 4096,
     "$ flood": lambda rng: b"$" * 4096,
-    "frames with a bad CRC": lambda rng: b"".join(b"$K %d OK P*%04X\n" % (i % 256, rng.randrange(65536)) for i in range(256)),
+    "frames with a bad CRC": lambda rng: b"".join(
+        b"$K %d OK P*%04X\n" % (i % 256, rng.randrange(65536)) for i in range(256)
+    ),
 }
 
 WRITER = """
@@ -150,7 +154,9 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def flood(seconds: float, root: str) -> None:
-    print(f"\n## Keypad flood: {seconds:g} s of junk at {USB_FULL_SPEED / 1e6:.1f} MB/s into the daemon's keypad port\n")
+    print(
+        f"\n## Keypad flood: {seconds:g} s of junk at {USB_FULL_SPEED / 1e6:.1f} MB/s into the daemon's keypad port\n"
+    )
     print("| junk | bytes written | daemon CPU (share of one core) | idle CPU before | keypad log lines |")
     print("|---|---|---|---|---|")
     for kind in JUNK:
@@ -194,7 +200,7 @@ def main() -> None:
                         help="source tree whose daemon and firmware the flood runs (to compare with another revision)")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
-    print(f"# bench/faults.py, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.node()}: "
+    print(f"# bench/faults.py, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()}: "
           f"{platform.machine()} {os.cpu_count()} CPUs, Python {platform.python_version()}, "
           f"load {os.getloadavg()[0]:.1f}")
     print(f"command: python bench/faults.py {' '.join(sys.argv[1:])}".rstrip())

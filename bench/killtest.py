@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.device.killing import kill_test  # noqa: E402
+from tests.device.killing import kill_test
 
 
 def main() -> None:

@@ -31,7 +31,9 @@ def random_actions(players: int, seed: int, in_turn: bool = False) -> tuple[Any,
     device prompts): its setup and actions."""
     rng = random.Random(seed)
     names = ["Aki", "Ben", "Chie", "Dai"][:players]
-    game = Tourney(Tourney.new_setup(names, seed=seed, cards=printed_cards("tourney"), options={"dealer": seed % players}))
+    game = Tourney(
+        Tourney.new_setup(names, seed=seed, cards=printed_cards("tourney"), options={"dealer": seed % players})
+    )
     table = table_model(game, rng, 0.0 if in_turn else 1.0)
     assert isinstance(table, TourneyTable)
     while not game.is_over():

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from companion.engine.record import decode_json
 from companion.errors import CardDataError, RecordError, StorageError
@@ -61,7 +61,8 @@ def check_shape(data: object, shape: object, where: str) -> None:
     Traceback (most recent call last):
     ...
     companion.errors.CardDataError: cards: suits[1].code must be a string, not 7
-    >>> check_shape({"points": {"0": 3}, "label": "#{id}"}, {"points": MapOf(int), "label": re.compile(r"[^{}]*\\{id\\}[^{}]*")}, "card")
+    >>> shape = {"points": MapOf(int), "label": re.compile(r"[^{}]*\\{id\\}[^{}]*")}
+    >>> check_shape({"points": {"0": 3}, "label": "#{id}"}, shape, "card")
     """
     _check(data, shape, where, "")
 
@@ -70,27 +71,27 @@ _NAMES = {str: "a string", int: "a whole number", bool: "true or false"}
 
 
 def _check(data: object, shape: object, where: str, path: str) -> None:
-    def fail(expected: str) -> None:
+    def fail(expected: str) -> NoReturn:
         shown = repr(data) if isinstance(data, (str, int, float, bool)) or data is None else type(data).__name__
         if isinstance(data, str) and len(shown) > 40:
             shown = shown[:40] + "..."
         raise CardDataError(f"{where}: {path or 'the whole'} must be {expected}, not {shown}")
 
     if isinstance(shape, type):
-        if not isinstance(data, shape) or (shape is int and isinstance(data, bool)):  # type: ignore[arg-type]
-            fail(_NAMES[shape])  # type: ignore[index]
+        if not isinstance(data, shape) or (shape is int and isinstance(data, bool)):
+            fail(_NAMES[shape])
     elif isinstance(shape, re.Pattern):
         if not isinstance(data, str) or not shape.fullmatch(data):
             fail(f"a string like {shape.pattern!r}")
     elif isinstance(shape, list):
         if not isinstance(data, list):
             fail("a list")
-        for index, item in enumerate(data):  # type: ignore[arg-type]
+        for index, item in enumerate(data):
             _check(item, shape[0], where, f"{path}[{index}]")
     elif isinstance(shape, MapOf):
         if not isinstance(data, dict):
             fail("an object")
-        for key, value in data.items():  # type: ignore[union-attr]
+        for key, value in data.items():
             _check(value, shape.values, where, f"{path}.{key}" if path else str(key))
     elif isinstance(shape, dict):
         if not isinstance(data, dict):
@@ -98,8 +99,8 @@ def _check(data: object, shape: object, where: str, path: str) -> None:
         for key, inner in shape.items():
             name = key.removesuffix("?")
             here = f"{path}.{name}" if path else name
-            if name in data:  # type: ignore[operator]
-                _check(data[name], inner, where, here)  # type: ignore[index]
+            if name in data:
+                _check(data[name], inner, where, here)
             elif not key.endswith("?"):
                 raise CardDataError(f"{where}: {here} is missing")
     else:
@@ -165,7 +166,7 @@ def printed_cards(game_id: str) -> dict[str, Any]:
         text = resource.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CardDataError(f"no card data shipped for {game_id}") from None
-    data = _load_json(text, f"cards/{game_id}.json")
+    data: dict[str, Any] = _load_json(text, f"cards/{game_id}.json")  # validate_cards refuses a non-object
     cls.validate_cards(data)
     return data
 
@@ -208,7 +209,7 @@ def load_facts(path: Path, *, missing_ok: bool = True) -> dict[str, Any]:
         if not missing_ok:
             raise CardDataError(f"{path}: no such file") from None
         return {}
-    facts = _load_json(text, str(path))
+    facts: dict[str, Any] = _load_json(text, str(path))  # validate_facts refuses a non-object
     validate_facts(facts, str(path))
     return facts
 
@@ -297,7 +298,9 @@ def set_fact(facts: dict[str, Any], game: str, key: str, value: int) -> None:
     for part in parents:
         node = node.setdefault(part, {}) if isinstance(node, dict) else None
     if not isinstance(node, dict) or isinstance(node.get(leaf), dict):
-        raise CardDataError(f"{game} {key}: clashes with another fact in the file (a value where a group is, or the reverse)")
+        raise CardDataError(
+            f"{game} {key}: clashes with another fact in the file (a value where a group is, or the reverse)"
+        )
     node[leaf] = value
 
 
@@ -312,7 +315,7 @@ def delete_fact(facts: dict[str, Any], game: str, key: str) -> bool:
     if not isinstance(node, dict) or parts[-1] not in node:
         return False
     del node[parts[-1]]
-    for parent, part in zip(reversed([facts, *trail[:-1]]), reversed([game, *parts[:-1]])):
+    for parent, part in zip(reversed([facts, *trail[:-1]]), reversed([game, *parts[:-1]]), strict=False):
         if isinstance(parent, dict) and parent.get(part) == {}:
             del parent[part]
     return True
@@ -341,4 +344,5 @@ def get_fact(facts: Mapping[str, Any], game: str, key: str) -> int | None:
 
 def facts_for(facts: Mapping[str, Any], game: str) -> dict[str, Any]:
     """The part of the facts file a new game's header embeds."""
-    return json.loads(json.dumps(facts.get(game, {})))
+    copied: dict[str, Any] = json.loads(json.dumps(facts.get(game, {})))
+    return copied

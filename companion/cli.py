@@ -15,6 +15,7 @@ from companion import __version__, carddata
 from companion.config import CommandLineParser, read_text_file
 from companion.daemon.journal import held_by_a_writer
 from companion.engine.record import GameBuilder, export_lines, read_bytes
+from companion.engine.tricks import TrickGame
 from companion.errors import CompanionError, ConfigError
 from companion.event.command import add_scoreboard_command
 from companion.paths import check_output_file, tools_state_dir
@@ -91,10 +92,18 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(handler=cmd_export)
 
     cards = commands.add_parser(
-        "cards", help="card facts the table supplied for cards whose print was lost",
-        epilog="The facts file used is named on standard error. Exit status: 0 done; 2 refused (one line says why), nothing changed.")
-    cards.add_argument("--facts", type=Path, help=f"the facts file (default: STATE/{carddata.FACTS_FILE}, where STATE is "
-                       "$STATE_DIRECTORY, else the installed device's /var/lib/tabletop-companion, else ~/.local/state/tabletop-companion)")
+        "cards",
+        help="card facts the table supplied for cards whose print was lost",
+        epilog="The facts file used is named on standard error. "
+        "Exit status: 0 done; 2 refused (one line says why), nothing changed.",
+    )
+    cards.add_argument(
+        "--facts",
+        type=Path,
+        help=f"the facts file (default: STATE/{carddata.FACTS_FILE}, where STATE is "
+        "$STATE_DIRECTORY, else the installed device's /var/lib/tabletop-companion, "
+        "else ~/.local/state/tabletop-companion)",
+    )
     verbs = cards.add_subparsers(dest="verb", required=True, metavar="VERB")
     verbs.add_parser("list", help="list printed gaps and what the table told").set_defaults(handler=cmd_cards_list)
     set_ = verbs.add_parser("set", help="set or correct one fact, e.g. set tezuma-2015 points:3:5 8")
@@ -108,7 +117,10 @@ def build_parser() -> argparse.ArgumentParser:
     delete.set_defaults(handler=cmd_cards_delete)
     exp = verbs.add_parser("export", help="print the facts file as JSON")
     exp.set_defaults(handler=cmd_cards_export)
-    imp = verbs.add_parser("import", help="merge facts from a file written by 'cards export' (its values win; each added or changed fact is listed)")
+    imp = verbs.add_parser(
+        "import",
+        help="merge facts from a file written by 'cards export' (its values win; each added or changed fact is listed)",
+    )
     imp.add_argument("file", type=Path)
     imp.set_defaults(handler=cmd_cards_import)
 
@@ -141,11 +153,11 @@ def _read_record(path: Path) -> GameBuilder:
 def cmd_replay(args: argparse.Namespace) -> int:
     builder = _read_record(args.record)
     game = builder.game
-    summary = rendered_summary(game) if game is not None else None
+    summary = rendered_summary(game) if isinstance(game, TrickGame) else None  # every registered game is one
     if args.json:
         if summary is not None:
             print(json.dumps(summary, ensure_ascii=False, indent=1))
-    elif game is not None and summary is not None:
+    elif isinstance(game, TrickGame) and summary is not None:
         write_text(summary, sys.stdout, wording=Wording.for_game(game))
     if builder.failure is not None:
         print(f"companion: {args.record}: {builder.failure}", file=sys.stderr)
@@ -268,10 +280,16 @@ def read_facts_to_import(path: Path) -> dict[str, Any]:
     """A file written by ``cards export``, checked whole before anything is merged."""
     text = read_text_file(path, "facts file to import", limit=MAX_IMPORT_BYTES)
     try:
-        other = json.loads(text)
+        other: dict[str, Any] = json.loads(text)  # validate_facts below refuses a non-object
     except json.JSONDecodeError as err:
-        lines = "; it has several lines: a game record? import takes what 'cards export' writes" if err.msg == "Extra data" else ""
-        raise ConfigError(f"{path}: not a card-facts file: not valid JSON ({err.msg}, line {err.lineno}){lines}") from None
+        lines = (
+            "; it has several lines: a game record? import takes what 'cards export' writes"
+            if err.msg == "Extra data"
+            else ""
+        )
+        raise ConfigError(
+            f"{path}: not a card-facts file: not valid JSON ({err.msg}, line {err.lineno}){lines}"
+        ) from None
     except ValueError as err:  # e.g. an integer longer than Python converts (4,300 digits)
         raise ConfigError(f"{path}: not a card-facts file: {err}") from None
     except RecursionError:

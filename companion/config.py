@@ -36,11 +36,13 @@ class CommandLineParser(argparse.ArgumentParser):
     """argparse with its mistakes as one line: a ConfigError naming the command and the option
     (the caller prints it and exits 2), instead of a usage block that may be luma's 21 lines.
 
-    >>> parser = CommandLineParser(prog="companion run"); _ = parser.add_argument("--rotate", type=int, choices=range(4))
-    >>> parser.parse_args(["--rotate", "7"])
+    >>> parser = CommandLineParser(prog="companion run")
+    >>> _ = parser.add_argument("--rotate", type=int, choices=range(4))
+    >>> parser.parse_args(["--rotate", "7"])  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    companion.errors.ConfigError: run: argument --rotate: invalid choice: 7 (choose from 0, 1, 2, 3); see 'companion run --help'
+    companion.errors.ConfigError: run: argument --rotate: invalid choice: 7 (choose from 0, 1, 2, 3);
+    see 'companion run --help'
     """
 
     def error(self, message: str) -> NoReturn:
@@ -218,14 +220,16 @@ class RunConfig:
 def check_config(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     """Every key known and every value of its type, else a ConfigError naming the key.
 
-    >>> check_config({"bord": "x"}, "config.toml")
+    >>> check_config({"bord": "x"}, "config.toml")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    companion.errors.ConfigError: config.toml: unknown key 'bord' (did you mean 'board'?); every key is in docs/config.example.toml
-    >>> check_config({"seed": 1}, "config.toml")
+    companion.errors.ConfigError: config.toml: unknown key 'bord' (did you mean 'board'?);
+    every key is in docs/config.example.toml
+    >>> check_config({"seed": 1}, "config.toml")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    companion.errors.ConfigError: config.toml: seed is an option of one run, not a key of this file (nor are mock, config_toml, state_dir, keys, exit_when_done, save_frame, save_frame_scale, check, config)
+    companion.errors.ConfigError: config.toml: seed is an option of one run, not a key of this file
+    (nor are mock, config_toml, state_dir, keys, exit_when_done, save_frame, save_frame_scale, check, config)
     """
     values: dict[str, Any] = {}
     settings = all_settings()
@@ -253,7 +257,9 @@ def check_config(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
         except ValueError:
             address = -1
         if not 0x03 <= address <= 0x77:
-            raise ConfigError(f"{where}: i2c_address: {values['i2c_address']!r} is not a 7-bit I2C address such as \"0x3C\"")
+            raise ConfigError(
+                f'{where}: i2c_address: {values["i2c_address"]!r} is not a 7-bit I2C address such as "0x3C"'
+            )
     return values
 
 

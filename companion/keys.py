@@ -51,10 +51,11 @@ class Key(enum.Enum):
 
         >>> Key.parse(" ok ")
         <Key.OK: 'OK'>
-        >>> Key.parse("select")  # doctest: +ELLIPSIS
+        >>> Key.parse("select")  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
         ...
-        companion.errors.ConfigError: unknown key 'select'; expected one of UP, DOWN, LEFT, RIGHT, OK, BACK, AUX, N1, ..., D
+        companion.errors.ConfigError: unknown key 'select';
+        expected one of UP, DOWN, LEFT, RIGHT, OK, BACK, AUX, N1, ..., D
         """
         try:
             return cls[name.strip().upper()]

@@ -3,8 +3,8 @@
 A catalogue is a flat JSON object of keys to ``str.format`` templates: the generic ``<lang>.json``
 plus one fragment per game module, ``games/<module>.<lang>.json``, so a new game brings its own text.
 The engine never writes sentences: it gives :class:`~companion.engine.tricks.Phrase` codes, and
-:class:`Formatter` turns them into text for the screens and for ``companion replay`` alike. Every language must define the
-same keys with the same placeholders, so a missing or mistyped translation stops the program at
+:class:`Formatter` turns them into text for the screens and for ``companion replay`` alike. Every
+language must define the same keys with the same placeholders, so a missing or mistyped translation stops the program at
 start-up with a message naming the file and key, instead of leaving a blank on the glass mid-game.
 
 >>> catalog = Catalog({"en": {"hello": "Hi {name}"}, "ja": {"hello": "{name}さん"}})
@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import json
 import string
-from collections.abc import Mapping
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -165,10 +164,12 @@ def load_seat_names() -> dict[str, list[str]]:
 def check_seat_names(data: object) -> dict[str, list[str]]:
     """Every language has at least four distinct names, each narrow enough for a table row.
 
-    >>> check_seat_names({"en": ["Aki", "Ben", "Chie", "Dai"], "ja": ["あき", "べん", "ちえ", "だいすけ"]})
+    >>> names = {"en": ["Aki", "Ben", "Chie", "Dai"], "ja": ["あき", "べん", "ちえ", "だいすけ"]}
+    >>> check_seat_names(names)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    companion.errors.ConfigError: i18n/seat-names.json: 'だいすけ' is too wide for a table row (4 half-width or 2 full-width characters)
+    companion.errors.ConfigError: i18n/seat-names.json: 'だいすけ' is too wide for a table row
+    (4 half-width or 2 full-width characters)
     """
     if not isinstance(data, dict) or set(data) != set(LANGUAGES):
         raise ConfigError(f"i18n/{SEAT_NAMES_FILE} must map each of {', '.join(LANGUAGES)} to a list of names")

@@ -101,7 +101,7 @@ def read_object(text, example):
     try:
         found = json.loads(text)
     except ValueError:
-        raise ValueError("not valid JSON")
+        raise ValueError("not valid JSON") from None
     if not isinstance(found, dict):
         raise ValueError("must be a JSON object like " + example)
     return found

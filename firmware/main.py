@@ -10,9 +10,8 @@ import select
 import sys
 import time
 
-from machine import Pin
-
 import keypad_core
+from machine import Pin
 
 PIN_MAP_FILE = "keypad_pins.json"
 SCAN_PERIOD_MS = 2

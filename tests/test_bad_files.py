@@ -30,7 +30,9 @@ BAD_FILES = {
     "a character device": lambda path: path.symlink_to("/dev/zero"),
     "not UTF-8": lambda path: path.write_bytes(b'{"tezuma": {"points": {"A": {"1": 3}}}}\xff\xfe'),
     "nested 100,000 deep": lambda path: path.write_bytes(b"[" * 100_000),
-    "an integer of 5,000 digits": lambda path: path.write_bytes(b'{"tezuma": {"points": {"A": {"1": ' + b"7" * 5000 + b"}}}}"),
+    "an integer of 5,000 digits": lambda path: path.write_bytes(
+        b'{"tezuma": {"points": {"A": {"1": ' + b"7" * 5000 + b"}}}}"
+    ),
     "NaN": lambda path: path.write_bytes(b'{"tezuma": {"points": {"A": {"1": NaN}}}}'),
 }
 
@@ -40,7 +42,7 @@ def test_cards_import_refuses_a_bad_file_by_name(tmp_path: Path, capsys, kind: s
     bad = tmp_path / "import.json"
     BAD_FILES[kind](bad)
     code, err = run(capsys, "cards", "--facts", str(tmp_path / "facts.json"), "import", str(bad))
-    assert code == 2 and err.startswith(f"companion: {bad}") or err.startswith(f"companion: cannot read {bad}"), err
+    assert (code == 2 and err.startswith(f"companion: {bad}")) or err.startswith(f"companion: cannot read {bad}"), err
     assert not (tmp_path / "facts.json").exists()
 
 

@@ -47,7 +47,7 @@ def test_replay_json_matches_the_schema(capsys, finished):
 
 
 def test_replay_text_prints_tricks_scores_and_totals(capsys, finished):
-    game, path = finished
+    _game, path = finished
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0
     assert out.count("trick ") == 48 and "Totals:" in out and "Winner" in out
@@ -65,7 +65,7 @@ def test_replay_of_an_unfinished_journal_names_the_pending_decision(capsys, tmp_
 def test_replay_of_an_illegal_record_prints_what_it_could_then_fails(capsys, tmp_path):
     game = game_with("paper-egg", "water-trick", "sword-walking", "baby-chicks")
     trick(game, "B9", "B1", "B2", "B3")
-    lines = export_lines(game) + [dumps({"type": "play", "seat": 0, "cards": ["B9"]})]
+    lines = [*export_lines(game), dumps({"type": "play", "seat": 0, "cards": ["B9"]})]
     path = tmp_path / "bad.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, out, err = run(capsys, "replay", str(path))
@@ -82,7 +82,7 @@ def test_export_folds_undos(capsys, tmp_path):
     game = game_with("paper-egg", "water-trick", "sword-walking", "baby-chicks")
     trick(game, "B9", "B1")
     lines = export_lines(game)
-    journal = lines + [dumps({"type": "play", "seat": 2, "cards": ["B5"]}), dumps({"type": "undo"})]
+    journal = [*lines, dumps({"type": "play", "seat": 2, "cards": ["B5"]}), dumps({"type": "undo"})]
     src = tmp_path / "journal.jsonl"
     src.write_text("\n".join(journal) + "\n", encoding="utf-8")
     code, out, _ = run(capsys, "export", str(src))

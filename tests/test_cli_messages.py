@@ -56,7 +56,11 @@ def test_replay_and_export_give_the_same_status_for_the_same_bad_record(
     replayed, exported = run(capsys, "replay", str(path)), run(capsys, "export", str(path))
     assert replayed[0] == exported[0] == 1
     assert exported[1] == "" and "B9 was already played" in exported[2]
-    assert run(capsys, "replay", str(tmp_path / "absent.jsonl"))[0] == run(capsys, "export", str(tmp_path / "absent.jsonl"))[0] == 2
+    assert (
+        run(capsys, "replay", str(tmp_path / "absent.jsonl"))[0]
+        == run(capsys, "export", str(tmp_path / "absent.jsonl"))[0]
+        == 2
+    )
 
 
 @pytest.mark.parametrize(("where", "says"), [("missing/out.jsonl", "does not exist"), (".", "is a directory")])
@@ -78,7 +82,9 @@ def test_cards_import_lists_added_and_changed_facts_and_says_which_file(
     facts = tmp_path / "facts.json"
     assert run(capsys, "cards", "--facts", str(facts), "set", "tezuma-2015", "points:3:5", "8")[0] == 0
     other = tmp_path / "other.json"
-    other.write_text(json.dumps({"tezuma-2015": {"points": {"3": {"5": 9, "6": 8}}}, "tezuma": {"points": {"C": {"4": 6}}}}))
+    other.write_text(
+        json.dumps({"tezuma-2015": {"points": {"3": {"5": 9, "6": 8}}}, "tezuma": {"points": {"C": {"4": 6}}}})
+    )
     code, out, err = run(capsys, "cards", "--facts", str(facts), "import", str(other))
     assert code == 0 and f"card facts file {facts}" in err
     assert out.splitlines() == ["changed: tezuma-2015 points:3:5: 8 -> 9", "added: tezuma-2015 points:3:6 = 8",

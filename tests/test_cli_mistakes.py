@@ -41,7 +41,9 @@ def test_a_card_fact_out_of_its_range_is_refused_when_set(
     assert not facts.exists()
 
 
-def test_a_card_fact_out_of_its_range_is_refused_when_imported(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_card_fact_out_of_its_range_is_refused_when_imported(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     facts, other = tmp_path / "facts.json", tmp_path / "other.json"
     other.write_text(json.dumps({"zenjidou": {"card": {"5": {"colour": 9}}}}), encoding="utf-8")
     code, out, err = run(capsys, "cards", "--facts", str(facts), "import", str(other))

@@ -55,7 +55,9 @@ def test_examples_replay_through_the_common_schema(capsys: pytest.CaptureFixture
             assert set(trick) == TRICK | trick_keys
             assert trick["reason"] == english.reason([Phrase.from_json(p) for p in trick["reason_codes"]])
             assert {turn["seat"] for turn in trick["cards"]} == set(range(len(trick["cards"])))  # a seat a card
-    assert data["totals"] == [sum(deal["scores"][seat] for deal in data["deals"]) for seat in range(len(data["players"]))]
+    assert data["totals"] == [
+        sum(deal["scores"][seat] for deal in data["deals"]) for seat in range(len(data["players"]))
+    ]
 
 
 def test_an_irohanihohedo_replay_reads_as_text(capsys: pytest.CaptureFixture[str]) -> None:
@@ -73,7 +75,9 @@ INTERNAL = re.compile(r"low_strong|pointer|strongest \d|wrong \[|hands \{|house 
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)
-def test_the_plain_replay_has_names_and_seats_not_internal_fields(capsys: pytest.CaptureFixture[str], path: Path) -> None:
+def test_the_plain_replay_has_names_and_seats_not_internal_fields(
+    capsys: pytest.CaptureFixture[str], path: Path
+) -> None:
     """Plain text showed 'low_strong false  trump "red"  strongest 2  pointer 1  wrong [[0, 13]]' with
     0-based seats, 'hands {}  house []' and ability ids; --json keeps that data."""
     assert main(["replay", str(path)]) == 0

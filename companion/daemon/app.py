@@ -231,26 +231,74 @@ error (nothing was started), 130 interrupted while starting.
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--mock", action="store_true", help="simulated hardware: mock pins, the display on a recording bus (drawn in braille in a terminal) or a luma emulator")
-    parser.add_argument("--board", help=f"board preset ({', '.join(list_presets())}) or a board file; default {DEFAULT_BOARD}")
-    parser.add_argument("--config-toml", type=Path, metavar="FILE", help="read this config.toml instead of the device's")
-    parser.add_argument("--state-dir", type=Path, help="where games are journalled (default: $STATE_DIRECTORY or ~/.local/state/tabletop-companion; with --keys, a fresh temporary directory)")
-    parser.add_argument("--keys", type=Path, metavar="SCRIPT", help="mock mode: a key script to play (press OK / hold BACK / wait 0.5 / repeat 3 press DOWN)")
-    parser.add_argument("--exit-when-done", action="store_true", help="with --keys: stop once the script has been played")
+    parser.add_argument(
+        "--mock",
+        action="store_true",
+        help="simulated hardware: mock pins, the display on a recording bus (drawn in braille in a terminal) "
+        "or a luma emulator",
+    )
+    parser.add_argument(
+        "--board", help=f"board preset ({', '.join(list_presets())}) or a board file; default {DEFAULT_BOARD}"
+    )
+    parser.add_argument(
+        "--config-toml", type=Path, metavar="FILE", help="read this config.toml instead of the device's"
+    )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        help="where games are journalled (default: $STATE_DIRECTORY or ~/.local/state/tabletop-companion; "
+        "with --keys, a fresh temporary directory)",
+    )
+    parser.add_argument(
+        "--keys",
+        type=Path,
+        metavar="SCRIPT",
+        help="mock mode: a key script to play (press OK / hold BACK / wait 0.5 / repeat 3 press DOWN)",
+    )
+    parser.add_argument(
+        "--exit-when-done", action="store_true", help="with --keys: stop once the script has been played"
+    )
     parser.add_argument("--keypad", metavar="PORT", help="serial port of the optional Pico keypad, e.g. /dev/ttyACM0")
-    parser.add_argument("--buzzers", metavar="PINS", help="quiz buzzers on GPIO: BCM pins the board leaves free, seat 1 first, e.g. 12,16,20,21 (mock pins with --mock)")
-    parser.add_argument("--keypad-buzzers", action=argparse.BooleanOptionalAction, default=None,
-                        help="quiz buzzers on the Pico keypad's seat inputs (--no-keypad-buzzers overrides config.toml)")
-    parser.add_argument("--language", choices=LANGUAGES, help="screen language at start (default: what the menu set last)")
-    parser.add_argument("--contrast", type=int, metavar="15-255", help="panel contrast at start (default: what the menu set last)")
-    parser.add_argument("--page-address-offset", type=int, metavar="0-4", help="SH1106 only: first RAM column shown (luma's default 2; some modules need 0)")
-    parser.add_argument("--save-frame", type=Path, metavar="FILE.png", help="write the last frame shown as an image on exit")
+    parser.add_argument(
+        "--buzzers",
+        metavar="PINS",
+        help="quiz buzzers on GPIO: BCM pins the board leaves free, seat 1 first, e.g. 12,16,20,21 "
+        "(mock pins with --mock)",
+    )
+    parser.add_argument(
+        "--keypad-buzzers",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="quiz buzzers on the Pico keypad's seat inputs (--no-keypad-buzzers overrides config.toml)",
+    )
+    parser.add_argument(
+        "--language", choices=LANGUAGES, help="screen language at start (default: what the menu set last)"
+    )
+    parser.add_argument(
+        "--contrast", type=int, metavar="15-255", help="panel contrast at start (default: what the menu set last)"
+    )
+    parser.add_argument(
+        "--page-address-offset",
+        type=int,
+        metavar="0-4",
+        help="SH1106 only: first RAM column shown (luma's default 2; some modules need 0)",
+    )
+    parser.add_argument(
+        "--save-frame", type=Path, metavar="FILE.png", help="write the last frame shown as an image on exit"
+    )
     parser.add_argument("--save-frame-scale", type=int, default=SAVE_FRAME_SCALE, metavar="1-16",
                         help=f"with --save-frame: each pixel of the panel as NxN pixels (default {SAVE_FRAME_SCALE},"
                              " as README's pictures; 1 for the panel's own 128x64)")
     parser.add_argument("--seed", type=int, help="seed for the device's random draws (default: from the OS)")
-    parser.add_argument("--check", action="store_true", help="check the options, config.toml, the board and the key script, say what would run, and exit (0: all is right) without opening the display or the keys")
-    parser.add_argument("-v", "--verbose", action="store_true", default=None, help="log every journalled action (debug level)")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="check the options, config.toml, the board and the key script, say what would run, "
+        "and exit (0: all is right) without opening the display or the keys",
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", default=None, help="log every journalled action (debug level)"
+    )
 
 
 def resolve_options(args: argparse.Namespace, config: RunConfig) -> argparse.Namespace:
@@ -278,7 +326,9 @@ def resolve_options(args: argparse.Namespace, config: RunConfig) -> argparse.Nam
         raise ConfigError(f"quiz buzzers on GPIO ({source('buzzers')}) and on the keypad ({source('keypad_buzzers')})"
                           " stamp presses on different clocks: choose one")
     if merged.keypad_buzzers and not merged.keypad:
-        raise ConfigError(f"{source('keypad_buzzers')} needs the keypad's serial port (--keypad, or keypad in config.toml)")
+        raise ConfigError(
+            f"{source('keypad_buzzers')} needs the keypad's serial port (--keypad, or keypad in config.toml)"
+        )
     if not 1 <= args.save_frame_scale <= 16:
         raise ConfigError(f"--save-frame-scale {args.save_frame_scale}: give 1-16 (pixels per panel pixel)")
     if args.save_frame is not None:
@@ -300,14 +350,15 @@ def scaled(frame: Image.Image, scale: int) -> Image.Image:
 def check_buzzers_free(pins: Mapping[int, int], board: Board) -> None:
     """No quiz buzzer on a pin the board already wires to something (``{seat: BCM pin}``).
 
-    >>> check_buzzers_free({0: 12, 1: 5}, load_board("adafruit-oled-bonnet"))
+    >>> check_buzzers_free({0: 12, 1: 5}, load_board("adafruit-oled-bonnet"))  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    companion.errors.ConfigError: buzzers: seat 2's GPIO5 is key BACK on board adafruit-oled-bonnet; choose pins it leaves free (hardware/README.md)
+    companion.errors.ConfigError: buzzers: seat 2's GPIO5 is key BACK on board adafruit-oled-bonnet;
+    choose pins it leaves free (hardware/README.md)
     """
     taken = {pin: f"key {key.name}" for key, pin in board.buttons.items()}
     taken |= {pin: f"its switch {label}" for label, pin in board.spare_pins.items()}
-    taken |= {pin: f"encoder {channel}" for channel, pin in zip("AB", board.encoder_pins or ())}
+    taken |= {pin: f"encoder {channel}" for channel, pin in zip("AB", board.encoder_pins or (), strict=False)}
     taken |= {pin: f"the display's {role}" for role, pin in board.display.pins().items()}
     for seat, pin in pins.items():
         if pin in taken:
@@ -399,7 +450,9 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
                 device.run()
         finally:
             if display.bus is not None:
-                print(f"companion: frames shown {device.frames}, display bytes {display.bus.total_bytes}", file=sys.stderr)
+                print(
+                    f"companion: frames shown {device.frames}, display bytes {display.bus.total_bytes}", file=sys.stderr
+                )
         if options.save_frame:
             try:
                 scaled(device.app.render(), options.save_frame_scale).save(options.save_frame)
@@ -467,7 +520,11 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
         from companion.hw.buzzers import KeypadBuzzers
         from companion.hw.serial_keypad import SerialKeypad
 
-        seats = KeypadBuzzers(arbiter, clock=device.app.now, on_press=device.buzzed) if options.keypad_buzzers and arbiter else None
+        seats = (
+            KeypadBuzzers(arbiter, clock=device.app.now, on_press=device.buzzed)
+            if options.keypad_buzzers and arbiter
+            else None
+        )
         keys.enter_context(  # entering starts its reader thread; leaving stops and joins it
             SerialKeypad(options.keypad, device.post, on_problem=lambda text: log.warning("keypad: %s", text),
                          on_seat=seats or (lambda press: None))

@@ -74,7 +74,7 @@ _WAKE = _Control("wake")  # re-read the deadlines and the stop flag: something c
 class Timer:
     """A scheduled callback; ``interval`` makes it repeat. Cancel it with :meth:`cancel`."""
 
-    __slots__ = ("when", "callback", "interval", "cancelled")
+    __slots__ = ("callback", "cancelled", "interval", "when")
 
     def __init__(self, when: float, callback: Callable[[], object], interval: float | None) -> None:
         self.when = when

@@ -11,7 +11,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ SETTINGS_LIMIT = 64 * 1024  # a settings file is a few dozen bytes; anything thi
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @dataclass
@@ -105,7 +105,7 @@ class Store:
             self._recover(found)
         except JournalInUse:
             raise
-        except Exception as err:  # noqa: BLE001 - a start-up that raises would crash-loop the device
+        except Exception as err:  # a start-up that raises would crash-loop the device
             log.exception("recovering %s failed", self.journal_path)
             self.close()
             found.game = None
@@ -177,7 +177,9 @@ class Store:
         """Move the current journal into ``games/`` under a name no other game has."""
         stem = f"{kind}-{_stamp(self._wall())}"
         taken = {p.name for p in self.games_dir.glob(f"{stem}*")} if self.games_dir.is_dir() else set()
-        name = next(n for n in (f"{stem}{'-' + str(i) if i else ''}.jsonl" for i in range(len(taken) + 1)) if n not in taken)
+        name = next(
+            n for n in (f"{stem}{'-' + str(i) if i else ''}.jsonl" for i in range(len(taken) + 1)) if n not in taken
+        )
         return archive_journal(self.journal_path, self.games_dir, name)
 
     def start(self, setup: Setup) -> Session:

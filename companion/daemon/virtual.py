@@ -7,8 +7,8 @@ through it; nothing here is a second UI path, only a faster clock and hands on t
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory
@@ -18,8 +18,8 @@ from companion.daemon.store import Store
 from companion.hw.boards import load_board
 from companion.hw.buzzers import BuzzerArbiter, GpioBuzzers
 from companion.hw.display import open_display, parse_display_args
-from companion.keys import KeyEvent
 from companion.hw.mock import MockPad, VirtualTime
+from companion.keys import KeyEvent
 from companion.ui.planner import presses_for
 
 

@@ -18,7 +18,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeGuard, TypeVar
 
 from companion.errors import CardDataError, IllegalAction, RecordError
 from companion.registry import game_class, game_ids, register  # noqa: F401  (where older code imports them)
@@ -56,6 +56,12 @@ class Question:
     suggestion: int = 0
 
 
+class ActionType(Protocol):
+    """An action class as the record sees it: it decodes its own record line."""
+
+    def from_json(self, data: Mapping[str, Any], /) -> Any: ...
+
+
 @dataclass(frozen=True)
 class Decision:
     """What the game waits for next: who must act and what kind of action is expected."""
@@ -66,7 +72,7 @@ class Decision:
     question: Question | None = None
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """A whole number as JSON decodes one: ``True`` is an ``int`` to Python, never to a record or card data.
 
     >>> is_int(3), is_int(True), is_int(3.0)
@@ -152,7 +158,7 @@ class Game(ABC, Generic[StateT]):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    action_types: ClassVar[Mapping[str, type]] = {}
+    action_types: ClassVar[Mapping[str, ActionType]] = {}
     # The header options the game reads and their kinds ("seat": a whole number naming a seat,
     # "bool", "list", "text"): a record is untrusted, so the reader checks them before the game sees them
     # (:func:`companion.engine.record.check_options`). ``required_options`` must be present.
@@ -256,7 +262,9 @@ class Game(ABC, Generic[StateT]):
 
     @classmethod
     @abstractmethod
-    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    def resolve_options(
+        cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int
+    ) -> dict[str, Any]:
         """Every option the game reads, defaults and random draws filled in, so a record is self-contained."""
 
     @classmethod

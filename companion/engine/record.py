@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -170,7 +170,7 @@ class RecordLines:
     missing_newline: bool = False  # the last object's line has no newline after it
 
     def numbered(self) -> Iterator[tuple[int, dict[str, Any]]]:
-        return zip(self.numbers, self.objects)
+        return zip(self.numbers, self.objects, strict=False)
 
 
 def parse_lines(data: bytes) -> RecordLines:
@@ -236,10 +236,12 @@ def setup_from_header(data: Mapping[str, Any]) -> Setup:
     game = data.get("game")
     if not isinstance(game, str):
         raise RecordError("the header names no 'game'")
-    return Setup(game, tuple(players), data.get("options", {}), seed, data.get("cards", {}), data.get("table_facts", {}))
+    return Setup(
+        game, tuple(players), data.get("options", {}), seed, data.get("cards", {}), data.get("table_facts", {})
+    )
 
 
-_OPTION_CHECKS = {
+_OPTION_CHECKS: dict[str, tuple[Callable[[object, int], bool], str]] = {
     "seat": (lambda value, players: is_int(value) and 0 <= value < players, "a seat number 0-{last}"),
     "bool": (lambda value, players: isinstance(value, bool), "true or false"),
     "list": (lambda value, players: isinstance(value, list), "a list"),
@@ -272,7 +274,9 @@ def check_options(cls: type[Game[Any]], setup: Setup) -> None:
             shown = dumps({"v": options[name]})[5:-1]
             if len(shown) > _RAW_SHOWN:
                 shown = shown[:_RAW_SHOWN] + "..."
-            raise RecordError(f"the header's options.{name} must be {wanted.format(last=len(setup.players) - 1)}, not {shown}")
+            raise RecordError(
+                f"the header's options.{name} must be {wanted.format(last=len(setup.players) - 1)}, not {shown}"
+            )
 
 
 class RecordVisitor:

@@ -32,6 +32,9 @@ from companion.errors import IllegalPlay, RecordError
 CardT = TypeVar("CardT", bound="SuitedCard")
 ContextT = TypeVar("ContextT")
 OutcomeT = TypeVar("OutcomeT")
+# A rule reads its context and gives an outcome, so Rule varies as a function does.
+ContextT_contra = TypeVar("ContextT_contra", contravariant=True)
+OutcomeT_co = TypeVar("OutcomeT_co", covariant=True)
 
 
 # --- cards -------------------------------------------------------------------------------
@@ -168,12 +171,12 @@ class TrickResult:
 # --- rules as objects ----------------------------------------------------------------------
 
 
-class Rule(Protocol[ContextT, OutcomeT]):
+class Rule(Protocol[ContextT_contra, OutcomeT_co]):
     """One way a trick can be decided; ``decide`` returns None when the rule does not apply."""
 
     name: str
 
-    def decide(self, context: ContextT) -> OutcomeT | None: ...
+    def decide(self, context: ContextT_contra) -> OutcomeT_co | None: ...
 
 
 def first_decision(rules: Iterable[Rule[ContextT, OutcomeT]], context: ContextT) -> OutcomeT:
@@ -370,7 +373,9 @@ class TrickGame(Game[StateT]):
     # --- setup -----------------------------------------------------------------------------------
 
     @classmethod
-    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    def resolve_options(
+        cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int
+    ) -> dict[str, Any]:
         """By default the only option is the first ``dealer`` seat (wrapped to the table's size)."""
         return {"dealer": int(options.get("dealer", 0)) % players}
 
@@ -411,7 +416,7 @@ class TrickGame(Game[StateT]):
         return state
 
     def new_state(self) -> StateT:
-        return TrickState()  # type: ignore[return-value]
+        return TrickState()  # type: ignore[return-value]  # a game with a richer state overrides new_state
 
     def start_deal(self, state: StateT, lead: int) -> None:
         deal = self.new_deal(len(state.deals), lead)
@@ -471,7 +476,7 @@ class TrickGame(Game[StateT]):
         if scores is None:
             return
         deal.scores = scores
-        state.totals = [total + score for total, score in zip(state.totals, scores)]
+        state.totals = [total + score for total, score in zip(state.totals, scores, strict=True)]
         if len(state.deals) < self.deal_count():
             self.start_deal(state, self.next_deal_lead(state))
 
@@ -523,7 +528,9 @@ class TrickGame(Game[StateT]):
             "deals": deals,
             "totals": self.totals(),
             "winners": self.winners() if self.is_over() else [],
-            "revokes": [revoke.to_json() | {"reason": [self.revoke_phrase(revoke).to_json()]} for revoke in self.state.revokes],
+            "revokes": [
+                revoke.to_json() | {"reason": [self.revoke_phrase(revoke).to_json()]} for revoke in self.state.revokes
+            ],
             "pending": self.pending(),
         }
 

@@ -96,7 +96,9 @@ class Broker:
             raise ConfigError(f"cannot read the broker password from {self.password_file}: {err}") from None
 
 
-def parse_broker(url: object, *, ca_file: object = None, username: object = None, password_file: object = None) -> Broker:
+def parse_broker(
+    url: object, *, ca_file: object = None, username: object = None, password_file: object = None
+) -> Broker:
     """``mqtt://host[:port]`` or ``mqtts://host[:port]`` plus the account, checked."""
     parts = urlsplit(url) if isinstance(url, str) else None
     if parts is None or parts.scheme not in DEFAULT_PORTS or not parts.hostname or parts.path not in ("", "/"):

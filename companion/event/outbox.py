@@ -174,7 +174,9 @@ class Outbox:
             except FileNotFoundError:
                 continue
         if game.acked < len(game.lines):
-            log.error("game %s: its journal is gone with lines %d-%d unpublished", game.id, game.acked + 1, len(game.lines))
+            log.error(
+                "game %s: its journal is gone with lines %d-%d unpublished", game.id, game.acked + 1, len(game.lines)
+            )
         game.path = None
 
     def _new_id(self) -> str:
@@ -286,8 +288,12 @@ class Outbox:
         except OSError as err:
             where = f"could not be set aside ({err.strerror}); it is replaced at the next save"
             self._dirty = True
-        log.error("event cursor %s is damaged (%s): %s; publishing the current game again from the start", self.path, why,
-                  where)
+        log.error(
+            "event cursor %s is damaged (%s): %s; publishing the current game again from the start",
+            self.path,
+            why,
+            where,
+        )
 
 
 def _entry(entry: Any) -> GameLog:

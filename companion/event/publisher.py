@@ -13,6 +13,7 @@ The device is a client only: it connects out to the broker and never listens on 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import ssl
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.daemon.journal import CURRENT_JOURNAL
 from companion.engine.base import Game
@@ -154,11 +156,12 @@ class Publisher:
             self._cond.notify()
         self._worker.join(timeout)
         if self._connected:
-            info = self.client.publish(self._status_topic, status_message(self._status(online=False)), qos=1, retain=True)
-            try:
+            info = self.client.publish(
+                self._status_topic, status_message(self._status(online=False)), qos=1, retain=True
+            )
+            # The connection may go meanwhile; the last will says offline instead.
+            with contextlib.suppress(RuntimeError, ValueError):
                 info.wait_for_publish(timeout)
-            except (RuntimeError, ValueError):
-                pass  # the connection went meanwhile; the last will says offline instead
         self.client.disconnect()
         self.client.loop_stop()
         self.outbox.save()
@@ -166,18 +169,22 @@ class Publisher:
     # --- paho's thread: only records what happened ----------------------------------------
 
     def _make_client(self, client_id: str) -> mqtt.Client:
-        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
         broker = self.config.broker
         if broker.username is not None:
             client.username_pw_set(broker.username, broker.password())
         if broker.tls:
             client.tls_set(ca_certs=str(broker.ca_file) if broker.ca_file else None, cert_reqs=ssl.CERT_REQUIRED)
-        client.will_set(self._status_topic, status_message({"table": self.config.table, "online": False}), qos=1, retain=True)
+        client.will_set(
+            self._status_topic, status_message({"table": self.config.table, "online": False}), qos=1, retain=True
+        )
         client.max_inflight_messages_set(WINDOW)
         client.reconnect_delay_set(min_delay=1, max_delay=30)
         client.on_connect = lambda _c, _u, _f, reason, _p: self._post("connect", reason)
         client.on_disconnect = lambda _c, _u, _f, reason, _p: self._post("disconnect", reason)
-        client.on_connect_fail = lambda _c, _u: self._post("disconnect", "cannot connect: no broker there, or TLS failed")
+        client.on_connect_fail = lambda _c, _u: self._post(
+            "disconnect", "cannot connect: no broker there, or TLS failed"
+        )
         client.on_publish = lambda _c, _u, mid, _reason, _p: self._post("ack", mid)
         client.on_message = lambda _c, _u, message: self._post("resend", message.payload)
         return client
@@ -326,5 +333,12 @@ class Publisher:
     def _set_state(self, state: str, detail: str) -> None:
         if (state, detail) != (self._state, self._detail):
             level = logging.INFO if state == "online" else logging.WARNING
-            log.log(level, "event broker %s:%d: %s%s", self.config.host, self.config.port, state, f" ({detail})" if detail else "")
+            log.log(
+                level,
+                "event broker %s:%d: %s%s",
+                self.config.host,
+                self.config.port,
+                state,
+                f" ({detail})" if detail else "",
+            )
         self._state, self._detail = state, detail

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.engine.record import dumps
 from companion.errors import CompanionError, ConfigError, StorageError
@@ -66,7 +67,7 @@ class Scoreboard:
         self._stop = threading.Event()
         self._checker = threading.Thread(target=self._check_gaps, name="scoreboard-gaps", daemon=True)
         self.client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2,
+            CallbackAPIVersion.VERSION2,
             client_id=client_id or f"companion-scoreboard-{topics.event}",
             clean_session=False,  # the broker queues what comes while we are away
         )

@@ -56,7 +56,9 @@ th { color: #aaa; font-weight: normal; } td.n { text-align: right; font-variant-
 <ul id="problems" class="bad"></ul>
 <script>
 "use strict";
-function cell(row, text, cls) { const td = row.insertCell(); td.textContent = text; if (cls) td.className = cls; return td; }
+function cell(row, text, cls) {
+  const td = row.insertCell(); td.textContent = text; if (cls) td.className = cls; return td;
+}
 function draw(board) {
   const now = board.now;  // the scoreboard's clock, which also stamped last_seen
   const tables = document.querySelector("#tables tbody");
@@ -85,7 +87,9 @@ function draw(board) {
     cell(row, s.rank_points, "n"); cell(row, s.score, "n");
   });
   const problems = document.getElementById("problems");
-  problems.replaceChildren(...board.problems.map(p => { const li = document.createElement("li"); li.textContent = p; return li; }));
+  problems.replaceChildren(...board.problems.map(p => {
+    const li = document.createElement("li"); li.textContent = p; return li;
+  }));
   document.body.dataset.version = board.version;
 }
 function live(board) {
@@ -96,7 +100,9 @@ function live(board) {
 }
 const events = new EventSource("events");
 events.onerror = () => { document.getElementById("state").textContent = "reconnecting..."; };
-events.onmessage = (e) => { const board = JSON.parse(e.data); draw(board); document.getElementById("state").textContent = live(board); };
+events.onmessage = (e) => {
+  const board = JSON.parse(e.data); draw(board); document.getElementById("state").textContent = live(board);
+};
 </script>
 </body></html>
 """
@@ -133,6 +139,7 @@ class ScoreboardServer(ThreadingHTTPServer):
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._thread: threading.Thread | None = None
 
+    # The ignore below: a TCP server, so each request is a socket; socketserver types requests wider
     def process_request(self, request: socket.socket, client_address: Any) -> None:  # type: ignore[override]
         """A thread for the connection if fewer than MAX_CONNECTIONS are served, else close it."""
         if not self._slots.acquire(blocking=False):
@@ -145,6 +152,7 @@ class ScoreboardServer(ThreadingHTTPServer):
             self._slots.release()
             raise
 
+    # The ignore below: as process_request
     def process_request_thread(self, request: socket.socket, client_address: Any) -> None:  # type: ignore[override]
         try:
             super().process_request_thread(request, client_address)
@@ -183,7 +191,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         super().end_headers()
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  (the base class's name)
+    def log_message(self, format: str, *args: Any) -> None:  # `format`: the base class's name
         pass  # a projector page reloading is not news
 
     def do_HEAD(self) -> None:
@@ -200,9 +208,13 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/games.csv":
             self._send("text/csv; charset=utf-8", games_csv(self.server.board).encode("utf-8"), body)
         elif path == "/board.json":
-            self._send("application/json", json.dumps(self.server.board.snapshot(), ensure_ascii=False).encode("utf-8"), body)
+            self._send(
+                "application/json", json.dumps(self.server.board.snapshot(), ensure_ascii=False).encode("utf-8"), body
+            )
         else:
-            self.send_error(HTTPStatus.NOT_FOUND, "the scoreboard has /, /events, /board.json, /standings.csv and /games.csv")
+            self.send_error(
+                HTTPStatus.NOT_FOUND, "the scoreboard has /, /events, /board.json, /standings.csv and /games.csv"
+            )
 
     def _send(self, kind: str, data: bytes, body: bool) -> None:
         self.send_response(HTTPStatus.OK)

@@ -19,10 +19,11 @@ The scoreboard trusts only journal lines: status is for "online" and for noticin
 b'{"game":"g1","line":1,"sent":5.0,"data":{"format":"x"}}'
 >>> decode_journal(journal_message("g1", 1, {"format": "x"}, sent=5.0))
 JournalMessage(game='g1', line=1, sent=5.0, data={'format': 'x'})
->>> decode_journal(b'{"game":"g1","line":0,"data":{}}')
+>>> decode_journal(b'{"game":"g1","line":0,"data":{}}')  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-companion.errors.RecordError: a journal message needs a game id (at most 128 characters), a line number >= 1 and an object
+companion.errors.RecordError: a journal message needs a game id (at most 128 characters),
+a line number >= 1 and an object
 """
 
 from __future__ import annotations

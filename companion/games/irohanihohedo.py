@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, MapOf, named
-from companion.engine.base import Answer, Decision, Question, is_digits, register
+from companion.engine.base import ActionType, Answer, Decision, Question, is_digits
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -63,6 +63,7 @@ from companion.engine.tricks import (
     check_unseen,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay
+from companion.registry import register
 
 
 @dataclass(frozen=True)
@@ -162,9 +163,9 @@ class Irohanihohedo(TrickGame[IroState]):
     title = "Irohanihohedo"
     min_players = 3
     max_players = 6
-    action_types = {"play": Play, "answer": Answer}
-    term_tables = {"suit": "colours", "colour": "colours"}
-    option_kinds = {**TrickGame.option_kinds, "strategic": "bool"}
+    action_types: ClassVar[Mapping[str, ActionType]] = {"play": Play, "answer": Answer}
+    term_tables: ClassVar[Mapping[str, str]] = {"suit": "colours", "colour": "colours"}
+    option_kinds: ClassVar[Mapping[str, str]] = {**TrickGame.option_kinds, "strategic": "bool"}
 
     def configure(self) -> None:
         super().configure()
@@ -183,8 +184,10 @@ class Irohanihohedo(TrickGame[IroState]):
         check = CardCheck(cls.game_id, CARD_SHAPE, cards)
         check.named_codes("colours", 5, "colour")
         check.numbers()
-        check.need(all(is_digits(k) and set(v) <= set(cards["numbers"]) for k, v in cards["numbers_by_players"].items()),
-                   "'numbers_by_players' maps a player count to a list of the numbers it uses")
+        check.need(
+            all(is_digits(k) and set(v) <= set(cards["numbers"]) for k, v in cards["numbers_by_players"].items()),
+            "'numbers_by_players' maps a player count to a list of the numbers it uses",
+        )
         check.need(all(len(set(v)) == cards["cards_per_colour_per_player"] * int(k)
                        for k, v in cards["numbers_by_players"].items()),
                    "'numbers_by_players' lists 'cards_per_colour_per_player' x players numbers for each count")
@@ -212,7 +215,9 @@ class Irohanihohedo(TrickGame[IroState]):
         players = answer.key.split(":")[1]
         if not answer.value:
             return []
-        return [(f"numbers:{players}:{number}", answer.value >> index & 1) for index, number in enumerate(cards["numbers"])]
+        return [
+            (f"numbers:{players}:{number}", answer.value >> index & 1) for index, number in enumerate(cards["numbers"])
+        ]
 
     @property
     def numbers(self) -> list[int]:
@@ -264,14 +269,20 @@ class Irohanihohedo(TrickGame[IroState]):
         return range(0, 2)  # 1: the player count uses the number; 0: it does not
 
     @classmethod
-    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    def resolve_options(
+        cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int
+    ) -> dict[str, Any]:
         """The dealer, and ``strategic``: the variant that keeps each colour's lowest card face up."""
-        return {**super().resolve_options(options, players, cards, seed), "strategic": bool(options.get("strategic", False))}
+        return {
+            **super().resolve_options(options, players, cards, seed),
+            "strategic": bool(options.get("strategic", False)),
+        }
 
     # --- names ---------------------------------------------------------------------------------
 
     def colour_name(self, code: str, lang: str = "en") -> str:
-        return self.colours[code][lang]
+        name: str = self.colours[code][lang]
+        return name
 
     def deck(self) -> list[SuitedCard]:
         return [SuitedCard(colour, number) for colour in self.colours for number in self.numbers]
@@ -300,8 +311,12 @@ class Irohanihohedo(TrickGame[IroState]):
         if beside is None:
             raise ValueError("a trick is resolved once it has cards")
         marker = beside.cards[0].suit
-        value, winner = max((card.rank, turn.seat) for turn in trick.turns for card in turn.cards if card.suit == marker)
-        reason = [Phrase("irohanihohedo.win", {"winner": Seat(winner), "colour": Term("colour", marker), "value": value})]
+        value, winner = max(
+            (card.rank, turn.seat) for turn in trick.turns for card in turn.cards if card.suit == marker
+        )
+        reason = [
+            Phrase("irohanihohedo.win", {"winner": Seat(winner), "colour": Term("colour", marker), "value": value})
+        ]
         lead_colour = trick.lead_suit
         if marker != lead_colour:
             reason.append(Phrase("irohanihohedo.marker", {"seat": Seat(beside.seat), "colour": Term("colour", marker)}))
@@ -398,7 +413,7 @@ class Irohanihohedo(TrickGame[IroState]):
         if decision is None:
             raise IllegalAction("the game is over", code="game_over")
         words = text.replace(",", " ").split()
-        if decision.question is not None and (words == ["skip"] or words and all(map(is_digits, words))):
+        if decision.question is not None and (words == ["skip"] or (words and all(map(is_digits, words)))):
             numbers = [] if words == ["skip"] else [int(word) for word in words]
             return Answer(decision.question.key, deck_mask(self.setup.cards, numbers))
         return Play(self.seat_to_play(self.state.deal.trick), SuitedCard.parse(text.strip()))

@@ -41,7 +41,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from companion.carddata import CardCheck, MapOf, named
 from companion.engine import tricks as layer
-from companion.engine.base import Answer, Decision, Question, is_digits, is_int
+from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
 from companion.registry import register
@@ -83,7 +83,7 @@ class Card(SuitedCard):
         return f"{self.suit}{'T' if self.is_trump else self.rank}"
 
     @classmethod
-    def parse(cls, text: str) -> Card:
+    def parse(cls, text: object) -> Card:
         if not isinstance(text, str) or len(text) != 2:
             raise IllegalPlay(f"{text!r} is not a card: write a suit letter and 1-9 or T, like B7 or BT")
         suit, rank = text[0].upper(), text[1].upper()
@@ -183,17 +183,20 @@ class TrickResult(layer.TrickResult):
 class Trick(layer.Trick[Card]):
     """A trick that waits, once every seat has acted, for a Paper Egg card still to come."""
 
+    result: TrickResult | None = None  # resolve_trick gives Tezuma's results, with ``returned``
     acted: int = 0
     egg: int | None = None
 
     def ability_of(self, seat: int) -> str | None:
         for turn in self.turns:
+            # The ignore below: Tezuma's tricks hold Tezuma's Turns, which carry the ability
             if turn.seat == seat and turn.ability:  # type: ignore[attr-defined]
-                return turn.ability  # type: ignore[attr-defined,no-any-return]
+                return turn.ability  # type: ignore[attr-defined,no-any-return]  # as above
         return None
 
     def plays(self) -> list[tuple[int, tuple[Card, ...], str | None]]:
         """(seat, cards, ability) in play order: a Paper Egg user appears where the card went down."""
+        # The ignore below: Tezuma's Turns carry the ability
         shown = [t for t in self.turns if t.cards or t.ability == SAND]  # type: ignore[attr-defined]
         return [(t.seat, t.cards, self.ability_of(t.seat)) for t in shown]
 
@@ -202,6 +205,12 @@ class Trick(layer.Trick[Card]):
 class DealState(layer.Deal[Card]):
     """A Tezuma deal: the draft before the tricks, ability uses, cards in hand and the scoring parts."""
 
+    # new_trick opens only Tezuma's tricks; the layer's Deal is not generic in its trick type.
+    tricks: list[Trick] = field(default_factory=list)  # type: ignore[assignment]
+
+    @property
+    def trick(self) -> Trick:
+        return self.tricks[-1]
     layout: Mapping[str, Sequence[str]] = field(default_factory=dict)
     draft_order: list[tuple[int, int]] = field(default_factory=list)
     picks: list[dict[str, str]] = field(default_factory=list)
@@ -391,7 +400,7 @@ class TrickView(NamedTuple):
         abilities: dict[int, str] = {}
         first: dict[str, int] = {}
         for turn in trick.turns:
-            ability = turn.ability  # type: ignore[attr-defined]
+            ability = turn.ability  # type: ignore[attr-defined]  # Tezuma's Turns carry the ability
             if ability:
                 declared.append((turn.seat, ability))
                 abilities[turn.seat] = ability
@@ -458,7 +467,9 @@ class SwordWalkingTrumpTie:
         sword = view.first_declared(SWORD)
         if sword is None or sword not in view.valid_trumps or len(view.valid_trumps) < 2:
             return None
-        return Win(sword, self.name, Phrase("tezuma.trump-sword", {"winner": Seat(sword), "ability": ability_term(SWORD)}))
+        return Win(
+            sword, self.name, Phrase("tezuma.trump-sword", {"winner": Seat(sword), "ability": ability_term(SWORD)})
+        )
 
 
 class ButterflyOverWater:
@@ -467,7 +478,11 @@ class ButterflyOverWater:
     name = "trump-butterfly-water"
 
     def decide(self, view: TrickView) -> Win | None:
-        if not view.valid_trumps or view.ability_of(view.valid_trumps[0]) != BUTTERFLY or view.first_declared(WATER) is None:
+        if (
+            not view.valid_trumps
+            or view.ability_of(view.valid_trumps[0]) != BUTTERFLY
+            or view.first_declared(WATER) is None
+        ):
             return None
         winner = view.valid_trumps[0]
         return Win(winner, self.name, Phrase("tezuma.trump-butterfly-water", {
@@ -592,7 +607,7 @@ class LaterNextLeadAbility:
             return None
         lead = next_lead_by(view)
         house = Phrase("tezuma.house.next-lead", {"ability": ability_term(view.leaders[-1][1])})
-        return NextLead(lead.seat, lead.phrases + (house,), lead.by, house.code)
+        return NextLead(lead.seat, (*lead.phrases, house), lead.by, house.code)
 
 
 class NextLeadAbility:
@@ -653,15 +668,17 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     min_players = 3
     max_players = 4
-    action_types = {"draft": Draft, "play": Play, "answer": Answer}
+    action_types: ClassVar[Mapping[str, ActionType]] = {"draft": Draft, "play": Play, "answer": Answer}
     draft_laps: ClassVar[tuple[int, ...]]  # +1 clockwise from the start player, -1 back from the last picker
     beginner_variant: ClassVar[bool]  # the 2015 book's variant without abilities
     redraw_variant: ClassVar[bool]  # the later edition's variant: new bid and ability cards each round
 
-    term_tables = {"suit": "suits", "ability": "abilities"}
+    term_tables: ClassVar[Mapping[str, str]] = {"suit": "suits", "ability": "abilities"}
     reason_join = "tezuma.join"
-    option_kinds = {**TrickGame.option_kinds, "start_seat": "seat", "beginner": "bool", "redraw_each_deal": "bool",
-                    "layouts": "list"}
+    option_kinds: ClassVar[Mapping[str, str]] = {
+        **TrickGame.option_kinds,
+        "start_seat": "seat", "beginner": "bool", "redraw_each_deal": "bool", "layouts": "list",
+    }
     required_options = frozenset({"start_seat", "layouts"})
 
     def configure(self) -> None:
@@ -672,7 +689,8 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         self.suits = {s["code"]: s for s in cards["suits"]}
         self.abilities = {a["id"]: a for a in cards["abilities"]}
         self.scoring_cards = {c["id"]: c for c in cards["scoring"]["cards"]}
-        removed = cards["three_players"] if self.n == 3 else {"remove_ranks": [], "remove_trumps_per_suit": 0}
+        none_removed = {"remove_ranks": [], "remove_trumps_per_suit": 0}
+        removed: Mapping[str, Any] = cards["three_players"] if self.n == 3 else none_removed
         self.ranks = [r for r in cards["ranks"] if r not in removed["remove_ranks"]]
         self.trumps_per_suit = cards["trumps_per_suit"] - removed["remove_trumps_per_suit"]
         self.tricks_per_deal: int = cards["tricks_per_deal"]
@@ -694,7 +712,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         need(is_int(cards.get("tricks_per_deal")), "'tricks_per_deal' must be an integer")
         three = cards.get("three_players", {})
         need(isinstance(three.get("remove_ranks"), list), "'three_players.remove_ranks' must be a list")
-        abilities = cards.get("abilities")
+        abilities: Any = cards.get("abilities")  # JSON not yet checked: need() checks it here
         need(isinstance(abilities, list) and {a.get("id") for a in abilities} == set(ABILITIES),
              f"'abilities' must list exactly these ids: {', '.join(ABILITIES)}")
         need(all(is_int(a.get("uses")) and a["uses"] > 0 for a in abilities), "every ability needs 'uses' > 0")
@@ -709,7 +727,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             points = card.get("points")
             need(isinstance(points, dict) and all(is_digits(k) and is_int(v) and v >= 0 for k, v in points.items()),
                  f"scoring card {card.get('id')}: 'points' maps trick counts to points >= 0")
-            need(isinstance(card.get("complete"), bool), f"scoring card {card.get('id')}: 'complete' must be true/false")
+            need(
+                isinstance(card.get("complete"), bool), f"scoring card {card.get('id')}: 'complete' must be true/false"
+            )
             need(isinstance(card.get("players"), list), f"scoring card {card.get('id')}: 'players' must be a list")
 
     @classmethod
@@ -731,14 +751,22 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         parts = key.split(":")
         ids = [c["id"] for c in cards["scoring"]["cards"]]
         tricks = cards["tricks_per_deal"]
-        if len(parts) != 3 or parts[0] != "points" or parts[1] not in ids or not is_digits(parts[2]) or int(parts[2]) > tricks:
+        if (
+            len(parts) != 3
+            or parts[0] != "points"
+            or parts[1] not in ids
+            or not is_digits(parts[2])
+            or int(parts[2]) > tricks
+        ):
             raise CardDataError(
                 f"{cls.game_id} facts are points:<card>:<tricks> with card one of {', '.join(ids)}"
                 f" and tricks 0-{tricks}, not {key!r}"
             )
 
     @classmethod
-    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    def resolve_options(
+        cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int
+    ) -> dict[str, Any]:
         """The variants, the start seat and each deal's layout (drawn from ``seed`` unless named)."""
         cls.check_variants(options)
         n = players
@@ -747,7 +775,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         first = cls.default_layout(cards, n, options, rng, beginner)
         layouts = [first]
         for _ in range(1, n):
-            layouts.append(cls.default_layout(cards, n, {}, rng, beginner) if options.get("redraw_each_deal") else first)
+            layouts.append(
+                cls.default_layout(cards, n, {}, rng, beginner) if options.get("redraw_each_deal") else first
+            )
         resolved = {"beginner": beginner, "start_seat": int(options.get("start_seat", 0)) % n, "layouts": layouts}
         if options.get("redraw_each_deal"):
             resolved["redraw_each_deal"] = True
@@ -811,22 +841,28 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     # --- names -----------------------------------------------------------------------------
 
     def suit_name(self, suit: str) -> str:
-        return self.suits[suit]["en"]
+        name: str = self.suits[suit]["en"]
+        return name
 
     def ability_name(self, ability: str) -> str:
-        return self.abilities[ability]["en"]
+        name: str = self.abilities[ability]["en"]
+        return name
 
     def scoring_label(self, card_id: str) -> str:
-        return self.cards["scoring"]["label"].format(id=card_id)
+        label: str = self.cards["scoring"]["label"].format(id=card_id)
+        return label
 
     def kind_name(self, kind: str) -> str:
-        return {PENALTY: self.cards["penalty"]["en"], SCORING: self.cards["scoring"]["en"], ABILITY: "ability"}[kind]
+        names: dict[str, str] = {PENALTY: self.cards["penalty"]["en"], SCORING: self.cards["scoring"]["en"],
+                                 ABILITY: "ability"}
+        return names[kind]
 
     # --- the fold --------------------------------------------------------------------------
 
     def first_lead(self, deal_index: int) -> int:
         """The start player of a deal leads its first trick; it moves one seat left each deal."""
-        return (self.options["start_seat"] + deal_index) % self.n
+        start: int = self.options["start_seat"]
+        return (start + deal_index) % self.n
 
     def tricks_in_deal(self, deal: layer.Deal[Any]) -> int:
         return self.tricks_per_deal
@@ -858,6 +894,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         return trick.egg if trick.egg is not None else trick.lead
 
     def trick_complete(self, trick: Trick) -> bool:  # type: ignore[override]  # this game's tricks only
+        # The ignore below: Tezuma's Turns carry deferred
         waits_for_egg = trick.egg is not None and not trick.turns[-1].deferred  # type: ignore[attr-defined]
         return trick.acted == self.n and not waits_for_egg
 
@@ -878,7 +915,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             self.close_deal(state)
 
     def _apply_play(self, deal: DealState, play: Play) -> None:
-        trick: Trick = deal.trick  # type: ignore[assignment]  # new_trick makes this game's tricks
+        trick = deal.trick
         deferred = trick.egg == play.seat and trick.acted == self.n
         if not deferred:
             trick.acted += 1
@@ -897,6 +934,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         deal.hand[play.seat] -= len(play.cards)
         if self.trick_complete(trick):
             # Fire Breathing's returned card is one of the card objects of the trick: identity finds it
+            # The ignore below: resolved just above
             self.finish_trick(self.state, deal, kept=lambda card: card is trick.result.returned)  # type: ignore[union-attr]
             self._return_to_hand(deal, trick)
 
@@ -921,9 +959,10 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         """Points a scoring card pays for ``tricks``: printed, else told by a table, else unknown."""
         card = self.scoring_cards[card_id]
         key = str(tricks)
-        if key in card["points"]:
-            return card["points"][key]
-        told = self.setup.table_facts.get("points", {}).get(card_id, {})
+        printed: dict[str, int] = card["points"]
+        if key in printed:
+            return printed[key]
+        told: dict[str, int] = self.setup.table_facts.get("points", {}).get(card_id, {})
         if key in told:
             return told[key]
         learned = self.state.learned.get(self.question_key(card_id, tricks))
@@ -950,7 +989,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             return None
         deal.points = [self.points_for(deal.picks[s][SCORING], deal.tricks_won[s]) or 0 for s in range(self.n)]
         deal.penalties = [sum(c.suit == deal.picks[s][PENALTY] for c in deal.captured[s]) for s in range(self.n)]
-        return [max(0, p - q) for p, q in zip(deal.points, deal.penalties)]
+        return [max(0, p - q) for p, q in zip(deal.points, deal.penalties, strict=True)]
 
     # --- the replay schema -----------------------------------------------------------------
 
@@ -1015,6 +1054,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if not isinstance(action, (Draft, Play)):
             raise IllegalAction(f"{action!r} is not an action of {self.title}")
         if kind != action.type:
+            # The ignore below: a finished game refused the action above
             raise IllegalAction(f"waiting for: {self.decision.prompt}")  # type: ignore[union-attr]
         if action.seat != seat:
             raise IllegalAction(
@@ -1097,7 +1137,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                 )
             return
         if card.rank not in self.ranks:
-            raise IllegalPlay(f"{card} is not in the {self.n}-player deck", code="not_in_deck", card=str(card), players=self.n)
+            raise IllegalPlay(
+                f"{card} is not in the {self.n}-player deck", code="not_in_deck", card=str(card), players=self.n
+            )
         if card in deal.put_down:
             raise IllegalPlay(f"{card} was already played this deal", code="already_played", card=str(card))
 
@@ -1106,7 +1148,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         label = self.seat_label(seat)
         if self.beginner:
             raise IllegalPlay("abilities are not used in the beginner variant", code="beginner")
-        if ability not in self.abilities:
+        if ability is None or ability not in self.abilities:
             raise IllegalPlay(f"unknown ability {ability!r}")
         name = self.ability_name(ability)
         if deal.picks[seat].get(ABILITY) != ability:
@@ -1114,7 +1156,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if deferred or trick.ability_of(seat):
             raise IllegalPlay(f"{label} already used an ability this trick", code="one_ability_per_trick", seat=label)
         if deal.uses[seat] <= 0:
-            raise IllegalPlay(f"{label} has no {name} uses left this deal", code="ability_used_up", seat=label, ability=ability)
+            raise IllegalPlay(
+                f"{label} has no {name} uses left this deal", code="ability_used_up", seat=label, ability=ability
+            )
         if ability in NOT_FOR_LEAD and seat == trick.lead:
             raise IllegalPlay(f"{name} cannot be used by the lead player", code="ability_not_for_lead", ability=ability)
 
@@ -1137,7 +1181,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                     if self.is_legal(draft):
                         yield draft
             return
-        singles = [(c,) for c in self.unplayed_cards()]
+        singles: list[tuple[Card, ...]] = [(c,) for c in self.unplayed_cards()]
         options: list[str | None] = [None]
         held = deal.picks[seat].get(ABILITY)
         if held:

@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, named
-from companion.engine.base import Decision, register
+from companion.engine.base import ActionType, Decision
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -77,10 +77,12 @@ from companion.engine.tricks import (
     TrickGame,
     TrickResult,
     TrickState,
+    Turn,
     first_decision,
     seats_in_order,
 )
 from companion.errors import IllegalAction, IllegalPlay, RecordError
+from companion.registry import register
 
 NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogue's "tourney.seat.npc")
 
@@ -175,7 +177,7 @@ class TourneyDeal(Deal[SuitedCard]):
 
     @property
     def tourney_tricks(self) -> list[TourneyTrick]:
-        return self.tricks  # type: ignore[return-value]  (open_trick makes every trick a TourneyTrick)
+        return self.tricks  # type: ignore[return-value]  # new_trick makes every trick a TourneyTrick
 
     def predictions(self) -> Iterator[SuitedCard]:
         for trick in self.tourney_tricks:
@@ -278,8 +280,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     title = "Tourney"
     min_players = 3
     max_players = 4
-    action_types = {"play": Play, "predict": Predict, "npc": NpcRow}
-    term_tables = {"suit": "suits"}
+    action_types: ClassVar[Mapping[str, ActionType]] = {"play": Play, "predict": Predict, "npc": NpcRow}
+    term_tables: ClassVar[Mapping[str, str]] = {"suit": "suits"}
 
     def configure(self) -> None:
         super().configure()
@@ -327,7 +329,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
 
     def trick_points(self, won: int) -> int:
         cards = self.setup.cards
-        return won * cards["points_per_trick"] if won else cards["points_without_tricks"]
+        points: int = won * cards["points_per_trick"] if won else cards["points_without_tricks"]
+        return points
 
     def seat_label(self, seat: int) -> str:
         return "NPC" if seat == self.npc else super().seat_label(seat)
@@ -394,7 +397,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def score_deal(self, deal: Deal[Any]) -> list[int]:
         assert isinstance(deal, TourneyDeal)
         hits, tricks = self.deal_points(deal)
-        return [h + t for h, t in zip(hits, tricks)]
+        return [h + t for h, t in zip(hits, tricks, strict=True)]
 
     # --- the log -------------------------------------------------------------------------------
 
@@ -428,6 +431,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
                 index = len(deal.tricks) - 1
                 for seat, card in enumerate(trick.predictions):
                     if card is not None:
+                        # The ignore below: a Tourney deal has its prediction watch
                         deal.watch.revealed(deal.index, seat, card, index)  # type: ignore[attr-defined]
                 self.finish_trick(self.state, deal)
             elif self.npc_to_play(deal):
@@ -443,8 +447,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         trick.npc_reason = choice.reason
 
     def put_down(self, deal: Deal[Any], seat: int, cards: Sequence[SuitedCard], *, owed: frozenset[str] | None = None,
-                 free: bool = False) -> None:
-        super().put_down(deal, seat, cards, owed=owed, free=free)
+                 free: bool = False, turn: Turn[Any] | None = None) -> None:
+        super().put_down(deal, seat, cards, owed=owed, free=free, turn=turn)
         assert isinstance(deal, TourneyDeal)
         deal.seen.update(dict.fromkeys(cards, "played"))
 

@@ -34,7 +34,7 @@ from itertools import product
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, named
-from companion.engine.base import Answer, Decision, Question, is_digits, is_int, register
+from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -51,6 +51,7 @@ from companion.engine.tricks import (
     seats_in_order,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+from companion.registry import register
 
 # --- the printed facts of a card ---------------------------------------------------------------
 
@@ -345,7 +346,9 @@ class ChooseRule:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ChooseRule:
-        return cls(RoundRule(_one_of(data, "rule", list(ROUND_RULES)), _one_of(data, "variant", [None, *HOUSE_EXAMPLES])))
+        return cls(
+            RoundRule(_one_of(data, "rule", list(ROUND_RULES)), _one_of(data, "variant", [None, *HOUSE_EXAMPLES]))
+        )
 
 
 @dataclass(frozen=True)
@@ -445,7 +448,7 @@ class Lead:
 
 
 @dataclass
-class ZTrick(Trick[int]):
+class ZTrick(Trick[int]):  # type: ignore[type-var]  # Zenjidou's cards are still bare numbers, not SuitedCards
     """A trick plus rule B's quiz: players out for this trick (a wrong point) and the right pointer."""
 
     out: list[int] = field(default_factory=list)
@@ -464,7 +467,7 @@ class ZResult(TrickResult):
 
 
 @dataclass
-class Round(Deal[int]):
+class Round(Deal[int]):  # type: ignore[type-var]  # Zenjidou's cards are still bare numbers, not SuitedCards
     """One round: the rest's top card, round 1's bottoms, the rule, the sides (F) and what was played."""
 
     rest: int | None = None
@@ -527,10 +530,13 @@ class Zenjidou(TrickGame[ZState]):
     title = "Zenjidou Torite"
     min_players = 2
     max_players = 6
-    action_types = {cls.type: cls for cls in (Answer, Rest, Bottom, ChooseRule, Side, Guesses, Play, Point, NoPoint,
-                                               Lead)}
-    term_tables = {"colour": "colours", "suit": "colours"}  # a revoke names the lead colour as its suit
-    option_kinds = {"direction": "text"}  # configure refuses any direction but DIRECTION, naming why
+    action_types: ClassVar[Mapping[str, ActionType]] = {
+        cls.type: cls for cls in (Answer, Rest, Bottom, ChooseRule, Side, Guesses, Play, Point, NoPoint, Lead)
+    }
+    # A revoke names the lead colour as its suit.
+    term_tables: ClassVar[Mapping[str, str]] = {"colour": "colours", "suit": "colours"}
+    # configure refuses any direction but DIRECTION, naming why.
+    option_kinds: ClassVar[Mapping[str, str]] = {"direction": "text"}
 
     def configure(self) -> None:
         if self.setup.options.get("direction") != DIRECTION:
@@ -558,7 +564,10 @@ class Zenjidou(TrickGame[ZState]):
         check.named_codes("colours", COLOURS, "colour")
         need(sorted(cards["score_marks"]) == [-2, -1, 0, 1, 2, 3], "'score_marks' must be 0, +1..+3, -1, -2")
         need(cards.get("effects") == list(EFFECT_KINDS), f"'effects' must be {list(EFFECT_KINDS)}")
-        need(cards.get("resolution_rules") == list(RESOLUTION_RULES), f"'resolution_rules' must be {list(RESOLUTION_RULES)}")
+        need(
+            cards.get("resolution_rules") == list(RESOLUTION_RULES),
+            f"'resolution_rules' must be {list(RESOLUTION_RULES)}",
+        )
         need(cards.get("round_rules") == list(ROUND_RULES), "'round_rules' must be A..L")
         for key in COUNTS:
             need(cards[key] > 0, f"{key!r} must be a whole number > 0")
@@ -603,7 +612,9 @@ class Zenjidou(TrickGame[ZState]):
         return told
 
     @classmethod
-    def resolve_options(cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    def resolve_options(
+        cls, options: dict[str, Any], players: int, cards: Mapping[str, Any], seed: int
+    ) -> dict[str, Any]:
         """Only the direction (who leads comes from the round's rules, not from a dealer): a record
         without it was played counter-clockwise by an earlier version and is refused."""
         return {"direction": DIRECTION}
@@ -626,6 +637,7 @@ class Zenjidou(TrickGame[ZState]):
         if any(v is None for v in values):
             raise LookupError(f"card {number}'s facts are not known yet")
         colour, score, effect, rule = values
+        # The ignore below: no value is None (checked above)
         known = CardFacts(colour, self.marks[score], Effect.from_index(effect), RESOLUTION_RULES[rule])  # type: ignore[index,arg-type]
         self.state.known[number] = known
         return known
@@ -706,11 +718,12 @@ class Zenjidou(TrickGame[ZState]):
         letter = deal.rule.letter
         if not deal.playing:
             return self._setup_need(deal, letter)
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
+        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
         if self.trick_complete(trick):
             return Need("quiz") if letter == "B" and not trick.quiz_done else Need("resolve")
         done = len(deal.tricks) - 2
         if letter == "J" and not trick.turns and done >= 0 and done not in deal.leads:
+            # The ignore below: a trick before the open one is resolved
             return Need("lead", deal.tricks[done].result.winner)  # type: ignore[union-attr]
         return self._play_need(deal, trick, letter)
 
@@ -733,7 +746,9 @@ class Zenjidou(TrickGame[ZState]):
         put_down = deal.revealed.get(hand, 0)
         first_lead = not deal.revealed and (letter in "DEJ" or deal.rule == CLOSEST
                                             or (letter == "F" and deal.sides.get(hand) == "top"))
-        forced = (letter in FACE_DOWN and put_down == self.tricks - 1) or (letter == "C" and put_down == 0) or first_lead
+        forced = (
+            (letter in FACE_DOWN and put_down == self.tricks - 1) or (letter == "C" and put_down == 0) or first_lead
+        )
         return Need("play", hand, bottom if forced else None)
 
     def may_hold_bottom(self, deal: Round, owner: int) -> tuple[int, ...]:
@@ -792,14 +807,14 @@ class Zenjidou(TrickGame[ZState]):
         return SuitedCard(self.colours[self.facts(number).colour], number)
 
     def _play(self, deal: Round, hand: int, card: int) -> None:
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
+        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
         if deal.rule == CLOSEST and self.last_played() is None:
             trick.house = HOUSE_FIRST_CLOSEST
         elif deal.rule == RULE_G:
             trick.house = HOUSE_G
         elif deal.rule == RULE_F and trick.turns and deal.sides.get(hand) == "bottom":
             trick.house = HOUSE_F_BOTTOM
-        trick.turns.append(Turn(hand, (card,)))
+        trick.turns.append(Turn(hand, (card,)))  # type: ignore[type-var]  # Zenjidou's cards are still bare numbers, not SuitedCards
         deal.revealed[hand] = deal.revealed.get(hand, 0) + 1
         if card not in deal.seen:
             deal.seen.append(card)
@@ -844,7 +859,7 @@ class Zenjidou(TrickGame[ZState]):
         return last.turns[-1].cards[0]
 
     def _point(self, deal: Round, point: Point) -> None:
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
+        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
         best = strongest(self.effects_of(trick))
         if point.card == best.number:
             trick.pointer = point.player
@@ -856,7 +871,7 @@ class Zenjidou(TrickGame[ZState]):
                 self._end_quiz(deal)
 
     def _end_quiz(self, deal: Round) -> None:
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
+        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
         trick.quiz_done = True
 
     def _lead(self, deal: Round, lead: Lead) -> None:
@@ -898,7 +913,7 @@ class Zenjidou(TrickGame[ZState]):
         return self.state.waiting
 
     def _quiz_players(self, deal: Round) -> list[int]:
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]
+        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
         return [p for p in range(self.players) if p not in trick.out]
 
     def effects_of(self, trick: Trick[Any]) -> Effects:
@@ -926,7 +941,9 @@ class Zenjidou(TrickGame[ZState]):
                 reason.append(Phrase("zenjidou.quiz.wrong", {"seat": Seat(player), "card": card}))
             if trick.pointer is not None:
                 winner = self._pointer_hand(trick.pointer)
-                reason.insert(0, Phrase("zenjidou.quiz.right", {"winner": Seat(trick.pointer), "card": best.entry.number}))
+                reason.insert(
+                    0, Phrase("zenjidou.quiz.right", {"winner": Seat(trick.pointer), "card": best.entry.number})
+                )
                 if self.players == 2:
                     house = HOUSE_QUIZ_HANDS
             else:
@@ -990,7 +1007,7 @@ class Zenjidou(TrickGame[ZState]):
                 if named in leaders:
                     bonus[player] += self.bonus
         deal.bonus = bonus
-        return [m + b for m, b in zip(marks, bonus)]
+        return [m + b for m, b in zip(marks, bonus, strict=True)]
 
     def order_phrase(self, broken: OutOfOrder) -> Phrase:
         """An L play that a later card proved wrong, naming the player, the cards and the tricks."""
@@ -1031,9 +1048,13 @@ class Zenjidou(TrickGame[ZState]):
             if question is None or question.key != action.key:
                 raise IllegalAction(f"no question about {action.key!r} is open")
             if not question.minimum <= action.value <= question.maximum:
-                raise IllegalAction(f"the answer is an index {question.minimum}-{question.maximum}, not {action.value}",
-                                    code="zenjidou.refusal.answer_range", minimum=question.minimum, maximum=question.maximum,
-                                    value=action.value)
+                raise IllegalAction(
+                    f"the answer is an index {question.minimum}-{question.maximum}, not {action.value}",
+                    code="zenjidou.refusal.answer_range",
+                    minimum=question.minimum,
+                    maximum=question.maximum,
+                    value=action.value,
+                )
             return
         if question is not None:  # a question is only open in a round still being played
             raise IllegalAction(f"first tell the device {question.prompt}", code="zenjidou.refusal.question_open")
@@ -1042,8 +1063,11 @@ class Zenjidou(TrickGame[ZState]):
         kind = getattr(action, "type", None)
         expected = {"quiz": ("point", "no_point")}.get(need.kind, (need.kind,))
         if kind not in expected:
-            raise IllegalAction(f"waiting for {need.kind}, not {kind or action!r}", code="zenjidou.refusal.wrong_action",
-                                expected=need.kind)
+            raise IllegalAction(
+                f"waiting for {need.kind}, not {kind or action!r}",
+                code="zenjidou.refusal.wrong_action",
+                expected=need.kind,
+            )
         hand = getattr(action, "hand", need.hand)
         if hand != need.hand:
             raise IllegalAction(f"it is hand {(need.hand or 0) + 1}'s turn, not {hand!r}'s", code="not_your_turn",
@@ -1052,7 +1076,9 @@ class Zenjidou(TrickGame[ZState]):
 
     def _check_new_card(self, card: int) -> None:
         if card not in self.numbers:
-            raise IllegalPlay(f"{card} is not a card: numbers are 1-32", code="zenjidou.refusal.not_a_card", text=str(card))
+            raise IllegalPlay(
+                f"{card} is not a card: numbers are 1-32", code="zenjidou.refusal.not_a_card", text=str(card)
+            )
         if card in self.state.deal.seen:
             raise IllegalPlay(f"{card} was already seen this round", code="already_played", card=str(card))
 
@@ -1073,8 +1099,11 @@ class Zenjidou(TrickGame[ZState]):
 
     def _check_guesses(self, action: Guesses, need: Need) -> None:
         if len(action.guesses) != self.players or not all(0 <= g < self.players for g in action.guesses):
-            raise IllegalAction(f"one guess per player, each naming a player 1-{self.players}", code="zenjidou.refusal.guesses",
-                                players=self.players)
+            raise IllegalAction(
+                f"one guess per player, each naming a player 1-{self.players}",
+                code="zenjidou.refusal.guesses",
+                players=self.players,
+            )
 
     def _check_play(self, action: Play, need: Need) -> None:
         """Any card the table has not seen yet; a shown bottom card only by a hand that may hold it."""
@@ -1088,12 +1117,14 @@ class Zenjidou(TrickGame[ZState]):
                               code="zenjidou.refusal.bottom_of", card=str(action.card), seat=self.seat_label(owner))
 
     def _check_point(self, action: Point, need: Need) -> None:
-        trick: ZTrick = self.state.deal.tricks[-1]  # type: ignore[assignment]
+        trick: ZTrick = self.state.deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
         if not 0 <= action.player < self.players or action.player in trick.out:
             raise IllegalAction(f"P{action.player + 1} cannot point again this trick", code="zenjidou.refusal.quiz_out",
                                 seat=f"P{action.player + 1}")
         if action.card not in [t.cards[0] for t in trick.turns]:
-            raise IllegalPlay(f"{action.card} is not in this trick", code="zenjidou.refusal.not_in_trick", card=str(action.card))
+            raise IllegalPlay(
+                f"{action.card} is not in this trick", code="zenjidou.refusal.not_in_trick", card=str(action.card)
+            )
 
     def _check_no_point(self, action: NoPoint, need: Need) -> None:
         """Anyone may say nobody else points."""
@@ -1142,8 +1173,8 @@ class Zenjidou(TrickGame[ZState]):
         """An action for the current decision in short notation.
 
         A number answers a question or plays a card; ``rest 7``, ``bottom 12``, ``rule A``,
-        ``rule L closest``, ``side bottom``, ``guess 2 2 1`` (P-numbers, one per player), ``point 2 16`` (P2 points at 16), ``nopoint``,
-        ``lead left`` / ``lead self``.
+        ``rule L closest``, ``side bottom``, ``guess 2 2 1`` (P-numbers, one per player),
+        ``point 2 16`` (P2 points at 16), ``nopoint``, ``lead left`` / ``lead self``.
         """
         words = text.split()
         if not words:

@@ -71,8 +71,10 @@ class DisplaySpec:
     def luma_defaults(self) -> dict[str, Any]:
         """Defaults for the argparse destinations of ``luma.core.cmdline.create_parser``.
 
-        >>> DisplaySpec("ssd1306", "i2c", 128, 64, 0, i2c_port=1, i2c_address=0x3C).luma_defaults()
-        {'display': 'ssd1306', 'interface': 'i2c', 'width': 128, 'height': 64, 'rotate': 0, 'i2c_port': 1, 'i2c_address': '0x3C'}
+        >>> spec = DisplaySpec("ssd1306", "i2c", 128, 64, 0, i2c_port=1, i2c_address=0x3C)
+        >>> spec.luma_defaults()  # doctest: +NORMALIZE_WHITESPACE
+        {'display': 'ssd1306', 'interface': 'i2c', 'width': 128, 'height': 64, 'rotate': 0,
+         'i2c_port': 1, 'i2c_address': '0x3C'}
         """
         options: dict[str, Any] = {
             "display": self.driver, "interface": self.interface,
@@ -127,7 +129,8 @@ def markdown_pin_table(board: Board) -> str:
     header = PiBoardInfo.from_revision(0xA02082)
 
     def header_pin(gpio: int) -> int:
-        return next(info.number for _, info in header.find_pin(f"GPIO{gpio}"))
+        number: int = next(info.number for _, info in header.find_pin(f"GPIO{gpio}"))
+        return number
 
     rows = ["| Function | BCM GPIO | Header pin | Board label |",
             "| --- | --- | --- | --- |"]
@@ -336,31 +339,33 @@ class _Fields:
         return value
 
     def string(self, name: str, default: Any = ...) -> str:
-        return self._value(name, str, "text", default)
+        text: str = self._value(name, str, "text", default)
+        return text
 
     def boolean(self, name: str, default: Any = ...) -> bool:
-        return self._value(name, bool, "true or false", default)
+        flag: bool = self._value(name, bool, "true or false", default)
+        return flag
 
     def string_list(self, name: str) -> list[str]:
-        values = self._value(name, list, "a list of text", [])
+        values: list[str] = self._value(name, list, "a list of text", [])
         if not all(isinstance(value, str) for value in values):
             self.fail(name, "expected a list of text")
         return values
 
     def integer(self, name: str, allowed: range | tuple[int, ...]) -> int:
-        value = self._value(name, int, "a whole number")
+        value: int = self._value(name, int, "a whole number")
         if value not in allowed:
             self.fail(name, f"{value} is out of range")
         return value
 
     def pin(self, name: str) -> int:
-        value = self._value(name, int, "a BCM GPIO number")
+        value: int = self._value(name, int, "a BCM GPIO number")
         if value not in BCM_PINS:
             self.fail(name, f"GPIO{value} is not a BCM pin 0-27")
         return value
 
     def address(self, name: str) -> int:
-        value = self._value(name, (str, int), "an I2C address such as \"0x3C\"")
+        value: str | int = self._value(name, (str, int), "an I2C address such as \"0x3C\"")
         if isinstance(value, str):
             try:
                 value = int(value, 0)

@@ -111,7 +111,7 @@ class BuzzerArbiter:
         self.arm(now, self._out, self.token)
 
 
-class _EdgeStampedInput(DigitalInputDevice):
+class _EdgeStampedInput(DigitalInputDevice):  # type: ignore[misc]  # gpiozero ships no types
     """A switch to ground that reports each press with the edge time its pin driver stamped.
 
     gpiozero hands every pin change to ``_fire_events(ticks, active)`` with ``ticks`` the time
@@ -214,7 +214,7 @@ def check_buzzer_pins(pins: Sequence[object]) -> dict[int, int]:
     if len(set(pins)) != len(pins) or not all(
             isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 27 for p in pins):
         raise ConfigError("buzzer pins must be distinct whole numbers 0-27, one per seat")
-    return dict(enumerate(pins))  # type: ignore[arg-type]
+    return dict(enumerate(pins))  # type: ignore[arg-type]  # the check above made every pin an int
 
 
 def parse_buzzer_pins(text: str) -> dict[int, int]:

@@ -72,8 +72,10 @@ class Debouncer:
         if not 0 < debounce_s < hold_s:
             raise ConfigError(
                 f"need 0 < debounce ({debounce_s}) < hold ({hold_s}) for key {key.name}")
-        if repeat is not None and not (0 < repeat.interval_s and debounce_s < repeat.delay_s):
-            raise ConfigError(f"need a positive repeat interval and a repeat delay over the debounce for key {key.name}")
+        if repeat is not None and not (repeat.interval_s > 0 and debounce_s < repeat.delay_s):
+            raise ConfigError(
+                f"need a positive repeat interval and a repeat delay over the debounce for key {key.name}"
+            )
         self.key = key
         self.debounce_s = debounce_s
         self.hold_s = hold_s

@@ -20,7 +20,7 @@ import importlib.util
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import luma.core.error
 import luma.core.framebuffer
@@ -140,9 +140,8 @@ def visible_column_offset(device: ssd1306 | sh1106) -> int:
     """First RAM column the panel shows: luma keeps it private (``_colstart`` for ssd1306,
     ``_page_address_offset`` for sh1106), and both the diff writer and the panel model must
     agree with the driver on it."""
-    if isinstance(device, sh1106):
-        return device._page_address_offset
-    return device._colstart
+    offset: int = device._page_address_offset if isinstance(device, sh1106) else device._colstart
+    return offset
 
 
 def _ssd1306_addressing(device: ssd1306) -> Addressing:
@@ -208,6 +207,22 @@ class PageDiffWriter:
         self._previous = packed
 
 
+class LumaPanel(Protocol):
+    """What :class:`Display` uses of a luma device, typed here because luma ships no types."""
+
+    size: tuple[int, int]
+    width: int
+    height: int
+    mode: str
+    bounding_box: tuple[int, int, int, int]
+
+    def display(self, image: Image.Image) -> None: ...
+    def contrast(self, level: int) -> None: ...
+    def hide(self) -> None: ...
+    def show(self) -> None: ...
+    def cleanup(self) -> None: ...
+
+
 class Display:
     """The panel the UI draws on; accepted anywhere luma wants a device (e.g. ``canvas``).
 
@@ -217,7 +232,7 @@ class Display:
     """
 
     def __init__(self, device: LumaDevice, *, bus: RecordingBus | None = None) -> None:
-        self.device = device
+        self.device: LumaPanel = device
         self.bus = bus
         self.watchers: list[Callable[[], None]] = []
         self._writer = PageDiffWriter.for_device(device)

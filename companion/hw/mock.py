@@ -255,7 +255,7 @@ class ScriptKeySource(ThreadedSource):
 
     def __init__(self, script: str, presser: Presser, *, name: str = "<script>",
                  sleep: Callable[[float], None] | None = None,
-                 on_done: Callable[[], None] | None = None) -> None:
+                 on_done: Callable[[], object] | None = None) -> None:
         super().__init__(f"script-keys {name}")
         self.steps = parse_script(script, name)
         self._presser = presser
@@ -265,7 +265,7 @@ class ScriptKeySource(ThreadedSource):
     @classmethod
     def from_file(cls, path: str | Path, presser: Presser, *,
                   sleep: Callable[[float], None] | None = None,
-                  on_done: Callable[[], None] | None = None) -> ScriptKeySource:
+                  on_done: Callable[[], object] | None = None) -> ScriptKeySource:
         text = read_text_file(Path(path), "key script", limit=MAX_SCRIPT_BYTES)
         return cls(text, presser, name=str(path), sleep=sleep, on_done=on_done)
 
@@ -300,8 +300,9 @@ def decode_keys(chunk: bytes) -> list[KeyEvent]:
     a modifier (Shift/Alt/Ctrl+arrow, Alt+key) makes it a long press. A lone Esc can only be
     told from the start of a sequence by arriving alone, as terminals send sequences whole.
 
-    >>> decode_keys(b"\\x1b[A\\x1b[1;2Bo\\x1b")
-    [KeyEvent(key=<Key.UP: 'UP'>, long=False), KeyEvent(key=<Key.DOWN: 'DOWN'>, long=True), KeyEvent(key=<Key.OK: 'OK'>, long=False), KeyEvent(key=<Key.BACK: 'BACK'>, long=False)]
+    >>> decode_keys(b"\\x1b[A\\x1b[1;2Bo\\x1b")  # doctest: +NORMALIZE_WHITESPACE
+    [KeyEvent(key=<Key.UP: 'UP'>, long=False), KeyEvent(key=<Key.DOWN: 'DOWN'>, long=True),
+     KeyEvent(key=<Key.OK: 'OK'>, long=False), KeyEvent(key=<Key.BACK: 'BACK'>, long=False)]
     >>> decode_keys(b"W?")
     [KeyEvent(key=<Key.UP: 'UP'>, long=True)]
     """

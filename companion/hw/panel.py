@@ -36,7 +36,7 @@ def pack_pages(image: Image.Image) -> bytes:
     >>> pack_pages(image).hex()
     '0081'
     """
-    width, height = image.size
+    _width, height = image.size
     pages = height // 8
     # Transposed, each image column is a row of bytes with the top pixel in the high bit.
     column_major = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_REVERSED_BITS)

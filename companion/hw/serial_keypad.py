@@ -523,8 +523,9 @@ class PressLimiter:
 
     >>> now = [0.0]
     >>> presses = PressLimiter(lambda: now[0], rate=1.0, burst=2)
-    >>> [presses.admit() for _ in range(4)], presses.report()
-    ([True, True, False, False], ['dropped 2 key press(es) arriving faster than a hand presses (over 2 at once or 1 a second): a stuck key or a faulty keypad?'])
+    >>> [presses.admit() for _ in range(4)], presses.report()  # doctest: +NORMALIZE_WHITESPACE
+    ([True, True, False, False], ['dropped 2 key press(es) arriving faster than a hand presses
+    (over 2 at once or 1 a second): a stuck key or a faulty keypad?'])
     >>> now[0] = 1.0
     >>> presses.admit(), presses.dropped
     (True, 2)
@@ -593,7 +594,7 @@ class SerialKeypad:
     flooding keypad costs a bounded share of a core, and :meth:`stop` is obeyed at once.
     """
 
-    def __init__(self, port: str | serial.SerialBase, on_event: Callable[[KeyEvent], None], *,
+    def __init__(self, port: str | serial.Serial, on_event: Callable[[KeyEvent], None], *,
                  on_problem: Callable[[str], None] = logger.warning,
                  on_seat: Callable[[SeatPress], None] = lambda press: None,
                  clock: Callable[[], float] = time.monotonic,
@@ -757,5 +758,5 @@ class SerialKeypad:
                     self._on_seat(result)
             elif self.key_presses.admit():
                 self._on_event(result)
-        except Exception:  # noqa: BLE001 - the reader must outlive any callback bug
+        except Exception:  # the reader must outlive any callback bug
             logger.exception("keypad callback failed on %r", result)

@@ -179,7 +179,7 @@ class TerminalScreen:
         self._out.flush()
 
     @contextmanager
-    def shown(self, on_resize: Callable[[Callable[[], None]], None]) -> Iterator[TerminalScreen]:
+    def shown(self, on_resize: Callable[[Callable[[], None]], object]) -> Iterator[TerminalScreen]:
         """Take the terminal's alternate screen for the duration, redrawing on SIGWINCH.
 
         ``on_resize`` receives the redraw to run when the window changes size; it should run it

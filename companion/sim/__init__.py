@@ -55,7 +55,7 @@ class DealingTable:
     def next_decision(self, game: Any, rng: random.Random) -> Decision:
         """What the engine waits for, with this deal's hands on the table; a finished game has nothing."""
         self.deal_if_new(game, rng)
-        decision = game.decision
+        decision: Decision | None = game.decision
         if decision is None:
             raise ValueError("the game is over")
         return decision
@@ -73,6 +73,7 @@ def rank_of(option: Any) -> int | None:
         card = getattr(option, "card", option)
         cards = (card,)
     ranks = [getattr(card, "rank", None) for card in cards]
+    # The ignore below: all() above checked every rank is an int
     return max(ranks) if ranks and all(isinstance(rank, int) for rank in ranks) else None  # type: ignore[type-var]
 
 
@@ -98,6 +99,7 @@ class PeopleRandom(random.Random):
         ranks = [rank_of(seq[index]) for index in range(len(seq))]
         if len(seq) > 1 and all(rank is not None for rank in ranks) and self.random() < self.EXTREME_RATE:
             pick = max if self.random() < 0.5 else min
+            # The ignore below: every rank is known (checked above)
             return seq[pick(range(len(seq)), key=lambda i: ranks[i])]  # type: ignore[arg-type, return-value]
         return super().choice(seq)
 

@@ -34,7 +34,7 @@ class IrohanihohedoTable(DealingTable):
         rng.shuffle(deck)
         self.hands = [sorted(hand) for hand in cut(deck, game.hand_size, game.n)]
 
-    def choose(self, game: Irohanihohedo, rng: random.Random) -> Any:  # type: ignore[override]
+    def choose(self, game: Irohanihohedo, rng: random.Random) -> Any:
         decision = self.next_decision(game, rng)
         if decision.question is not None:  # the deck question: the table's numbers, or a skip
             told = 0 if rng.random() < self.skip_rate else deck_mask(game.setup.cards, self.numbers)
@@ -47,9 +47,10 @@ class IrohanihohedoTable(DealingTable):
         following = [card for card in hand if card.suit in owed]
         return [Play(seat, card) for card in (following or hand)]
 
-    def after(self, game: Irohanihohedo, action: Any) -> None:  # type: ignore[override]
+    def after(self, game: Irohanihohedo, action: Any) -> None:
         if isinstance(action, Play) and action.card in self.hands[action.seat]:
             self.hands[action.seat].remove(action.card)
 
 
+# The ignore below: the registry takes any game; this table is only looked up by its id
 TABLE_MODELS[Irohanihohedo.game_id] = IrohanihohedoTable  # type: ignore[assignment]

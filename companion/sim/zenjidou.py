@@ -88,6 +88,7 @@ class ZenjidouTable(DealingTable):
 
     def take_up(self, game: Zenjidou, rng: random.Random) -> None:
         """Hold the piles as the round's rule says, and do what it asks before the first card (H, I)."""
+        # The ignore below: before the first card the round's rule is chosen
         letter = game.state.deal.rule.letter  # type: ignore[union-attr]
         self.hands = [list(pile) if letter in FACE_DOWN else list(reversed(pile)) for pile in self.piles[:game.n]]
         if letter == "H":
@@ -112,6 +113,7 @@ class ZenjidouTable(DealingTable):
         follow = [c for c in held if colour is not None and self.facts[c]["colour"] == colour]
         others = [c for c in held if c not in follow]
         if deal.rule.letter in MUST_FOLLOW and follow and others and rng.random() < self.misplay_rate:
+            # The ignore below: colour is known: follow is empty otherwise
             self.revokes.append((deal.index, len(deal.tricks) - 1, hand, colour))  # type: ignore[arg-type]
             return rng.choice(others)
         last = game.last_played()
@@ -123,7 +125,7 @@ class ZenjidouTable(DealingTable):
             return card
         return rng.choice(options)
 
-    def choose(self, game: Zenjidou, rng: random.Random) -> Any:  # type: ignore[override]
+    def choose(self, game: Zenjidou, rng: random.Random) -> Any:
         decision = self.next_decision(game, rng)
         if decision.question is not None:
             _, number, name = decision.question.key.split(":")
@@ -135,7 +137,9 @@ class ZenjidouTable(DealingTable):
         if kind == "bottom":
             return Bottom(hand, self.piles[hand][-1])
         if kind == "rule":
-            return rng.choice([a for a in game.legal_actions if isinstance(a, ChooseRule) and a.rule.letter in self.rules])
+            return rng.choice(
+                [a for a in game.legal_actions if isinstance(a, ChooseRule) and a.rule.letter in self.rules]
+            )
         if kind == "guesses":
             return Guesses(tuple(rng.randrange(game.players) for _ in range(game.players)))
         if kind == "play":
@@ -145,7 +149,7 @@ class ZenjidouTable(DealingTable):
             return Play(hand, self.card_for(game, hand, rng))
         return rng.choice(list(game.legal_actions))
 
-    def after(self, game: Zenjidou, action: Any) -> None:  # type: ignore[override]
+    def after(self, game: Zenjidou, action: Any) -> None:
         """The hands are brought up to date before each card is chosen (:meth:`sync`)."""
 
     def sync(self, game: Zenjidou) -> None:
@@ -155,4 +159,5 @@ class ZenjidouTable(DealingTable):
             held[:] = [card for card in held if card not in put_down]
 
 
+# The ignore below: the registry takes any game; this table is only looked up by its id
 TABLE_MODELS["zenjidou"] = ZenjidouTable  # type: ignore[assignment]

@@ -33,10 +33,20 @@ from companion.keys import JOYSTICK_KEYS, Key, KeyEvent
 from companion.plugins import load_parts
 from companion.registry import game_class, game_ids
 from companion.session import Session
-from companion.ui.canvas import ROWS, WIDTH, Canvas, Typeface
 from companion.settings import CONTRAST_RANGE, Settings
-from companion.ui.screens import UIS, Confirm, GameUI, HistoryScreen, Menu, ResumeOffer, Screen, SettingsScreen, SetupForm
 from companion.text import Catalog, load_seat_names
+from companion.ui.canvas import ROWS, WIDTH, Canvas, Typeface
+from companion.ui.screens import (
+    UIS,
+    Confirm,
+    GameUI,
+    HistoryScreen,
+    Menu,
+    ResumeOffer,
+    Screen,
+    SettingsScreen,
+    SetupForm,
+)
 
 if TYPE_CHECKING:
     from companion.hw.buzzers import BuzzerArbiter

@@ -43,7 +43,8 @@ class Grid(Generic[T]):
     def of(cls, rows: Iterable[Iterable[tuple[int, T]]], *, groups: Iterable[int] | None = None,
            value: T | None = None) -> Grid[T]:
         """A grid of the non-empty rows (each its own group unless told), cursor on ``value`` or first."""
-        pairs = [(tuple(row), group) for row, group in zip(rows, groups if groups is not None else itertools.count())]
+        labels = groups if groups is not None else itertools.count()
+        pairs = [(tuple(row), group) for row, group in zip(rows, labels, strict=False)]
         kept = [(row, group) for row, group in pairs if row]
         if not kept:
             raise ValueError("a grid needs at least one entry")
@@ -76,7 +77,9 @@ class Grid(Generic[T]):
 
     def nearest(self, group: int, slot: int) -> Grid[T]:
         """The cursor in ``group`` on the entry closest to ``slot`` (the lower one on a tie)."""
-        r, c = min(self.places(group), key=lambda rc: (abs(self.rows[rc[0]][rc[1]][0] - slot), self.rows[rc[0]][rc[1]][0]))
+        r, c = min(
+            self.places(group), key=lambda rc: (abs(self.rows[rc[0]][rc[1]][0] - slot), self.rows[rc[0]][rc[1]][0])
+        )
         return replace(self, row=r, col=c)
 
     def likeliest(self, ranked: Iterable[T]) -> Grid[T]:

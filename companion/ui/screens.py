@@ -54,7 +54,7 @@ class Screen(ABC):
         joystick's: :mod:`companion.ui.keypad`)."""
         return None
 
-    def typed(self, state: Typing) -> None:
+    def typed(self, state: Typing) -> None:  # noqa: B027 - optional hook; most screens type nothing
         """The card keypad moved the picker to ``state``; a screen that offers :meth:`typing` keeps it."""
 
     def on_keypad(self, event: KeyEvent) -> None:
@@ -86,7 +86,7 @@ class Screen(ABC):
         """When this screen changes by itself (an app-clock time, e.g. a countdown), or None."""
         return None
 
-    def tick(self, now: float) -> None:
+    def tick(self, now: float) -> None:  # noqa: B027 - optional hook; most screens have no deadline
         """The app's clock reached ``now``: a screen with a :meth:`deadline` updates itself."""
 
 
@@ -359,7 +359,9 @@ class SetupForm(Screen):
             Choice(f"seat{seat}", self.app.seat_label(seat), pool, pool, pool.index(name) if name in pool else 0)
             for seat, name in enumerate(names[: int(self.players.value)])
         ]
-        self.extra = self.app.ui_class(self.game.value).setup_choices(self.app, self.game.value, int(self.players.value))
+        self.extra = self.app.ui_class(self.game.value).setup_choices(
+            self.app, self.game.value, int(self.players.value)
+        )
 
     @property
     def rows(self) -> list[Choice | None]:

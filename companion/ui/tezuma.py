@@ -27,7 +27,19 @@ from companion.carddata import printed_cards
 from companion.engine.base import Answer, Question
 from companion.engine.tricks import Deal
 from companion.errors import IllegalAction, IllegalPlay
-from companion.games.tezuma import ABILITY, CARDLESS, FIRE, PENALTY, SCORING, Card, DealState, Draft, Play, TezumaGame, Trick
+from companion.games.tezuma import (
+    ABILITY,
+    CARDLESS,
+    FIRE,
+    PENALTY,
+    SCORING,
+    Card,
+    DealState,
+    Draft,
+    Play,
+    TezumaGame,
+    Trick,
+)
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, Number, shortest
@@ -242,7 +254,9 @@ class LayoutScreen(ListScreen):
         self.title = self.t("layout.title", scoring=f"{counts[SCORING]}/{self.wanted[SCORING]}",
                             abilities=f"{counts[ABILITY]}/{0 if self.beginner else self.wanted[ABILITY]}")
         marks = ["[x] " if (kind, card) in self.chosen else "[ ] " for kind, card, _ in self.options]
-        self.items = [mark + label for mark, (_, _, label) in zip(marks, self.options)] + [self.t("setup.start")]
+        self.items = [
+            *(mark + label for mark, (_, _, label) in zip(marks, self.options, strict=True)), self.t("setup.start")
+        ]
 
     def pick(self, index: int) -> None:
         if index == len(self.options):
@@ -282,7 +296,7 @@ class TrickScreen(TezumaScreen):
     def __init__(self, app: App, ui: TezumaUI) -> None:
         super().__init__(app, ui)
         self.deal = self.game.state.deal
-        self.trick: Trick = self.deal.tricks[-1]  # type: ignore[assignment]
+        self.trick: Trick = self.deal.tricks[-1]
         self.seat = self.acting_seat()
         self.held = self.deal.picks[self.seat].get(ABILITY)
         self.armed = False
@@ -386,7 +400,7 @@ class TrickScreen(TezumaScreen):
         if action.ability is None:
             return keys + path_to(grid, action.cards[0]) + [OK]
         if action.ability in CARDLESS:
-            return keys + [confirm]
+            return [*keys, confirm]
         if action.ability == FIRE:  # the record keeps the order the two cards were named in
             first, second = action.cards
             return keys + path_to(grid, first) + [confirm] + path_to(self.card_grid(first=first), second) + [OK]
@@ -400,6 +414,7 @@ class TrickScreen(TezumaScreen):
             self._seat_row(canvas, 1 + seat, seat)
         finished = [trick for trick in self.deal.tricks if trick.result is not None]
         if finished:
+            # The ignore below: a finished trick has its result
             panel = self.t("trick.last", trick=len(finished), reason=self.ui.reason(finished[-1].result))  # type: ignore[arg-type]
         else:
             panel = self.t("trick.leads", seat=self.ui.seat_name(self.trick.lead))
@@ -440,7 +455,7 @@ class TrickScreen(TezumaScreen):
             return
         grid = self.grid
         canvas.text(row, self.names.suit_mark(grid.value.suit), x=CARD_X)
-        halves = [[s for s, _ in entries] for entries, group in zip(grid.rows, grid.groups)
+        halves = [[s for s, _ in entries] for entries, group in zip(grid.rows, grid.groups, strict=False)
                   if group == grid.groups[grid.row]]
         offered = {s for half in halves for s in half}
         for cell in range(1, TRUMP_SLOT + 1):
@@ -502,7 +517,7 @@ class DraftScreen(TezumaScreen):
     def plan(self, action: Any) -> list[KeyEvent] | None:
         if not isinstance(action, Draft) or action.seat != self.seat:
             return None
-        return shortest(self.grid, lambda g: g.value == (action.kind, action.card), Grid.steps) + [OK]
+        return [*shortest(self.grid, lambda g: g.value == (action.kind, action.card), Grid.steps), OK]
 
     def draw(self, canvas: Canvas) -> None:
         """The laid-out cards still on the table, one kind a row, and every seat's picks below, the

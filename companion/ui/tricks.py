@@ -9,12 +9,13 @@ engine's :class:`~companion.engine.tricks.Phrase` codes put into the language on
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from companion.carddata import printed_cards
-from companion.engine.base import Answer, Question
+from companion.engine.base import Answer, Decision, Question
 from companion.engine.tricks import Deal, Revoke, Trick, TrickGame, TrickResult, Turn
 from companion.keys import Key, KeyEvent
 from companion.text import Formatter
@@ -169,7 +170,7 @@ class TrickUI(GameUI, Generic[GameT]):
                 if trick.result is None:
                     continue
                 line = f"{d + 1}-{k + 1} {self.plays_text(trick)} >{self.label(trick.result.winner)}"
-                entries.append((line, lambda d=d, k=k: self.result_screen(d, k)))
+                entries.append((line, functools.partial(self.result_screen, d, k)))
         return entries
 
     def where(self) -> str:
@@ -265,14 +266,14 @@ class TrickScreenBase(Screen):
 
     def acting_seat(self) -> int:
         """The seat the game waits for: a screen that enters a seat's action is opened only then."""
-        decision = self.game.decision
+        decision: Decision | None = self.game.decision
         if decision is None or decision.seat is None:
             raise ValueError(f"{type(self).__name__} needs a seat to act")
         return decision.seat
 
     def asked(self) -> Question:
         """The question the game waits on: an answer screen is opened only then."""
-        decision = self.game.decision
+        decision: Decision | None = self.game.decision
         if decision is None or decision.question is None:
             raise ValueError(f"{type(self).__name__} needs a question to answer")
         return decision.question
@@ -299,7 +300,7 @@ class AnswerScreen(TrickScreenBase):
     def plan(self, action: Any) -> list[KeyEvent] | None:
         if not isinstance(action, Answer) or action.key != self.question.key:
             return None
-        return self.keys_to(action.value) + [OK]
+        return [*self.keys_to(action.value), OK]
 
 
 def seat_row(canvas: Canvas, app: App, players: Sequence[str], row: int, seat: int, *, active: bool) -> None:
@@ -380,11 +381,11 @@ class DealScreen(Notice):
         columns = [*self.ui.deal_columns(deal), ("deal.total", self.totals())]
         edges = self.ui.deal_column_edges(len(columns))
         canvas.title(self.t("deal.title", deal=self.index + 1))
-        canvas.columns(1, [(x, self.t(head)) for x, (head, _) in zip(edges, columns)])
+        canvas.columns(1, [(x, self.t(head)) for x, (head, _) in zip(edges, columns, strict=True)])
         rows = ROWS - 3
         for seat in range(min(game.n, rows)):
             canvas.text(2 + seat, self.ui.seat_name(seat), width=edges[0] - self.ui.deal_name_margin)
-            canvas.columns(2 + seat, [(x, str(values[seat])) for x, (_, values) in zip(edges, columns)])
+            canvas.columns(2 + seat, [(x, str(values[seat])) for x, (_, values) in zip(edges, columns, strict=True)])
 
     def _chart(self, canvas: Canvas) -> None:
         canvas.title(self.t("chart.title", deal=self.index + 1))

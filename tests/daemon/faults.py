@@ -45,7 +45,10 @@ def _fd_path(fd: int) -> str:
 @contextlib.contextmanager
 def inject(fault: str, hits: Callable[[str], bool]) -> Iterator[None]:
     """Within the block, storage calls on paths for which ``hits(path)`` is true fail as ``fault`` does."""
-    real = {name: getattr(os, name) for name in ("write", "fsync", "ftruncate", "open", "replace", "rename", "link", "mkdir", "unlink")}
+    real = {
+        name: getattr(os, name)
+        for name in ("write", "fsync", "ftruncate", "open", "replace", "rename", "link", "mkdir", "unlink")
+    }
     partly_written: set[int] = set()
 
     def fail(code: int, path: str) -> None:
@@ -179,7 +182,10 @@ class _Table:
 
 def _game_file_matches(state: Path, actions: list[Any]) -> bool:
     """The device's game is in current.jsonl, or (after a failed new game) the newest file in games/."""
-    candidates = [state / "current.jsonl", *sorted((state / "games").glob("*.jsonl"), key=os.path.getmtime, reverse=True)]
+    candidates = [
+        state / "current.jsonl",
+        *sorted((state / "games").glob("*.jsonl"), key=os.path.getmtime, reverse=True),
+    ]
     for path in candidates:
         held = journal_actions(path)
         if held is not None:
@@ -213,7 +219,9 @@ def cell_play(state: Path, fault: str, *, undo: bool = False) -> Cell:
         table.one()  # storage works again: saved, or refused because the journal was closed
         later = journal_actions(state / "current.jsonl") == list(game.actions)
         refused = game.actions == before and bool(dev.app.message)
-        return Cell(True, consistent and later and (len(game.actions) > len(before) or refused), message, bool(log.lines))
+        return Cell(
+            True, consistent and later and (len(game.actions) > len(before) or refused), message, bool(log.lines)
+        )
     finally:
         dev.close()
 
@@ -260,7 +268,9 @@ def cell_card_fact(state: Path, fault: str) -> Cell:
     dev = VirtualDevice(state)
     try:
         _start(dev, "tezuma-2015")
-        _Table(dev, seed=5).play(400, until=lambda game: game.decision is not None and game.decision.question is not None)
+        _Table(dev, seed=5).play(
+            400, until=lambda game: game.decision is not None and game.decision.question is not None
+        )
         game = dev.game
         if game.decision is None or game.decision.question is None:
             raise AssertionError("the scripted game never asked for a card fact")
@@ -304,7 +314,11 @@ def cell_cards_set(state: Path, fault: str) -> Cell:
     facts = state / "card-facts.json"
     facts.write_text("{}\n", encoding="utf-8")
     err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()), inject(fault, _in_state(state, "card-facts.json")):
+    with (
+        contextlib.redirect_stderr(err),
+        contextlib.redirect_stdout(io.StringIO()),
+        inject(fault, _in_state(state, "card-facts.json")),
+    ):
         code = cli.main(["cards", "--facts", str(facts), "set", "tezuma-2015", "points:2:5", "7"])
     consistent = code == 2 and facts.read_text(encoding="utf-8") == "{}\n" and _no_temp_files(state)
     return Cell(True, consistent, err.getvalue().strip(), None)

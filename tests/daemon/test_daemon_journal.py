@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from companion.daemon.journal import (
     DROPPED_SUFFIX,
     Journal,
-    JournalInUse,
     JournalClosed,
+    JournalInUse,
     archive_journal,
     encode_line,
     parse_journal,
@@ -265,9 +265,8 @@ def test_failed_append_leaves_the_file_as_it_was(
 
 
 def test_a_second_writer_is_refused(journal_path: Path) -> None:
-    with Journal.open(journal_path):
-        with pytest.raises(JournalInUse, match="another companion process"):
-            Journal.open(journal_path)
+    with Journal.open(journal_path), pytest.raises(JournalInUse, match="another companion process"):
+        Journal.open(journal_path)
     Journal.open(journal_path).close()  # free again once the first one closed
 
 

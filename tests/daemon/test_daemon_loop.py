@@ -351,7 +351,7 @@ def test_signal_stops_a_daemon_process_cleanly(
         assert _wait_for(sock, b"READY=1") == [b"READY=1"]
         _wait_for(sock, b"WATCHDOG=1")  # the repeating timer runs inside run()
         daemon.send_signal(signum)
-        out, err = daemon.communicate(timeout=JOIN_TIMEOUT)
+        _out, err = daemon.communicate(timeout=JOIN_TIMEOUT)
     finally:
         if daemon.poll() is None:
             daemon.kill()

@@ -5,10 +5,10 @@ import random
 
 import pytest
 
+from companion.daemon.virtual import VirtualDevice
 from companion.engine.record import GameBuilder, read_record
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import table_model
-from companion.daemon.virtual import VirtualDevice
 
 OK, UP, RIGHT = KeyEvent(Key.OK), KeyEvent(Key.UP), KeyEvent(Key.RIGHT)
 

@@ -65,7 +65,7 @@ def run_in_pty(args: list[str], size: tuple[int, int], tmp_path: Path, *, timeou
                 fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", resize_to[1], resize_to[0], 0, 0))
                 os.kill(pid, signal.SIGWINCH)
                 step = "resized"
-            if step == "ready" or step == "resized" and KEY_LEGEND[-1].encode() in output[resized_at:]:
+            if step == "ready" or (step == "resized" and KEY_LEGEND[-1].encode() in output[resized_at:]):
                 os.write(fd, b"\x03")
                 step = "stopping"
         else:

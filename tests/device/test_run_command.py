@@ -24,7 +24,7 @@ def test_the_shipped_key_script_plays_two_tricks_and_exits(tmp_path):
     frame = tmp_path / "last.png"
     child = companion("--mock", "--state-dir", str(tmp_path), "--keys", str(DEMO), "--exit-when-done",
                       "--seed", "1", "--save-frame", str(frame))
-    out, err = child.communicate(timeout=120)
+    _out, err = child.communicate(timeout=120)
     assert child.returncode == 0, err
     game = read_record((tmp_path / "current.jsonl").read_text(encoding="utf-8").splitlines(), GameBuilder()).game
     assert len(game.actions) == 20 and english(game, game.state.deal.tricks[1].result) == "P3: Five-Color Sand"
@@ -82,7 +82,7 @@ def test_the_board_comes_from_config_toml(tmp_path):
     with pytest.raises(ConfigError, match="board: expected text"):
         load_config(environ=environ)
     (tmp_path / "config.toml").write_text("board = \n")
-    with pytest.raises(ConfigError, match="config.toml"):
+    with pytest.raises(ConfigError, match=r"config\.toml"):
         load_config(environ=environ)
 
 

@@ -60,20 +60,28 @@ def mistakes(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "save-frame missing folder": ([*run, "--save-frame", str(tmp_path / "no" / "x.png")], "does not exist"),
         "save-frame a directory": ([*run, "--save-frame", str(tmp_path)], "is a directory"),
         "save-frame unknown type": ([*run, "--save-frame", str(tmp_path / "x.pgx")], "image type"),
-        "save-frame scale out of range": ([*run, "--save-frame", str(tmp_path / "x.png"), "--save-frame-scale", "0"],
-                                          "--save-frame-scale 0: give 1-16"),
+        "save-frame scale out of range": (
+            [*run, "--save-frame", str(tmp_path / "x.png"), "--save-frame-scale", "0"],
+            "--save-frame-scale 0: give 1-16",
+        ),
         "keys binary": ([*run, "--keys", str(binary)], "not UTF-8"),
         "keys missing": ([*run, "--keys", str(tmp_path / "absent.keys")], "cannot read key script"),
         "keys a directory": ([*run, "--keys", str(tmp_path)], "Is a directory"),
         "keys without mock": (["--state-dir", str(state), "--keys", str(keys)], "add --mock"),
         "exit-when-done without keys": ([*run, "--exit-when-done"], "give one with --keys"),
-        "config unknown key": ([*run, "--config-toml", str(tmp_path / "unknown-key.toml")], "unknown key 'bord' (did you mean 'board'?)"),
+        "config unknown key": (
+            [*run, "--config-toml", str(tmp_path / "unknown-key.toml")],
+            "unknown key 'bord' (did you mean 'board'?)",
+        ),
         "config not UTF-8": ([*run, "--config-toml", str(tmp_path / "latin1.toml")], "not UTF-8"),
         "config nested too deeply": ([*run, "--config-toml", str(tmp_path / "deep.toml")], "nested too deeply"),
         "config a directory": ([*run, "--config-toml", str(tmp_path)], "Is a directory"),
         "config missing": ([*run, "--config-toml", str(tmp_path / "absent.toml")], "No such file"),
         "config bad value": ([*run, "--config-toml", str(tmp_path / "bad-value.toml")], "rotate: 5 is not one of 0-3"),
-        "config unknown display": ([*run, "--config-toml", str(tmp_path / "bad-display.toml")], "'ssd9999' is not a luma display"),
+        "config unknown display": (
+            [*run, "--config-toml", str(tmp_path / "bad-display.toml")],
+            "'ssd9999' is not a luma display",
+        ),
         "offset on ssd1306": ([*run, "--config-toml", str(tmp_path / "offset-on-ssd1306.toml")], "SH1106 setting"),
         "board nested too deeply": ([*run, "--board", str(tmp_path / "deep.json")], "nested too deeply"),
         "board a directory": ([*run, "--board", str(tmp_path / "board-dir.toml")], "Is a directory"),
@@ -82,21 +90,38 @@ def mistakes(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "buzzers a pin twice": ([*run, "--buzzers", "12,16,12"], "'12,16,12' is not BCM pins 0-27"),
         "buzzers past GPIO27": ([*run, "--buzzers", "12,28"], "'12,28' is not BCM pins 0-27"),
         "buzzers empty": ([*run, "--buzzers", ""], "'' is not BCM pins 0-27"),
-        "config buzzers not a pin list": ([*run, "--config-toml", str(tmp_path / "bad-buzzers.toml")],
-                                          "bad-buzzers.toml: buzzers: '12,x' is not BCM pins 0-27"),
-        "config buzzers as a list": ([*run, "--config-toml", str(tmp_path / "buzzer-list.toml")],
-                                     "buzzers: expected text, got [12, 16]"),
-        "buzzer on a board key": ([*run, "--buzzers", "12,5"], "seat 2's GPIO5 is key BACK on board adafruit-oled-bonnet"),
-        "config buzzer on a board key": ([*run, "--config-toml", str(tmp_path / "board-pin-buzzers.toml")],
-                                         "seat 2's GPIO5 is key BACK"),
-        "buzzer on a display pin": ([*run, "--board", "waveshare-oled-1.3-hat", "--buzzers", "24"],
-                                    "GPIO24 is the display's gpio_DC"),
-        "both buzzers on the command line": ([*run, "--keypad", "/dev/ttyACM7", "--buzzers", "12", "--keypad-buzzers"],
-                                             "on GPIO (--buzzers) and on the keypad (--keypad-buzzers)"),
+        "config buzzers not a pin list": (
+            [*run, "--config-toml", str(tmp_path / "bad-buzzers.toml")],
+            "bad-buzzers.toml: buzzers: '12,x' is not BCM pins 0-27",
+        ),
+        "config buzzers as a list": (
+            [*run, "--config-toml", str(tmp_path / "buzzer-list.toml")],
+            "buzzers: expected text, got [12, 16]",
+        ),
+        "buzzer on a board key": (
+            [*run, "--buzzers", "12,5"],
+            "seat 2's GPIO5 is key BACK on board adafruit-oled-bonnet",
+        ),
+        "config buzzer on a board key": (
+            [*run, "--config-toml", str(tmp_path / "board-pin-buzzers.toml")],
+            "seat 2's GPIO5 is key BACK",
+        ),
+        "buzzer on a display pin": (
+            [*run, "--board", "waveshare-oled-1.3-hat", "--buzzers", "24"],
+            "GPIO24 is the display's gpio_DC",
+        ),
+        "both buzzers on the command line": (
+            [*run, "--keypad", "/dev/ttyACM7", "--buzzers", "12", "--keypad-buzzers"],
+            "on GPIO (--buzzers) and on the keypad (--keypad-buzzers)",
+        ),
         "buzzers here, keypad buzzers in config": (
             [*run, "--config-toml", str(tmp_path / "keypad-buzzers.toml"), "--buzzers", "12"],
-            "on GPIO (--buzzers) and on the keypad (keypad_buzzers in config.toml) stamp presses on different clocks"),
-        "keypad buzzers without a keypad": ([*run, "--keypad-buzzers"], "--keypad-buzzers needs the keypad's serial port"),
+            "on GPIO (--buzzers) and on the keypad (keypad_buzzers in config.toml) stamp presses on different clocks",
+        ),
+        "keypad buzzers without a keypad": (
+            [*run, "--keypad-buzzers"],
+            "--keypad-buzzers needs the keypad's serial port",
+        ),
     }
 
 
@@ -167,7 +192,9 @@ def test_config_toml_reaches_the_driver_and_the_command_line_wins(tmp_path: Path
     display, _ = _open_display(options, _display_args(options, load_board(options.board), config.luma_argv()))
     assert type(display.device).__name__ == "sh1106" and display.device.rotate == 2
     assert display.device._page_address_offset == 0 and display.bus.panel.column_offset == 0
-    display, _ = _open_display(options, _display_args(options, load_board(options.board), [*config.luma_argv(), "--rotate", "1"]))
+    display, _ = _open_display(
+        options, _display_args(options, load_board(options.board), [*config.luma_argv(), "--rotate", "1"])
+    )
     assert display.device.rotate == 1  # the command line wins
 
 
@@ -214,10 +241,12 @@ def test_a_board_file_sets_the_sh1106_column_offset(tmp_path: Path) -> None:
     (tmp_path / "board.toml").write_text(board_text)
     board = load_board(str(tmp_path / "board.toml"))
     assert board.display.page_address_offset == 0
-    display, _ = _open_display(run_options(["--mock"], RunConfig({})), _display_args(run_options(["--mock"], RunConfig({})), board, []))
+    display, _ = _open_display(
+        run_options(["--mock"], RunConfig({})), _display_args(run_options(["--mock"], RunConfig({})), board, [])
+    )
     assert display.device._page_address_offset == 0
     (tmp_path / "bad.toml").write_text(board_text.replace('driver = "sh1106"', 'driver = "ssd1306"'))
-    with pytest.raises(ConfigError, match="display.page_address_offset: only the sh1106 driver has one"):
+    with pytest.raises(ConfigError, match=r"display\.page_address_offset: only the sh1106 driver has one"):
         load_board(str(tmp_path / "bad.toml"))
 
 
@@ -237,7 +266,9 @@ def test_luma_config_file_is_read(tmp_path: Path) -> None:
     luma_file = tmp_path / "luma.conf"
     luma_file.write_text("--rotate=2\n")
     options = run_options(["--mock"], RunConfig({}))
-    display, _ = _open_display(options, _display_args(options, load_board("adafruit-oled-bonnet"), ["--config", str(luma_file)]))
+    display, _ = _open_display(
+        options, _display_args(options, load_board("adafruit-oled-bonnet"), ["--config", str(luma_file)])
+    )
     assert display.device.rotate == 2
 
 

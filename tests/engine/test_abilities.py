@@ -246,7 +246,16 @@ def test_ability_must_be_held():
 def test_beginner_variant_has_no_abilities():
     game = new_game("tezuma-2015", beginner=True)
     assert game.kinds == ("penalty", "scoring")
-    for text in ["penalty R", "penalty B", "penalty U", "penalty W", "scoring 1", "scoring 2", "scoring 3", "scoring 4"]:
+    for text in [
+        "penalty R",
+        "penalty B",
+        "penalty U",
+        "penalty W",
+        "scoring 1",
+        "scoring 2",
+        "scoring 3",
+        "scoring 4",
+    ]:
         game.push_text(text)
     with pytest.raises(IllegalPlay, match="beginner"):
         game.push(type(game.parse("B1"))(0, (Card("B", 1),), "paper-egg"))

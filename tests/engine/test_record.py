@@ -23,11 +23,16 @@ def test_header_is_self_contained(lines):
     assert header["format"] == FORMAT and header["version"] == 1
     assert header["game"] == "tezuma-2015" and header["players"] == ["Aki", "Ben", "Chie", "Dai"]
     assert {a["id"] for a in header["cards"]["abilities"]} >= {"paper-egg", "five-color-sand"}
-    assert header["options"]["layouts"][0]["abilities"][:4] == ["paper-egg", "water-trick", "sword-walking", "baby-chicks"]
+    assert header["options"]["layouts"][0]["abilities"][:4] == [
+        "paper-egg",
+        "water-trick",
+        "sword-walking",
+        "baby-chicks",
+    ]
 
 
 def test_undo_lines_fold_away(lines):
-    journal = lines[:-1] + [dumps({"type": "play", "seat": 3, "cards": ["B4"]}), dumps({"type": "undo"}), lines[-1]]
+    journal = [*lines[:-1], dumps({"type": "play", "seat": 3, "cards": ["B4"]}), dumps({"type": "undo"}), lines[-1]]
     game = read_record(journal).game
     assert export_lines(game) == lines
 
@@ -50,7 +55,7 @@ def test_meta_keys_are_ignored(lines):
     ],
 )
 def test_bad_line_names_its_number_and_keeps_what_came_before(lines, bad, reason):
-    record = lines + [bad]
+    record = [*lines, bad]
     builder = read_record(record, GameBuilder())
     if reason is None:  # an undo is fine
         assert builder.failure is None and len(builder.game.actions) == len(lines) - 2
@@ -90,7 +95,7 @@ def test_a_visitor_sees_every_line_in_order(lines):
             seen.append((data["type"], line))
 
     read_record(lines, Counter())
-    assert seen == [("begin", 1)] + [(json.loads(l)["type"], i) for i, l in enumerate(lines[1:], start=2)]
+    assert seen == [("begin", 1)] + [(json.loads(line)["type"], i) for i, line in enumerate(lines[1:], start=2)]
 
 
 def test_a_whole_game_round_trips():

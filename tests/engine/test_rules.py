@@ -95,7 +95,14 @@ def test_2015_layout_rules_chart_7_only_with_four_chart_8_only_with_three():
     game = new_game("tezuma-2015", players=3)
     assert game.state.deal.layout == {
         "scoring": ["1", "2", "3", "8"],
-        "abilities": ["paper-egg", "butterfly-dance", "linking-rings", "baby-chicks", "horse-swallowing", "five-color-sand"],
+        "abilities": [
+            "paper-egg",
+            "butterfly-dance",
+            "linking-rings",
+            "baby-chicks",
+            "horse-swallowing",
+            "five-color-sand",
+        ],
     }
 
 
@@ -111,7 +118,7 @@ def test_later_layout_is_drawn_from_the_seed_and_kept_in_the_setup():
 def test_later_redraw_each_deal_variant():
     game = new_game("tezuma", redraw_each_deal=True)
     layouts = game.setup.options["layouts"]
-    assert len(layouts) == 4 and len({tuple(l["abilities"]) for l in layouts}) > 1
+    assert len(layouts) == 4 and len({tuple(layout["abilities"]) for layout in layouts}) > 1
 
 
 def test_revoke_is_reported_once_when_a_later_card_proves_it():
@@ -122,7 +129,10 @@ def test_revoke_is_reported_once_when_a_later_card_proves_it():
     trick(game, "W8", "B5", "W4", "W5")  # P2 shows a butterfly: P2 held one in trick 1
     [revoke] = game.state.revokes
     assert (revoke.deal, revoke.trick, revoke.seat, revoke.suit, revoke.proved_in_trick) == (0, 0, 1, "B", 2)
-    assert Formatter.for_game(CATALOG, "en", game).phrase(revoke.phrase()) == "P2 did not follow butterfly in trick 1 of deal 1 but held it (shown in trick 3)"
+    assert (
+        Formatter.for_game(CATALOG, "en", game).phrase(revoke.phrase())
+        == "P2 did not follow butterfly in trick 1 of deal 1 but held it (shown in trick 3)"
+    )
     trick(game, "W7", "B6", "W6", "R1")
     assert len(game.state.revokes) == 1
 
@@ -155,8 +165,8 @@ def test_paper_egg_card_must_follow_too():
 def test_table_facts_answer_questions_before_they_are_asked():
     facts = {"points": {"2": {"8": 9}, "3": {"0": 0}, "4": {"0": 1}}}
     game = new_game("tezuma-2015", table_facts=facts)
-    draft(game, [{"penalty": s, "scoring": c, "ability": a} for s, c, a in
-                 zip("RBUW", "1234", ["paper-egg", "horse-swallowing", "butterfly-dance", "five-color-sand"])])
+    abilities = ["paper-egg", "horse-swallowing", "butterfly-dance", "five-color-sand"]
+    draft(game, [{"penalty": s, "scoring": c, "ability": a} for s, c, a in zip("RBUW", "1234", abilities, strict=True)])
     from tests.engine.test_worked_examples import EXAMPLE_5_DEAL
 
     for plays in EXAMPLE_5_DEAL:
@@ -211,8 +221,10 @@ def test_redraw_each_deal_is_the_later_editions_variant_only():
 
 
 def test_a_custom_first_layout_in_2015_stays_for_every_deal():
-    chosen = {"scoring": ["1", "2", "3", "4", "7"],
-              "abilities": ["paper-egg", "butterfly-dance", "linking-rings", "baby-chicks", "pail-dance", "fire-breathing"]}
+    chosen = {
+        "scoring": ["1", "2", "3", "4", "7"],
+        "abilities": ["paper-egg", "butterfly-dance", "linking-rings", "baby-chicks", "pail-dance", "fire-breathing"],
+    }
     game = new_game("tezuma-2015", **chosen)
     assert game.setup.options["layouts"] == [chosen] * 4
 

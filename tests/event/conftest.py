@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from companion.report import rendered_summary
 from companion.cli import main as companion
 from companion.daemon.virtual import VirtualDevice
 from companion.event.board import Board, standings
@@ -29,6 +28,7 @@ from companion.event.mosquitto import Mosquitto, mosquitto_binary
 from companion.event.publisher import Publisher
 from companion.event.scoreboard import Scoreboard
 from companion.hw.keys import Key, KeyEvent
+from companion.report import rendered_summary
 from companion.sim import table_model
 
 EVENT = "cup"
@@ -196,7 +196,7 @@ def assert_board_equals_replays(board: Board, tables: list[MockTable]) -> None:
     """Every game on the board is the replay of a journal, table by table, and so are the standings."""
     summaries = []
     for table in tables:
-        replays = sorted((json.dumps(replay_json(p), sort_keys=True) for p in table.journals()))
+        replays = sorted(json.dumps(replay_json(p), sort_keys=True) for p in table.journals())
         games = board.tables[table.table].games.values()
         assert all(g.stream.failure is None for g in games)
         rebuilt = sorted(json.dumps(rendered_summary(g.stream.game), sort_keys=True) for g in games)

@@ -44,7 +44,7 @@ def cell_event_cursor(state: Path, fault: str) -> Cell:
             outbox.refresh()
             held = outbox.take(10) == []  # the new game's id is not on disk: its lines wait
             saved = outbox.save()
-        except Exception:  # noqa: BLE001  (the cell reports it: anything escaping is the failure measured)
+        except Exception:  # the cell reports it: anything escaping is the failure measured
             running, held, saved = False, False, True
     whole = cursor_path(state, EVENT).read_bytes() == before
     no_temp = not any(p.name.endswith(".tmp") for p in state.iterdir())

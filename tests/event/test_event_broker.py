@@ -162,8 +162,12 @@ DEVICE_PROCESS = textwrap.dedent(
 
 def test_a_device_killed_mid_publish_resumes_from_its_cursor(tmp_path, broker, scoreboard):
     state = tmp_path / "table-9"
-    child = subprocess.Popen([sys.executable, "-c", DEVICE_PROCESS, str(state), broker.url],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": os.getcwd()})
+    child = subprocess.Popen(
+        [sys.executable, "-c", DEVICE_PROCESS, str(state), broker.url],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
     try:
         assert child.stdout.readline() == b"started\n"
         board = scoreboard.board
@@ -178,8 +182,13 @@ def test_a_device_killed_mid_publish_resumes_from_its_cursor(tmp_path, broker, s
     lines = len(journal.read_bytes().splitlines())
     restarted = Publisher(EventConfig(parse_broker(broker.url), EVENT, "9"), state, client_id="table-9").start()
     try:
-        settle(board, lambda: board.tables["9"].games and max(g.stream.applied for g in board.tables["9"].games.values()) == lines,
-               "every line of the killed device")
+        settle(
+            board,
+            lambda: (
+                board.tables["9"].games and max(g.stream.applied for g in board.tables["9"].games.values()) == lines
+            ),
+            "every line of the killed device",
+        )
         assert cursor_path(state, EVENT).exists()
         game = next(iter(board.tables["9"].games.values()))
         assert game.stream.applied == lines and game.stream.failure is None

@@ -1,4 +1,5 @@
-"""The commands as processes: ``companion run`` with and without ``[event]``, ``companion scoreboard`` and its exports."""
+"""The commands as processes: ``companion run`` with and without ``[event]``, ``companion scoreboard``
+and its exports."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ import time
 import urllib.request
 from pathlib import Path
 
-from companion.report import rendered_summary
 from companion.event.board import standings
 from companion.event.mosquitto import free_port
+from companion.report import rendered_summary
 from tests.event.conftest import EVENT, SETTLE, replay_json, settle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,7 +53,8 @@ def test_without_an_event_section_the_device_loads_no_network_code(tmp_path):
         "from companion.daemon.store import Store\n"
         "from companion.event.device import start_event_mode\n"
         "store = Store(__import__('pathlib').Path(sys.argv[1]))\n"
-        "print(start_event_mode(load_config().sections, store), store.on_journalled, 'paho.mqtt.client' in sys.modules)\n"
+        "print(start_event_mode(load_config().sections, store), store.on_journalled,"
+        " 'paho.mqtt.client' in sys.modules)\n"
     )
     config = tmp_path / "etc"
     config.mkdir()

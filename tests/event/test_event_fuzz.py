@@ -22,7 +22,7 @@ from companion.engine.record import decode_line
 from companion.event.wire import journal_message
 from tests.event.conftest import assert_board_equals_replays
 from tests.event.test_event_hostile import Arena
-from tests.event.test_event_hostile import arena as arena  # noqa: PLC0414  (the fixture, found by its name)
+from tests.event.test_event_hostile import arena as arena  # the fixture, found by its name
 from tests.fuzz.mutation import mutate_bytes, mutate_json, mutate_record, record_seeds
 
 EXAMPLES = 25  # each publishes one damaged record (up to ~250 messages): a few seconds in all

@@ -29,11 +29,19 @@ from companion.event.config import Topics, parse_broker
 from companion.event.mosquitto import Mosquitto
 from companion.event.scoreboard import Scoreboard, export, render_text, standings_csv
 from companion.event.state import BoardState
-from companion.event.text import columns
 from companion.event.stream import MAX_AHEAD
+from companion.event.text import columns
 from companion.event.web import ScoreboardServer
 from companion.event.wire import MAX_MESSAGE, journal_message, status_message
-from tests.event.conftest import EVENT, SETTLE, MockTable, assert_board_equals_replays, has_every_line, replay_json, settle
+from tests.event.conftest import (
+    EVENT,
+    SETTLE,
+    MockTable,
+    assert_board_equals_replays,
+    has_every_line,
+    replay_json,
+    settle,
+)
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 HOSTILE = "66"

@@ -27,7 +27,7 @@ def journal_of(seed: int, game_id: str = "tezuma") -> list[dict]:
     game = random_game(game_id, 3 + seed % 2, random.Random(seed))
     lines = [header_json(game.setup)] + [a.to_json() for a in game.actions]
     middle = len(lines) // 2  # the middle action entered, undone, entered again
-    return lines[:middle] + [lines[middle], {"type": "undo"}] + lines[middle:]
+    return [*lines[:middle], lines[middle], {"type": "undo"}, *lines[middle:]]
 
 
 JOURNALS = {seed: journal_of(seed) for seed in range(3)}

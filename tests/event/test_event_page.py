@@ -11,7 +11,9 @@ from companion.event.web import ScoreboardServer
 from tests.event.chromium import Chromium, chromium_binary
 from tests.event.conftest import has_every_line, needs_tool, settle
 
-ROWS = "JSON.stringify([...document.querySelectorAll('#tables tbody tr')].map(r => [...r.cells].map(c => c.textContent)))"
+ROWS = (
+    "JSON.stringify([...document.querySelectorAll('#tables tbody tr')].map(r => [...r.cells].map(c => c.textContent)))"
+)
 
 
 @pytest.fixture
@@ -37,15 +39,21 @@ def test_the_page_loads_shows_the_tables_and_updates_when_a_table_plays(tables, 
     browser = Chromium(tmp_path / "profile")
     try:
         browser.navigate(page_server.url)
-        rows = json.loads(browser.wait_for(f"document.querySelectorAll('#tables tbody tr').length == 2 && {ROWS}", "both tables"))
+        rows = json.loads(
+            browser.wait_for(f"document.querySelectorAll('#tables tbody tr').length == 2 && {ROWS}", "both tables")
+        )
         assert [row[0] for row in rows] == ["1", "2"]
         assert rows[0][1] == "tezuma" and "online" in rows[0][5]
         assert browser.evaluate("document.getElementById('state').textContent") == "live"
         shown = rows[0][4]
         first.play()  # table 1 plays to the end: its totals and its state change on the page
         settle(board, has_every_line(board, [first]), "table 1's game")
-        expected = ", ".join(f"{p} {t}" for p, t in zip(first.device.game.setup.players, first.device.game.totals(), strict=True))
-        updated = json.loads(browser.wait_for(f"(r => JSON.parse(r)[0][5].includes('finished') && r)({ROWS})", "table 1 finished"))
+        expected = ", ".join(
+            f"{p} {t}" for p, t in zip(first.device.game.setup.players, first.device.game.totals(), strict=True)
+        )
+        updated = json.loads(
+            browser.wait_for(f"(r => JSON.parse(r)[0][5].includes('finished') && r)({ROWS})", "table 1 finished")
+        )
         assert updated[0][4] == expected != shown
         standings = browser.wait_for("document.querySelectorAll('#standings tbody tr').length", "the standings")
         assert standings == 4

@@ -12,12 +12,12 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from companion.daemon.store import Store
+from companion.engine.record import header_json
 from companion.event.board import Board
 from companion.event.config import EventConfig, Topics, parse_broker
 from companion.event.mosquitto import write_password_file
 from companion.event.publisher import Publisher
 from companion.event.scoreboard import Scoreboard
-from companion.engine.record import header_json
 from companion.event.wire import MAX_MESSAGE, journal_message
 from companion.sim import new_random_game
 from tests.event.conftest import EVENT, SETTLE, settle
@@ -27,7 +27,10 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "mosquitto"
 ACL = DOCS / "acl"
 CONF = DOCS / "companion-event.conf"
 PASSWORDS = {"scoreboard": "organiser secret", "3": "three's secret", "4": "four's secret", "auditor": "sees all"}
-AUDITOR = "\n# the tests' own account, which watches every event (no real broker has it)\nuser auditor\ntopic read companion/#\n"
+AUDITOR = (
+    "\n# the tests' own account, which watches every event (no real broker has it)\n"
+    "user auditor\ntopic read companion/#\n"
+)
 
 
 def event_acl(directory: Path, event: str = EVENT) -> Path:
@@ -72,9 +75,15 @@ def test_table_3_cannot_publish_as_table_4(secured, tmp_path):
     try:
         # In MQTT 3.1.1 the broker acknowledges a denied publish and drops it, so the proof is the
         # order: table 3's own message, sent after the forged one, arrives; the forged one never does.
-        client.publish(topics.table("4", "journal"), journal_message("forged", 1, header, sent=0.0), qos=1).wait_for_publish(SETTLE)
-        client.publish(topics.table("4", "status"), b'{"online": true, "games": {"forged": 99}}', qos=1).wait_for_publish(SETTLE)
-        client.publish(topics.table("3", "journal"), journal_message("own", 1, header, sent=0.0), qos=1).wait_for_publish(SETTLE)
+        client.publish(
+            topics.table("4", "journal"), journal_message("forged", 1, header, sent=0.0), qos=1
+        ).wait_for_publish(SETTLE)
+        client.publish(
+            topics.table("4", "status"), b'{"online": true, "games": {"forged": 99}}', qos=1
+        ).wait_for_publish(SETTLE)
+        client.publish(
+            topics.table("3", "journal"), journal_message("own", 1, header, sent=0.0), qos=1
+        ).wait_for_publish(SETTLE)
         board = scoreboard.board
         settle(board, lambda: "3" in board.tables, "table 3's own line")
         assert "4" not in board.tables
@@ -90,7 +99,10 @@ def test_a_table_with_its_own_account_plays_through_and_a_wrong_password_is_a_ma
     (tmp_path / "wrong.pw").write_text("not the password\n")
     good = parse_broker(broker.url, username="3", password_file=str(tmp_path / "3.pw"))
     bad = parse_broker(broker.url, username="4", password_file=str(tmp_path / "wrong.pw"))
-    publishers = [Publisher(EventConfig(good, EVENT, "3"), states["3"]), Publisher(EventConfig(bad, EVENT, "4"), states["4"])]
+    publishers = [
+        Publisher(EventConfig(good, EVENT, "3"), states["3"]),
+        Publisher(EventConfig(bad, EVENT, "4"), states["4"]),
+    ]
     stores = [Store(states["3"]), Store(states["4"])]
     try:
         for store, publisher in zip(stores, publishers, strict=True):
@@ -114,7 +126,9 @@ def test_a_table_with_its_own_account_plays_through_and_a_wrong_password_is_a_ma
 def make_certificates(directory: Path, name: str) -> tuple[Path, Path, Path]:
     """A throwaway CA and a broker certificate for 127.0.0.1 signed by it (openssl, EC keys)."""
     directory.mkdir()
-    ca_key, ca, key, request, cert = (directory / f for f in ("ca.key", "ca.crt", "broker.key", "broker.csr", "broker.crt"))
+    ca_key, ca, key, request, cert = (
+        directory / f for f in ("ca.key", "ca.crt", "broker.key", "broker.csr", "broker.crt")
+    )
     ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
     run = lambda *args: subprocess.run(["openssl", *args], check=True, capture_output=True, timeout=30)  # noqa: E731
     run("req", "-x509", *ec, "-keyout", str(ca_key), "-out", str(ca), "-days", "2", "-subj", f"/CN={name} CA")
@@ -204,7 +218,9 @@ def test_the_broker_drops_an_oversized_message_and_passes_the_largest_real_line(
     broker, scoreboard = secured
     client = raw_client(broker.url, "3", PASSWORDS["3"])
     try:
-        real = journal_message("real", 1, header_json(new_random_game("tezuma-2015", 4, random.Random(1)).setup), sent=0.0)
+        real = journal_message(
+            "real", 1, header_json(new_random_game("tezuma-2015", 4, random.Random(1)).setup), sent=0.0
+        )
         big = journal_message("big", 1, {"format": "x", "pad": "y" * MAX_MESSAGE}, sent=0.0)
         client.publish(scoreboard.topics.table("3", "journal"), big, qos=1).wait_for_publish(SETTLE)
         client.publish(scoreboard.topics.table("3", "journal"), real, qos=1).wait_for_publish(SETTLE)
@@ -217,7 +233,9 @@ def test_the_broker_drops_an_oversized_message_and_passes_the_largest_real_line(
         client.disconnect()
 
 
-@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed (the script draws passwords with it)")
+@pytest.mark.skipif(
+    shutil.which("openssl") is None, reason="openssl is not installed (the script draws passwords with it)"
+)
 def test_the_account_script_writes_only_private_files_the_broker_accepts(tmp_path, start_broker):
     accounts = tmp_path / "accounts"
     subprocess.run(["sh", str(DOCS / "make-accounts.sh"), "2", str(accounts)], check=True, capture_output=True,

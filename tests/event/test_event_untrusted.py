@@ -20,7 +20,12 @@ from companion.engine.record import dumps, header_json
 from companion.registry import game_class, game_ids
 from companion.sim import new_random_game
 
-WRONG = {"seat": [0.0, "0", True, -1, 99, None], "bool": ["yes", 1, None], "list": [{}, "x", 3], "text": [1, None, ["clockwise"]]}
+WRONG = {
+    "seat": [0.0, "0", True, -1, 99, None],
+    "bool": ["yes", 1, None],
+    "list": [{}, "x", 3],
+    "text": [1, None, ["clockwise"]],
+}
 
 
 def _headers_with_a_wrong_option() -> list[tuple[str, str, Any]]:
@@ -32,7 +37,9 @@ def _headers_with_a_wrong_option() -> list[tuple[str, str, Any]]:
 
 
 @pytest.mark.parametrize(("game_id", "option", "value"), _headers_with_a_wrong_option())
-def test_a_wrongly_typed_header_option_is_refused_by_name(tmp_path: Path, game_id: str, option: str, value: Any) -> None:
+def test_a_wrongly_typed_header_option_is_refused_by_name(
+    tmp_path: Path, game_id: str, option: str, value: Any
+) -> None:
     cls = game_class(game_id)
     setup = cls.new_setup(["A", "B", "C"], cards=printed_cards(game_id))
     header = header_json(setup)

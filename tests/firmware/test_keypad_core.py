@@ -4,11 +4,10 @@ import doctest
 import json
 from pathlib import Path
 
+import keypad_core
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-import keypad_core
 from keypad_core import LONG, SHORT, Button, KeypadFirmware, checksum, frame, parse_pin_map
 
 from companion.hw.debounce import Debouncer

@@ -10,9 +10,8 @@ import sys
 import types
 from pathlib import Path
 
-import pytest
-
 import keypad_core
+import pytest
 from keypad_core import frame
 
 MAIN_PY = Path(keypad_core.__file__).parent / "main.py"
@@ -32,7 +31,7 @@ class FakeBoard:
         self.host_input = host_input
         self.run_ms = run_ms
         self.stdin = ""
-        self.pins: dict[object, "FakeBoard.Pin"] = {}
+        self.pins: dict[object, FakeBoard.Pin] = {}
         self.led_levels: list[tuple[int, bool]] = []
 
     def is_low(self, gpio: object) -> bool:

@@ -5,6 +5,7 @@ contract between what the Pico sends and what the host reads.
 """
 
 import functools
+import itertools
 import operator
 
 import keypad_core
@@ -331,7 +332,7 @@ def test_any_bytes_in_any_chunks_parse_the_same_and_never_raise(
     parser = KeypadLineParser()
     chunked = []
     bounds = [0, *sorted(cut for cut in cuts if cut <= len(stream)), len(stream)]
-    for start, end in zip(bounds, bounds[1:]):
+    for start, end in itertools.pairwise(bounds):
         chunked += parser.feed(stream[start:end])
     assert chunked == whole
     assert all(isinstance(result, (KeyEvent, Problem)) for result in whole)
@@ -349,7 +350,7 @@ def test_muted_or_not_any_chunking_gives_the_same_results(stream: bytes, cuts: l
     parser = KeypadLineParser()
     chunked = []
     bounds = [0, *sorted(cut for cut in cuts if cut <= len(stream)), len(stream)]
-    for start, end in zip(bounds, bounds[1:]):
+    for start, end in itertools.pairwise(bounds):
         chunked += parser.feed(stream[start:end])
     assert chunked == whole
     one_by_one = KeypadLineParser()

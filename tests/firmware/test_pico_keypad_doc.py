@@ -76,7 +76,7 @@ def test_the_card_keypad_table_is_the_firmwares_default_matrix_on_the_real_heade
     assert [int(keypad_pin) for keypad_pin, *_ in rows] == list(range(1, 9))
     gpios = [int(gp.removeprefix("GP")) for _pin, _line, gp, _pico in rows]
     assert gpios == keypad_core.DEFAULT_MATRIX["ROWS"] + keypad_core.DEFAULT_MATRIX["COLS"]
-    for _pin, line, gp, pico_pin in rows:
+    for _pin, _line, gp, pico_pin in rows:
         assert LEFT_ROW[int(pico_pin) - 1] == gp
     names = [name.removeprefix("N").replace("STAR", "*").replace("HASH", "#") for name in keypad_core.MATRIX_KEY_NAMES]
     for index, (_pin, line, _gp, _pico) in enumerate(rows):

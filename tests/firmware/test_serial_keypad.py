@@ -294,7 +294,7 @@ def test_join_raises_when_the_reader_cannot_stop_in_time(recorder: Recorder) -> 
     keypad = recorder.keypad(StuckPort(), ask_hello=False)
     keypad.start()
     keypad.stop()
-    with pytest.raises(HardwareError, match="keypad reader on flaky did not stop within 0.05 s"):
+    with pytest.raises(HardwareError, match=r"keypad reader on flaky did not stop within 0\.05 s"):
         keypad.join(timeout=0.05)
     release.set()
     keypad.join(timeout=WAIT_S)

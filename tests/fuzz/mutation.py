@@ -67,7 +67,9 @@ def nasty_value(rng: random.Random) -> Any:
         return [[[[[]]]]]
     if choice == 14:
         return list(range(rng.randrange(0, 12)))
-    return rng.choice(["sword-walking", "paper-egg", "penalty", "scoring", "ability", "play", "draft", "answer", "undo"])
+    return rng.choice(
+        ["sword-walking", "paper-egg", "penalty", "scoring", "ability", "play", "draft", "answer", "undo"]
+    )
 
 
 def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -97,7 +99,9 @@ def mutate_json(value: Any, rng: random.Random) -> Any:
     elif action == 0 and isinstance(parent, list):
         parent.pop(last)
     elif action == 1 and isinstance(parent, dict):
-        parent[rng.choice(["extra", "type", "seat", "cards", "ability", "kind", "card", "key", "value"])] = nasty_value(rng)
+        parent[rng.choice(["extra", "type", "seat", "cards", "ability", "kind", "card", "key", "value"])] = nasty_value(
+            rng
+        )
     elif action == 1 and isinstance(parent, list):
         parent.insert(last, nasty_value(rng) if rng.random() < 0.5 else json.loads(json.dumps(parent[last])))
     else:
@@ -116,7 +120,9 @@ def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
     if action == 1:
         return data[:at] + data[at + rng.randrange(1, 64) :]
     if action == 2:
-        junk = rng.choice([b"\x00" * 64, b"\xff\xfe", b"[" * 5000, b"\n\n", b"\r", "\u2028".encode(), b"NaN", b"9" * 5000])
+        junk = rng.choice(
+            [b"\x00" * 64, b"\xff\xfe", b"[" * 5000, b"\n\n", b"\r", "\u2028".encode(), b"NaN", b"9" * 5000]
+        )
         return data[:at] + junk + data[at:]
     if action == 3:
         return data[:at]
@@ -159,7 +165,9 @@ def facts_seed(rng: random.Random) -> bytes:
     for _ in range(rng.randrange(0, 4)):
         game = rng.choice(["tezuma-2015", "tezuma", "chess"])
         card = rng.choice(["1", "2", "3", "A", "Z"])
-        facts.setdefault(game, {}).setdefault("points", {}).setdefault(card, {})[str(rng.randrange(0, 14))] = rng.randrange(0, 20)
+        facts.setdefault(game, {}).setdefault("points", {}).setdefault(card, {})[str(rng.randrange(0, 14))] = (
+            rng.randrange(0, 20)
+        )
     if rng.random() < 0.6:
         facts = mutate_json(facts, rng)
     text = json.dumps(facts, ensure_ascii=False).encode("utf-8")

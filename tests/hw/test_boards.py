@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import ConfigError
-from companion.hw.boards import (Board, list_presets, load_board, load_board_file,
-                                 load_preset, parse_board)
+from companion.hw.boards import Board, list_presets, load_board, load_board_file, load_preset, parse_board
 from companion.hw.keys import Key
 from companion.keys import JOYSTICK_KEYS
 

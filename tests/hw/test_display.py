@@ -15,8 +15,14 @@ from PIL import Image, ImageDraw
 
 from companion.errors import ConfigError, HardwareError
 from companion.hw.boards import load_preset
-from companion.hw.display import (FULL_FRAME_BYTES, Display, RecordingBus, display_parser,
-                                  open_display, parse_display_args)
+from companion.hw.display import (
+    FULL_FRAME_BYTES,
+    Display,
+    RecordingBus,
+    display_parser,
+    open_display,
+    parse_display_args,
+)
 from companion.hw.panel import PanelModel
 
 DRIVERS = {"ssd1306": ssd1306, "sh1106": sh1106}
@@ -60,7 +66,7 @@ def test_luma_full_frame_rebuilds_through_the_panel_model(driver: str) -> None:
 
 @pytest.mark.parametrize("driver", DRIVERS)
 def test_init_turns_the_panel_on_blank(driver: str) -> None:
-    display, bus = recorded(driver)
+    _display, bus = recorded(driver)
     assert bus.panel.display_on
     assert bus.panel.image().getbbox() is None
     assert bus.data_bytes == FULL_FRAME_BYTES      # luma's clear() at init
@@ -175,7 +181,7 @@ def test_cleanup_blanks_and_closes_the_bus() -> None:
 
 
 def test_wrong_image_is_refused() -> None:
-    display, bus = recorded("ssd1306")
+    display, _bus = recorded("ssd1306")
     with pytest.raises(ValueError, match="mode '1'"):
         display.display(Image.new("RGB", (128, 64)))
 

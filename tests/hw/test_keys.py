@@ -10,7 +10,7 @@ def test_parse_ignores_case_and_spaces(text: str) -> None:
 
 
 def test_parse_rejects_unknown_name_and_lists_the_known_ones() -> None:
-    with pytest.raises(ConfigError, match="unknown key 'ENTER'.*UP, DOWN, LEFT, RIGHT, OK, BACK, AUX"):
+    with pytest.raises(ConfigError, match=r"unknown key 'ENTER'.*UP, DOWN, LEFT, RIGHT, OK, BACK, AUX"):
         Key.parse("ENTER")
 
 

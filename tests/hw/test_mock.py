@@ -15,9 +15,17 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.errors import ConfigError
 from companion.hw.keys import Key, KeyEvent
-from companion.hw.mock import (IdleKeySource, MockPad, ScriptKeySource, TtyKeySource,
-                               VirtualTime, decode_keys, install_mock_factory,
-                               key_source_for, parse_script)
+from companion.hw.mock import (
+    IdleKeySource,
+    MockPad,
+    ScriptKeySource,
+    TtyKeySource,
+    VirtualTime,
+    decode_keys,
+    install_mock_factory,
+    key_source_for,
+    parse_script,
+)
 
 PINS = {Key.UP: 17, Key.DOWN: 22, Key.LEFT: 27, Key.RIGHT: 23, Key.OK: 4, Key.BACK: 5,
         Key.AUX: 6}
@@ -108,7 +116,7 @@ def test_script_file_is_read_and_a_missing_one_is_a_config_error(
     path = tmp_path / "moves.keys"
     path.write_text("press AUX\n")
     assert ScriptKeySource.from_file(path, virtual_pad).steps == [KeyEvent(Key.AUX)]
-    with pytest.raises(ConfigError, match="absent.keys: cannot read key script"):
+    with pytest.raises(ConfigError, match=r"absent\.keys: cannot read key script"):
         ScriptKeySource.from_file(tmp_path / "absent.keys", virtual_pad)
 
 
@@ -221,7 +229,9 @@ def test_a_press_waits_for_a_late_settle_timer_so_nothing_overtakes_it():
         return clock.timer(delay + 0.1, callback)
 
     events: list = []
-    pad = MockPad({Key.OK: 5}, events.append, factory=MockFactory(), clock=clock.now, sleep=clock.sleep, timer=late_timer)
+    pad = MockPad(
+        {Key.OK: 5}, events.append, factory=MockFactory(), clock=clock.now, sleep=clock.sleep, timer=late_timer
+    )
     try:
         pad.press(Key.OK)
         assert [e.key for e in events] == [Key.OK] and pad.pad.settled

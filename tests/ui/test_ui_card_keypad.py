@@ -186,7 +186,7 @@ def test_the_likeliest_card_comes_first_for_a_follower() -> None:
     lead = screen.trick.lead_suit
     start = screen.likely_start(action.seat, screen.grid)
     assert start.value.suit == lead
-    in_lead = [value.rank for row, group in zip(start.rows, start.groups) for _, value in row
+    in_lead = [value.rank for row, group in zip(start.rows, start.groups, strict=False) for _, value in row
                if value.suit == lead]
     assert start.value.rank in (min(in_lead), max(in_lead))  # people win high or duck low
 

@@ -12,7 +12,18 @@ from PIL import Image
 from companion.hw.keys import Key
 from companion.sim import random_game
 from companion.ui import App
-from tests.ui.helpers import DOCS_IMG, GOLDEN, check_golden, choose_game, enter, make_app, new_game, press, renamed, texts
+from tests.ui.helpers import (
+    DOCS_IMG,
+    GOLDEN,
+    check_golden,
+    choose_game,
+    enter,
+    make_app,
+    new_game,
+    press,
+    renamed,
+    texts,
+)
 
 DRAFT = ["penalty R", "penalty B", "penalty U", "penalty W", "scoring 1", "scoring 2", "scoring 3", "scoring 4"]
 ABILITIES = ["paper-egg", "horse-swallowing", "butterfly-dance", "five-color-sand", "baby-chicks", "pail-dance"]

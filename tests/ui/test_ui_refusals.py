@@ -6,8 +6,8 @@ import pytest
 
 from companion.errors import IllegalAction
 from companion.session import Session
-from companion.ui import App, Settings
 from companion.text import Catalog
+from companion.ui import App, Settings
 from tests.engine.helpers import game_with, trick
 from tests.ui.helpers import FakeClock
 

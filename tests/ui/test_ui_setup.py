@@ -79,7 +79,10 @@ def test_a_random_layout_is_drawn_from_the_apps_random_source() -> None:
     assert setups[0] == setups[1]
     layout = setups[0].options["layouts"][0]
     assert "7" in layout["scoring"] and len(layout["scoring"]) == 5 and len(layout["abilities"]) == 6
-    assert layout != {"scoring": ["1", "2", "3", "4", "7"], "abilities": printed_cards("tezuma-2015")["recommended"]["abilities"]}
+    assert layout != {
+        "scoring": ["1", "2", "3", "4", "7"],
+        "abilities": printed_cards("tezuma-2015")["recommended"]["abilities"],
+    }
 
 
 def test_cards_chosen_on_the_device_and_the_engine_names_a_wrong_count() -> None:

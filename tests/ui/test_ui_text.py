@@ -10,10 +10,10 @@ import pytest
 
 from companion.errors import ConfigError
 from companion.games.tezuma import TezumaGame
-from companion.ui.canvas import Typeface
 from companion.session import Session
-from companion.ui.tezuma import TezumaUI
 from companion.text import Catalog, check_seat_names, load_seat_names
+from companion.ui.canvas import Typeface
+from companion.ui.tezuma import TezumaUI
 from tests.ui.helpers import make_app, new_game
 
 
@@ -60,9 +60,11 @@ def test_a_catalogue_missing_a_key_is_refused_at_load() -> None:
         Catalog({"en": {"a": "A", "b": "B"}, "ja": {"a": "あ"}})
 
 
-@pytest.mark.parametrize("data", [{"en": ["A", "B", "C", "D"]}, {"en": ["A", "A", "C", "D"], "ja": ["あ", "い", "う", "え"]}])
+@pytest.mark.parametrize(
+    "data", [{"en": ["A", "B", "C", "D"]}, {"en": ["A", "A", "C", "D"], "ja": ["あ", "い", "う", "え"]}]
+)
 def test_bad_seat_name_lists_are_refused(data: object) -> None:
-    with pytest.raises(ConfigError, match="seat-names.json"):
+    with pytest.raises(ConfigError, match=r"seat-names\.json"):
         check_seat_names(data)
 
 
@@ -73,15 +75,23 @@ def test_japanese_reasons_name_the_rule_the_suit_and_any_house_ruling() -> None:
     assert trick.result is not None and trick.result.house
     assert words(game, "ja").reason(trick.result) == (
         "P1: 蝶の最高値(7)。次はP3がリード(ヒヨコ)。ハウスルール: 後から宣言したヒヨコが次のリードを決める")
-    assert words(game, "en").reason(trick.result, house=False) == "P1: highest butterfly (7); P3 leads next (Baby Chicks)"
+    assert (
+        words(game, "en").reason(trick.result, house=False) == "P1: highest butterfly (7); P3 leads next (Baby Chicks)"
+    )
 
 
 def test_revokes_and_questions_read_as_the_engine_writes_them() -> None:
     game = played(*DRAFT, "ability paper-egg", "ability pail-dance", "ability baby-chicks", "ability five-color-sand",
                   "B7", "U2", "B6", "B3", "R9", "B1")
     (revoke,) = game.state.revokes
-    assert words(game, "en").revoke_text(revoke) == "P2 did not follow butterfly in trick 1 of deal 1 but held it (shown in trick 2)"
-    assert words(game, "ja").revoke_text(revoke) == "P2は第1ディール1トリックで蝶をフォローしなかったが、持っていた(2トリック目で判明)"
+    assert (
+        words(game, "en").revoke_text(revoke)
+        == "P2 did not follow butterfly in trick 1 of deal 1 but held it (shown in trick 2)"
+    )
+    assert (
+        words(game, "ja").revoke_text(revoke)
+        == "P2は第1ディール1トリックで蝶をフォローしなかったが、持っていた(2トリック目で判明)"
+    )
 
 
 def test_without_misaki_the_screens_fall_back_to_english_and_say_so(tmp_path: Path,

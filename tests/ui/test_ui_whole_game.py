@@ -22,9 +22,22 @@ from companion.ui.tricks import FinalScreen
 from tests.ui.helpers import changed_pages, make_app
 
 LAID_OUT = {
-    ("tezuma-2015", 4): ["paper-egg", "fire-breathing", "five-color-sand", "baby-chicks", "pail-dance", "sword-walking"],
-    ("tezuma-2015", 3): ["paper-egg", "fire-breathing", "five-color-sand", "water-trick", "butterfly-dance",
-                         "linking-rings"],
+    ("tezuma-2015", 4): [
+        "paper-egg",
+        "fire-breathing",
+        "five-color-sand",
+        "baby-chicks",
+        "pail-dance",
+        "sword-walking",
+    ],
+    ("tezuma-2015", 3): [
+        "paper-egg",
+        "fire-breathing",
+        "five-color-sand",
+        "water-trick",
+        "butterfly-dance",
+        "linking-rings",
+    ],
     ("tezuma", 4): ["paper-egg", "fire-breathing", "five-color-sand", "cup-and-ball", "many-umbrellas"],
     ("tezuma", 3): ["paper-egg", "fire-breathing", "five-color-sand", "horse-swallowing"],
 }

@@ -5,9 +5,11 @@ device put down for it). A row shows its playing card once down, and ``*`` once 
 in (face down on the table: the device does not show it). The row being entered has the card
 picker: the suit, then its numbers in two halves (1-7, 8-14), a dot where a card was already seen
 this deal; LEFT/RIGHT step through the suit, UP/DOWN go to the other half and on to the next suit,
-OK enters. The screen leads the table through the book's order: the lead's playing card, then the
-predictions (the row marked ``?``; the lead's own first), and only when every prediction is in the
-playing cards in turn from the lead's left (the row marked ``>``). Predictions go down in any
+OK enters. The cursor starts where the card is likeliest from what the table has seen (a follower's
+lead suit, a suit's highest or lowest; the only card left ready for OK). The screen leads the table
+through the book's order: the lead's playing card, then the predictions (the row marked ``?``; the
+lead's own first), and only when every prediction is in the playing cards in turn from the lead's
+left (the row marked ``>``). Predictions go down in any
 order: AUX moves to the next seat still to predict (holding it, to the one before). No play is
 offered while a prediction is open.
 

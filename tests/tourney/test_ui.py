@@ -306,3 +306,25 @@ def test_a_whole_game_on_the_card_keypad_matches_its_replay() -> None:
     assert app.session.game.summary() == read_record(export_lines(app.session.game)).game.summary()
     assert app.session.game.summary() == played.summary()
     assert presses < enter(make_app(Tourney(played.setup)), played.actions)
+
+
+def test_on_the_keypad_a_follower_types_the_number_alone_and_1_waits_for_hash_beside_10_to_14() -> None:
+    def lead_suit_keeps_1_and_10(game: Tourney, action: Any) -> bool:
+        if not (isinstance(action, Play) and game.trick.turns and game.decision.kind == "play"):
+            return False
+        unseen = {card for card in game.deck() if card not in game.deal.seen}
+        lead = game.trick.lead_suit
+        return SuitedCard(lead, 1) in unseen and SuitedCard(lead, 10) in unseen and SuitedCard(lead, 5) in unseen
+
+    app, action = replayed_until(4, lead_suit_keeps_1_and_10)
+    lead = app.top.trick.lead_suit
+    entered = len(app.session.game.actions)
+    app.handle(KeyEvent(Key.N1))
+    assert len(app.session.game.actions) == entered and app.top.grid.value == SuitedCard(lead, 1)  # 1 or 1x?
+    app.handle(KeyEvent(Key.N0))  # 10: entered at once, no letter (the lead suit is shown)
+    assert app.session.game.actions[-1] == Play(action.seat, SuitedCard(lead, 10))
+    app.handle(KeyEvent(Key.STAR, long=True))  # held *: undo offered, # takes the card back
+    app.handle(KeyEvent(Key.HASH))
+    assert len(app.session.game.actions) == entered
+    app.handle(KeyEvent(Key.N5))
+    assert app.session.game.actions[-1] == Play(action.seat, SuitedCard(lead, 5))

@@ -18,10 +18,12 @@ from typing import Any
 
 from companion.carddata import printed_cards
 from companion.games.tourney import NpcRow, Play, Predict, Tourney
+from companion.keys import KeyEvent
 from companion.session import Session
 from companion.sim import table_model
 from companion.sim.tourney import TourneyTable
-from companion.ui import App, presses_for
+from companion.ui import App
+from companion.ui.planner import enter_by_keys
 
 FULL_FRAME = 1024
 
@@ -31,9 +33,8 @@ def random_actions(players: int, seed: int, in_turn: bool = False) -> tuple[Any,
     device prompts): its setup and actions."""
     rng = random.Random(seed)
     names = ["Aki", "Ben", "Chie", "Dai"][:players]
-    game = Tourney(
-        Tourney.new_setup(names, seed=seed, cards=printed_cards("tourney"), options={"dealer": seed % players})
-    )
+    options = {"dealer": seed % players}
+    game = Tourney(Tourney.new_setup(names, seed=seed, cards=printed_cards("tourney"), options=options))
     table = table_model(game, rng, 0.0 if in_turn else 1.0)
     assert isinstance(table, TourneyTable)
     while not game.is_over():
@@ -48,6 +49,19 @@ def changed_pages(before: bytes, after: bytes, width: int = 128, pages: int = 8)
     return sum(before[p * row:(p + 1) * row] != after[p * row:(p + 1) * row] for p in range(pages))
 
 
+class PageCounter:
+    """The display pages a page-diff writer sends, frame after frame of one app."""
+
+    def __init__(self, app: App) -> None:
+        self.app, self.pages = app, 0
+        self.picture = app.render().tobytes()
+
+    def __call__(self, _: KeyEvent) -> None:
+        after = self.app.render().tobytes()
+        self.pages += changed_pages(self.picture, after)
+        self.picture = after
+
+
 def key_figures(players: int, scripted: int, seed: int, in_turn: bool) -> None:
     presses: Counter[str] = Counter()
     cards: Counter[str] = Counter()
@@ -55,19 +69,15 @@ def key_figures(players: int, scripted: int, seed: int, in_turn: bool) -> None:
     for i in range(scripted):
         setup, actions = random_actions(players, seed + 500 + i, in_turn=in_turn)
         app = App(Session(Tourney(setup)), clock=lambda: 0.0, rng=random.Random(i))
-        picture = app.render().tobytes()
+        counter = PageCounter(app)
         for action in actions:
             kind = "npc row" if isinstance(action, NpcRow) else "prediction" if isinstance(action, Predict) else "card"
-            keys = presses_for(app, action)
-            for event in keys:
-                app.handle(event)
-                after = app.render().tobytes()
-                pages += changed_pages(picture, after)
-                picture = after
-            presses[kind] += len(keys)
+            entered = enter_by_keys(app, action, on_press=counter)
+            presses[kind] += entered
             cards[kind] += len(action.cards) if isinstance(action, NpcRow) else 1
-            total_presses += len(keys)
+            total_presses += entered
             assert isinstance(action, (NpcRow, Play, Predict))
+        pages += counter.pages
     split = ", ".join(f"{kind} {presses[kind] / cards[kind]:.2f}" for kind in sorted(cards))
     order = "round from the lead" if in_turn else "in random order"
     print(f"tourney {players}p, predictions {order}: {sum(presses.values()) / sum(cards.values()):.2f} presses per card"

@@ -5,9 +5,11 @@ device put down for it). A row shows its playing card once down, and ``*`` once 
 in (face down on the table: the device does not show it). The row being entered has the card
 picker: the suit, then its numbers in two halves (1-7, 8-14), a dot where a card was already seen
 this deal; LEFT/RIGHT step through the suit, UP/DOWN go to the other half and on to the next suit,
-OK enters. The screen leads the table through the book's order: the lead's playing card, then the
-predictions (the row marked ``?``; the lead's own first), and only when every prediction is in the
-playing cards in turn from the lead's left (the row marked ``>``). Predictions go down in any
+OK enters. The cursor starts where the card is likeliest from what the table has seen (a follower's
+lead suit, a suit's highest or lowest; the only card left ready for OK). The screen leads the table
+through the book's order: the lead's playing card, then the predictions (the row marked ``?``; the
+lead's own first), and only when every prediction is in the playing cards in turn from the lead's
+left (the row marked ``>``). Predictions go down in any
 order: AUX moves to the next seat still to predict (holding it, to the one before). No play is
 offered while a prediction is open.
 
@@ -24,7 +26,7 @@ changes nothing). Revokes, deal scores and the ranking are the shared trick-game
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -85,7 +87,8 @@ class TourneyUI(TrickUI[Tourney]):
         if isinstance(action, NpcRow):
             return self.app.t("tourney.undo.npc", cards=" ".join(self.card_text(card) for card in action.cards))
         if isinstance(action, Predict):
-            return self.app.t("tourney.undo.predict", seat=self.seat_name(action.seat), card=self.card_text(action.card))
+            return self.app.t("tourney.undo.predict", seat=self.seat_name(action.seat),
+                              card=self.card_text(action.card))
         if isinstance(action, Play):
             return self.app.t("undo.play", seat=self.seat_name(action.seat), play=self.card_text(action.card))
         raise TypeError(f"{action!r} is not a Tourney action")
@@ -127,7 +130,7 @@ class TourneyUI(TrickUI[Tourney]):
         return deal.tricks[index].result is not None
 
     def deal_columns(self, deal: Deal[Any]) -> list[tuple[str, list[int]]]:
-        hits, tricks = self.game.deal_points(deal)  # type: ignore[arg-type]
+        hits, _ = self.game.deal_points(deal)  # type: ignore[arg-type]
         return [("deal.tricks", list(deal.tricks_won[: self.game.n])), ("tourney.deal.hits", hits),
                 ("deal.score", list(deal.scores or []))]
 
@@ -147,9 +150,9 @@ class TourneyUI(TrickUI[Tourney]):
             app.open(NpcSeatNotice(app))
 
 
-def card_grid(game: Tourney, near: SuitedCard | None, suit: str | None = None) -> Grid[SuitedCard]:
-    """Every card not seen this deal, a suit a group in two halves; the cursor on ``suit`` (if offered,
-    else the suit of ``near``) at the number closest to ``near``'s."""
+def card_grid(game: Tourney, near: SuitedCard | None) -> Grid[SuitedCard]:
+    """Every card not seen this deal, a suit a group in two halves; the cursor in the suit of ``near``
+    (when offered) at the number closest to ``near``'s."""
     seen = game.deal.seen
     rows: list[list[tuple[int, SuitedCard]]] = []
     groups: list[int] = []
@@ -159,8 +162,8 @@ def card_grid(game: Tourney, near: SuitedCard | None, suit: str | None = None) -
         groups += [group, group]
     grid = Grid.of(rows, groups=groups)
     offered = list(dict.fromkeys(grid.groups))
-    wanted = [game.suits.index(s) for s in (suit, near.suit if near else None) if s is not None]
-    group = next((g for g in wanted if g in offered), offered[0])
+    wanted = game.suits.index(near.suit) if near is not None else offered[0]
+    group = wanted if wanted in offered else offered[0]
     return grid.nearest(group, near.rank if near else HALF)
 
 
@@ -222,13 +225,20 @@ class TrickScreen(TourneyScreen):
         return predictions or [Entry(Play, self.game.next_player())]
 
     def grid_for(self, entry: Entry) -> Grid[SuitedCard]:
-        """A playing card starts on the lead suit (unless the seat is known to be out of it), a
-        prediction near the card entered last."""
-        suit = None
-        if entry.kind is Play:
-            void = {declined for declined, _ in self.game.deal.watch.declined[entry.seat]}
-            suit = self.trick.lead_suit if self.trick.lead_suit not in void else None
-        return card_grid(self.game, last_card(self.game), suit)
+        """The unseen cards, the cursor where the card ``entry`` puts down is fewest presses away as
+        far as the table knows: a follower's lead suit, a suit's highest and lowest, none of a suit the
+        seat proved it lacks (:meth:`TrickScreenBase.likelihood`); the only card left ready for OK."""
+        grid = card_grid(self.game, last_card(self.game))
+        if entry.kind is Predict:
+            return grid.best_start(self.prediction_likelihood(entry.seat, grid))
+        return self.likely_start(entry.seat, grid)
+
+    def prediction_likelihood(self, seat: int, grid: Grid[SuitedCard]) -> Callable[[SuitedCard], float]:
+        """A prediction may be any card of the seat's hand: the lead suit is no likelier (a playing
+        card follows it, a prediction does not), a suit the seat proved it lacks is still out."""
+        played = self.likelihood(seat, grid)
+        lead = self.trick.lead_suit
+        return lambda card: played(card) / (self.FOLLOW_WEIGHT if card.suit == lead else 1.0)
 
     def next_entry(self, entry: Entry, step: int = 1) -> Entry:
         entries = self.entries()
@@ -332,16 +342,12 @@ class NpcRowScreen(TourneyScreen):
                 self.app.open_menu()
 
     def plan(self, action: Any) -> list[KeyEvent] | None:
-        if not isinstance(action, NpcRow) or self.chosen:
+        """The keys for the row's next card only (the row entered so far must begin ``action``): the
+        planner asks again after each OK, so the card keypad types every card of the row."""
+        if not isinstance(action, NpcRow) or action.cards[: len(self.chosen)] != tuple(self.chosen):
             return None
-        keys: list[KeyEvent] = []
-        grid, chosen = self.grid, []
-        for card in action.cards:
-            keys += shortest(grid, lambda g, card=card: g.value == card, Grid.steps) + [OK]
-            chosen.append(card)
-            if len(chosen) < len(action.cards):
-                grid = row_grid(self.game, chosen)
-        return keys
+        card = action.cards[len(self.chosen)]
+        return [*shortest(self.grid, lambda g: g.value == card, Grid.steps), OK]
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.t("tourney.npc.title", deal=self.game.deal.index + 1, count=len(self.chosen),
@@ -398,7 +404,8 @@ class PlacesScreen(ResultScreen):
             raise ValueError("a places screen needs a finished Tourney trick")
         canvas.title(self.t("result.title", deal=self.deal + 1, trick=self.index + 1, seat=ui.seat_name(result.winner)))
         place, hand, card, guess, hit = self.COLUMNS
-        for key, x in (("tourney.result.card", card), ("tourney.result.prediction", guess), ("tourney.result.hit", hit)):
+        headings = (("tourney.result.card", card), ("tourney.result.prediction", guess), ("tourney.result.hit", hit))
+        for key, x in headings:
             canvas.text(1, self.t(key), x=x)
         by_place = sorted(range(len(result.places)), key=lambda seat: result.places[seat])
         for row, seat in enumerate(by_place, start=2):

@@ -84,7 +84,9 @@ def test_the_npcs_plays_follow_from_its_row_order(seed: int, rate: float) -> Non
 
 
 @given(players, seeds, st.randoms(use_true_random=False))
-def test_any_entry_order_of_a_tricks_predictions_folds_to_the_same_state(n: int, seed: int, shuffler: random.Random) -> None:
+def test_any_entry_order_of_a_tricks_predictions_folds_to_the_same_state(
+    n: int, seed: int, shuffler: random.Random
+) -> None:
     """Move each trick's predictions anywhere after its first logged card: state and summary stay."""
     game, table, rng = start(n, seed, 0.0)
     play_out(game, rng, ability_rate=0.0, table=table)

@@ -322,7 +322,7 @@ def test_npc_choice_reads_the_row_front_first_never_sorted() -> None:
 
 def test_a_record_with_a_bad_npc_line_is_refused_with_its_line() -> None:
     game = new(3)
-    lines = export_lines(game) + ['{"type":"npc","cards":"W3"}']
+    lines = [*export_lines(game), '{"type":"npc","cards":"W3"}']
     builder = read_record(lines)
     assert isinstance(builder.failure, RecordError) and builder.failure.line == 2
 

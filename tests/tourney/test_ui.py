@@ -17,10 +17,11 @@ from companion.games.tourney import NpcRow, Play, Predict, Tourney
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import new_random_game, play_out, random_game
 from companion.ui import presses_for
+from companion.ui.planner import enter_by_keys
 from companion.ui.screens import SetupForm
 from companion.ui.tourney import Entry, NpcRowScreen, NpcScreen, NpcSeatNotice, PlacesScreen, TrickScreen
 from companion.ui.tricks import DealScreen, FinalScreen, RevokeScreen
-from tests.ui.helpers import check_golden, choose_game, enter, make_app, press, press_all, renamed, texts
+from tests.ui.helpers import check_golden, choose_game, make_app, press, press_all, renamed, texts
 
 ROW = "W3 W12 F2 F11 S5 C7 C1"
 
@@ -32,6 +33,11 @@ def simulated(players: int) -> Tourney:
     game = renamed(random_game("tourney", players, random.Random(players), ability_rate=0.5))
     assert isinstance(game, Tourney)
     return game
+
+
+def enter(app: Any, actions: Any, layout: str = "joystick") -> int:
+    """Enter each action by the planner's keys alone (the NPC's row a card at a time); the presses."""
+    return sum(enter_by_keys(app, action, layout) for action in actions)
 
 
 def keys(app: Any, *names: str) -> Any:
@@ -49,11 +55,8 @@ def test_a_whole_game_by_keys_matches_its_replay(players: int) -> None:
     app.session.listeners.append(lambda change, data: heard.append((change, data)))
     presses = cards = 0
     for action in played.actions:
-        plan = presses_for(app, action)
-        for event in plan:
-            app.handle(event)
+        presses += enter_by_keys(app, action)
         assert app.message is None and app.session.game.actions[-1] == action
-        presses += len(plan)
         cards += len(action.cards) if isinstance(action, NpcRow) else 1
     replayed = read_record(export_lines(app.session.game)).game
     assert app.session.game.summary() == replayed.summary() == played.summary()
@@ -97,12 +100,12 @@ def test_the_npc_row_is_entered_card_by_card_and_back_takes_the_last_one_back() 
     screen = app.top
     assert isinstance(screen, NpcRowScreen)
     row = NpcRow(tuple(SuitedCard.parse(c) for c in ROW.split()))
-    plan = screen.plan(row)
-    assert plan is not None and plan.count(KeyEvent(Key.OK)) == 7
-    first_card = plan[: plan.index(KeyEvent(Key.OK)) + 1]
+    first_card = screen.plan(row)
+    assert first_card is not None and first_card.count(KeyEvent(Key.OK)) == 1  # a card at a time
     for event in first_card:
         app.handle(event)
     assert screen.chosen == [SuitedCard("W", 3)]
+    assert screen.plan(NpcRow((SuitedCard("W", 4), *row.cards[1:]))) is None  # not the row begun
     check_golden(app.render(), "tourney-npc-row")
     app.handle(press(Key.BACK))
     assert screen.chosen == [] and app.top is screen
@@ -230,3 +233,98 @@ def test_random_presses_never_crash_and_the_record_replays(seed: int, prefix: in
     game = new_random_game("tourney", rng.choice([3, 4]), rng)
     play_out(game, rng, ability_rate=0.3, max_actions=prefix)
     press_all(game, rng, events)
+
+
+def replayed_until(players: int, found: Any) -> tuple[Any, Any]:
+    """An app on the simulated game just before the first action ``found(game, action)`` accepts."""
+    played = simulated(players)
+    game = Tourney(played.setup)
+    for action in played.actions:
+        if found(game, action):
+            return make_app(game), action
+        game.push(action)
+    raise AssertionError("the simulated game has no such action")
+
+
+def test_a_follower_starts_on_the_lead_suit_and_a_right_guess_is_one_press() -> None:
+    app, action = replayed_until(4, lambda game, action: isinstance(action, Play) and game.trick.turns)
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and screen.entry == Entry(Play, action.seat)
+    lead = screen.trick.lead_suit
+    assert screen.grid.value.suit == lead
+    ranks = [value.rank for row in screen.grid.rows for _, value in row if value.suit == lead]
+    assert screen.grid.value.rank in (min(ranks), max(ranks))  # people win high or duck low
+    guessed = Play(action.seat, screen.grid.value)
+    assert presses_for(app, guessed) == [KeyEvent(Key.OK)]
+    assert presses_for(app, guessed, "keypad") == [KeyEvent(Key.HASH)]
+
+
+def test_a_prediction_does_not_favour_the_lead_suit_and_skips_a_suit_the_seat_lacks() -> None:
+    app = mid_prediction()
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and screen.entry == Entry(Predict, 1)
+    weight = screen.prediction_likelihood(1, screen.grid)
+    assert weight(SuitedCard("C", 5)) == weight(SuitedCard("F", 5))  # C led: no likelier as a prediction
+    assert screen.likelihood(1, screen.grid)(SuitedCard("C", 5)) > weight(SuitedCard("C", 5))
+    game = app.session.game
+    game.state.deal.watch.declined[1].append(("W", 0))  # as if P2 had declined Wyvern earlier
+    try:
+        assert weight(SuitedCard("W", 5)) > 0
+        lacking = screen.prediction_likelihood(1, screen.grid)
+        assert lacking(SuitedCard("W", 5)) == 0
+        assert screen.grid_for(Entry(Predict, 1)).value.suit != "W"
+    finally:
+        game.state.deal.watch.declined[1].pop()
+
+
+def test_the_only_card_left_is_ready_for_ok_on_both_inputs() -> None:
+    """Four players: the last card of a deal is the only one unseen."""
+    app, action = replayed_until(4, lambda game, action: isinstance(action, Play) and len(game.deal.tricks) == 7
+                                 and len(game.trick.turns) == 3)
+    assert isinstance(app.top, TrickScreen) and app.top.grid.value == action.card
+    assert presses_for(app, action) == [KeyEvent(Key.OK)]
+    assert presses_for(app, action, "keypad") == [KeyEvent(Key.HASH)]
+    app.handle(KeyEvent(Key.HASH))
+    assert app.session.game.actions[-1] == action
+
+
+def test_the_keypad_types_every_card_of_the_npcs_row() -> None:
+    app = three_player_app()
+    row = NpcRow(tuple(SuitedCard.parse(c) for c in ROW.split()))
+    pressed: list[KeyEvent] = []
+    enter_by_keys(app, row, "keypad", pressed.append)
+    assert app.session.game.actions == [row]
+    assert not any(event.long for event in pressed)  # no held digit stands for an arrow: each card typed
+    assert len(pressed) <= 2 * len(row.cards)  # a letter for a new suit, one or two digits (# after a 1)
+    assert len(pressed) < enter(three_player_app(), [row])  # fewer than on the joystick
+
+
+def test_a_whole_game_on_the_card_keypad_matches_its_replay() -> None:
+    played = simulated(3)
+    app = make_app(Tourney(played.setup))
+    presses = enter(app, played.actions, "keypad")
+    assert app.session.game.summary() == read_record(export_lines(app.session.game)).game.summary()
+    assert app.session.game.summary() == played.summary()
+    assert presses < enter(make_app(Tourney(played.setup)), played.actions)
+
+
+def test_on_the_keypad_a_follower_types_the_number_alone_and_1_waits_for_hash_beside_10_to_14() -> None:
+    def lead_suit_keeps_1_and_10(game: Tourney, action: Any) -> bool:
+        if not (isinstance(action, Play) and game.trick.turns and game.decision.kind == "play"):
+            return False
+        unseen = {card for card in game.deck() if card not in game.deal.seen}
+        lead = game.trick.lead_suit
+        return SuitedCard(lead, 1) in unseen and SuitedCard(lead, 10) in unseen and SuitedCard(lead, 5) in unseen
+
+    app, action = replayed_until(4, lead_suit_keeps_1_and_10)
+    lead = app.top.trick.lead_suit
+    entered = len(app.session.game.actions)
+    app.handle(KeyEvent(Key.N1))
+    assert len(app.session.game.actions) == entered and app.top.grid.value == SuitedCard(lead, 1)  # 1 or 1x?
+    app.handle(KeyEvent(Key.N0))  # 10: entered at once, no letter (the lead suit is shown)
+    assert app.session.game.actions[-1] == Play(action.seat, SuitedCard(lead, 10))
+    app.handle(KeyEvent(Key.STAR, long=True))  # held *: undo offered, # takes the card back
+    app.handle(KeyEvent(Key.HASH))
+    assert len(app.session.game.actions) == entered
+    app.handle(KeyEvent(Key.N5))
+    assert app.session.game.actions[-1] == Play(action.seat, SuitedCard(lead, 5))

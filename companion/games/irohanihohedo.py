@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, MapOf, named
-from companion.engine.base import Answer, Decision, Question, is_digits, register
+from companion.engine.base import Answer, Decision, Question, is_digits
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -63,6 +63,7 @@ from companion.engine.tricks import (
     check_unseen,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay
+from companion.registry import register
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, named
-from companion.engine.base import Decision, register
+from companion.engine.base import Decision
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -81,6 +81,7 @@ from companion.engine.tricks import (
     seats_in_order,
 )
 from companion.errors import IllegalAction, IllegalPlay, RecordError
+from companion.registry import register
 
 NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogue's "tourney.seat.npc")
 

@@ -34,7 +34,7 @@ from itertools import product
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, named
-from companion.engine.base import Answer, Decision, Question, is_digits, is_int, register
+from companion.engine.base import Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -51,6 +51,7 @@ from companion.engine.tricks import (
     seats_in_order,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+from companion.registry import register
 
 # --- the printed facts of a card ---------------------------------------------------------------
 

@@ -40,9 +40,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.codec import decode_json
 from companion.daemon.journal import CURRENT_JOURNAL, GAMES_DIR, parse_journal
 from companion.engine.base import is_int
-from companion.engine.record import decode_json
 from companion.errors import RecordError, StorageError
 from companion.storage import atomic_replace, read_text
 

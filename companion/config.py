@@ -14,78 +14,19 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from companion.errors import ConfigError
+from companion.inputs import parse_toml, read_text_file
 from companion.paths import APP
-from companion.storage import TooLarge, read_bounded
 
 CONFIG_FILE = "config.toml"
 DEVICE_CONFIG_DIR = Path("/etc") / APP
 """Where an installed device keeps config.toml (the unit's ``ConfigurationDirectory=``)."""
-MAX_FILE_BYTES = 256 * 1024
-"""Config and board files are a few hundred bytes; anything this big is the wrong file."""
-
-
-class CommandLineParser(argparse.ArgumentParser):
-    """argparse with its mistakes as one line: a ConfigError naming the command and the option
-    (the caller prints it and exits 2), instead of a usage block that may be luma's 21 lines.
-
-    >>> parser = CommandLineParser(prog="companion run")
-    >>> _ = parser.add_argument("--rotate", type=int, choices=range(4))
-    >>> parser.parse_args(["--rotate", "7"])  # doctest: +NORMALIZE_WHITESPACE
-    Traceback (most recent call last):
-    ...
-    companion.errors.ConfigError: run: argument --rotate: invalid choice: 7 (choose from 0, 1, 2, 3);
-    see 'companion run --help'
-    """
-
-    def error(self, message: str) -> NoReturn:
-        command = self.prog.partition(" ")[2]
-        raise ConfigError(f"{command + ': ' if command else ''}{message}; see '{self.prog} --help'")
-
-
-def read_text_file(path: Path, what: str, *, limit: int = MAX_FILE_BYTES) -> str:
-    """The text of a small hand-edited file, or a ConfigError saying what is wrong with it.
-
-    >>> read_text_file(Path("/"), "config file")
-    Traceback (most recent call last):
-    ...
-    companion.errors.ConfigError: /: cannot read config file: Is a directory
-    """
-    try:
-        data = read_bounded(path, limit)
-    except TooLarge:
-        raise ConfigError(f"{path}: {what} is over {limit // 1024} KiB; is it the right file?") from None
-    except OSError as err:
-        raise ConfigError(f"{path}: cannot read {what}: {err.strerror or err}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise ConfigError(f"{path}: {what} is not UTF-8 text (byte {err.start} is {data[err.start]:#04x})") from None
-
-
-def parse_toml(text: str, where: str) -> dict[str, Any]:
-    """TOML to a table, with errors (nesting too deep included) that name ``where``.
-
-    >>> parse_toml("a = " + "[" * 5000, "x.toml")
-    Traceback (most recent call last):
-    ...
-    companion.errors.ConfigError: x.toml: nested too deeply to be a config file
-    """
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{where}: not valid TOML: {err}") from None
-    except ValueError as err:  # e.g. an integer longer than Python converts (4,300 digits)
-        raise ConfigError(f"{where}: not a usable config file: {err}") from None
-    except RecursionError:
-        raise ConfigError(f"{where}: nested too deeply to be a config file") from None
 
 
 @dataclass(frozen=True)

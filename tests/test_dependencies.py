@@ -1,9 +1,13 @@
 """Dependencies point one way: the screens do not import the hardware seam, the daemon's store does
 not import the screens, and the engine core does not import the games. Each import runs in a fresh
-interpreter, so modules another test loaded cannot hide a dependency."""
+interpreter, so modules another test loaded cannot hide a dependency. The layers of
+docs/architecture.md are checked on the source itself, type-only imports included, and no two
+modules import each other, directly or round a longer loop."""
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
@@ -56,3 +60,135 @@ def test_pillow_stays_below_14_while_luma_calls_image_getdata() -> None:
     assert pillow.specifier.contains("14.0") is not luma_calls_it
     ours = [path for path in (root / "companion").rglob("*.py") if ".getdata(" in path.read_text(encoding="utf-8")]
     assert ours == []
+
+
+# --- layers: which module may import which, read from the source ------------------------------
+
+COMPANION = Path(__file__).resolve().parents[1] / "companion"
+
+# Bottom to top, numbered from 1 as docs/architecture.md draws them. A module may import its own layer and those
+# below; "pkg.*" is every module under pkg, "pkg" the package's own __init__.
+LAYERS: list[tuple[str, ...]] = [
+    ("companion", "companion.errors", "companion.paths", "companion.storage", "companion.keys", "companion.codec",
+     "companion.inputs"),
+    ("companion.hw", "companion.hw.*"),
+    ("companion.engine", "companion.engine.base", "companion.engine.tricks"),
+    ("companion.text", "companion.settings", "companion.session", "companion.report", "companion.registry",
+     "companion.games", "companion.carddata", "companion.engine.record", "companion.journal", "companion.config"),
+    ("companion.games.*", "companion.plugins"),
+    ("companion.sim", "companion.sim.*", "companion.ui", "companion.ui.*", "companion.event", "companion.event.*"),
+    ("companion.daemon", "companion.daemon.*", "companion.cli", "companion.__main__"),
+]
+
+
+def layer_of(module: str) -> int:
+    for number, patterns in enumerate(LAYERS, start=1):
+        for pattern in patterns:
+            if module == pattern or (pattern.endswith(".*") and module.startswith(pattern[:-1])):
+                return number
+    raise AssertionError(f"{module} is in no layer: add it to LAYERS and docs/architecture.md")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(COMPANION.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, dict[str, int]]:
+    """Every module of companion/ and the companion modules it imports, with the line: at the top,
+    in a function, under ``TYPE_CHECKING``, all alike (a type-only import is still a dependency)."""
+    paths = {module_name(path): path for path in COMPANION.rglob("*.py")}
+    graph: dict[str, dict[str, int]] = {}
+    for module, path in paths.items():
+        imports: dict[str, int] = {}
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join([*package.split(".")[: len(package.split(".")) - node.level + 1], *base.split(".")])
+                    base = base.strip(".")
+                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in paths else base for alias in node.names]
+            else:
+                continue
+            for target in targets:
+                while target not in paths and "." in target:
+                    target = target.rpartition(".")[0]
+                if target in paths and target != module:
+                    imports.setdefault(target, node.lineno)
+        graph[module] = imports
+    return graph
+
+
+def test_every_import_points_down_the_layers() -> None:
+    graph = import_graph()
+    upward = [
+        f"{module} (layer {layer_of(module)}) imports {target} (layer {layer_of(target)}) at line {line}"
+        for module, imports in sorted(graph.items())
+        for target, line in sorted(imports.items())
+        if layer_of(target) > layer_of(module) or apart(module, target)
+    ]
+    assert upward == []
+
+
+SIDE_BY_SIDE = ("companion.sim", "companion.ui", "companion.event")  # one layer; none imports another
+
+
+def apart(module: str, target: str) -> bool:
+    """Whether ``module`` and ``target`` are in two packages of the layer that must not import each other."""
+    packages = {".".join(name.split(".")[:2]) for name in (module, target)}
+    return len(packages) == 2 and packages <= set(SIDE_BY_SIDE)
+
+
+def test_no_module_imports_another_game() -> None:
+    """A game is a plug-in: only its own files import its modules (found by name in companion/plugins.py)."""
+    graph = import_graph()
+    strangers = [
+        f"{module} imports {target}"
+        for module, imports in sorted(graph.items())
+        for target in imports
+        for kind in ("games", "ui", "sim")
+        if target.startswith(f"companion.{kind}.") and target.rpartition(".")[2] in GAME_MODULES
+        and module.rpartition(".")[2] != target.rpartition(".")[2]
+    ]
+    assert strangers == []
+
+
+GAME_MODULES = {path.stem for path in (COMPANION / "games").glob("*.py") if path.stem != "__init__"}
+
+
+def test_no_import_cycle_between_modules() -> None:
+    graph = import_graph()
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> None:
+        state[module] = 1
+        path.append(module)
+        for target in sorted(graph[module]):
+            if state.get(target) == 1:
+                cycles.append([*path[path.index(target):], target])
+            elif target not in state:
+                visit(target)
+        path.pop()
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module)
+    found = [" -> ".join(cycle) for cycle in cycles]
+    assert found == KNOWN_LOOPS
+
+
+# The one loop left: screens name the App type (under TYPE_CHECKING) that imports them. Breaking it
+# (screens naming a Protocol of what they use) changes every game UI's annotations; it goes when they
+# do, and this list with it.
+KNOWN_LOOPS = ["companion.ui.app -> companion.ui.screens -> companion.ui.app"]
+
+
+def test_the_graph_counts_type_checking_imports() -> None:
+    """An import under ``if TYPE_CHECKING:`` is a dependency too: the loops the runtime tests missed were type-only."""
+    assert "companion.hw.buzzers" in import_graph()["companion.ui.app"]  # imported only for type checking

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.daemon.journal import Journal
+from companion.journal import Journal
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from companion.config import SETTINGS, CommandLineParser, RunConfig, load_config, read_text_file
+from companion.config import SETTINGS, RunConfig, load_config
 from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
@@ -44,6 +44,7 @@ from companion.hw.display import (
 )
 from companion.hw.mock import MAX_SCRIPT_BYTES, parse_script
 from companion.hw.terminal import TerminalScreen, terminal_size
+from companion.inputs import CommandLineParser, read_text_file
 from companion.keys import KeyEvent
 from companion.paths import check_output_file, state_dir
 from companion.settings import Settings

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeGuard, TypeVar
 
 from companion.errors import CardDataError, IllegalAction, RecordError
-from companion.registry import game_class, game_ids, register  # noqa: F401  (where older code imports them)
 
 StateT = TypeVar("StateT")
 

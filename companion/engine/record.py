@@ -17,11 +17,12 @@ True
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.carddata import validate_table_facts
+from companion.codec import decode_json
 from companion.engine.base import Game, Setup, is_int, setup_to_json
 from companion.errors import CompanionError, IllegalAction, RecordError
 from companion.registry import game_class
@@ -30,7 +31,6 @@ FORMAT = "tabletop-companion-record"
 VERSION = 1
 UNDO = "undo"
 META_KEYS = ("at",)  # written by the device for people reading a journal; the rules ignore them
-MAX_DEPTH = 32  # nesting a record line may have: the deepest real one (card data) has 5
 _RAW_SHOWN = 40  # bytes of a bad line quoted in its message: enough to recognise it
 
 
@@ -63,56 +63,6 @@ def encode_line(obj: Mapping[str, Any]) -> bytes:
     b'{"kind":"play","seat":2}\\n'
     """
     return dumps(obj).encode("utf-8") + b"\n"
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-_TOKEN = re.compile(r'\\.|["\[\]{}]')  # an escape (skipped whole), a quote or a bracket
-
-
-def _depth_ok(text: str) -> bool:
-    """Whether arrays and objects nest at most MAX_DEPTH deep (brackets inside strings aside).
-
-    Checked before parsing, in one linear pass, so a line of 100,000 ``[`` costs a message rather
-    than a RecursionError.
-    """
-    depth = 0
-    in_string = False
-    for match in _TOKEN.finditer(text):
-        token = match.group()
-        if token == '"':
-            in_string = not in_string
-        elif in_string or len(token) == 2:
-            continue
-        elif token in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return False
-        else:
-            depth -= 1
-    return True
-
-
-def decode_json(text: str) -> Any:
-    """Parse one JSON text the way every file of the product is parsed (records, card facts,
-    settings): at most MAX_DEPTH deep, no NaN or Infinity, integers the way Python's limit allows.
-    Any fault is a :class:`RecordError` saying what is wrong, without a line number.
-
-    >>> decode_json('[' * 100000)
-    Traceback (most recent call last):
-    ...
-    companion.errors.RecordError: nested more than 32 deep
-    """
-    if not _depth_ok(text):
-        raise RecordError(f"nested more than {MAX_DEPTH} deep")
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as err:
-        raise RecordError(f"not valid JSON ({err.msg.removesuffix(' at')} at column {err.colno})") from None
-    except (ValueError, RecursionError) as err:  # NaN; an integer of more than 4300 digits
-        raise RecordError(f"not valid JSON ({err})") from None
 
 
 def decode_line(raw: bytes) -> dict[str, Any]:
@@ -309,8 +259,6 @@ class GameBuilder(RecordVisitor):
         self.good = 0
 
     def begin(self, setup: Setup, line: int) -> None:
-        from companion.carddata import validate_table_facts  # it reads files with this module's codec
-
         cls = game_class(setup.game)
         check_options(cls, setup)
         try:

@@ -7,17 +7,26 @@ needs neither the package nor any network connection.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.errors import ConfigError
 from companion.event.config import event_config
 
 if TYPE_CHECKING:
-    from companion.daemon.store import Store
     from companion.event.publisher import LinkStatus, Publisher
 
 
-def start_event_mode(config: Mapping[str, Any], store: Store, *,
+class JournalledStore(Protocol):
+    """What event mode needs of the daemon's store (:class:`companion.daemon.store.Store`): where its
+    journals are, and a list of listeners it tells after each line is on disk. The daemon starts
+    event mode, so event mode does not import the daemon."""
+
+    root: Path
+    on_journalled: list[Callable[[], None]]
+
+
+def start_event_mode(config: Mapping[str, Any], store: JournalledStore, *,
                      on_status: Callable[[LinkStatus], None] = lambda status: None) -> Publisher | None:
     """A started :class:`~.publisher.Publisher` told of every journalled line, or None (no network).
 

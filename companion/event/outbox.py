@@ -13,7 +13,7 @@ owed or the scoreboard asks for them again.
 
 >>> import tempfile
 >>> from pathlib import Path
->>> from companion.daemon.journal import Journal
+>>> from companion.journal import Journal
 >>> state = Path(tempfile.mkdtemp())
 >>> with Journal.create(state / "current.jsonl", {"format": "x"}) as journal:
 ...     journal.append({"type": "draft"})
@@ -40,10 +40,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.daemon.journal import CURRENT_JOURNAL, GAMES_DIR, parse_journal
+from companion.codec import decode_json
 from companion.engine.base import is_int
-from companion.engine.record import decode_json
 from companion.errors import RecordError, StorageError
+from companion.journal import CURRENT_JOURNAL, GAMES_DIR, parse_journal
 from companion.storage import atomic_replace, read_text
 
 log = logging.getLogger(__name__)

@@ -27,13 +27,13 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.daemon.journal import CURRENT_JOURNAL
 from companion.engine.base import Game
 from companion.errors import CompanionError
 from companion.event.config import EventConfig
 from companion.event.outbox import Outbox
 from companion.event.stream import LineStream
 from companion.event.wire import decode_resend, journal_message, status_message
+from companion.journal import CURRENT_JOURNAL
 
 log = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine.record import decode_json
+from companion.codec import decode_json
 from companion.errors import RecordError
 
 # The largest message a table may send: the largest real journal line is a header with its card

@@ -1,7 +1,7 @@
 """Every module in this package is a game; importing the package registers them all.
 
 A new game is a new module here that defines a :class:`~companion.engine.base.Game` subclass
-decorated with :func:`~companion.engine.base.register`, plus its card data under ``companion/data/cards``.
+decorated with :func:`~companion.registry.register`, plus its card data under ``companion/data/cards``.
 """
 
 import importlib

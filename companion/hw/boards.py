@@ -31,8 +31,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn
 
-from companion.config import parse_toml, read_text_file
 from companion.errors import ConfigError
+from companion.inputs import parse_toml, read_text_file
 from companion.keys import Key
 
 BCM_PINS = range(0, 28)

@@ -29,10 +29,10 @@ from luma.core.device import device as LumaDevice
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image
 
-from companion.config import CommandLineParser
 from companion.errors import ConfigError, HardwareError
 from companion.hw.boards import Board
 from companion.hw.panel import PanelModel, pack_pages
+from companion.inputs import CommandLineParser
 
 FULL_FRAME_BYTES = 1024
 """Data bytes of one full 128x64 monochrome frame: the yardstick for update budgets."""

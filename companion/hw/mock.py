@@ -27,10 +27,10 @@ from typing import IO, Any, Protocol
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from companion.config import read_text_file
 from companion.errors import ConfigError
 from companion.hw.buttons import ButtonPad, Cancel, Timer, thread_timer
 from companion.hw.debounce import DEFAULT_DEBOUNCE_S, DEFAULT_HOLD_S
+from companion.inputs import read_text_file
 from companion.keys import Key, KeyEvent
 
 SETTLE_FACTOR = 2.5

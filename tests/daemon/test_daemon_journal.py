@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.daemon.journal import (
+from companion.errors import RecordError, StorageError
+from companion.journal import (
     DROPPED_SUFFIX,
     Journal,
     JournalClosed,
@@ -20,7 +21,6 @@ from companion.daemon.journal import (
     parse_journal,
     read_journal,
 )
-from companion.errors import RecordError, StorageError
 from companion.storage import WriteUnsure, atomic_replace
 
 HEADER = {"kind": "header", "game": "tezuma", "players": 4}

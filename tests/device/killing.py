@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.daemon.journal import read_journal
 from companion.daemon.virtual import VirtualDevice, key_script
 from companion.engine.record import GameBuilder, read_objects
 from companion.hw.keys import Key, KeyEvent
+from companion.journal import read_journal
 from companion.sim import table_model
 
 ACCEPTED = re.compile(r"accepted (\d+)")

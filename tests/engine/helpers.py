@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.carddata import printed_cards
-from companion.engine.base import Game, game_class
+from companion.engine.base import Game
+from companion.registry import game_class
 from companion.text import Catalog, Formatter
 
 CATALOG = Catalog.load()

@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from companion.daemon.journal import CURRENT_JOURNAL, Journal
 from companion.event import publisher as publisher_module
 from companion.event.outbox import Outbox, cursor_path
+from companion.journal import CURRENT_JOURNAL, Journal
 from tests.daemon.faults import FAULTS, inject
 from tests.event.conftest import EVENT, MockTable, assert_board_equals_replays, has_every_line, settle
 from tests.event.faults import cell_event_cursor

@@ -6,9 +6,10 @@ import random
 from typing import Any
 
 from companion.carddata import printed_cards
-from companion.engine.base import Game, Setup, game_class
+from companion.engine.base import Game, Setup
 from companion.errors import RecordError
 from companion.hw.keys import Key
+from companion.registry import game_class
 from companion.session import Session
 from companion.ui.screens import Confirm, Menu, ResumeOffer, SetupForm
 from companion.ui.tezuma import DraftScreen, LayoutScreen, TrickScreen

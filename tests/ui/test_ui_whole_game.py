@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from companion.engine.base import Answer, Game, game_class
+from companion.engine.base import Answer, Game
 from companion.games.tezuma import Play
 from companion.hw.keys import KeyEvent
+from companion.registry import game_class
 from companion.sim import random_game
 from companion.ui import presses_for
 from companion.ui.tricks import FinalScreen

@@ -16,9 +16,10 @@ import random
 from collections import Counter
 from typing import Any
 
+from presses import PageCounter  # bench/ is on sys.path when run as a script
+
 from companion.carddata import printed_cards
 from companion.games.tourney import NpcRow, Play, Predict, Tourney
-from companion.keys import KeyEvent
 from companion.session import Session
 from companion.sim import table_model
 from companion.sim.tourney import TourneyTable
@@ -42,24 +43,6 @@ def random_actions(players: int, seed: int, in_turn: bool = False) -> tuple[Any,
         game.push(action)
         table.after(game, action)
     return game.setup, list(game.actions)
-
-
-def changed_pages(before: bytes, after: bytes, width: int = 128, pages: int = 8) -> int:
-    row = width // 8 * 8
-    return sum(before[p * row:(p + 1) * row] != after[p * row:(p + 1) * row] for p in range(pages))
-
-
-class PageCounter:
-    """The display pages a page-diff writer sends, frame after frame of one app."""
-
-    def __init__(self, app: App) -> None:
-        self.app, self.pages = app, 0
-        self.picture = app.render().tobytes()
-
-    def __call__(self, _: KeyEvent) -> None:
-        after = self.app.render().tobytes()
-        self.pages += changed_pages(self.picture, after)
-        self.picture = after
 
 
 def key_figures(players: int, scripted: int, seed: int, in_turn: bool) -> None:

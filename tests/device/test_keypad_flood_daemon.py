@@ -4,6 +4,7 @@ import contextlib
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -29,11 +30,17 @@ def test_a_keypad_flooding_valid_key_frames_is_held_to_a_hand_and_sigterm_still_
     log = tmp_path / "stderr.log"
     keys = [keypad_core.frame(f"K {seq} {KEYS[seq % len(KEYS)]} P").encode() for seq in range(256)]
     flood = b"".join(keys)
+    # SIGTERM is the service's stop once it has told systemd it is ready; before that (a loaded
+    # machine can take seconds to draw the first frame) the default action ends it, as systemd expects.
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(tmp_path / "notify.sock"))
+    notify.settimeout(60)
+    env = {**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify.sock")}
     with log.open("w") as err:
         child = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "run", "--mock", "--state-dir", str(tmp_path / "state"),
              "--keypad", os.ttyname(slave)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=env)
     try:
         deadline = time.monotonic() + 60
         heard, answered = b"", False
@@ -48,6 +55,8 @@ def test_a_keypad_flooding_valid_key_frames_is_held_to_a_hand_and_sigterm_still_
                 with contextlib.suppress(BlockingIOError):  # the pty is full: the reader keeps its pace
                     os.write(master, flood)
         assert answered, "the device never asked the keypad for a hello"
+        while b"READY=1" not in notify.recv(4096):  # queued already, or comes once the first frame is up
+            pass
         child.send_signal(signal.SIGTERM)
         for _ in range(20):  # the flood goes on while the device stops
             if select.select([], [master], [], 0.01)[1]:

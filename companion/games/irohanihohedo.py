@@ -354,8 +354,7 @@ class Irohanihohedo(TrickGame[IroState]):
             return
         if not isinstance(action, Play):
             raise IllegalAction(f"{action!r} is not an action of {self.title}")
-        seat = decision.seat if decision.kind == "play" else self.state.deal.trick.lead
-        seat = seat or 0
+        seat = decision.seat if decision.kind == "play" else self.state.deal.trick.lead  # a play skips the question
         if action.seat != seat:
             raise IllegalAction(
                 f"it is {self.seat_label(seat)}'s turn, not {self._label(action.seat)}'s",

@@ -1058,8 +1058,8 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             raise IllegalAction(f"waiting for: {self.decision.prompt}")  # type: ignore[union-attr]
         if action.seat != seat:
             raise IllegalAction(
-                f"it is {self.seat_label(seat or 0)}'s turn, not {self._label(action.seat)}'s",
-                code="not_your_turn", expected=self.seat_label(seat or 0), actual=self._label(action.seat),
+                f"it is {self._label(seat)}'s turn, not {self._label(action.seat)}'s",
+                code="not_your_turn", expected=self._label(seat), actual=self._label(action.seat),
             )
         if isinstance(action, Draft):
             self._check_draft(action)
@@ -1172,7 +1172,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if q is not None:
             yield from (Answer(q.key, v) for v in range(q.minimum, q.maximum + 1))
             return
-        seat = decision.seat or 0
+        seat = decision.seat
         deal = self.state.deal
         if decision.kind == "draft":
             for kind in self.kinds:
@@ -1212,7 +1212,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             if len(words) != 1 or not is_digits(words[0]):
                 raise IllegalAction(f"answer with a number: {decision.prompt}")
             return Answer(decision.question.key, int(words[0]))
-        seat = decision.seat or 0
+        seat = decision.seat
         if decision.kind == "draft":
             if len(words) != 2:
                 raise IllegalAction("write a draft as KIND CARD, e.g. 'penalty R' or 'ability paper-egg'")

@@ -585,7 +585,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
                 who, card = text.split(mark, 1)
                 return kind(self._parse_seat(who), SuitedCard.parse(card.strip()))
         kind = Predict if decision.kind == "predict" else Play
-        return kind(decision.seat or 0, SuitedCard.parse(text))
+        return kind(decision.seat, SuitedCard.parse(text))
 
     def _parse_seat(self, text: str) -> int:
         label = text.strip().upper()

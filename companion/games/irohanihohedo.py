@@ -341,7 +341,7 @@ class Irohanihohedo(TrickGame[IroState]):
             if isinstance(action, Answer):
                 return
         deal = state.deal
-        self.put_down(deal, action.seat, (action.card,))
+        self.put_down(deal, Turn(action.seat, (action.card,)))
         if self.trick_complete(deal.trick):
             self.finish_trick(self.state, deal)
 

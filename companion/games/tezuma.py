@@ -911,8 +911,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         elif isinstance(action, Play):
             self._apply_play(deal, action)
         elif isinstance(action, Answer):
-            state.learned[action.key] = action.value
-            self.close_deal(state)
+            self.learn_fact(state, action)
 
     def _apply_play(self, deal: DealState, play: Play) -> None:
         trick = deal.trick
@@ -923,9 +922,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             deal.uses[play.seat] -= 1
             if play.ability == EGG:
                 trick.egg = play.seat
-        ability = play.ability or trick.ability_of(play.seat)
-        self.put_down(deal, play.seat, play.cards, free=ability in FREE_SUIT,
-                      turn=Turn(play.seat, play.cards, play.ability, deferred))
+        self.put_down(deal, Turn(play.seat, play.cards, play.ability, deferred))
         for card in play.cards:
             if card.is_trump:
                 deal.trumps_down[card.suit] += 1
@@ -933,10 +930,20 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                 deal.put_down.add(card)
         deal.hand[play.seat] -= len(play.cards)
         if self.trick_complete(trick):
-            # Fire Breathing's returned card is one of the card objects of the trick: identity finds it
-            # The ignore below: resolved just above
-            self.finish_trick(self.state, deal, kept=lambda card: card is trick.result.returned)  # type: ignore[union-attr]
+            self.finish_trick(self.state, deal)
             self._return_to_hand(deal, trick)
+
+    def follow_exempt(self, trick: layer.Trick[Any], turn: layer.Turn[Any]) -> bool:
+        """Linking Rings and Cup and Ball let their user play another suit, on the turn it is declared
+        and on the Paper Egg card's deferred turn alike (the ability declared earlier in the trick)."""
+        assert isinstance(trick, Trick) and isinstance(turn, Turn)
+        return (turn.ability or trick.ability_of(turn.seat)) in FREE_SUIT
+
+    def captured_cards(self, trick: layer.Trick[Any]) -> list[Any]:
+        """Every card but the one Fire Breathing takes back (:meth:`_return_to_hand`); it is one of
+        the trick's card objects, so identity finds it even beside an equal card."""
+        returned = trick.result.returned if isinstance(trick.result, TrickResult) else None
+        return [card for card in trick.cards if card is not returned]
 
     def _return_to_hand(self, deal: DealState, trick: Trick) -> None:
         """Fire Breathing's lower card goes back to its user's hand, in public: should the user
@@ -981,12 +988,18 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                 return card_id, deal.tricks_won[seat]
         return None
 
-    def score_deal(self, deal: layer.Deal[Any]) -> list[int] | None:
+    def score_deal(self, deal: layer.Deal[Any]) -> list[int] | layer.FactNeeded:
         """Points of the scoring card minus one per captured card of the penalty suit, at least 0;
-        None while a scoring card's points for the tricks taken are unknown."""
+        while a scoring card's points for the tricks taken are unknown, the question for them."""
         assert isinstance(deal, DealState)
-        if self._missing_points(deal):
-            return None
+        missing = self._missing_points(deal)
+        if missing:
+            card_id, count = missing
+            seats = [self.seat_label(s) for s in range(self.n) if deal.picks[s][SCORING] == card_id]
+            return layer.FactNeeded(Question(
+                self.question_key(card_id, count),
+                f"points on {self.scoring_label(card_id)} ({', '.join(seats)}) for {count} tricks?",
+            ))
         deal.points = [self.points_for(deal.picks[s][SCORING], deal.tricks_won[s]) or 0 for s in range(self.n)]
         deal.penalties = [sum(c.suit == deal.picks[s][PENALTY] for c in deal.captured[s]) for s in range(self.n)]
         return [max(0, p - q) for p, q in zip(deal.points, deal.penalties, strict=True)]
@@ -1016,7 +1029,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             return "draft", deal.draft_order[deal.drafted][0]
         if not self.deal_played(deal):
             return "play", self.seat_to_play(deal.trick)
-        return ("answer", None) if deal.scores is None else None
+        return ("answer", None) if deal.missing_fact is not None else None
 
     @property
     def decision(self) -> Decision | None:
@@ -1030,16 +1043,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             trick = deal.tricks[-1]
             what = "put down the Paper Egg card" if trick.acted == self.n else "play"
             return Decision("play", seat, f"{self.seat_label(seat)}: {what} (trick {len(deal.tricks)})")
-        missing = self._missing_points(deal)
-        if missing:
-            card_id, count = missing
-            seats = [self.seat_label(s) for s in range(self.n) if deal.picks[s][SCORING] == card_id]
-            question = Question(
-                self.question_key(card_id, count),
-                f"points on {self.scoring_label(card_id)} ({', '.join(seats)}) for {count} tricks?",
-            )
-            return Decision("answer", None, question.prompt, question)
-        return None
+        return self.fact_decision(deal)
 
     # --- legality --------------------------------------------------------------------------
 

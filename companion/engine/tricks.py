@@ -26,6 +26,7 @@ A game calls, from its ``apply``: :meth:`TrickGame.put_down` with each :class:`T
 the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finish_trick` once
 ``trick_complete`` says so, and :meth:`TrickGame.learn_fact` with the table's answer to the question
 a waiting deal asked. Everything else (captures, revoke proofs, scores, totals, the next deal) follows.
+The replay text prints a game's own summary keys through the class methods of :class:`ReportRows`.
 
 The reason a trick went one way is decided by small rule objects tried in an explicit order
 (:func:`first_decision`), so a new ability or effect is a new object and a conflict between two of
@@ -375,7 +376,36 @@ class TrickState(Generic[DealT]):
 StateT = TypeVar("StateT", bound=TrickState[Any])
 
 
-class TrickGame(Game[StateT]):
+class TermNames(Protocol):
+    """How the replay text names a game's terms (:class:`companion.report.Wording`)."""
+
+    def term(self, kind: str, ident: str) -> str: ...
+
+
+class ReportRows:
+    """A game's own summary keys in the replay text (companion/report.py), from its class: every
+    :class:`TrickGame` is one, printing none of them unless it says how."""
+
+    # Deal keys of the game's summary that its report rows print (no per-seat figure repeats them).
+    report_keys: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def report_deal_rows(cls, deal: Mapping[str, Any], names: TermNames) -> list[tuple[int, str]]:
+        """(seat, text) lines under a deal's header, before its tricks: none by default."""
+        return []
+
+    @classmethod
+    def report_play_mark(cls, play: Mapping[str, Any], names: TermNames) -> str:
+        """What a trick's line shows after one play's card: nothing by default."""
+        return ""
+
+    @classmethod
+    def report_score_parts(cls, deal: Mapping[str, Any], seat: int) -> list[str]:
+        """How a seat came to its deal score, after its tricks: nothing more by default."""
+        return []
+
+
+class TrickGame(Game[StateT], ReportRows):
     """Deals of tricks: lifecycle, turn order, follow obligation, revokes, captures and scores.
 
     The contract (what a game gives, may change and calls) is the module's docstring.

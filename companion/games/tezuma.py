@@ -45,6 +45,7 @@ from companion.engine.base import ActionType, Answer, Decision, Question, is_dig
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
 from companion.registry import register
+from companion.report import plural
 
 PENALTY, SCORING, ABILITY = "penalty", "scoring", "ability"
 DRAFT_KINDS = (PENALTY, SCORING, ABILITY)
@@ -1019,6 +1020,27 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         return {"picks": [dict(picks) for picks in deal.picks],
                 "points": None if deal.points is None else list(deal.points),
                 "penalties": None if deal.penalties is None else list(deal.penalties)}
+
+    # --- the replay as text ------------------------------------------------------------------
+
+    report_keys = frozenset({"picks", "points", "penalties"})
+
+    @classmethod
+    def report_deal_rows(cls, deal: Mapping[str, Any], names: layer.TermNames) -> list[tuple[int, str]]:
+        """Each seat's drafted cards, named: ``scoring E, ability Baby Chicks, penalty F``."""
+        return [(seat, ", ".join(f"{kind} {names.term(kind, card)}" for kind, card in picks.items()))
+                for seat, picks in enumerate(deal["picks"]) if picks]
+
+    @classmethod
+    def report_play_mark(cls, play: Mapping[str, Any], names: layer.TermNames) -> str:
+        """The ability declared with a play, named in brackets: ``F2[Baby Chicks]``."""
+        return f"[{names.term('ability', play['ability'])}]" if play.get("ability") else ""
+
+    @classmethod
+    def report_score_parts(cls, deal: Mapping[str, Any], seat: int) -> list[str]:
+        """The scoring card's points, then the penalty (captured cards of the penalty suit) if any."""
+        penalty = deal["penalties"][seat]
+        return [plural(deal["points"][seat], "point"), *([f"penalty {penalty}"] if penalty else [])]
 
     # --- what comes next -------------------------------------------------------------------
 

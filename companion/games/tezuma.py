@@ -820,24 +820,30 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if not self.options.get("redraw_each_deal") and any(layout != layouts[0] for layout in layouts):
             raise RecordError("options.layouts: without redraw_each_deal every deal lays out the first deal's cards")
         for layout in layouts:
-            scoring, abilities = layout.get("scoring", []), layout.get("abilities", [])
-            if len(scoring) != wanted["scoring"] or len(set(scoring)) != len(scoring):
-                raise IllegalAction(f"lay out {wanted['scoring']} different scoring cards for {n} players")
-            for card_id in scoring:
-                card = self.scoring_cards.get(card_id)
-                if card is None:
-                    raise IllegalAction(f"there is no scoring card {card_id!r}")
-                if n not in card["players"]:
-                    raise IllegalAction(f"{self.scoring_label(card_id)} is not used with {n} players")
-            required = wanted.get("required")
-            if required and required not in scoring:
-                raise IllegalAction(f"with {n} players {self.scoring_label(required)} must be laid out")
-            expected_abilities = 0 if self.beginner else wanted["abilities"]
-            if len(abilities) != expected_abilities or len(set(abilities)) != len(abilities):
-                raise IllegalAction(f"lay out {expected_abilities} different abilities for {n} players")
-            unknown = [a for a in abilities if a not in self.abilities]
-            if unknown:
-                raise IllegalAction(f"unknown ability {unknown[0]!r}")
+            self._check_scoring_layout(layout.get("scoring", []), wanted["scoring"], wanted.get("required"))
+            self._check_ability_layout(layout.get("abilities", []), 0 if self.beginner else wanted["abilities"])
+
+    def _check_scoring_layout(self, scoring: Sequence[str], count: int, required: str | None) -> None:
+        """One deal's scoring cards: ``count`` different ones for this table size, ``required`` among them."""
+        n = self.n
+        if len(scoring) != count or len(set(scoring)) != len(scoring):
+            raise IllegalAction(f"lay out {count} different scoring cards for {n} players")
+        for card_id in scoring:
+            card = self.scoring_cards.get(card_id)
+            if card is None:
+                raise IllegalAction(f"there is no scoring card {card_id!r}")
+            if n not in card["players"]:
+                raise IllegalAction(f"{self.scoring_label(card_id)} is not used with {n} players")
+        if required and required not in scoring:
+            raise IllegalAction(f"with {n} players {self.scoring_label(required)} must be laid out")
+
+    def _check_ability_layout(self, abilities: Sequence[str], count: int) -> None:
+        """One deal's abilities: ``count`` different known ones (none in the beginner variant)."""
+        if len(abilities) != count or len(set(abilities)) != len(abilities):
+            raise IllegalAction(f"lay out {count} different abilities for {self.n} players")
+        unknown = [a for a in abilities if a not in self.abilities]
+        if unknown:
+            raise IllegalAction(f"unknown ability {unknown[0]!r}")
 
     # --- names -----------------------------------------------------------------------------
 

@@ -24,8 +24,9 @@ owes: the lead suit), ``follow_exempt(trick, turn)`` (a turn the rules let ignor
 
 A game calls, from its ``apply``: :meth:`TrickGame.put_down` with each :class:`Turn` that reaches
 the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finish_trick` once
-``trick_complete`` says so, and :meth:`TrickGame.learn_fact` with the table's answer to the question
-a waiting deal asked. Everything else (captures, revoke proofs, scores, totals, the next deal) follows.
+``trick_complete`` says so (:meth:`TrickGame.play_turn` does both for a plain play), and
+:meth:`TrickGame.learn_fact` with the table's answer to the question a waiting deal asked.
+Everything else (captures, revoke proofs, scores, totals, the next deal) follows.
 The replay text prints a game's own summary keys through the class methods of :class:`ReportRows`.
 
 The reason a trick went one way is decided by small rule objects tried in an explicit order
@@ -518,6 +519,14 @@ class TrickGame(Game[StateT], ReportRows):
             deal.watch.shown(deal.index, turn.seat, card, index)
         if owed and cards[0].suit not in owed:
             deal.watch.declined_suits(deal.index, turn.seat, sorted(owed), index)
+
+    def play_turn(self, state: StateT, turn: Turn[Any]) -> None:
+        """:meth:`put_down` ``turn`` in the open trick, and :meth:`finish_trick` if it completes it:
+        the whole fold of a play for a game whose turns need nothing more."""
+        deal = state.deal
+        self.put_down(deal, turn)
+        if self.trick_complete(deal.trick):
+            self.finish_trick(state, deal)
 
     def finish_trick(self, state: StateT, deal: Deal[Any]) -> None:
         """Resolve the complete open trick, hand the winner its :meth:`captured_cards`, and go on:

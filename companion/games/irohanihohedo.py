@@ -340,10 +340,7 @@ class Irohanihohedo(TrickGame[IroState]):
             state.numbers, state.by_house = (tuple(chosen), False) if chosen else (tuple(self.numbers), True)
             if isinstance(action, Answer):
                 return
-        deal = state.deal
-        self.put_down(deal, Turn(action.seat, (action.card,)))
-        if self.trick_complete(deal.trick):
-            self.finish_trick(self.state, deal)
+        self.play_turn(state, Turn(action.seat, (action.card,)))
 
     def check(self, action: object) -> None:
         decision = self.decision

@@ -78,10 +78,7 @@ class PlainTricks(TrickGame[TrickState[Deal[SuitedCard]]]):
     # --- the log -------------------------------------------------------------------------------
 
     def apply(self, action: Any) -> None:
-        deal = self.state.deal
-        self.put_down(deal, Turn(action.seat, (action.card,)))
-        if self.trick_complete(deal.trick):
-            self.finish_trick(self.state, deal)
+        self.play_turn(self.state, Turn(action.seat, (action.card,)))
 
     def check(self, action: object) -> None:
         decision = self.decision

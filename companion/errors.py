@@ -26,6 +26,11 @@ class IllegalPlay(IllegalAction):
     """A card or ability that cannot be played now."""
 
 
+class NoSeat(CompanionError, LookupError):
+    """A seat was asked of a decision the whole table makes (a card fact, an NPC's row): a caller's
+    mistake, never a player's, raised so that "no seat" cannot pass for seat 0."""
+
+
 class CardDataError(CompanionError, ValueError):
     """A card-data file (card tables, ability lists, board pin maps) failed validation."""
 

@@ -3,8 +3,9 @@
 :meth:`~companion.engine.tricks.TrickGame.summary` gives plain data whose reasons are phrase codes;
 this is the one place that turns them into text for ``companion replay`` (text and ``--json``).
 The common keys (docs/record-format.md) print the same for every game, with names and seats as
-people say them (:class:`Wording`); a game's own keys print where they have words (Tezuma's picks,
-points and penalties; per-seat figures its catalogue labels), and ``--json`` keeps all the data.
+people say them (:class:`Wording`); a game's own keys print where its class says them (its report
+rows: :meth:`~companion.engine.tricks.TrickGame.report_deal_rows` and the like) or its catalogue
+labels a per-seat figure, and ``--json`` keeps all the data. No game's keys are named here.
 
 >>> from companion.carddata import printed_cards
 >>> from companion.games.irohanihohedo import Irohanihohedo
@@ -18,11 +19,11 @@ points and penalties; per-seat figures its catalogue labels), and ``--json`` kee
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
-from companion.engine.tricks import Phrase, Term, TrickGame
+from companion.engine.tricks import Phrase, ReportRows, Term, TrickGame
 from companion.text import Catalog, Formatter
 
 
@@ -45,8 +46,8 @@ def rendered_summary(game: TrickGame[Any], lang: str = "en", catalog: Catalog | 
     return summary
 
 
-TRICK_KEYS = {"lead", "winner", "next_lead", "reason", "reason_codes", "house", "cards"}
-DEAL_KEYS = {"start", "tricks", "tricks_won", "scores", "picks", "points", "penalties"}
+# The common deal keys (docs/record-format.md): not a game's own per-seat figures.
+DEAL_KEYS = {"start", "tricks", "tricks_won", "scores"}
 
 
 def plural(count: int, noun: str) -> str:
@@ -65,7 +66,8 @@ def _no_names(term: Term, lang: str) -> str | None:
 @dataclass(frozen=True)
 class Wording:
     """How the plain replay names things: seats by the game's labels (P1 first), a game's terms
-    (an ability's name, not its id) from its card data or the catalogue, and the game's own
+    (an ability's name, not its id) from its card data or the catalogue, the game's own summary keys
+    by the report rows of its class (:class:`~companion.engine.tricks.ReportRows`), and its other
     per-seat figures where its catalogue fragment labels them (``<module>.report.<key>``, with ``{n}``).
     What nothing names stays out of the text; ``--json`` keeps all of it."""
 
@@ -74,11 +76,12 @@ class Wording:
     catalog: Catalog | None = None
     lang: str = "en"
     module: str = ""  # the game's module, which prefixes its catalogue keys
+    rows: type[ReportRows] = ReportRows  # the game's class, whose report rows print its own keys
 
     @classmethod
     def for_game(cls, game: TrickGame[Any], catalog: Catalog | None = None, lang: str = "en") -> Wording:
         module = type(game).__module__.rpartition(".")[2]
-        return cls(game.seat_label, game.term_name, catalog or Catalog.load(), lang, module)
+        return cls(game.seat_label, game.term_name, catalog or Catalog.load(), lang, module, type(game))
 
     def term(self, kind: str, ident: str) -> str:
         """A term's name, e.g. ``term("ability", "baby-chicks")`` is "Baby Chicks"; else the id."""
@@ -100,48 +103,62 @@ def write_text(summary: Mapping[str, Any], out: TextIO, *, seat_label: Callable[
                wording: Wording | None = None) -> None:
     """The replay as a person reads it: every trick, every deal's scores, the totals.
 
-    ``wording`` (:meth:`Wording.for_game`) names seats and terms as the game does; ``seat_label``
-    alone replaces just the seats' labels.
+    ``wording`` (:meth:`Wording.for_game`) names seats and terms as the game does and prints its
+    own keys; ``seat_label`` alone replaces just the seats' labels.
     """
     wording = wording or Wording()
     if seat_label is not None:
         wording = replace(wording, seat_label=seat_label)
-    label = wording.seat_label
-    names = summary["players"]
-    seats = range(len(names))
+    for line in TextReport(wording, summary["players"]).lines(summary):
+        print(line, file=out)
 
-    def who(seat: int) -> str:
-        return f"{label(seat)} {names[seat] if seat < len(names) else ''}".rstrip()
 
-    print(f"{summary['game']}: {', '.join(who(s) for s in seats)}", file=out)
-    for d, deal in enumerate(summary["deals"], start=1):
-        print(f"\nDeal {d} (start: {who(deal['start'])})", file=out)
-        for seat, picks in enumerate(deal.get("picks", [])):
-            if picks:
-                print(f"  {who(seat)}: " + ", ".join(f"{k} {wording.term(k, v)}" for k, v in picks.items()), file=out)
-        for t, trick in enumerate(deal["tricks"], start=1):
-            plays = "  ".join(
-                f"{label(p['seat'])}:{p['card'] or '-'}"
-                + (f"[{wording.term('ability', p['ability'])}]" if p.get("ability") else "")
-                for p in trick["cards"]
-            )
-            print(f"  trick {t:2}: {plays}  -> {trick['reason']}", file=out)
-        if deal["scores"] is not None:
-            own = {key: value for key, value in deal.items()
-                   if key not in DEAL_KEYS and isinstance(value, list) and len(value) == len(names)}
-            for seat, score in enumerate(deal["scores"]):
-                parts = [plural(deal["tricks_won"][seat], "trick")] if seat < len(deal["tricks_won"]) else []
-                if "points" in deal:
-                    parts.append(plural(deal["points"][seat], "point"))
-                    if deal["penalties"][seat]:
-                        parts.append(f"penalty {deal['penalties'][seat]}")
-                parts += filter(None, (wording.figure(key, values[seat]) for key, values in own.items()))
-                print(f"  {who(seat)}: {', '.join(parts)} -> {score}", file=out)
-    for revoke in summary["revokes"]:
-        print(f"\nREVOKE: {revoke['reason']}", file=out)
-    print("\nTotals: " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(summary["totals"])), file=out)
-    if summary["winners"]:
+@dataclass(frozen=True)
+class TextReport:
+    """The lines of one replay summary: a deal's header, its game's own rows, tricks and scores."""
+
+    wording: Wording
+    names: Sequence[str]
+
+    def lines(self, summary: Mapping[str, Any]) -> Iterator[str]:
+        """The text one printed line at a time (a section's first line begins with its blank line)."""
+        who = self.who
+        yield f"{summary['game']}: {', '.join(who(s) for s in range(len(self.names)))}"
+        for number, deal in enumerate(summary["deals"], start=1):
+            yield from self.deal(number, deal)
+        for revoke in summary["revokes"]:
+            yield f"\nREVOKE: {revoke['reason']}"
+        yield "\nTotals: " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(summary["totals"]))
         winners = summary["winners"]
-        print("Winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(who(s) for s in winners), file=out)
-    if summary["pending"]:
-        print(f"Waiting for: {summary['pending']['prompt']}", file=out)
+        if winners:
+            yield "Winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(who(s) for s in winners)
+        if summary["pending"]:
+            yield f"Waiting for: {summary['pending']['prompt']}"
+
+    def who(self, seat: int) -> str:
+        return f"{self.wording.seat_label(seat)} {self.names[seat] if seat < len(self.names) else ''}".rstrip()
+
+    def deal(self, number: int, deal: Mapping[str, Any]) -> Iterator[str]:
+        yield f"\nDeal {number} (start: {self.who(deal['start'])})"
+        rows = self.wording.rows.report_deal_rows(deal, self.wording)
+        yield from (f"  {self.who(seat)}: {row}" for seat, row in rows)
+        yield from (self.trick(number, trick) for number, trick in enumerate(deal["tricks"], start=1))
+        if deal["scores"] is not None:
+            yield from self.scores(deal)
+
+    def trick(self, number: int, trick: Mapping[str, Any]) -> str:
+        label, rows = self.wording.seat_label, self.wording.rows
+        plays = "  ".join(f"{label(play['seat'])}:{play['card'] or '-'}{rows.report_play_mark(play, self.wording)}"
+                          for play in trick["cards"])
+        return f"  trick {number:2}: {plays}  -> {trick['reason']}"
+
+    def scores(self, deal: Mapping[str, Any]) -> Iterator[str]:
+        """Per seat: its tricks, the parts its game names, its catalogue-labelled figures, its score."""
+        rows, count = self.wording.rows, len(self.names)
+        own = {key: value for key, value in deal.items() if key not in DEAL_KEYS and key not in rows.report_keys
+               and isinstance(value, list) and len(value) == count}
+        for seat, score in enumerate(deal["scores"]):
+            parts = [plural(deal["tricks_won"][seat], "trick")] if seat < len(deal["tricks_won"]) else []
+            parts += rows.report_score_parts(deal, seat)
+            parts += filter(None, (self.wording.figure(key, values[seat]) for key, values in own.items()))
+            yield f"  {self.who(seat)}: {', '.join(parts)} -> {score}"

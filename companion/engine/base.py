@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeGuard, TypeVar
 
-from companion.errors import CardDataError, IllegalAction, RecordError
+from companion.errors import CardDataError, IllegalAction, NoSeat, RecordError
 
 StateT = TypeVar("StateT")
 
@@ -63,12 +63,31 @@ class ActionType(Protocol):
 
 @dataclass(frozen=True)
 class Decision:
-    """What the game waits for next: who must act and what kind of action is expected."""
+    """What the game waits for next: who must act and what kind of action is expected.
+
+    ``actor`` is the seat that acts, or None when the whole table does (a card fact's question,
+    Tourney's NPC row). Code that needs a seat reads :attr:`seat`, which refuses a table's decision
+    instead of letting "no seat" pass for seat 0.
+
+    >>> Decision("play", 2, "P3: play").seat
+    2
+    >>> Decision("answer", None, "points?").seat
+    Traceback (most recent call last):
+    ...
+    companion.errors.NoSeat: 'answer' is the whole table's decision, not a seat's
+    """
 
     kind: str
-    seat: int | None
+    actor: int | None
     prompt: str
     question: Question | None = None
+
+    @property
+    def seat(self) -> int:
+        """The seat that must act; asking a table's decision for one is a mistake in the caller."""
+        if self.actor is None:
+            raise NoSeat(f"{self.kind!r} is the whole table's decision, not a seat's")
+        return self.actor
 
 
 def is_int(value: object) -> TypeGuard[int]:
@@ -340,7 +359,7 @@ class Game(ABC, Generic[StateT]):
         decision = self.decision
         if decision is None:
             return None
-        data: dict[str, Any] = {"kind": decision.kind, "seat": decision.seat, "prompt": decision.prompt}
+        data: dict[str, Any] = {"kind": decision.kind, "seat": decision.actor, "prompt": decision.prompt}
         if decision.question is not None:
             data["question"] = decision.question.key
         return data

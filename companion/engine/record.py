@@ -250,16 +250,18 @@ class GameBuilder(RecordVisitor):
     """Rebuilds the game a record describes; keeps what it adjudicated when a later line is bad.
 
     ``good`` counts the lines taken (header, actions, undos) before the first bad one: the device
-    keeps exactly that prefix of a journal.
+    keeps exactly that prefix of a journal. ``find_class`` names the class of a header's game id: the
+    registry's, or (in tests) one that plays a game the product does not ship.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, find_class: Callable[[str], type[Game[Any]]] = game_class) -> None:
+        self.find_class = find_class
         self.game: Game[Any] | None = None
         self.failure: RecordError | None = None
         self.good = 0
 
     def begin(self, setup: Setup, line: int) -> None:
-        cls = game_class(setup.game)
+        cls = self.find_class(setup.game)
         check_options(cls, setup)
         try:
             self.game = cls(setup)

@@ -3,13 +3,31 @@
 A trick-taking game here is a number of deals; each deal a number of tricks; each trick one turn per
 seat in the direction of play, led by the last trick's winner (or whoever the game says). The layer
 keeps that lifecycle, the cards each seat captured, per-deal and total scores, and the proofs of
-revoke the table's public information gives. A game supplies only its own rules:
+revoke the table's public information gives.
 
-* ``must_follow(trick)``: the suits a seat must follow if able (the follow obligation);
-* ``resolve(trick)``: who won and why, as a :class:`TrickResult` whose reason is made of
-  :class:`Phrase` codes with parameters, never of English (one formatter turns codes into any
-  language, English included: :mod:`companion.text`);
-* ``score_deal(deal)``: the deal's scores, or None while a fact the print lost is still unknown.
+The contract of :class:`TrickGame`, one method per question the layer asks a game. A game must
+give (abstract methods):
+
+* ``tricks_in_deal(deal)``: how many tricks the deal has;
+* ``resolve(trick)``: who won a complete trick and why, as a :class:`TrickResult` whose reason is
+  made of :class:`Phrase` codes with parameters, never of English (one formatter turns codes into
+  any language, English included: :mod:`companion.text`);
+* ``score_deal(deal)``: the played deal's scores, or :class:`FactNeeded` when a card fact the print
+  lost is unknown: the deal then waits, visibly, in ``Deal.missing_fact`` and the game's decision
+  asks the table (``fact_decision``).
+
+A game may change (hooks with the common rule as default): ``must_follow(trick)`` (the suits a seat
+owes: the lead suit), ``follow_exempt(trick, turn)`` (a turn the rules let ignore them: none),
+``captured_cards(trick)`` (what the winner takes: every card), ``deal_count()``, ``first_lead``,
+``next_deal_lead``, ``seat_to_play``, ``trick_complete``, ``new_state``/``new_deal``/``new_trick``
+(its own state, deals and tricks) and the replay schema's ``trick_summary``/``deal_summary``.
+
+A game calls, from its ``apply``: :meth:`TrickGame.put_down` with each :class:`Turn` that reaches
+the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finish_trick` once
+``trick_complete`` says so (:meth:`TrickGame.play_turn` does both for a plain play), and
+:meth:`TrickGame.learn_fact` with the table's answer to the question a waiting deal asked.
+Everything else (captures, revoke proofs, scores, totals, the next deal) follows.
+The replay text prints a game's own summary keys through the class methods of :class:`ReportRows`.
 
 The reason a trick went one way is decided by small rule objects tried in an explicit order
 (:func:`first_decision`), so a new ability or effect is a new object and a conflict between two of
@@ -22,11 +40,12 @@ hand in public). Both are flagged at once, naming the trick of the decline.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from abc import abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from companion.engine.base import Game, is_digits, is_int
+from companion.engine.base import Answer, Decision, Game, Question, is_digits, is_int
 from companion.errors import IllegalPlay, RecordError
 
 CardT = TypeVar("CardT", bound="SuitedCard")
@@ -292,9 +311,19 @@ class RevokeWatch:
             self.found.append(revoke)
 
 
+@dataclass(frozen=True)
+class FactNeeded:
+    """Why a played deal has no score yet: a card fact the print lost, which the table is asked."""
+
+    question: Question
+
+
 @dataclass
 class Deal(Generic[CardT]):
-    """One deal: its tricks, what each seat captured and won, revokes, and its scores once known."""
+    """One deal: its tricks, what each seat captured and won, revokes, and its scores once known.
+
+    A played deal has ``scores``, or ``missing_fact``: the question its score waits for.
+    """
 
     index: int
     start: int
@@ -304,6 +333,7 @@ class Deal(Generic[CardT]):
     tricks_won: list[int] = field(default_factory=list)
     watch: RevokeWatch = field(default_factory=lambda: RevokeWatch([], []))
     scores: list[int] | None = None
+    missing_fact: Question | None = None
 
     def __post_init__(self) -> None:
         if not self.captured:
@@ -347,12 +377,39 @@ class TrickState(Generic[DealT]):
 StateT = TypeVar("StateT", bound=TrickState[Any])
 
 
-class TrickGame(Game[StateT]):
+class TermNames(Protocol):
+    """How the replay text names a game's terms (:class:`companion.report.Wording`)."""
+
+    def term(self, kind: str, ident: str) -> str: ...
+
+
+class ReportRows:
+    """A game's own summary keys in the replay text (companion/report.py), from its class: every
+    :class:`TrickGame` is one, printing none of them unless it says how."""
+
+    # Deal keys of the game's summary that its report rows print (no per-seat figure repeats them).
+    report_keys: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def report_deal_rows(cls, deal: Mapping[str, Any], names: TermNames) -> list[tuple[int, str]]:
+        """(seat, text) lines under a deal's header, before its tricks: none by default."""
+        return []
+
+    @classmethod
+    def report_play_mark(cls, play: Mapping[str, Any], names: TermNames) -> str:
+        """What a trick's line shows after one play's card: nothing by default."""
+        return ""
+
+    @classmethod
+    def report_score_parts(cls, deal: Mapping[str, Any], seat: int) -> list[str]:
+        """How a seat came to its deal score, after its tricks: nothing more by default."""
+        return []
+
+
+class TrickGame(Game[StateT], ReportRows):
     """Deals of tricks: lifecycle, turn order, follow obligation, revokes, captures and scores.
 
-    Subclasses set the class attributes, build their deal in ``new_deal`` and give ``must_follow``,
-    ``resolve`` and ``score_deal``. They call :meth:`put_down` for every card that reaches the table
-    and :meth:`finish_trick` when a trick is complete.
+    The contract (what a game gives, may change and calls) is the module's docstring.
     """
 
     direction: ClassVar[int] = 1  # +1: play passes to the left (clockwise); -1: to the right
@@ -385,8 +442,9 @@ class TrickGame(Game[StateT]):
         """Deals in a game: as many as players unless the game says otherwise."""
         return self.n
 
+    @abstractmethod
     def tricks_in_deal(self, deal: Deal[Any]) -> int:
-        raise NotImplementedError
+        """How many tricks ``deal`` has."""
 
     def first_lead(self, deal_index: int) -> int:
         """The first lead of a deal: by default the left neighbour of a dealer who moves left each deal."""
@@ -401,11 +459,22 @@ class TrickGame(Game[StateT]):
         lead = trick.lead_suit
         return frozenset({lead}) if lead is not None else frozenset()
 
-    def resolve(self, trick: Trick[Any]) -> TrickResult:
-        raise NotImplementedError
+    def follow_exempt(self, trick: Trick[Any], turn: Turn[Any]) -> bool:
+        """Whether the rules let ``turn`` ignore what ``trick`` owes (an ability): it then declines
+        nothing. Asked before the turn joins the trick; by default no turn is exempt."""
+        return False
 
-    def score_deal(self, deal: Deal[Any]) -> list[int] | None:
-        raise NotImplementedError
+    @abstractmethod
+    def resolve(self, trick: Trick[Any]) -> TrickResult:
+        """Who won the complete ``trick``, who leads next and why."""
+
+    def captured_cards(self, trick: Trick[Any]) -> list[Any]:
+        """The cards of the resolved ``trick`` its winner takes: by default all of them."""
+        return trick.cards
+
+    @abstractmethod
+    def score_deal(self, deal: Deal[Any]) -> list[int] | FactNeeded:
+        """The played ``deal``'s score per seat, or the card fact it needs first."""
 
     # --- the fold ------------------------------------------------------------------------------
 
@@ -437,30 +506,35 @@ class TrickGame(Game[StateT]):
     def trick_complete(self, trick: Trick[Any]) -> bool:
         return len(trick.turns) == self.n
 
-    def put_down(self, deal: Deal[Any], seat: int, cards: Sequence[SuitedCard], *, owed: frozenset[str] | None = None,
-                 free: bool = False, turn: Turn[Any] | None = None) -> None:
-        """Record ``cards`` of ``seat`` in the open trick and what they prove.
-
-        ``owed`` is what the seat had to follow (computed before the cards went down); ``free``
-        marks a play the rules let ignore it (an ability), which declines nothing. ``turn`` is the
-        entry to record when the game keeps more per turn (its own :class:`Turn` subclass).
-        """
+    def put_down(self, deal: Deal[Any], turn: Turn[Any]) -> None:
+        """Record one seat's ``turn`` in the open trick and what its cards prove: each card shown,
+        and a decline of what the trick owed (unless the turn is :meth:`follow_exempt`)."""
         trick = deal.trick
         index = len(deal.tricks) - 1
-        if cards and not free and owed is None:
-            owed = self.must_follow(trick)  # before the cards join the trick
-        trick.turns.append(Turn(seat, tuple(cards)) if turn is None else turn)
+        cards = turn.cards
+        # what the seat owed, read before its cards join the trick
+        owed = self.must_follow(trick) if cards and not self.follow_exempt(trick, turn) else frozenset()
+        trick.turns.append(turn)
         for card in cards:
-            deal.watch.shown(deal.index, seat, card, index)
-        if cards and owed and not free and cards[0].suit not in owed:
-            deal.watch.declined_suits(deal.index, seat, sorted(owed), index)
+            deal.watch.shown(deal.index, turn.seat, card, index)
+        if owed and cards[0].suit not in owed:
+            deal.watch.declined_suits(deal.index, turn.seat, sorted(owed), index)
 
-    def finish_trick(self, state: StateT, deal: Deal[Any], *, kept: Callable[[Any], bool] = lambda card: False) -> None:
-        """Resolve the open trick, hand its cards (but those ``kept``) to the winner, and go on."""
+    def play_turn(self, state: StateT, turn: Turn[Any]) -> None:
+        """:meth:`put_down` ``turn`` in the open trick, and :meth:`finish_trick` if it completes it:
+        the whole fold of a play for a game whose turns need nothing more."""
+        deal = state.deal
+        self.put_down(deal, turn)
+        if self.trick_complete(deal.trick):
+            self.finish_trick(state, deal)
+
+    def finish_trick(self, state: StateT, deal: Deal[Any]) -> None:
+        """Resolve the complete open trick, hand the winner its :meth:`captured_cards`, and go on:
+        the next trick, or once the deal is played :meth:`close_deal`."""
         trick = deal.trick
         result = self.resolve(trick)
         trick.result = result
-        deal.captured[result.winner].extend(card for card in trick.cards if not kept(card))
+        deal.captured[result.winner].extend(self.captured_cards(trick))
         deal.tricks_won[result.winner] += 1
         if len(deal.tricks) < self.tricks_in_deal(deal):
             self.open_trick(deal, result.next_lead)
@@ -468,17 +542,31 @@ class TrickGame(Game[StateT]):
             self.close_deal(state)
 
     def close_deal(self, state: StateT) -> None:
-        """Score the last deal if every fact is known, then start the next one."""
+        """Score the played last deal and start the next one; or, while the score needs a card fact,
+        leave the deal waiting for it in ``missing_fact`` (the question :meth:`fact_decision` asks)."""
         deal = state.deal
         if deal.scores is not None or not self.deal_played(deal):
-            return
+            raise RuntimeError(f"deal {deal.index + 1} is closed once, after its last trick")
         scores = self.score_deal(deal)
-        if scores is None:
+        if isinstance(scores, FactNeeded):
+            deal.missing_fact = scores.question
             return
+        deal.missing_fact = None
         deal.scores = scores
         state.totals = [total + score for total, score in zip(state.totals, scores, strict=True)]
         if len(state.deals) < self.deal_count():
             self.start_deal(state, self.next_deal_lead(state))
+
+    def learn_fact(self, state: StateT, answer: Answer) -> None:
+        """The table's answer to the question of the deal waiting in ``missing_fact``: remember the
+        fact and close the deal again (scored now, or waiting for its next missing fact)."""
+        state.learned[answer.key] = answer.value
+        self.close_deal(state)
+
+    def fact_decision(self, deal: Deal[Any]) -> Decision | None:
+        """The table's decision while ``deal`` waits for a card fact: answer its question."""
+        question = deal.missing_fact
+        return None if question is None else Decision("answer", None, question.prompt, question)
 
     def next_deal_lead(self, state: StateT) -> int:
         return self.first_lead(len(state.deals))

@@ -340,10 +340,7 @@ class Irohanihohedo(TrickGame[IroState]):
             state.numbers, state.by_house = (tuple(chosen), False) if chosen else (tuple(self.numbers), True)
             if isinstance(action, Answer):
                 return
-        deal = state.deal
-        self.put_down(deal, action.seat, (action.card,))
-        if self.trick_complete(deal.trick):
-            self.finish_trick(self.state, deal)
+        self.play_turn(state, Turn(action.seat, (action.card,)))
 
     def check(self, action: object) -> None:
         decision = self.decision
@@ -354,8 +351,7 @@ class Irohanihohedo(TrickGame[IroState]):
             return
         if not isinstance(action, Play):
             raise IllegalAction(f"{action!r} is not an action of {self.title}")
-        seat = decision.seat if decision.kind == "play" else self.state.deal.trick.lead
-        seat = seat or 0
+        seat = decision.seat if decision.kind == "play" else self.state.deal.trick.lead  # a play skips the question
         if action.seat != seat:
             raise IllegalAction(
                 f"it is {self.seat_label(seat)}'s turn, not {self._label(action.seat)}'s",

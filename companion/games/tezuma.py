@@ -45,6 +45,7 @@ from companion.engine.base import ActionType, Answer, Decision, Question, is_dig
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
 from companion.registry import register
+from companion.report import plural
 
 PENALTY, SCORING, ABILITY = "penalty", "scoring", "ability"
 DRAFT_KINDS = (PENALTY, SCORING, ABILITY)
@@ -819,24 +820,30 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if not self.options.get("redraw_each_deal") and any(layout != layouts[0] for layout in layouts):
             raise RecordError("options.layouts: without redraw_each_deal every deal lays out the first deal's cards")
         for layout in layouts:
-            scoring, abilities = layout.get("scoring", []), layout.get("abilities", [])
-            if len(scoring) != wanted["scoring"] or len(set(scoring)) != len(scoring):
-                raise IllegalAction(f"lay out {wanted['scoring']} different scoring cards for {n} players")
-            for card_id in scoring:
-                card = self.scoring_cards.get(card_id)
-                if card is None:
-                    raise IllegalAction(f"there is no scoring card {card_id!r}")
-                if n not in card["players"]:
-                    raise IllegalAction(f"{self.scoring_label(card_id)} is not used with {n} players")
-            required = wanted.get("required")
-            if required and required not in scoring:
-                raise IllegalAction(f"with {n} players {self.scoring_label(required)} must be laid out")
-            expected_abilities = 0 if self.beginner else wanted["abilities"]
-            if len(abilities) != expected_abilities or len(set(abilities)) != len(abilities):
-                raise IllegalAction(f"lay out {expected_abilities} different abilities for {n} players")
-            unknown = [a for a in abilities if a not in self.abilities]
-            if unknown:
-                raise IllegalAction(f"unknown ability {unknown[0]!r}")
+            self._check_scoring_layout(layout.get("scoring", []), wanted["scoring"], wanted.get("required"))
+            self._check_ability_layout(layout.get("abilities", []), 0 if self.beginner else wanted["abilities"])
+
+    def _check_scoring_layout(self, scoring: Sequence[str], count: int, required: str | None) -> None:
+        """One deal's scoring cards: ``count`` different ones for this table size, ``required`` among them."""
+        n = self.n
+        if len(scoring) != count or len(set(scoring)) != len(scoring):
+            raise IllegalAction(f"lay out {count} different scoring cards for {n} players")
+        for card_id in scoring:
+            card = self.scoring_cards.get(card_id)
+            if card is None:
+                raise IllegalAction(f"there is no scoring card {card_id!r}")
+            if n not in card["players"]:
+                raise IllegalAction(f"{self.scoring_label(card_id)} is not used with {n} players")
+        if required and required not in scoring:
+            raise IllegalAction(f"with {n} players {self.scoring_label(required)} must be laid out")
+
+    def _check_ability_layout(self, abilities: Sequence[str], count: int) -> None:
+        """One deal's abilities: ``count`` different known ones (none in the beginner variant)."""
+        if len(abilities) != count or len(set(abilities)) != len(abilities):
+            raise IllegalAction(f"lay out {count} different abilities for {self.n} players")
+        unknown = [a for a in abilities if a not in self.abilities]
+        if unknown:
+            raise IllegalAction(f"unknown ability {unknown[0]!r}")
 
     # --- names -----------------------------------------------------------------------------
 
@@ -911,8 +918,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         elif isinstance(action, Play):
             self._apply_play(deal, action)
         elif isinstance(action, Answer):
-            state.learned[action.key] = action.value
-            self.close_deal(state)
+            self.learn_fact(state, action)
 
     def _apply_play(self, deal: DealState, play: Play) -> None:
         trick = deal.trick
@@ -923,9 +929,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             deal.uses[play.seat] -= 1
             if play.ability == EGG:
                 trick.egg = play.seat
-        ability = play.ability or trick.ability_of(play.seat)
-        self.put_down(deal, play.seat, play.cards, free=ability in FREE_SUIT,
-                      turn=Turn(play.seat, play.cards, play.ability, deferred))
+        self.put_down(deal, Turn(play.seat, play.cards, play.ability, deferred))
         for card in play.cards:
             if card.is_trump:
                 deal.trumps_down[card.suit] += 1
@@ -933,10 +937,20 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                 deal.put_down.add(card)
         deal.hand[play.seat] -= len(play.cards)
         if self.trick_complete(trick):
-            # Fire Breathing's returned card is one of the card objects of the trick: identity finds it
-            # The ignore below: resolved just above
-            self.finish_trick(self.state, deal, kept=lambda card: card is trick.result.returned)  # type: ignore[union-attr]
+            self.finish_trick(self.state, deal)
             self._return_to_hand(deal, trick)
+
+    def follow_exempt(self, trick: layer.Trick[Any], turn: layer.Turn[Any]) -> bool:
+        """Linking Rings and Cup and Ball let their user play another suit, on the turn it is declared
+        and on the Paper Egg card's deferred turn alike (the ability declared earlier in the trick)."""
+        assert isinstance(trick, Trick) and isinstance(turn, Turn)
+        return (turn.ability or trick.ability_of(turn.seat)) in FREE_SUIT
+
+    def captured_cards(self, trick: layer.Trick[Any]) -> list[Any]:
+        """Every card but the one Fire Breathing takes back (:meth:`_return_to_hand`); it is one of
+        the trick's card objects, so identity finds it even beside an equal card."""
+        returned = trick.result.returned if isinstance(trick.result, TrickResult) else None
+        return [card for card in trick.cards if card is not returned]
 
     def _return_to_hand(self, deal: DealState, trick: Trick) -> None:
         """Fire Breathing's lower card goes back to its user's hand, in public: should the user
@@ -981,12 +995,18 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                 return card_id, deal.tricks_won[seat]
         return None
 
-    def score_deal(self, deal: layer.Deal[Any]) -> list[int] | None:
+    def score_deal(self, deal: layer.Deal[Any]) -> list[int] | layer.FactNeeded:
         """Points of the scoring card minus one per captured card of the penalty suit, at least 0;
-        None while a scoring card's points for the tricks taken are unknown."""
+        while a scoring card's points for the tricks taken are unknown, the question for them."""
         assert isinstance(deal, DealState)
-        if self._missing_points(deal):
-            return None
+        missing = self._missing_points(deal)
+        if missing:
+            card_id, count = missing
+            seats = [self.seat_label(s) for s in range(self.n) if deal.picks[s][SCORING] == card_id]
+            return layer.FactNeeded(Question(
+                self.question_key(card_id, count),
+                f"points on {self.scoring_label(card_id)} ({', '.join(seats)}) for {count} tricks?",
+            ))
         deal.points = [self.points_for(deal.picks[s][SCORING], deal.tricks_won[s]) or 0 for s in range(self.n)]
         deal.penalties = [sum(c.suit == deal.picks[s][PENALTY] for c in deal.captured[s]) for s in range(self.n)]
         return [max(0, p - q) for p, q in zip(deal.points, deal.penalties, strict=True)]
@@ -1007,6 +1027,27 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                 "points": None if deal.points is None else list(deal.points),
                 "penalties": None if deal.penalties is None else list(deal.penalties)}
 
+    # --- the replay as text ------------------------------------------------------------------
+
+    report_keys = frozenset({"picks", "points", "penalties"})
+
+    @classmethod
+    def report_deal_rows(cls, deal: Mapping[str, Any], names: layer.TermNames) -> list[tuple[int, str]]:
+        """Each seat's drafted cards, named: ``scoring E, ability Baby Chicks, penalty F``."""
+        return [(seat, ", ".join(f"{kind} {names.term(kind, card)}" for kind, card in picks.items()))
+                for seat, picks in enumerate(deal["picks"]) if picks]
+
+    @classmethod
+    def report_play_mark(cls, play: Mapping[str, Any], names: layer.TermNames) -> str:
+        """The ability declared with a play, named in brackets: ``F2[Baby Chicks]``."""
+        return f"[{names.term('ability', play['ability'])}]" if play.get("ability") else ""
+
+    @classmethod
+    def report_score_parts(cls, deal: Mapping[str, Any], seat: int) -> list[str]:
+        """The scoring card's points, then the penalty (captured cards of the penalty suit) if any."""
+        penalty = deal["penalties"][seat]
+        return [plural(deal["points"][seat], "point"), *([f"penalty {penalty}"] if penalty else [])]
+
     # --- what comes next -------------------------------------------------------------------
 
     def _expected(self) -> tuple[str, int | None] | None:
@@ -1016,7 +1057,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             return "draft", deal.draft_order[deal.drafted][0]
         if not self.deal_played(deal):
             return "play", self.seat_to_play(deal.trick)
-        return ("answer", None) if deal.scores is None else None
+        return ("answer", None) if deal.missing_fact is not None else None
 
     @property
     def decision(self) -> Decision | None:
@@ -1030,16 +1071,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             trick = deal.tricks[-1]
             what = "put down the Paper Egg card" if trick.acted == self.n else "play"
             return Decision("play", seat, f"{self.seat_label(seat)}: {what} (trick {len(deal.tricks)})")
-        missing = self._missing_points(deal)
-        if missing:
-            card_id, count = missing
-            seats = [self.seat_label(s) for s in range(self.n) if deal.picks[s][SCORING] == card_id]
-            question = Question(
-                self.question_key(card_id, count),
-                f"points on {self.scoring_label(card_id)} ({', '.join(seats)}) for {count} tricks?",
-            )
-            return Decision("answer", None, question.prompt, question)
-        return None
+        return self.fact_decision(deal)
 
     # --- legality --------------------------------------------------------------------------
 
@@ -1058,8 +1090,8 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             raise IllegalAction(f"waiting for: {self.decision.prompt}")  # type: ignore[union-attr]
         if action.seat != seat:
             raise IllegalAction(
-                f"it is {self.seat_label(seat or 0)}'s turn, not {self._label(action.seat)}'s",
-                code="not_your_turn", expected=self.seat_label(seat or 0), actual=self._label(action.seat),
+                f"it is {self._label(seat)}'s turn, not {self._label(action.seat)}'s",
+                code="not_your_turn", expected=self._label(seat), actual=self._label(action.seat),
             )
         if isinstance(action, Draft):
             self._check_draft(action)
@@ -1172,7 +1204,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if q is not None:
             yield from (Answer(q.key, v) for v in range(q.minimum, q.maximum + 1))
             return
-        seat = decision.seat or 0
+        seat = decision.seat
         deal = self.state.deal
         if decision.kind == "draft":
             for kind in self.kinds:
@@ -1212,7 +1244,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             if len(words) != 1 or not is_digits(words[0]):
                 raise IllegalAction(f"answer with a number: {decision.prompt}")
             return Answer(decision.question.key, int(words[0]))
-        seat = decision.seat or 0
+        seat = decision.seat
         if decision.kind == "draft":
             if len(words) != 2:
                 raise IllegalAction("write a draft as KIND CARD, e.g. 'penalty R' or 'ability paper-egg'")

@@ -420,7 +420,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         else:
             if self.npc_waits(deal):  # a play entered while predictions are open starts the play phase
                 self._play_npc(deal)
-            self.put_down(deal, action.seat, (action.card,))
+            self._put_down(deal, action.seat, action.card)
         self._settle()
 
     def _settle(self) -> None:
@@ -442,15 +442,14 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def _play_npc(self, deal: TourneyDeal) -> None:
         trick = self.trick
         choice = npc_choice(deal.npc_left, trick.lead_suit, self.suits)
-        self.put_down(deal, self.seat_to_play(trick), (choice.card,))
+        self._put_down(deal, self.seat_to_play(trick), choice.card)
         deal.npc_left.remove(choice.card)
         trick.npc_reason = choice.reason
 
-    def put_down(self, deal: Deal[Any], seat: int, cards: Sequence[SuitedCard], *, owed: frozenset[str] | None = None,
-                 free: bool = False, turn: Turn[Any] | None = None) -> None:
-        super().put_down(deal, seat, cards, owed=owed, free=free, turn=turn)
-        assert isinstance(deal, TourneyDeal)
-        deal.seen.update(dict.fromkeys(cards, "played"))
+    def _put_down(self, deal: TourneyDeal, seat: int, card: SuitedCard) -> None:
+        """A playing card goes down: the layer records the turn, the deal marks the card played."""
+        self.put_down(deal, Turn(seat, (card,)))
+        deal.seen[card] = "played"
 
     def npc_turn(self, deal: TourneyDeal) -> bool:
         """The NPC's card is the next one in play order (whether or not the play phase has begun)."""
@@ -585,7 +584,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
                 who, card = text.split(mark, 1)
                 return kind(self._parse_seat(who), SuitedCard.parse(card.strip()))
         kind = Predict if decision.kind == "predict" else Play
-        return kind(decision.seat or 0, SuitedCard.parse(text))
+        return kind(decision.seat, SuitedCard.parse(text))
 
     def _parse_seat(self, text: str) -> int:
         label = text.strip().upper()

@@ -39,7 +39,7 @@ class IrohanihohedoTable(DealingTable):
         if decision.question is not None:  # the deck question: the table's numbers, or a skip
             told = 0 if rng.random() < self.skip_rate else deck_mask(game.setup.cards, self.numbers)
             return Answer(decision.question.key, told)
-        return rng.choice(self.plays_for(game, decision.seat or 0))
+        return rng.choice(self.plays_for(game, decision.seat))
 
     def plays_for(self, game: Irohanihohedo, seat: int) -> list[Play]:
         owed = game.must_follow(game.state.deal.trick)

@@ -35,7 +35,7 @@ class TezumaTable(DealingTable):
             return Answer(decision.question.key, rng.randint(0, 10))
         if decision.kind == "draft":
             return rng.choice(list(game.legal_actions))
-        seat = decision.seat or 0
+        seat = decision.seat
         self._trick = game.state.deal.tricks[-1]
         plays = self.plays_for(game, seat)
         with_ability = [p for p in plays if p.ability]

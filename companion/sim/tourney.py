@@ -51,7 +51,7 @@ class TourneyTable(DealingTable):
         trick = game.trick
         missing = game.missing_predictions(trick)
         if decision.kind == "lead":
-            return Play(decision.seat or 0, rng.choice(self.hands[decision.seat or 0]))
+            return Play(decision.seat, rng.choice(self.hands[decision.seat]))
         next_play = game.next_player() if len(trick.turns) < game.places else None
         if missing and (next_play is None or rng.random() >= self.reveal_rate):
             seat = rng.choice(missing) if rng.random() < self.shuffle_rate else missing[0]

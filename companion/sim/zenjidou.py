@@ -130,12 +130,11 @@ class ZenjidouTable(DealingTable):
         if decision.question is not None:
             _, number, name = decision.question.key.split(":")
             return Answer(decision.question.key, self.facts[int(number)][name])
-        hand = decision.seat or 0
         kind = decision.kind
         if kind == "rest":
             return Rest(self.rest[0])
         if kind == "bottom":
-            return Bottom(hand, self.piles[hand][-1])
+            return Bottom(decision.seat, self.piles[decision.seat][-1])
         if kind == "rule":
             return rng.choice(
                 [a for a in game.legal_actions if isinstance(a, ChooseRule) and a.rule.letter in self.rules]
@@ -146,7 +145,7 @@ class ZenjidouTable(DealingTable):
             if not self.ready:
                 self.take_up(game, rng)
             self.sync(game)
-            return Play(hand, self.card_for(game, hand, rng))
+            return Play(decision.seat, self.card_for(game, decision.seat, rng))
         return rng.choice(list(game.legal_actions))
 
     def after(self, game: Zenjidou, action: Any) -> None:

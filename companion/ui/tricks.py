@@ -267,8 +267,8 @@ class TrickScreenBase(Screen):
     def acting_seat(self) -> int:
         """The seat the game waits for: a screen that enters a seat's action is opened only then."""
         decision: Decision | None = self.game.decision
-        if decision is None or decision.seat is None:
-            raise ValueError(f"{type(self).__name__} needs a seat to act")
+        if decision is None:
+            raise ValueError(f"{type(self).__name__} needs a seat to act, and the game is over")
         return decision.seat
 
     def asked(self) -> Question:

@@ -276,7 +276,7 @@ class ListScreen(ZScreen):
         follow and has not declined it; under L lowest the lowest unseen cards, under L closest those
         nearest the last card put down. Every other choice alike (then the cursor stays on the first)."""
         deal = self.game.state.deal
-        rule, seat = deal.rule, self.decision.seat
+        rule, seat = deal.rule, self.decision.actor
         if self.decision.kind != "play" or rule is None or seat is None:
             return lambda action: 1.0
         trick = deal.tricks[-1]
@@ -341,7 +341,7 @@ class ListScreen(ZScreen):
 
     def draw(self, canvas: Canvas) -> None:
         self.header(canvas)
-        who = self.ui.seat_name(self.decision.seat) if self.decision.seat is not None else ""
+        who = self.ui.seat_name(self.decision.actor) if self.decision.actor is not None else ""
         canvas.text(1, self.t(f"zenjidou.ask.{self.decision.kind}", seat=who))
         row = self.trick_lines(canvas, 2)
         canvas.text(max(row, ROWS - 3), f"< {self.ui.option_text(self.options[self.index])} >", invert=True)
@@ -351,10 +351,10 @@ class ListScreen(ZScreen):
     def note(self) -> str:
         """The line under the list: the 2-player seating (a house ruling) while bottoms are shown at
         set-up; a side's house ruling on F's question; what the rule asks of a player putting down."""
-        kind, seat = self.decision.kind, self.decision.seat
+        kind, seat = self.decision.kind, self.decision.actor
         if kind == "bottom" and self.game.players == 2:
             return self.t(HOUSE_TWO_HANDS)
-        if kind == "side" and self.options[self.index] == Side(seat or 0, "bottom"):
+        if kind == "side" and self.options[self.index] == Side(self.decision.seat, "bottom"):
             return self.t(HOUSE_F_BOTTOM)
         return self.ui.rule_note(seat) if kind == "play" and seat is not None else ""
 

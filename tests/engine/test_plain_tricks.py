@@ -1,0 +1,94 @@
+"""The trick-game contract, through Plain Tricks (a game that implements only the contract).
+
+The shared property tests (test_every_game.py) run on it like on every product game; these check
+what the contract itself promises: its abstract methods, a deal's scores and totals, and a deal that
+waits, visibly, for a card fact before it can be scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from companion.engine.base import ActionType, Answer, Question
+from companion.engine.tricks import Deal, FactNeeded, TrickGame
+from companion.errors import NoSeat
+from tests.engine.plain_tricks import PlainTricks
+
+# A two-player deal, P2 leading: P1 wins R6, P2 G5 and R5 (P1 discards B6), P1 B2.
+DEAL = ["R2", "R6", "G1", "G5", "R5", "B6", "B1", "B2"]
+
+
+def new_game() -> PlainTricks:
+    return PlainTricks(PlainTricks.new_setup(["A", "B"], cards={}))
+
+
+def test_a_trick_game_must_give_the_contracts_abstract_methods() -> None:
+    assert {"tricks_in_deal", "resolve", "score_deal"} <= TrickGame.__abstractmethods__
+    lacking = type("Lacking", (PlainTricks,), {"resolve": TrickGame.resolve})  # the layer's, not Plain's
+    with pytest.raises(TypeError, match=r"abstract method.*resolve"):
+        lacking(lacking.new_setup(["A", "B"], cards={}))
+
+
+def test_a_played_deal_scores_tricks_and_sixes_and_the_next_deal_starts() -> None:
+    game = new_game()
+    for text in DEAL:
+        game.push_text(text)
+    first = game.state.deals[0]
+    assert [trick.result.winner for trick in first.tricks if trick.result] == [0, 1, 1, 0]
+    assert first.scores == [2 + 1, 2 + 1] and game.totals() == [3, 3]
+    assert len(game.state.deals) == 2 and game.decision is not None and game.decision.seat == 0  # P2 deals, P1 leads
+
+
+class FactTricks(PlainTricks):
+    """Plain Tricks whose 6s are worth a number the print lost: the table tells it once."""
+
+    game_id = "fact-tricks"
+    KEY = "points:six"
+    action_types: ClassVar[Mapping[str, ActionType]] = {**PlainTricks.action_types, "answer": Answer}
+
+    def score_deal(self, deal: Deal[Any]) -> list[int] | FactNeeded:
+        six = self.state.learned.get(self.KEY)
+        if six is None:
+            return FactNeeded(Question(self.KEY, "points for a 6?", 0, 5))
+        return [won + six * sum(card.rank == 6 for card in captured)
+                for won, captured in zip(deal.tricks_won, deal.captured, strict=True)]
+
+    @property
+    def decision(self) -> Any:
+        return self.fact_decision(self.state.deal) or super().decision
+
+    def check(self, action: object) -> None:
+        if not isinstance(action, Answer):
+            super().check(action)
+
+    def apply(self, action: Any) -> None:
+        if isinstance(action, Answer):
+            self.learn_fact(self.state, action)
+        else:
+            super().apply(action)
+
+
+def test_a_deal_that_needs_a_card_fact_waits_for_it_in_state_and_decision() -> None:
+    game = FactTricks(FactTricks.new_setup(["A", "B"], cards={}))
+    for text in DEAL:
+        game.push_text(text)
+    deal = game.state.deal
+    assert deal.index == 0 and deal.scores is None and deal.missing_fact is not None
+    decision = game.decision
+    assert decision.kind == "answer" and decision.question == deal.missing_fact and decision.actor is None
+    assert game.pending() == {"kind": "answer", "seat": None, "prompt": "points for a 6?", "question": "points:six"}
+    with pytest.raises(NoSeat):
+        _ = decision.seat
+    game.push(Answer(FactTricks.KEY, 3))
+    assert deal.scores == [2 + 3, 2 + 3] and deal.missing_fact is None and len(game.state.deals) == 2
+    game.pop()
+    assert game.state.deal.missing_fact is not None and game.totals() == [0, 0]
+
+
+def test_only_the_tests_know_the_test_game() -> None:
+    package = Path(__file__).resolve().parents[2] / "companion"
+    assert not [path for path in package.rglob("*.py") if "plain_tricks" in path.read_text(encoding="utf-8")]

@@ -139,7 +139,8 @@ class TextReport:
         return f"{self.wording.seat_label(seat)} {self.names[seat] if seat < len(self.names) else ''}".rstrip()
 
     def deal(self, number: int, deal: Mapping[str, Any]) -> Iterator[str]:
-        yield f"\nDeal {number} (start: {self.who(deal['start'])})"
+        start = "not known yet" if deal["start"] is None else self.who(deal["start"])  # Zenjidou: bottom cards
+        yield f"\nDeal {number} (start: {start})"
         rows = self.wording.rows.report_deal_rows(deal, self.wording)
         yield from (f"  {self.who(seat)}: {row}" for seat, row in rows)
         yield from (self.trick(number, trick) for number, trick in enumerate(deal["tricks"], start=1))

@@ -109,3 +109,18 @@ def test_revokes_are_said_in_the_replay() -> None:
     assert (revoke["trick"], revoke["seat"], revoke["suit"], revoke["proved_in_trick"]) == (0, 2, "O", 1)
     assert "REVOKE: P3 did not follow bird in trick 1 of deal 1 but held it (shown in trick 2)\n" in out.getvalue()
     assert "Waiting for: P3: play (trick 3)" in out.getvalue()
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)
+def test_a_record_cut_anywhere_replays_as_text_and_json(capsys: pytest.CaptureFixture[str], path: Path,
+                                                        tmp_path: Path) -> None:
+    """A journal read mid-game is a record cut short: every prefix replays, waiting for what comes next."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = tmp_path / "cut.jsonl"
+    for length in sorted({*range(2, len(lines), max(1, len(lines) // 40)), 3, 4, 5}):
+        cut.write_text("".join(lines[:length]), encoding="utf-8")
+        assert main(["replay", str(cut)]) == 0, f"cut after {length} lines"
+        text = capsys.readouterr().out
+        assert main(["replay", "--json", str(cut)]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["pending"] is not None and data["pending"]["prompt"] in text

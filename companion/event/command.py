@@ -40,6 +40,9 @@ def add_scoreboard_command(commands: Any) -> None:
                        help="points for 1st, 2nd, ... place in each finished game (default %(default)s)")
     board.add_argument("--export", type=Path, metavar="DIR",
                        help="on exit, write standings.csv, games.csv and every game's record here (checked at start)")
+    board.add_argument("--seating", type=Path, metavar="FILE",
+                       help="the organiser's seating list, a line 'TABLE: NAME, NAME, ...' per table (or per table "
+                       "and round): a game naming a player not seated at its table is not scored (checked at start)")
     board.add_argument("--state", type=Path, metavar="DIR",
                        help="where the scoreboard keeps every game it rebuilt, to resume from after its own restart "
                        "(default: STATE/scoreboard/EVENT in the user's state directory)")
@@ -95,6 +98,7 @@ def cmd_scoreboard(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, stop: threading.Event) -> int:
     try:
         from companion.event.board import Board
+        from companion.event.names import read_seating
         from companion.event.scoreboard import Scoreboard, check_export_dir, export, render_text
         from companion.event.state import BoardState
         from companion.event.web import ScoreboardServer
@@ -105,7 +109,8 @@ def _run(args: argparse.Namespace, stop: threading.Event) -> int:
     broker = parse_broker(args.broker, ca_file=args.ca_file, username=args.username, password_file=args.password_file)
     broker.password()  # an unreadable password file is said now, not on the first connection
     topics = Topics(check_id("prefix", args.prefix), check_id("event", args.event))
-    board = Board(parse_rank_points(args.rank_points))
+    seating = read_seating(args.seating) if args.seating is not None else None
+    board = Board(parse_rank_points(args.rank_points), seating=seating)
     http = parse_http(args.http)
     if args.export is not None:
         check_export_dir(args.export)

@@ -25,6 +25,7 @@ from companion.daemon.virtual import VirtualDevice
 from companion.event.board import Board, standings
 from companion.event.config import EventConfig, Topics, parse_broker
 from companion.event.mosquitto import Mosquitto, mosquitto_binary
+from companion.event.names import standing_key
 from companion.event.publisher import Publisher
 from companion.event.scoreboard import Scoreboard
 from companion.hw.keys import Key, KeyEvent
@@ -194,13 +195,18 @@ def has_every_line(board: Board, tables: list[MockTable]) -> Callable[[], bool]:
 
 def assert_board_equals_replays(board: Board, tables: list[MockTable]) -> None:
     """Every game on the board is the replay of a journal, table by table, and so are the standings."""
-    summaries = []
+    finished = []
     for table in tables:
         replays = sorted(json.dumps(replay_json(p), sort_keys=True) for p in table.journals())
         games = board.tables[table.table].games.values()
         assert all(g.stream.failure is None for g in games)
         rebuilt = sorted(json.dumps(rendered_summary(g.stream.game), sort_keys=True) for g in games)
         assert rebuilt == replays, f"table {table.table}"
-        summaries += [json.loads(r) for r in replays]
-    finished = [(s["players"], s["totals"]) for s in summaries if s["pending"] is None]
+        finished += [(scored_as(s["players"], table.table, board), s["totals"])
+                     for s in map(json.loads, replays) if s["pending"] is None]
     assert board.standings() == standings(finished, board.rank_points)
+
+
+def scored_as(players: list[str], table: str, board: Board) -> list[str | tuple[str, str]]:
+    """Who the standings credit: a name, or a default name's seat at its table ("Aki (table 3)")."""
+    return [standing_key(name, table, board.seating) for name in players]

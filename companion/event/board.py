@@ -446,7 +446,7 @@ class Board:
         """The first ``room`` of a table's games not scored for their names, as lines, and how many more."""
         flagged = [g for g in table.games.values() if g.name_flag is not None]
         shown = flagged[: max(room, 0)]
-        lines = [printable(f"{g.name_flag} (game {g.id}): not scored", MAX_PROBLEM_CHARS) for g in shown]
+        lines = [printable(f"{g.name_flag}: not scored (game {g.id})", MAX_PROBLEM_CHARS) for g in shown]
         return lines, len(flagged) - len(lines)
 
     def _mark_names(self) -> None:

@@ -22,8 +22,7 @@ rules keep a table from scoring games for another table's players (docs/event.md
 >>> name_flags(games, seating)
 {('2', 'g2'): 'table 2 names Alice, seated at table 1'}
 >>> name_flags(games, None)  # no list: Alice at two tables at once; Aki is a default name
-{('1', 'g1'): 'contested: tables 1 and 2 both name Alice at the same time', \
-('2', 'g2'): 'contested: tables 1 and 2 both name Alice at the same time'}
+{('1', 'g1'): 'contested: Alice at tables 1 and 2 at once', ('2', 'g2'): 'contested: Alice at tables 1 and 2 at once'}
 >>> [standing_key(n, "2", None) for n in ("Alice", "Aki", "P2")], standing_key("Aki", "1", seating)
 (['Alice', ('Aki', '2'), ('P2', '2')], 'Aki')
 """
@@ -197,7 +196,7 @@ def name_flags(games: Sequence[PlayedGame], seating: Seating | None) -> dict[tup
                     break  # sorted by start: no later game overlaps ``first`` either
                 if other.table != first.table:
                     pair = sorted([first.table, other.table], key=table_order)
-                    why = f"contested: tables {pair[0]} and {pair[1]} both name {name} at the same time"
+                    why = f"contested: {name} at tables {pair[0]} and {pair[1]} at once"
                     flags.setdefault(first.key, why)
                     flags.setdefault(other.key, why)
     return flags

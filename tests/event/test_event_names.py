@@ -442,3 +442,10 @@ def test_default_names_at_every_table_are_seats_never_merged_nor_contested(event
     assert all(s.table is not None for s in event.board.standings())
     assert "Aki (table 2)" in render_text(event.board.snapshot())
     assert "Chie (table 66)" in standings_csv(event.board)
+
+
+def test_the_seating_list_in_the_event_docs_is_one_the_scoreboard_reads() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "event.md").read_text(encoding="utf-8")
+    example = docs.split("   # autumn cup", 1)[1].split("```", 1)[0]
+    seating = parse_seating("# autumn cup" + example, "docs/event.md")
+    assert seating.where[name_key("Nao")] == ("2", "1") and seating.allows("1", "Gen")

@@ -219,6 +219,15 @@ class Board:
                 self._note_gap(game, now)
             self._touched(table, None)
 
+    def set_seating(self, seating: Seating | None) -> None:
+        """A new seating list (reloaded by the organiser): every game is checked against it again."""
+        with self._changed:
+            self.seating = seating
+            self._standings = None
+            for table in self.tables.values():
+                table.view = None
+            self._bump()
+
     def catch_up(self, now: float) -> None:
         """The scoreboard (re)connected to the broker at ``now``: for CATCH_UP seconds every table
         resends and the broker delivers what it queued, all at once, so arrival times say nothing of

@@ -12,6 +12,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,7 @@ from hypothesis import strategies as st
 
 from companion.errors import ConfigError
 from companion.event.board import Board, standings
+from companion.event.command import reload_seating
 from companion.event.config import Topics, parse_broker
 from companion.event.mosquitto import Mosquitto
 from companion.event.names import (
@@ -449,3 +453,49 @@ def test_the_seating_list_in_the_event_docs_is_one_the_scoreboard_reads() -> Non
     example = docs.split("   # autumn cup", 1)[1].split("```", 1)[0]
     seating = parse_seating("# autumn cup" + example, "docs/event.md")
     assert seating.where[name_key("Nao")] == ("2", "1") and seating.allows("1", "Gen")
+
+
+def test_the_seating_list_is_read_again_on_request_and_a_bad_one_leaves_the_old(tmp_path: Path) -> None:
+    board = Board(seating=parse_seating(SEATING, "seating.txt"))
+    feed(board, "1", "r2", with_players(example_lines(), ["Gen", "Nao", "Rin"]), now=0.0)
+    assert board.flagged() == ["table 1 names Nao, seated at table 2: not scored (game r2)"]
+    path = _write(tmp_path / "seating.txt", SEATING + "1: Nao, Rin  # round 2\n")
+    assert reload_seating(board, path) == f"seating list reloaded from {path}"
+    assert board.flagged() == [] and len(board.standings()) == 3
+    _write(path, "1; Gen\n")
+    said = reload_seating(board, path)
+    assert said.startswith("seating list not reloaded, the one in force stays: --seating") and "line 1" in said
+    assert board.seating is not None and board.seating.allows("1", "Nao")
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP on this system")
+def test_sighup_makes_the_scoreboard_command_read_its_seating_list_again(tmp_path: Path) -> None:
+    path = _write(tmp_path / "seating.txt", SEATING)
+    command = [sys.executable, "-m", "companion.cli", "scoreboard", "--broker", "mqtt://127.0.0.1:1", "--event", EVENT,
+               "--http", "off", "--quiet", "--seating", str(path), "--state", str(tmp_path / "state")]
+    child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True, cwd=Path(__file__).resolve().parents[2])
+    try:
+        assert child.stderr is not None
+        said = []
+
+        def wait_for_line(start: str) -> None:
+            for line in child.stderr:  # the child's lines as they come; ends if it exits
+                said.append(line)
+                if line.startswith(start):
+                    return
+            pytest.fail(f"the scoreboard never said {start!r}: {''.join(said)}")
+
+        wait_for_line("scoreboard state:")  # its signal handlers are in place
+        _write(path, SEATING + "1: Nao\n")
+        child.send_signal(signal.SIGHUP)
+        wait_for_line("seating list reloaded from")
+        _write(path, "oops\n")
+        child.send_signal(signal.SIGHUP)
+        wait_for_line("seating list not reloaded, the one in force stays")
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=30) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.communicate(timeout=10)

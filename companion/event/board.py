@@ -151,6 +151,7 @@ class Board:
         self.seating = seating
         self.live_after = float("-inf")  # lines heard before this (catching up after a connection) are not live
         self.heard_dirty: set[str] = set()  # tables whose games' heard times changed since the last save
+        self._names_dirty = False  # names or heard times changed: check the names again (names.name_flags)
         self.tables: dict[str, Table] = {}
         self.applied = 0
         self.duplicates = 0
@@ -184,7 +185,10 @@ class Board:
                 self._refuse(table, f"more than {MAX_TABLE_BYTES >> 20} MiB of journal lines; the rest are not kept")
                 return 0
             before = game.stream.duplicates, len(game.stream.waiting), game.stream.applied
+            known = game.stream.game, game.stream.failure
             applied = game.stream.offer(message.line, message.data)
+            if (game.stream.game, game.stream.failure) != known:
+                self._names_dirty = True  # a new game's names (seated elsewhere?), or a game refused
             self.duplicates += game.stream.duplicates - before[0]
             if (len(game.stream.waiting), game.stream.applied) != before[1:]:
                 table.payload += size  # kept: counts against the table's budget
@@ -192,6 +196,7 @@ class Board:
                 if now >= self.live_after:  # heard live: the game was being played about now
                     game.heard = (now if game.heard is None else game.heard[0], now)
                     self.heard_dirty.add(table.id)
+                    self._names_dirty = True
             if applied:
                 self.applied += applied
                 if message.sent is not None:
@@ -223,7 +228,7 @@ class Board:
         """A new seating list (reloaded by the organiser): every game is checked against it again."""
         with self._changed:
             self.seating = seating
-            self._standings = None
+            self._names_dirty = True
             for table in self.tables.values():
                 table.view = None
             self._bump()
@@ -299,8 +304,13 @@ class Board:
     def standings(self) -> list[Standing]:
         with self._changed:
             if self._standings is None:
-                self._mark_copies()
-                self._mark_names()
+                self._mark_copies()  # a game that became a copy or stopped being one proves nothing, or again
+                self._names_dirty = True
+            if self._names_dirty:
+                self._names_dirty = False
+                if self._mark_names():
+                    self._standings = None
+            if self._standings is None:
                 results = []
                 for table, tracked in self.finished_games():
                     game = tracked.stream.game
@@ -378,7 +388,7 @@ class Board:
             game = table.games.get(game_id) if table is not None else None
             if game is not None and first <= last:
                 game.heard = (first, last)
-                self._standings = None
+                self._names_dirty = True
                 self._bump()
 
     def mark_dirty(self, games: Iterable[tuple[str, str]]) -> None:
@@ -397,6 +407,7 @@ class Board:
                 self.applied += game.stream.offer(number, line)
             table.payload += sum(len(dumps(line)) for line in lines)
             table.current = game_id
+            self._names_dirty = True
             self._touched(table, game)
 
     # --- inside the lock -------------------------------------------------------------------
@@ -458,18 +469,22 @@ class Board:
         lines = [printable(f"{g.name_flag}: not scored (game {g.id})", MAX_PROBLEM_CHARS) for g in shown]
         return lines, len(flagged) - len(lines)
 
-    def _mark_names(self) -> None:
-        """Flag every game whose player names its table may not give (:func:`.names.name_flags`).
-        Refused games and copies are no one's games: they prove nothing and are not flagged."""
+    def _mark_names(self) -> bool:
+        """Flag every game whose player names its table may not give (:func:`.names.name_flags`);
+        True if a flag changed. Refused games and copies are no one's games: they prove nothing and
+        are not flagged."""
         every = self.games()
         played = [PlayedGame(table, g.id, tuple(g.stream.game.setup.players), g.heard) for table, g in every
                   if g.stream.game is not None and g.stream.failure is None and g.copy_of is None]
         flags = name_flags(played, self.seating)
+        changed = False
         for table_id, game in every:
             flag = flags.get((table_id, game.id))
             if flag != game.name_flag:
                 game.name_flag = flag
                 self.tables[table_id].view = None
+                changed = True
+        return changed
 
     def _mark_copies(self) -> None:
         """Flag every finished game identical to one heard of earlier (see :meth:`finished_games`)."""
@@ -493,8 +508,8 @@ class Board:
 
     def _touched(self, table: Table, game: TrackedGame | None) -> None:
         table.view = None
-        if game is not None and game.stream.game is not None:
-            self._standings = None  # a game going on can make another contested (its names, its times)
+        if game is not None and game.finished():
+            self._standings = None
         self._bump()
 
     def _bump(self) -> None:

@@ -48,6 +48,7 @@ MAX_SEATS = 10  # seat labels P1..P10, Player 1..Player 10 are default names
 _TABLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # as a table account (config.check_id)
 
 
+@functools.lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
     """A name as compared with the seating list and the default names: NFKC, case and outer spaces
     ignored, so full-width " AKI " is "aki".

@@ -15,6 +15,7 @@ import json
 import signal
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ from companion.event.names import (
 from companion.event.scoreboard import Scoreboard, games_csv, render_text, standings_csv
 from companion.event.state import BoardState
 from companion.event.text import columns
+from companion.event.web import ScoreboardServer
 from companion.event.wire import JournalMessage
 from companion.text import load_seat_names
 from tests.event.conftest import (
@@ -446,6 +448,16 @@ def test_default_names_at_every_table_are_seats_never_merged_nor_contested(event
     assert all(s.table is not None for s in event.board.standings())
     assert "Aki (table 2)" in render_text(event.board.snapshot())
     assert "Chie (table 66)" in standings_csv(event.board)
+    server = ScoreboardServer(("127.0.0.1", 0), event.board).serve_in_thread()
+    try:
+        with urllib.request.urlopen(server.url, timeout=10) as response:
+            page = response.read().decode("utf-8")
+        with urllib.request.urlopen(server.url + "board.json", timeout=10) as response:
+            board_json = json.load(response)
+    finally:
+        server.stop()
+    assert 'shown as "Aki (table 3)" and never added up across tables' in " ".join(page.split())
+    assert any(row["player"] == "Aki (table 66)" and row["table"] == HOSTILE for row in board_json["standings"])
 
 
 def test_the_seating_list_in_the_event_docs_is_one_the_scoreboard_reads() -> None:

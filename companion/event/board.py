@@ -6,9 +6,12 @@ trusts none of a device's summaries: each game is replayed line by line with the
 table and line and stops only that game. Thread-safe: paho's thread writes, the web server and the
 terminal read.
 
-Standings count finished games only. In each game the players are placed by total (ties share the
-better place, "1224"); a place earns ``rank_points[place - 1]`` (0 past the list's end). Players are
-ranked by rank points, then by the sum of their totals, then by name.
+Standings count finished games only, each once (a copy of a game heard of earlier is flagged), and
+only games whose player names their table may give (:mod:`.names`: the seating list, or no overlap
+with another table using the same name). In each game the players are placed by total (ties share
+the better place, "1224"); a place earns ``rank_points[place - 1]`` (0 past the list's end). Players
+are ranked by rank points, then by the sum of their totals, then by name. A default name (Aki, P1)
+is a seat at one table, ``("Aki", "3")``, shown "Aki (table 3)".
 
 >>> rows = standings([(["A", "B", "C"], [10, 4, 10]), (["A", "B", "C"], [1, 9, 3])], [3, 1, 0])
 >>> [(s.player, s.rank_points, s.score) for s in rows]  # A and C share 1st, then 3rd and 2nd
@@ -28,6 +31,7 @@ from typing import Any
 
 from companion.engine.record import dumps, header_json
 from companion.errors import RecordError
+from companion.event.names import CATCH_UP, PlayedGame, Seating, name_flags, standing_key, table_order
 from companion.event.stream import MAX_AHEAD, MAX_LINES, LineStream
 from companion.event.text import printable
 from companion.event.wire import JournalMessage
@@ -55,6 +59,13 @@ class Standing:
     rank_points: int
     score: int
     wins: int
+    table: str | None = None  # a default name's table: that seat, not a person
+
+    @property
+    def shown(self) -> str:
+        """The player as the standings show it: "Aki (table 3)" for a default name."""
+        name = printable(self.player, MAX_NAME_CHARS)
+        return f"{name} (table {printable(self.table, 40)})" if self.table is not None else name
 
 
 def places(totals: Sequence[int]) -> list[int]:
@@ -66,9 +77,12 @@ def places(totals: Sequence[int]) -> list[int]:
     return [1 + sum(1 for other in totals if other > mine) for mine in totals]
 
 
-def standings(results: Iterable[tuple[Sequence[str], Sequence[int]]], rank_points: Sequence[int]) -> list[Standing]:
+Player = str | tuple[str, str]  # a name, or (default name, table): see names.standing_key
+
+
+def standings(results: Iterable[tuple[Sequence[Player], Sequence[int]]], rank_points: Sequence[int]) -> list[Standing]:
     """Event standings from finished games given as ``(players, totals)``, best first."""
-    tally: dict[str, list[int]] = {}
+    tally: dict[Player, list[int]] = {}
     for players, totals in results:
         for player, total, place in zip(players, totals, places(totals), strict=True):
             row = tally.setdefault(player, [0, 0, 0, 0])
@@ -76,8 +90,11 @@ def standings(results: Iterable[tuple[Sequence[str], Sequence[int]]], rank_point
             row[1] += rank_points[place - 1] if place <= len(rank_points) else 0
             row[2] += total
             row[3] += place == 1
-    rows = [Standing(name, *row) for name, row in tally.items()]
-    return sorted(rows, key=lambda s: (-s.rank_points, -s.score, s.player))
+    rows = []
+    for key, (games, points, score, wins) in tally.items():
+        name, table = (key, None) if isinstance(key, str) else key
+        rows.append(Standing(name, games, points, score, wins, table))
+    return sorted(rows, key=lambda s: (-s.rank_points, -s.score, s.player, table_order(s.table or "")))
 
 
 @dataclass
@@ -92,6 +109,8 @@ class TrackedGame:
     requested_at: float | None = None  # when lines were last asked for again
     copy_of: str | None = None  # "table 3, game 3-ab12": an identical finished game, which alone counts
     fingerprint: str | None = None  # of a finished game: its setup and actions, whatever its id
+    heard: tuple[float, float] | None = None  # first and last new line heard live (scoreboard's clock)
+    name_flag: str | None = None  # why its player names keep it out of the standings (names.name_flags)
 
     def missing(self, limit: int = 5) -> list[int]:
         """Lines still to come; none once the rules refused a line (nothing after it can apply).
@@ -125,9 +144,14 @@ class Table:
 class Board:
     """Every table of one event; feed it with :meth:`journal` and :meth:`status`."""
 
-    def __init__(self, rank_points: Sequence[int] = DEFAULT_RANK_POINTS, *, gap_grace: float = 1.0) -> None:
+    def __init__(self, rank_points: Sequence[int] = DEFAULT_RANK_POINTS, *, gap_grace: float = 1.0,
+                 seating: Seating | None = None) -> None:
         self.rank_points = tuple(rank_points)
         self.gap_grace = gap_grace
+        self.seating = seating
+        self.live_after = float("-inf")  # lines heard before this (catching up after a connection) are not live
+        self.heard_dirty: set[str] = set()  # tables whose games' heard times changed since the last save
+        self._names_dirty = False  # names or heard times changed: check the names again (names.name_flags)
         self.tables: dict[str, Table] = {}
         self.applied = 0
         self.duplicates = 0
@@ -161,11 +185,18 @@ class Board:
                 self._refuse(table, f"more than {MAX_TABLE_BYTES >> 20} MiB of journal lines; the rest are not kept")
                 return 0
             before = game.stream.duplicates, len(game.stream.waiting), game.stream.applied
+            known = game.stream.game, game.stream.failure
             applied = game.stream.offer(message.line, message.data)
+            if (game.stream.game, game.stream.failure) != known:
+                self._names_dirty = True  # a new game's names (seated elsewhere?), or a game refused
             self.duplicates += game.stream.duplicates - before[0]
             if (len(game.stream.waiting), game.stream.applied) != before[1:]:
                 table.payload += size  # kept: counts against the table's budget
                 self.dirty.add((table.id, game.id))
+                if now >= self.live_after:  # heard live: the game was being played about now
+                    game.heard = (now if game.heard is None else game.heard[0], now)
+                    self.heard_dirty.add(table.id)
+                    self._names_dirty = True
             if applied:
                 self.applied += applied
                 if message.sent is not None:
@@ -192,6 +223,22 @@ class Board:
                 game.announced = max(game.announced, min(lines, MAX_LINES))
                 self._note_gap(game, now)
             self._touched(table, None)
+
+    def set_seating(self, seating: Seating | None) -> None:
+        """A new seating list (reloaded by the organiser): every game is checked against it again."""
+        with self._changed:
+            self.seating = seating
+            self._names_dirty = True
+            for table in self.tables.values():
+                table.view = None
+            self._bump()
+
+    def catch_up(self, now: float) -> None:
+        """The scoreboard (re)connected to the broker at ``now``: for CATCH_UP seconds every table
+        resends and the broker delivers what it queued, all at once, so arrival times say nothing of
+        when a line was played and no line heard then is live."""
+        with self._changed:
+            self.live_after = now + CATCH_UP
 
     def problem(self, text: str, table_id: str | None = None) -> None:
         """A message that could not be used; a table's first few are kept, the rest counted."""
@@ -242,30 +289,57 @@ class Board:
     def games(self) -> list[tuple[str, TrackedGame]]:
         """``(table, game)`` for every game seen, in table order."""
         with self._changed:
-            ordered = sorted(self.tables.values(), key=lambda t: _table_order(t.id))
+            ordered = sorted(self.tables.values(), key=lambda t: table_order(t.id))
             return [(t.id, g) for t in ordered for g in t.games.values()]
 
     def finished_games(self) -> list[tuple[str, TrackedGame]]:
-        """The games that count for the standings: over, accepted by the rules to the end, and not a
+        """The games that count for the standings: over, accepted by the rules to the end, not a
         copy of a game already counted (the same setup and actions under another id, from this
-        table or another): each game counts once, the earliest heard of."""
+        table or another: each game counts once, the earliest heard of), and not flagged for the
+        player names it gives (:mod:`.names`)."""
         with self._changed:
-            return [(table, g) for table, g in self.games() if g.finished() and g.copy_of is None]
+            return [(table, g) for table, g in self.games()
+                    if g.finished() and g.copy_of is None and g.name_flag is None]
 
     def standings(self) -> list[Standing]:
         with self._changed:
             if self._standings is None:
-                self._mark_copies()
-                played = [g.stream.game for _, g in self.finished_games() if g.stream.game is not None]
-                self._standings = standings([(game.setup.players, game.totals()) for game in played], self.rank_points)
+                self._mark_copies()  # a game that became a copy or stopped being one proves nothing, or again
+                self._names_dirty = True
+            if self._names_dirty:
+                self._names_dirty = False
+                if self._mark_names():
+                    self._standings = None
+            if self._standings is None:
+                results = []
+                for table, tracked in self.finished_games():
+                    game = tracked.stream.game
+                    if game is not None:
+                        players = [standing_key(name, table, self.seating) for name in game.setup.players]
+                        results.append((players, game.totals()))
+                self._standings = standings(results, self.rank_points)
             return self._standings
+
+    def flagged(self) -> list[str]:
+        """A line per game kept out of the standings for its player names, at most
+        MAX_PROBLEMS_PER_TABLE per table (then one line counting the rest)."""
+        with self._changed:
+            self.standings()
+            lines = []
+            for table in sorted(self.tables.values(), key=lambda t: table_order(t.id)):
+                shown, unshown = self._flag_lines(table, MAX_PROBLEMS_PER_TABLE)
+                lines += shown
+                if unshown:
+                    lines.append(f"table {printable(table.id, 40)}: {unshown} more games not scored for their names")
+            return lines
 
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
         """Everything the page and the terminal show, as plain data (``now``: the clock of ``last_seen``)."""
         with self._changed:
-            rows = [{**s.__dict__, "player": printable(s.player, MAX_NAME_CHARS)} for s in self.standings()]
-            tables = []  # after the standings, which may have flagged copies in the views
-            for table in sorted(self.tables.values(), key=lambda t: _table_order(t.id)):
+            rows = [{**s.__dict__, "player": s.shown, "table": None if s.table is None else printable(s.table, 40)}
+                    for s in self.standings()]
+            tables = []  # after the standings, which may have flagged copies and names in the views
+            for table in sorted(self.tables.values(), key=lambda t: table_order(t.id)):
                 if table.view is None:
                     table.view = _table_view(table)
                 tables.append(table.view)
@@ -294,6 +368,29 @@ class Board:
             found = [(t, g, self.tables[t].games.get(g)) for t, g in sorted(dirty) if t in self.tables]
             return [(t, g, list(game.stream.lines)) for t, g, game in found if game is not None and game.stream.lines]
 
+    def take_heard(self) -> list[tuple[str, dict[str, list[float]]]]:
+        """``(table, {game: [first, last]})`` of every table whose games were heard live since the
+        last call (for the state directory: a restart must not lose when games were played)."""
+        with self._changed:
+            dirty, self.heard_dirty = self.heard_dirty, set()
+            found = [self.tables[t] for t in sorted(dirty) if t in self.tables]
+            return [(t.id, {g.id: list(g.heard) for g in t.games.values() if g.heard is not None}) for t in found]
+
+    def mark_heard_dirty(self, tables: Iterable[str]) -> None:
+        """Tables whose heard times could not be saved: the next :meth:`take_heard` returns them again."""
+        with self._changed:
+            self.heard_dirty.update(tables)
+
+    def restore_heard(self, table_id: str, game_id: str, first: float, last: float) -> None:
+        """When a game restored from the state directory was heard live before the restart."""
+        with self._changed:
+            table = self.tables.get(table_id)
+            game = table.games.get(game_id) if table is not None else None
+            if game is not None and first <= last:
+                game.heard = (first, last)
+                self._names_dirty = True
+                self._bump()
+
     def mark_dirty(self, games: Iterable[tuple[str, str]]) -> None:
         """Games whose saving failed: the next :meth:`take_dirty` returns them again."""
         with self._changed:
@@ -310,6 +407,7 @@ class Board:
                 self.applied += game.stream.offer(number, line)
             table.payload += sum(len(dumps(line)) for line in lines)
             table.current = game_id
+            self._names_dirty = True
             self._touched(table, game)
 
     # --- inside the lock -------------------------------------------------------------------
@@ -351,14 +449,42 @@ class Board:
         self._bump()
 
     def _problem_lines(self) -> list[str]:
+        """What is wrong, bounded: a table shows at most MAX_PROBLEMS_PER_TABLE (its refused
+        messages first, then its games not scored for their names) and counts the rest."""
         lines = list(self.problems)
         if self.problems_unshown:
             lines.append(f"{self.problems_unshown} more problems not shown")
-        for table in sorted(self.tables.values(), key=lambda t: _table_order(t.id)):
-            lines += table.problems
-            if table.problems_unshown:
-                lines.append(f"table {printable(table.id, 40)}: {table.problems_unshown} more problems not shown")
+        for table in sorted(self.tables.values(), key=lambda t: table_order(t.id)):
+            flags, unflagged = self._flag_lines(table, MAX_PROBLEMS_PER_TABLE - len(table.problems))
+            lines += table.problems + flags
+            if table.problems_unshown + unflagged:
+                lines.append(f"table {printable(table.id, 40)}: {table.problems_unshown + unflagged} more problems"
+                             " not shown")
         return lines
+
+    def _flag_lines(self, table: Table, room: int) -> tuple[list[str], int]:
+        """The first ``room`` of a table's games not scored for their names, as lines, and how many more."""
+        flagged = [g for g in table.games.values() if g.name_flag is not None]
+        shown = flagged[: max(room, 0)]
+        lines = [printable(f"{g.name_flag}: not scored (game {g.id})", MAX_PROBLEM_CHARS) for g in shown]
+        return lines, len(flagged) - len(lines)
+
+    def _mark_names(self) -> bool:
+        """Flag every game whose player names its table may not give (:func:`.names.name_flags`);
+        True if a flag changed. Refused games and copies are no one's games: they prove nothing and
+        are not flagged."""
+        every = self.games()
+        played = [PlayedGame(table, g.id, tuple(g.stream.game.setup.players), g.heard) for table, g in every
+                  if g.stream.game is not None and g.stream.failure is None and g.copy_of is None]
+        flags = name_flags(played, self.seating)
+        changed = False
+        for table_id, game in every:
+            flag = flags.get((table_id, game.id))
+            if flag != game.name_flag:
+                game.name_flag = flag
+                self.tables[table_id].view = None
+                changed = True
+        return changed
 
     def _mark_copies(self) -> None:
         """Flag every finished game identical to one heard of earlier (see :meth:`finished_games`)."""
@@ -389,10 +515,6 @@ class Board:
     def _bump(self) -> None:
         self.version += 1
         self._changed.notify_all()
-
-
-def _table_order(table_id: str) -> tuple[int, str]:
-    return (int(table_id), "") if table_id.isdigit() and len(table_id) < 10 else (1 << 30, table_id)
 
 
 def _fingerprint(game: TrackedGame) -> str:
@@ -444,5 +566,6 @@ def _table_view(table: Table) -> dict[str, Any]:
         "problem": printable(f"table {table.id}, {failure}", MAX_PROBLEM_CHARS) if failure else None,
         "changed_lines": game.stream.conflicts[:5],
         "copy_of": game.copy_of,
+        "name_flag": None if game.name_flag is None else printable(game.name_flag, MAX_PROBLEM_CHARS),
     }
     return view

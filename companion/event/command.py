@@ -13,7 +13,7 @@ from types import FrameType
 from typing import Any
 
 from companion.errors import ConfigError
-from companion.event.board import DEFAULT_RANK_POINTS
+from companion.event.board import DEFAULT_RANK_POINTS, Board
 from companion.event.config import DEFAULT_PREFIX, Topics, check_id, parse_broker
 from companion.paths import state_dir
 
@@ -40,6 +40,10 @@ def add_scoreboard_command(commands: Any) -> None:
                        help="points for 1st, 2nd, ... place in each finished game (default %(default)s)")
     board.add_argument("--export", type=Path, metavar="DIR",
                        help="on exit, write standings.csv, games.csv and every game's record here (checked at start)")
+    board.add_argument("--seating", type=Path, metavar="FILE",
+                       help="the organiser's seating list, a line 'TABLE: NAME, NAME, ...' per table (or per table "
+                       "and round): a game naming a player not seated at its table is not scored (checked at start; "
+                       "read again on SIGHUP)")
     board.add_argument("--state", type=Path, metavar="DIR",
                        help="where the scoreboard keeps every game it rebuilt, to resume from after its own restart "
                        "(default: STATE/scoreboard/EVENT in the user's state directory)")
@@ -79,22 +83,35 @@ def parse_http(text: str) -> tuple[str, int] | None:
 def cmd_scoreboard(args: argparse.Namespace) -> int:
     """Check every option, then run until Ctrl-C or SIGTERM; export at the end. A stop at any moment
     (even during the start) ends cleanly: the signal only sets a flag."""
-    stop = threading.Event()
+    stop, reload = threading.Event(), threading.Event()
 
-    def on_signal(_signum: int, _frame: FrameType | None) -> None:
-        stop.set()
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
+        (reload if signum == getattr(signal, "SIGHUP", None) else stop).set()
 
-    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    signals = [signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])]
+    previous = {s: signal.signal(s, on_signal) for s in signals}
     try:
-        return _run(args, stop)
+        return _run(args, stop, reload)
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
 
 
-def _run(args: argparse.Namespace, stop: threading.Event) -> int:
+def reload_seating(board: Board, path: Path) -> str:
+    """Read the seating list again (on SIGHUP: the organiser added a round); a list with a mistake
+    is said in one line and the one in force stays."""
+    from companion.event.names import read_seating
+
     try:
-        from companion.event.board import Board
+        board.set_seating(read_seating(path))
+    except ConfigError as err:
+        return f"seating list not reloaded, the one in force stays: {err}"
+    return f"seating list reloaded from {path}"
+
+
+def _run(args: argparse.Namespace, stop: threading.Event, reload: threading.Event) -> int:
+    try:
+        from companion.event.names import read_seating
         from companion.event.scoreboard import Scoreboard, check_export_dir, export, render_text
         from companion.event.state import BoardState
         from companion.event.web import ScoreboardServer
@@ -105,7 +122,8 @@ def _run(args: argparse.Namespace, stop: threading.Event) -> int:
     broker = parse_broker(args.broker, ca_file=args.ca_file, username=args.username, password_file=args.password_file)
     broker.password()  # an unreadable password file is said now, not on the first connection
     topics = Topics(check_id("prefix", args.prefix), check_id("event", args.event))
-    board = Board(parse_rank_points(args.rank_points))
+    seating = read_seating(args.seating) if args.seating is not None else None
+    board = Board(parse_rank_points(args.rank_points), seating=seating)
     http = parse_http(args.http)
     if args.export is not None:
         check_export_dir(args.export)
@@ -137,6 +155,10 @@ def _run(args: argparse.Namespace, stop: threading.Event) -> int:
 
         seen = -1
         while not stop.wait(REFRESH):
+            if reload.is_set():
+                reload.clear()
+                if args.seating is not None:
+                    print(reload_seating(board, args.seating), file=sys.stderr, flush=True)
             if not args.quiet and board.version != seen:
                 seen = show()
         if not args.quiet:

@@ -107,6 +107,7 @@ class Scoreboard:
             return
         log.info("connected to %s:%d (session %s)", self.broker.host, self.broker.port,
                  "kept" if flags.session_present else "new")
+        self.board.catch_up(self.clock())  # what arrives now was queued or is resent: not heard live
         client.subscribe([(self.topics.every_table("journal"), 1), (self.topics.every_table("status"), 1)])
         self.connected.set()
         self.board.set_broker_down(None)
@@ -221,6 +222,8 @@ def render_text(snapshot: dict[str, Any], now: float | None = None) -> str:
             notes.append("finished")
         if game.get("copy_of"):
             notes.append(f"a copy of {game['copy_of']}: not scored")
+        if game.get("name_flag"):
+            notes.append(f"NOT SCORED: {game['name_flag']}")
         if game["waiting_for"]:
             notes.append(f"waiting for line {game['waiting_for'][0]}")
         if game["changed_lines"]:
@@ -255,16 +258,19 @@ def _csv(rows: list[list[Any]]) -> str:
 
 
 def standings_csv(board: Board) -> str:
+    """The standings (a default name as "Aki (table 3)"), then a ``not scored`` row per game kept out
+    for its player names (bounded per table like the page's problems)."""
     rows: list[list[Any]] = [["place", "player", "games", "rank_points", "score", "wins"]]
     for place, row in enumerate(board.standings(), start=1):
-        rows.append([place, row.player, row.games, row.rank_points, row.score, row.wins])
+        rows.append([place, row.shown, row.games, row.rank_points, row.score, row.wins])
+    rows += [["not scored", line] for line in board.flagged()]
     return _csv(rows)
 
 
 def games_csv(board: Board) -> str:
     """One row per game of every table: who played, the totals, whether it is finished, refused, or a
     copy of another (not scored)."""
-    board.standings()  # flags the copies
+    board.standings()  # flags the copies and the names
     rows: list[list[Any]] = [["table", "game_id", "game", "players", "totals", "finished", "winners", "lines",
                               "problem"]]
     for table, tracked in board.games():
@@ -276,6 +282,8 @@ def games_csv(board: Board) -> str:
         problem = str(tracked.stream.failure or "")
         if tracked.copy_of:
             problem = f"a copy of {tracked.copy_of}: not scored"
+        elif tracked.name_flag:
+            problem = f"{tracked.name_flag}: not scored"
         rows.append([
             table, tracked.id, game.game_id, " / ".join(game.setup.players),
             " / ".join(map(str, game.totals())),

@@ -7,6 +7,10 @@ A restarted scoreboard loads them and asks the tables only for the lines it lack
 retained status says how many there are). A table or game id that is not a safe file name is
 kept in memory only, and said once.
 
+``<dir>/<table>/heard.json`` keeps when the scoreboard heard each of the table's games live,
+``{"<game id>": [first, last]}`` by its own clock (:mod:`.names` uses it to prove two tables used a
+name at the same time): a restart must not lose it, since what arrives right after one is not live.
+
 >>> import tempfile
 >>> from companion.event.board import Board
 >>> from companion.event.wire import JournalMessage
@@ -22,17 +26,22 @@ kept in memory only, and said once.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
 from pathlib import Path
 
+from companion.codec import decode_json
 from companion.engine.record import encode_line, parse_lines
-from companion.errors import StorageError
+from companion.errors import RecordError, StorageError
 from companion.event.board import MAX_TABLE_BYTES, Board
 from companion.storage import atomic_replace, read_file
 
 log = logging.getLogger(__name__)
+
+HEARD = "heard.json"
+MAX_HEARD_BYTES = 1 << 20  # a table's heard times: 200 games of about 60 bytes, with room to spare
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")  # a file name on any file system, never . or ..
 
@@ -86,6 +95,17 @@ class BoardState:
             self._said.discard("write")
             written += 1
         board.mark_dirty(failed)
+        unsaved = []
+        for table_id, heard in board.take_heard():
+            if not safe_name(table_id):
+                continue  # said above, with its games
+            try:
+                (self.directory / table_id).mkdir(parents=True, exist_ok=True)
+                atomic_replace(self.directory / table_id / HEARD, json.dumps(heard, sort_keys=True).encode("utf-8"))
+            except (OSError, StorageError) as err:
+                unsaved.append(table_id)
+                self._say("write", "the scoreboard's state cannot be saved (%s); trying again", err)
+        board.mark_heard_dirty(unsaved)
         return written
 
     def load(self, board: Board) -> int:
@@ -102,7 +122,26 @@ class BoardState:
                 continue
             board.restore(path.parent.name, path.stem, read.objects)
             loaded += 1
+        for path in sorted(self.directory.glob(f"*/{HEARD}")):
+            if safe_name(path.parent.name):
+                self._load_heard(board, path)
         return loaded
+
+    def _load_heard(self, board: Board, path: Path) -> None:
+        """One table's heard times; a damaged file is skipped with a warning (those games then prove
+        nothing about when they were played, which flags nothing)."""
+        try:
+            heard = decode_json(read_file(path, MAX_HEARD_BYTES).decode("utf-8"))
+        except (OSError, StorageError, RecordError, UnicodeDecodeError) as err:
+            log.warning("scoreboard state: %s is skipped (%s)", path, err)
+            return
+        if not isinstance(heard, dict):
+            log.warning("scoreboard state: %s is skipped (not an object)", path)
+            return
+        for game_id, times in heard.items():
+            if (isinstance(times, list) and len(times) == 2
+                    and all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in times)):
+                board.restore_heard(path.parent.name, game_id, float(times[0]), float(times[1]))
 
     def _say(self, key: str, message: str, *args: object) -> None:
         if key not in self._said:

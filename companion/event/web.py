@@ -43,7 +43,7 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .2rem .6rem; border-bottom: 1px solid #333; vertical-align: top; }
 th { color: #aaa; font-weight: normal; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .off { color: #f66; } .on { color: #6f6; } .done { color: #9cf; } .bad { color: #fc3; }
-#state { color: #888; font-size: 1rem; }
+#state { color: #888; font-size: 1rem; } .note { color: #888; font-size: 1rem; }
 </style></head>
 <body>
 <h1>Scoreboard <span id="state">connecting...</span></h1>
@@ -53,6 +53,10 @@ th { color: #aaa; font-weight: normal; } td.n { text-align: right; font-variant-
 <h2>Standings</h2>
 <table id="standings"><thead><tr><th>#</th><th>player</th><th>games</th><th>points</th><th>score</th>
 </tr></thead><tbody></tbody></table>
+<p id="names-note" class="note">A name a device gives a seat nobody named (Aki, Ben, ..., P1, Player 1) is that seat,
+not a person: it is shown as "Aki (table 3)" and never added up across tables. A game naming a player seated
+at another table, or a name two tables use at the same time ("contested"), is not scored until the organiser
+settles it.</p>
 <ul id="problems" class="bad"></ul>
 <script>
 "use strict";
@@ -76,8 +80,9 @@ function draw(board) {
     if (g && g.copy_of) state += ", a copy of " + g.copy_of + ": not scored";
     if (g && g.waiting_for.length) state += ", waiting for line " + g.waiting_for[0];
     if (g && g.changed_lines.length) state += ", line " + g.changed_lines[0] + " came again changed (first kept)";
+    if (g && g.name_flag) state += ", NOT SCORED: " + g.name_flag;
     if (g && g.problem) state += ", REFUSED: " + g.problem;
-    cell(row, state, g && g.problem ? "bad" : g && g.over ? "done" : t.online ? "on" : "off");
+    cell(row, state, g && (g.problem || g.name_flag) ? "bad" : g && g.over ? "done" : t.online ? "on" : "off");
   }
   const standings = document.querySelector("#standings tbody");
   standings.replaceChildren();

@@ -25,6 +25,7 @@ from companion.daemon.virtual import VirtualDevice
 from companion.event.board import Board, standings
 from companion.event.config import EventConfig, Topics, parse_broker
 from companion.event.mosquitto import Mosquitto, mosquitto_binary
+from companion.event.names import standing_key
 from companion.event.publisher import Publisher
 from companion.event.scoreboard import Scoreboard
 from companion.hw.keys import Key, KeyEvent
@@ -104,8 +105,9 @@ class MockTable:
         self.publisher.close()
         self.publisher = None
 
-    def new_game(self, game_id: str = "tezuma") -> None:
-        """From the new-game form: choose the game, jump to Start, OK (as tests/device do)."""
+    def new_game(self, game_id: str = "tezuma", names: list[str] | None = None) -> None:
+        """From the new-game form: choose the game (and, if given, a seat's name after another from
+        the device's list, with RIGHT), jump to Start, OK (as tests/device do)."""
         app = self.device.app
         if self.device.game is not None:  # after a finished game: past its tables, then OK on the ranking
             while len(app.screens) > 1:
@@ -115,7 +117,21 @@ class MockTable:
             if app.top.game.value == game_id:
                 break
             self.device.press(KeyEvent(Key.RIGHT))
-        self.device.press(KeyEvent(Key.UP))
+        if names:
+            self.device.press(KeyEvent(Key.DOWN))  # the players row (its count is the game's most)
+        for seat, name in enumerate(names or []):
+            self.device.press(KeyEvent(Key.DOWN))  # each seat's name in turn
+            choice = app.top.names[seat]
+            assert app.top.rows[app.top.row] is choice
+            for _ in choice.options:
+                if choice.value == name:
+                    break
+                self.device.press(KeyEvent(Key.RIGHT))
+            assert choice.value == name, f"{name} is not on the device's list"
+        if not names:
+            self.device.press(KeyEvent(Key.UP))  # from the first row up to Start
+        while app.top.rows[app.top.row] is not None:
+            self.device.press(KeyEvent(Key.DOWN))
         self.device.press(KeyEvent(Key.OK))
         self.model = table_model(self.device.game, self.rng, 0.4)
 
@@ -194,13 +210,25 @@ def has_every_line(board: Board, tables: list[MockTable]) -> Callable[[], bool]:
 
 def assert_board_equals_replays(board: Board, tables: list[MockTable]) -> None:
     """Every game on the board is the replay of a journal, table by table, and so are the standings."""
-    summaries = []
+    finished = assert_games_equal_replays(board, tables)
+    assert board.standings() == standings(finished, board.rank_points)
+
+
+def assert_games_equal_replays(board: Board, tables: list[MockTable]) -> list[tuple[list[Any], list[int]]]:
+    """Every game on the board is the replay of a journal, table by table; returns the finished
+    ones as the standings take them, ``(players, totals)``."""
+    finished = []
     for table in tables:
         replays = sorted(json.dumps(replay_json(p), sort_keys=True) for p in table.journals())
         games = board.tables[table.table].games.values()
         assert all(g.stream.failure is None for g in games)
         rebuilt = sorted(json.dumps(rendered_summary(g.stream.game), sort_keys=True) for g in games)
         assert rebuilt == replays, f"table {table.table}"
-        summaries += [json.loads(r) for r in replays]
-    finished = [(s["players"], s["totals"]) for s in summaries if s["pending"] is None]
-    assert board.standings() == standings(finished, board.rank_points)
+        finished += [(scored_as(s["players"], table.table, board), s["totals"])
+                     for s in map(json.loads, replays) if s["pending"] is None]
+    return finished
+
+
+def scored_as(players: list[str], table: str, board: Board) -> list[str | tuple[str, str]]:
+    """Who the standings credit: a name, or a default name's seat at its table ("Aki (table 3)")."""
+    return [standing_key(name, table, board.seating) for name in players]

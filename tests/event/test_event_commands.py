@@ -15,6 +15,7 @@ from pathlib import Path
 
 from companion.event.board import standings
 from companion.event.mosquitto import free_port
+from companion.event.names import standing_key
 from companion.report import rendered_summary
 from tests.event.conftest import EVENT, SETTLE, replay_json, settle
 
@@ -98,13 +99,17 @@ def test_the_scoreboard_command_serves_shows_and_exports(tmp_path, broker, table
             child.communicate(timeout=10)
     assert child.returncode == 0, err
     assert "standings" in out and "finished" in out, out + err
-    replays = [replay_json(p) for t in playing for p in t.journals()]
-    expected = standings([(r["players"], r["totals"]) for r in replays], (5, 3, 1, 0))
+    played = [(t.table, replay_json(p)) for t in playing for p in t.journals()]
+    replays = [r for _, r in played]
+    # the tables' default names (Aki, Ben, ...) are each a seat at one table: "Aki (table 1)"
+    expected = standings([([standing_key(n, table, None) for n in r["players"]], r["totals"]) for table, r in played],
+                         (5, 3, 1, 0))
     with open(export / "standings.csv", encoding="utf-8") as stream:
         rows = list(csv.DictReader(stream))
     assert [(r["player"], int(r["rank_points"]), int(r["score"])) for r in rows] == [
-        (s.player, s.rank_points, s.score) for s in expected
+        (s.shown, s.rank_points, s.score) for s in expected
     ]
+    assert any(r["player"].endswith("(table 2)") for r in rows)
     records = sorted((export / "records").glob("*.jsonl"))
     assert len(records) == 2
     assert sorted(map(str, (replay_json(p) for p in records))) == sorted(map(str, replays))

@@ -40,6 +40,7 @@ from tests.event.conftest import (
     assert_board_equals_replays,
     has_every_line,
     replay_json,
+    scored_as,
     settle,
 )
 
@@ -257,9 +258,10 @@ def test_copies_of_a_finished_game_count_once_whoever_sends_them(arena: Arena) -
     arena.hostile.flush(arena.hostile.send("status", b"{}"))
     arena.heard_all()
     rows = arena.board.standings()
-    replays = [replay_json(p) for t in arena.honest for p in t.journals()]
-    own = replay_json(EXAMPLES / "tezuma.jsonl")
-    expected = standings([(r["players"], r["totals"]) for r in [*replays, own]], arena.board.rank_points)
+    replays = [(t.table, replay_json(p)) for t in arena.honest for p in t.journals()]
+    own = (HOSTILE, replay_json(EXAMPLES / "tezuma.jsonl"))
+    expected = standings([(scored_as(r["players"], table, arena.board), r["totals"]) for table, r in [*replays, own]],
+                         arena.board.rank_points)
     assert rows == expected  # every game once: table 1's game, table 2's, and table 66's own
     copies = [g for g in arena.board.tables[HOSTILE].games.values() if g.copy_of]
     assert len(copies) == 5

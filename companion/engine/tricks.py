@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from companion.engine.actions import RecordAction
 from companion.engine.base import Game, is_digits, is_int
 from companion.errors import IllegalPlay, RecordError
 
@@ -71,22 +72,12 @@ class SuitedCard:
 
 
 @dataclass(frozen=True)
-class SeatCard:
+class SeatCard(RecordAction):
     """An action of one seat and one suited card (a play, a prediction): a game subclass sets ``type``."""
 
     seat: int
     card: SuitedCard
     type: ClassVar[str]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "card": str(self.card)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Any:
-        seat, card = data.get("seat"), data.get("card")
-        if not is_int(seat) or not isinstance(card, str):
-            raise RecordError(f"a {cls.type} needs an integer 'seat' and a string 'card'")
-        return cls(seat, SuitedCard.from_record(card))
 
 
 # --- reasons as codes ----------------------------------------------------------------------

@@ -22,7 +22,7 @@ hand in public). Both are flagged at once, naming the trick of the decline.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -30,7 +30,10 @@ from companion.engine.actions import RecordAction
 from companion.engine.base import Game, is_digits, is_int
 from companion.errors import IllegalPlay, RecordError
 
-CardT = TypeVar("CardT", bound="SuitedCard")
+# A card as the layer keeps it in tricks and deals: any hashable value (a deal's cards are compared
+# and counted) written by str(); a suited game's are SuitedCards, Zenjidou's are numbers.
+CardT = TypeVar("CardT", bound=Hashable)
+SuitedT = TypeVar("SuitedT", bound="SuitedCard")
 ContextT = TypeVar("ContextT")
 OutcomeT = TypeVar("OutcomeT")
 # A rule reads its context and gives an outcome, so Rule varies as a function does.
@@ -215,7 +218,7 @@ class Trick(Generic[CardT]):
         return [card for turn in self.turns for card in turn.cards]
 
     @property
-    def lead_suit(self) -> str | None:
+    def lead_suit(self: Trick[SuitedT]) -> str | None:
         for turn in self.turns:
             if turn.cards:
                 return turn.cards[0].suit

@@ -32,7 +32,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import product
-from typing import Any, ClassVar, Literal, cast
+from typing import Any, ClassVar, Literal, NamedTuple, cast
 
 from companion.carddata import CardCheck, named
 from companion.engine.actions import RecordAction, one_of
@@ -64,7 +64,7 @@ FACT_NAMES = ("colour", "score", "effect", "rule")
 COLOURS = 5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Effect:
     """What a card's effect does; ``colour`` is the colour a TRUMP effect makes trump (an index)."""
 
@@ -79,7 +79,7 @@ class Effect:
         return cls(EFFECT_KINDS[index])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardFacts:
     """One card's print: colour index, score (the mark's points), effect and resolution rule."""
 
@@ -104,8 +104,11 @@ def facts_of(table: Mapping[str, Any], number: int, marks: Sequence[int] = (0, 1
 # --- effects resolved by priority ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Entry:
+# Entry, GroupOutcome, Effects, Strongest and Need are named tuples: values built on every trick
+# (or every action), and a tuple is built in half the time of a frozen dataclass.
+
+
+class Entry(NamedTuple):
     """A card in a trick: its place in play order, the hand that played it, its number and print."""
 
     position: int
@@ -123,8 +126,7 @@ PRIORITY: Mapping[str, Callable[[Entry], int]] = {
 }
 
 
-@dataclass(frozen=True)
-class GroupOutcome:
+class GroupOutcome(NamedTuple):
     """One effect group in a trick: the card whose effect applies and the cards it overrode."""
 
     group: str
@@ -143,9 +145,12 @@ class EffectGroup:
     kinds: frozenset[str]
 
     def resolve(self, entries: Sequence[Entry], resolution: str) -> GroupOutcome:
-        members = sorted((e for e in entries if e.facts.effect.kind in self.kinds), key=PRIORITY[resolution])
+        kinds = self.kinds
+        members = [e for e in entries if e.facts.effect.kind in kinds]
         if not members:
             return GroupOutcome(self.name, None)
+        if len(members) > 1:
+            members.sort(key=PRIORITY[resolution])
         return GroupOutcome(self.name, members[0], tuple(members[1:]))
 
 
@@ -156,8 +161,7 @@ FACT_LIMITS = {"colour": COLOURS - 1, "score": 5, "effect": EFFECT_KINDS.index(T
                "rule": len(RESOLUTION_RULES) - 1}
 
 
-@dataclass(frozen=True)
-class Effects:
+class Effects(NamedTuple):
     """What the cards so far make of strength: low numbers strong or not, the trump colour or None."""
 
     entries: tuple[Entry, ...]
@@ -176,8 +180,9 @@ def resolve_effects(entries: Sequence[Entry], resolution: str) -> Effects:
     return Effects(tuple(entries), low_strong, trump_colour, order, trump)
 
 
-@dataclass(frozen=True)
-class Strongest:
+class Strongest(NamedTuple):
+    """The strongest card, and whether a trump colour made it so."""
+
     entry: Entry
     by_trump: bool
 
@@ -188,7 +193,10 @@ class TrumpDecides:
     name = "trump"
 
     def decide(self, effects: Effects) -> Strongest | None:
-        trumps = [e for e in effects.entries if effects.trump is not None and e.facts.colour == effects.trump]
+        trump = effects.trump
+        if trump is None:
+            return None
+        trumps = [e for e in effects.entries if e.facts.colour == trump]
         return Strongest(_best(trumps, effects.low_strong), True) if trumps else None
 
 
@@ -270,7 +278,7 @@ class RoundRule:
                    one_of(kind, "variant", data.get("variant"), (None, *HOUSE_EXAMPLES)))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OutOfOrder:
     """L lowest or closest, proved broken by a later card: ``hand`` put down ``card`` in ``trick``
     while holding ``held`` (shown in ``shown_in``), which the rule puts first (0-based indexes)."""
@@ -818,6 +826,7 @@ class Round(Deal[Card]):
     sides: dict[int, str] = field(default_factory=dict)
     guesses: tuple[int, ...] | None = None
     revealed: dict[int, int] = field(default_factory=dict)  # cards put down per hand
+    played: list[tuple[int, int, Turn[Card]]] = field(default_factory=list)  # (trick, position, turn) in order
     watched: int = 0  # turns of this round the revoke watch has seen (once their facts were known)
     seen: list[Card] = field(default_factory=list)
     # seen[:asked] are cards whose facts are all known: open_question looks on from there (facts are
@@ -849,8 +858,7 @@ class ZState(TrickState[Round]):
     waiting: tuple[Question | None, Need | None] | None = field(default=None, repr=False, compare=False)
 
 
-@dataclass(frozen=True)
-class Need:
+class Need(NamedTuple):
     """What a round waits for next: an action kind and the hand (or None); ``auto`` the forced card."""
 
     kind: str
@@ -902,6 +910,10 @@ class Zenjidou(TrickGame[ZState]):
         self.rounds: int = cards["rounds"]
         self.bonus: int = cards["top_scorer_bonus"]
         self.told = self._decode_told(self.setup.table_facts)
+        # Each card's four question keys, in FACT_NAMES order (looked up on every card seen).
+        self.fact_keys: dict[int, list[str]] = {
+            number: [self.question_key(number, name) for name in FACT_NAMES] for number in self.numbers
+        }
 
     # --- card data -------------------------------------------------------------------------
 
@@ -977,17 +989,28 @@ class Zenjidou(TrickGame[ZState]):
         return value if value is not None else self.state.learned.get(key)
 
     def facts(self, number: int) -> CardFacts:
-        """A card's print, once all four facts are known (kept in the state: facts are never unlearned
-        but by undo, which folds a fresh state)."""
+        """A card's print, once all four facts are known."""
         known = self.state.known.get(number)
-        if known is not None:
-            return known
-        values = [self.fact(number, name) for name in FACT_NAMES]
-        if any(v is None for v in values):
-            raise LookupError(f"card {number}'s facts are not known yet")
+        if known is None:
+            known = self._learn(number)
+            if known is None:
+                raise LookupError(f"card {number}'s facts are not known yet")
+        return known
+
+    def _learn(self, number: int) -> CardFacts | None:
+        """A card's print once all four facts are known, kept in the state (facts are never unlearned
+        but by undo, which folds a fresh state); None while one is unknown."""
+        told, learned = self.told, self.state.learned
+        values = []
+        for key in self.fact_keys.get(number) or [self.question_key(number, name) for name in FACT_NAMES]:
+            value = told.get(key)
+            if value is None:
+                value = learned.get(key)
+                if value is None:
+                    return None
+            values.append(value)
         colour, score, effect, rule = values
-        # The ignore below: no value is None (checked above)
-        known = CardFacts(colour, self.marks[score], Effect.from_index(effect), RESOLUTION_RULES[rule])  # type: ignore[index,arg-type]
+        known = CardFacts(colour, self.marks[score], Effect.from_index(effect), RESOLUTION_RULES[rule])
         self.state.known[number] = known
         return known
 
@@ -998,12 +1021,9 @@ class Zenjidou(TrickGame[ZState]):
         seen = deal.seen
         while deal.asked < len(seen):
             number = seen[deal.asked]
-            if number not in known:
-                for name in FACT_NAMES:
-                    if self.fact(number, name) is None:
-                        return Question(self.question_key(number, name), f"card {number}: {name}?", 0,
-                                        self.fact_limit(name))
-                self.facts(number)
+            if number not in known and self._learn(number) is None:
+                name = next(name for name in FACT_NAMES if self.fact(number, name) is None)
+                return Question(self.question_key(number, name), f"card {number}: {name}?", 0, self.fact_limit(name))
             deal.asked += 1
         return None
 
@@ -1123,7 +1143,9 @@ class Zenjidou(TrickGame[ZState]):
         house = how.house(deal, trick, hand)
         if house is not None:
             trick.house = house
-        trick.turns.append(Turn(hand, (card,)))
+        turn = Turn(hand, (card,))
+        deal.played.append((len(deal.tricks) - 1, len(trick.turns), turn))
+        trick.turns.append(turn)
         deal.revealed[hand] = deal.revealed.get(hand, 0) + 1
         if card not in deal.seen:
             deal.seen.append(card)
@@ -1132,17 +1154,17 @@ class Zenjidou(TrickGame[ZState]):
         """Show the revoke watch the cards put down since it last looked (their facts are known now):
         under a must-follow rule a card off the lead colour declines it. Under L lowest and closest a
         card proves wrong any earlier play of its hand that the rule would have made with it."""
-        if sum(len(trick.turns) for trick in deal.tricks) == deal.watched:
+        turns = deal.played
+        if len(turns) == deal.watched:
             return  # the common case: nothing new since the last look
-        turns = [(index, position, turn) for index, trick in enumerate(deal.tricks)
-                 for position, turn in enumerate(trick.turns)]
         how = deal.how
         assert how is not None  # cards go down only once the rule is chosen
         variant = deal.rule.variant if deal.rule is not None else None
-        for at, (index, position, turn) in enumerate(turns[deal.watched:], start=deal.watched):
+        for at in range(deal.watched, len(turns)):
+            index, position, turn = turns[at]
             card = self.suited(turn.cards[0])
             deal.watch.shown(deal.index, turn.seat, card, index)
-            lead = self.suited(deal.tricks[index].turns[0].cards[0]).suit
+            lead = self.colours[self.facts(deal.tricks[index].turns[0].cards[0]).colour]
             if how.must_follow and position and card.suit != lead:
                 deal.watch.declined_suits(deal.index, turn.seat, [lead], index)
             if variant is not None:

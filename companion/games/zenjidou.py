@@ -156,6 +156,9 @@ class EffectGroup:
 
 ORDER_GROUP = EffectGroup("order", frozenset({LOW_STRONG, LOW_CANCEL}))
 TRUMP_GROUP = EffectGroup("trump", frozenset({TRUMP, TRUMP_VOID}))
+# The terms a trick's reason names an effect and the order by (built once, like the game's colours).
+EFFECT_TERMS = {kind: Term("zenjidou.effect", kind) for kind in EFFECT_KINDS}
+ORDER_TERMS = {True: Term("zenjidou.order", "low"), False: Term("zenjidou.order", "high")}
 # The largest index each fact may take (asked on every open question, so built once).
 FACT_LIMITS = {"colour": COLOURS - 1, "score": 5, "effect": EFFECT_KINDS.index(TRUMP) + COLOURS - 1,
                "rule": len(RESOLUTION_RULES) - 1}
@@ -905,6 +908,9 @@ class Zenjidou(TrickGame[ZState]):
         self.n = 4 if self.players == 2 else self.players
         self.numbers: list[Card] = [Card(number) for number in cards["numbers"]]
         self.colours: list[str] = [c["code"] for c in cards["colours"]]
+        # What every trick's reason names, built once.
+        self.colour_terms = [Term("colour", code) for code in self.colours]
+        self.seat_terms = [Seat(player) for player in range(self.players)]
         self.marks: list[int] = list(cards["score_marks"])
         self.tricks: int = cards["tricks_per_round"]
         self.rounds: int = cards["rounds"]
@@ -1263,12 +1269,12 @@ class Zenjidou(TrickGame[ZState]):
 
     def win_phrase(self, best: Strongest, effects: Effects, quiz: bool = False) -> Phrase:
         """The strongest card and why; in a quiz it only names the card (the pointer won)."""
-        order = Term("zenjidou.order", "low" if effects.low_strong else "high")
+        order = ORDER_TERMS[effects.low_strong]
         params: dict[str, Any] = {"card": best.entry.number, "order": order}
         if not quiz:
-            params["winner"] = Seat(self.player_of(best.entry.hand))
+            params["winner"] = self.seat_terms[self.player_of(best.entry.hand)]
         if best.by_trump:
-            params["colour"] = Term("colour", self.colours[best.entry.facts.colour])
+            params["colour"] = self.colour_terms[best.entry.facts.colour]
         return Phrase(("zenjidou.best" if quiz else "zenjidou.win") + (".trump" if best.by_trump else ""), params)
 
     def effect_phrases(self, effects: Effects) -> list[Phrase]:
@@ -1281,9 +1287,9 @@ class Zenjidou(TrickGame[ZState]):
             effect = applied.facts.effect
             params: dict[str, Any] = {"card": applied.number}
             if effect.kind == TRUMP:
-                params["colour"] = Term("colour", self.colours[effect.colour or 0])
+                params["colour"] = self.colour_terms[effect.colour or 0]
             else:
-                params["effect"] = Term("zenjidou.effect", effect.kind)
+                params["effect"] = EFFECT_TERMS[effect.kind]
             suffix = ".trump" if effect.kind == TRUMP else ""
             if outcome.overridden:
                 params["others"] = ", ".join(str(e.number) for e in outcome.overridden)

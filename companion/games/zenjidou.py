@@ -917,6 +917,7 @@ class Zenjidou(TrickGame[ZState]):
         self.bonus: int = cards["top_scorer_bonus"]
         self.told = self._decode_told(self.setup.table_facts)
         # Each card's four question keys, in FACT_NAMES order (looked up on every card seen).
+        self.questions: dict[tuple[int, str], Question] = {}
         self.fact_keys: dict[int, list[str]] = {
             number: [self.question_key(number, name) for name in FACT_NAMES] for number in self.numbers
         }
@@ -1029,9 +1030,17 @@ class Zenjidou(TrickGame[ZState]):
             number = seen[deal.asked]
             if number not in known and self._learn(number) is None:
                 name = next(name for name in FACT_NAMES if self.fact(number, name) is None)
-                return Question(self.question_key(number, name), f"card {number}: {name}?", 0, self.fact_limit(name))
+                return self._question(number, name)
             deal.asked += 1
         return None
+
+    def _question(self, number: int, name: str) -> Question:
+        """The question for one fact of a card (each is asked until answered: built once)."""
+        question = self.questions.get((number, name))
+        if question is None:
+            question = Question(self.question_key(number, name), f"card {number}: {name}?", 0, self.fact_limit(name))
+            self.questions[number, name] = question
+        return question
 
     def player_of(self, hand: int) -> int:
         return hand % self.players
@@ -1383,7 +1392,7 @@ class Zenjidou(TrickGame[ZState]):
         action.check(self, need)
 
     def check_new_card(self, card: int) -> None:
-        if card not in self.numbers:
+        if card not in self.fact_keys:  # one entry per printed number
             raise IllegalPlay(
                 f"{card} is not a card: numbers are 1-32", code="zenjidou.refusal.not_a_card", text=str(card)
             )

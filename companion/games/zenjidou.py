@@ -32,6 +32,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import product
+from operator import attrgetter
 from typing import Any, ClassVar, Literal, NamedTuple, cast
 
 from companion.carddata import CardCheck, named
@@ -215,8 +216,11 @@ class NumberDecides:
 STRENGTH_RULES = (TrumpDecides(), NumberDecides())
 
 
+_NUMBER = attrgetter("number")
+
+
 def _best(entries: Sequence[Entry], low_strong: bool) -> Entry:
-    return min(entries, key=lambda e: e.number) if low_strong else max(entries, key=lambda e: e.number)
+    return min(entries, key=_NUMBER) if low_strong else max(entries, key=_NUMBER)
 
 
 def strongest_of(effects: Effects) -> Strongest:

@@ -72,7 +72,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("companion", "companion.errors", "companion.paths", "companion.storage", "companion.keys", "companion.codec",
      "companion.inputs"),
     ("companion.hw", "companion.hw.*"),
-    ("companion.engine", "companion.engine.base", "companion.engine.tricks"),
+    ("companion.engine", "companion.engine.base", "companion.engine.actions", "companion.engine.tricks"),
     ("companion.text", "companion.settings", "companion.session", "companion.report", "companion.registry",
      "companion.games", "companion.carddata", "companion.engine.record", "companion.journal", "companion.config"),
     ("companion.games.*", "companion.plugins"),

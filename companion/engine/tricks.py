@@ -41,14 +41,18 @@ hand in public). Both are flagged at once, naming the trick of the decline.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from companion.engine.actions import RecordAction
 from companion.engine.base import Answer, Decision, Game, Question, is_digits, is_int
 from companion.errors import IllegalPlay, RecordError
 
-CardT = TypeVar("CardT", bound="SuitedCard")
+# A card as the layer keeps it in tricks and deals: any hashable value (a deal's cards are compared
+# and counted) written by str(); a suited game's are SuitedCards, Zenjidou's are numbers.
+CardT = TypeVar("CardT", bound=Hashable)
+SuitedT = TypeVar("SuitedT", bound="SuitedCard")
 ContextT = TypeVar("ContextT")
 OutcomeT = TypeVar("OutcomeT")
 # A rule reads its context and gives an outcome, so Rule varies as a function does.
@@ -90,22 +94,12 @@ class SuitedCard:
 
 
 @dataclass(frozen=True)
-class SeatCard:
+class SeatCard(RecordAction):
     """An action of one seat and one suited card (a play, a prediction): a game subclass sets ``type``."""
 
     seat: int
     card: SuitedCard
     type: ClassVar[str]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "card": str(self.card)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Any:
-        seat, card = data.get("seat"), data.get("card")
-        if not is_int(seat) or not isinstance(card, str):
-            raise RecordError(f"a {cls.type} needs an integer 'seat' and a string 'card'")
-        return cls(seat, SuitedCard.from_record(card))
 
 
 # --- reasons as codes ----------------------------------------------------------------------
@@ -243,7 +237,7 @@ class Trick(Generic[CardT]):
         return [card for turn in self.turns for card in turn.cards]
 
     @property
-    def lead_suit(self) -> str | None:
+    def lead_suit(self: Trick[SuitedT]) -> str | None:
         for turn in self.turns:
             if turn.cards:
                 return turn.cards[0].suit

@@ -41,6 +41,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from companion.carddata import CardCheck, MapOf, named
 from companion.engine import tricks as layer
+from companion.engine.actions import RecordAction
 from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
@@ -96,7 +97,7 @@ class Card(SuitedCard):
 
 
 @dataclass(frozen=True)
-class Draft:
+class Draft(RecordAction):
     """A seat takes one laid-out card: a penalty suit, a scoring card or an ability."""
 
     seat: int
@@ -104,42 +105,16 @@ class Draft:
     card: str
     type: ClassVar[str] = "draft"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "kind": self.kind, "card": self.card}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Draft:
-        seat, kind, card = data.get("seat"), data.get("kind"), data.get("card")
-        if not is_int(seat) or not isinstance(kind, str) or not isinstance(card, str):
-            raise RecordError("a draft needs an integer 'seat' and string 'kind' and 'card'")
-        return cls(seat, kind, card)
-
 
 @dataclass(frozen=True)
-class Play:
+class Play(RecordAction):
     """A seat's turn in a trick: usually one card, two with Fire Breathing, none with Paper Egg's
     declaration or Five-Color Sand; ``ability`` is declared with the play."""
 
     seat: int
     cards: tuple[Card, ...] = ()
-    ability: str | None = None
+    ability: str | None = None  # left out of the record line without one
     type: ClassVar[str] = "play"
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": self.type, "seat": self.seat, "cards": [str(c) for c in self.cards]}
-        if self.ability:
-            data["ability"] = self.ability
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Play:
-        seat, cards, ability = data.get("seat"), data.get("cards", []), data.get("ability")
-        if not is_int(seat) or not isinstance(cards, list) or not (ability is None or isinstance(ability, str)):
-            raise RecordError("a play needs an integer 'seat', a 'cards' list and an optional 'ability'")
-        try:
-            return cls(seat, tuple(Card.parse(c) for c in cards), ability)
-        except IllegalPlay as err:
-            raise RecordError(str(err)) from None
 
 
 def _ranges(numbers: list[int]) -> str:

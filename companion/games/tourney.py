@@ -63,6 +63,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, named
+from companion.engine.actions import RecordAction
 from companion.engine.base import ActionType, Decision
 from companion.engine.tricks import (
     Deal,
@@ -81,7 +82,7 @@ from companion.engine.tricks import (
     first_decision,
     seats_in_order,
 )
-from companion.errors import IllegalAction, IllegalPlay, RecordError
+from companion.errors import IllegalAction, IllegalPlay
 from companion.registry import register
 
 NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogue's "tourney.seat.npc")
@@ -109,7 +110,7 @@ class Predict(SeatCard):
 
 
 @dataclass(frozen=True)
-class NpcRow:
+class NpcRow(RecordAction):
     """The NPC's face-up cards as they lie: suit by suit, each suit's cards front to back.
 
     >>> NpcRow.from_json({"type": "npc", "cards": ["W3", "W9", "C1"]}).cards[1]
@@ -118,16 +119,6 @@ class NpcRow:
 
     cards: tuple[SuitedCard, ...]
     type: ClassVar[str] = "npc"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "cards": [str(card) for card in self.cards]}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> NpcRow:
-        cards = data.get("cards")
-        if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
-            raise RecordError("an npc line needs 'cards': a list of card codes")
-        return cls(tuple(SuitedCard.from_record(card) for card in cards))
 
 
 # --- the state -------------------------------------------------------------------------------

@@ -28,12 +28,15 @@ strong" overrides 16's cancel, 7 makes blue trump, so blue 16 beats blue 21:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import product
-from typing import Any, ClassVar
+from operator import attrgetter
+from typing import Any, ClassVar, Literal, NamedTuple, cast
 
 from companion.carddata import CardCheck, named
+from companion.engine.actions import RecordAction, one_of
 from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import (
     Deal,
@@ -62,7 +65,7 @@ FACT_NAMES = ("colour", "score", "effect", "rule")
 COLOURS = 5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Effect:
     """What a card's effect does; ``colour`` is the colour a TRUMP effect makes trump (an index)."""
 
@@ -77,7 +80,7 @@ class Effect:
         return cls(EFFECT_KINDS[index])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardFacts:
     """One card's print: colour index, score (the mark's points), effect and resolution rule."""
 
@@ -102,8 +105,11 @@ def facts_of(table: Mapping[str, Any], number: int, marks: Sequence[int] = (0, 1
 # --- effects resolved by priority ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Entry:
+# Entry, GroupOutcome, Effects, Strongest and Need are named tuples: values built on every trick
+# (or every action), and a tuple is built in half the time of a frozen dataclass.
+
+
+class Entry(NamedTuple):
     """A card in a trick: its place in play order, the hand that played it, its number and print."""
 
     position: int
@@ -121,8 +127,7 @@ PRIORITY: Mapping[str, Callable[[Entry], int]] = {
 }
 
 
-@dataclass(frozen=True)
-class GroupOutcome:
+class GroupOutcome(NamedTuple):
     """One effect group in a trick: the card whose effect applies and the cards it overrode."""
 
     group: str
@@ -141,21 +146,26 @@ class EffectGroup:
     kinds: frozenset[str]
 
     def resolve(self, entries: Sequence[Entry], resolution: str) -> GroupOutcome:
-        members = sorted((e for e in entries if e.facts.effect.kind in self.kinds), key=PRIORITY[resolution])
+        kinds = self.kinds
+        members = [e for e in entries if e.facts.effect.kind in kinds]
         if not members:
             return GroupOutcome(self.name, None)
+        if len(members) > 1:
+            members.sort(key=PRIORITY[resolution])
         return GroupOutcome(self.name, members[0], tuple(members[1:]))
 
 
 ORDER_GROUP = EffectGroup("order", frozenset({LOW_STRONG, LOW_CANCEL}))
 TRUMP_GROUP = EffectGroup("trump", frozenset({TRUMP, TRUMP_VOID}))
+# The terms a trick's reason names an effect and the order by (built once, like the game's colours).
+EFFECT_TERMS = {kind: Term("zenjidou.effect", kind) for kind in EFFECT_KINDS}
+ORDER_TERMS = {True: Term("zenjidou.order", "low"), False: Term("zenjidou.order", "high")}
 # The largest index each fact may take (asked on every open question, so built once).
 FACT_LIMITS = {"colour": COLOURS - 1, "score": 5, "effect": EFFECT_KINDS.index(TRUMP) + COLOURS - 1,
                "rule": len(RESOLUTION_RULES) - 1}
 
 
-@dataclass(frozen=True)
-class Effects:
+class Effects(NamedTuple):
     """What the cards so far make of strength: low numbers strong or not, the trump colour or None."""
 
     entries: tuple[Entry, ...]
@@ -174,8 +184,9 @@ def resolve_effects(entries: Sequence[Entry], resolution: str) -> Effects:
     return Effects(tuple(entries), low_strong, trump_colour, order, trump)
 
 
-@dataclass(frozen=True)
-class Strongest:
+class Strongest(NamedTuple):
+    """The strongest card, and whether a trump colour made it so."""
+
     entry: Entry
     by_trump: bool
 
@@ -186,7 +197,10 @@ class TrumpDecides:
     name = "trump"
 
     def decide(self, effects: Effects) -> Strongest | None:
-        trumps = [e for e in effects.entries if effects.trump is not None and e.facts.colour == effects.trump]
+        trump = effects.trump
+        if trump is None:
+            return None
+        trumps = [e for e in effects.entries if e.facts.colour == trump]
         return Strongest(_best(trumps, effects.low_strong), True) if trumps else None
 
 
@@ -202,8 +216,11 @@ class NumberDecides:
 STRENGTH_RULES = (TrumpDecides(), NumberDecides())
 
 
+_NUMBER = attrgetter("number")
+
+
 def _best(entries: Sequence[Entry], low_strong: bool) -> Entry:
-    return min(entries, key=lambda e: e.number) if low_strong else max(entries, key=lambda e: e.number)
+    return min(entries, key=_NUMBER) if low_strong else max(entries, key=_NUMBER)
 
 
 def strongest_of(effects: Effects) -> Strongest:
@@ -215,17 +232,28 @@ def strongest(effects: Effects) -> Entry:
     return strongest_of(effects).entry
 
 
+# --- cards -------------------------------------------------------------------------------------
+
+
+class Card(int):
+    """A Zenjidou card, known by its printed number (1-32): all the table types as it goes down.
+
+    Its colour, score mark, effect and resolution rule are facts the table tells
+    (:meth:`Zenjidou.facts`), not part of the card; records and summaries write the number.
+
+    >>> Card(16) == 16, str(Card(16)), Play(0, Card(16)).to_json()
+    (True, '16', {'type': 'play', 'hand': 0, 'card': 16})
+    """
+
+    __slots__ = ()
+
+
 # --- round rules --------------------------------------------------------------------------------
 
 ROUND_RULES = "ABCDEFGHIJKL"
-FACE_DOWN = frozenset("AB")  # cards entered as revealed, top to bottom
 HOUSE_EXAMPLES = ("draw", "lowest", "closest")
-SIDES = ("top", "bottom")
-
-
-# The rules under which a player must follow the lead colour if able (D and the rules that say "the
-# rest as D"; G by the house reading): a decline there is a revoke once the colour shows in that hand.
-MUST_FOLLOW = frozenset("DFGHIJK")
+SideName = Literal["top", "bottom"]
+SIDES: tuple[SideName, ...] = ("top", "bottom")
 
 HOUSE_TIE_TOP = "zenjidou.house.tie_top"  # C: every player tied for top counts as the top scorer
 HOUSE_G = "zenjidou.house.g_each_trick"  # G: each trick, choose the top or the bottom of the hand
@@ -238,7 +266,8 @@ DIRECTION = "clockwise"  # the header option a record of this version carries (d
 
 @dataclass(frozen=True)
 class RoundRule:
-    """A round rule A-L; ``variant`` is L's example (draw, lowest, closest)."""
+    """A round rule A-L as the table chooses it; ``variant`` is L's example (draw, lowest, closest).
+    What the rule makes of play is its :class:`PlayRule` (:data:`PLAY_RULES`)."""
 
     letter: str
     variant: str | None = None
@@ -246,12 +275,17 @@ class RoundRule:
     def __str__(self) -> str:
         return f"{self.letter} {self.variant}" if self.variant else self.letter
 
+    def to_fields(self) -> dict[str, Any]:
+        """A rule's line keeps the letter as ``rule`` and the variant beside it."""
+        return {"rule": self.letter, "variant": self.variant}
 
-# The rules every play is compared with (built once: a frozen dataclass is not free to build).
-CLOSEST, RULE_F, RULE_G = RoundRule("L", "closest"), RoundRule("F"), RoundRule("G")
+    @classmethod
+    def from_fields(cls, kind: str, data: Mapping[str, Any]) -> RoundRule:
+        return cls(one_of(kind, "rule", data.get("rule"), tuple(ROUND_RULES)),
+                   one_of(kind, "variant", data.get("variant"), (None, *HOUSE_EXAMPLES)))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OutOfOrder:
     """L lowest or closest, proved broken by a later card: ``hand`` put down ``card`` in ``trick``
     while holding ``held`` (shown in ``shown_in``), which the rule puts first (0-based indexes)."""
@@ -269,186 +303,508 @@ class OutOfOrder:
                 "shown_in": self.shown_in, "variant": self.variant}
 
 
+class PlayRule:
+    """How hands play under one round rule: each choice the rules leave to the round is a method
+    here, so a rule is one object and the game asks it instead of testing letters.
+
+    The base is a face-up hand held in order that may play any card (E's and K's freedom, L draw's
+    random draw): subclasses say what their rule changes.
+    """
+
+    must_follow: ClassVar[bool] = False  # a decline of the lead colour is a revoke once it shows
+    quiz: ClassVar[bool] = False  # B: the players point at the strongest card
+    lead_plays_top: ClassVar[bool] = False  # the round's first lead is the top card (the shown bottom)
+
+    def __init__(self, rule: RoundRule) -> None:
+        self.rule = rule
+
+    def setup_need(self, deal: Round) -> Need | None:
+        """What the round waits for before its first trick, if anything (F's sides, C's guesses)."""
+        return None
+
+    def lead_need(self, game: Zenjidou, deal: Round, trick: ZTrick) -> Need | None:
+        """What comes before the open trick's first card, if anything (J's lead)."""
+        return None
+
+    def after_trick(self, trick: ZTrick) -> Need:
+        """What a complete trick waits for: its resolution (B: the quiz first)."""
+        return RESOLVE
+
+    def plays_itself(self, game: Zenjidou, deal: Round, hand: int) -> bool:
+        """Whether ``hand``'s shown bottom card (round 1) is the card it must put down now."""
+        return not deal.revealed and self.first_lead_top(deal, hand)
+
+    def first_lead_top(self, deal: Round, hand: int) -> bool:
+        return self.lead_plays_top
+
+    def bottom_holders(self, game: Zenjidou, owner: int) -> tuple[int, ...]:
+        """The hands that may put down ``owner``'s shown bottom card by hand."""
+        return (owner,)
+
+    def bottoms_in_hand(self) -> bool:
+        """Whether the shown bottoms are known in their hands, so a decline of their colour is a
+        revoke at once (under a must-follow rule)."""
+        return self.must_follow
+
+    def house(self, deal: Round, trick: ZTrick, hand: int) -> str | None:
+        """A house ruling that shapes ``hand``'s play into ``trick``, if any."""
+        return None
+
+    def broken(self, card: int, held: int, before: int | None) -> bool:
+        """Whether holding ``held`` proves that putting down ``card`` broke the rule's order (L)."""
+        return False
+
+
+class FaceDown(PlayRule):
+    """A: piles face down, played from the top; the shown bottom card is the hand's last."""
+
+    def plays_itself(self, game: Zenjidou, deal: Round, hand: int) -> bool:
+        return deal.revealed.get(hand, 0) == game.tricks - 1
+
+    def bottom_holders(self, game: Zenjidou, owner: int) -> tuple[int, ...]:
+        return ()
+
+
+class Quiz(FaceDown):
+    """B: as A, and after each trick the players point at the strongest card; the first right wins."""
+
+    quiz = True
+
+    def after_trick(self, trick: ZTrick) -> Need:
+        return RESOLVE if trick.quiz_done else QUIZ
+
+
+class Guessing(PlayRule):
+    """C: the pile turned over and held in order (the shown bottom first); each player names the
+    round's top scorer before the first card."""
+
+    def setup_need(self, deal: Round) -> Need | None:
+        return GUESSES if deal.guesses is None else None
+
+    def plays_itself(self, game: Zenjidou, deal: Round, hand: int) -> bool:
+        return deal.revealed.get(hand, 0) == 0
+
+    def bottom_holders(self, game: Zenjidou, owner: int) -> tuple[int, ...]:
+        return ()
+
+
+class MustFollow(PlayRule):
+    """D, H, K (and the rules that say "the rest as D"): follow the lead colour if able."""
+
+    must_follow = True
+
+
+class TopLeads(MustFollow):
+    """D: the topmost card that follows, else the top card; the round's first lead is the top card."""
+
+    lead_plays_top = True
+
+
+class TopOrFollower(PlayRule):
+    """E: the top card or the topmost follower; the round's first lead is the top card."""
+
+    lead_plays_top = True
+
+
+class Sides(MustFollow):
+    """F: each hand plays as D from the side (top or bottom) it chooses before the round."""
+
+    def setup_need(self, deal: Round) -> Need | None:
+        missing = [h for h in seats_in_order(deal.start, deal.seats) if h not in deal.sides]
+        return Need("side", missing[0]) if missing else None
+
+    def first_lead_top(self, deal: Round, hand: int) -> bool:
+        return deal.sides.get(hand) == "top"
+
+    def house(self, deal: Round, trick: ZTrick, hand: int) -> str | None:
+        return HOUSE_F_BOTTOM if trick.turns and deal.sides.get(hand) == "bottom" else None
+
+
+class EachTrickSide(MustFollow):
+    """G: each trick, the top or the bottom of the hand (house: following as D)."""
+
+    def house(self, deal: Round, trick: ZTrick, hand: int) -> str | None:
+        return HOUSE_G
+
+
+class Passed(MustFollow):
+    """I: each player passes a card to the right neighbour before the round, so a shown bottom card
+    may be in that neighbour's hand."""
+
+    def bottom_holders(self, game: Zenjidou, owner: int) -> tuple[int, ...]:
+        return owner, game.right_of(owner)
+
+    def bottoms_in_hand(self) -> bool:
+        return False
+
+
+class LeadChoice(TopLeads):
+    """J: as D, and each trick's winner keeps the lead or names the left neighbour."""
+
+    def lead_need(self, game: Zenjidou, deal: Round, trick: ZTrick) -> Need | None:
+        done = len(deal.tricks) - 2
+        if trick.turns or done < 0 or done in deal.leads:
+            return None
+        result = deal.tricks[done].result
+        assert result is not None  # a trick before the open one is resolved
+        return Need("lead", result.winner)
+
+
+class Lowest(PlayRule):
+    """L lowest: the lowest card of the hand."""
+
+    def broken(self, card: int, held: int, before: int | None) -> bool:
+        return held < card
+
+
+class Closest(PlayRule):
+    """L closest: the number nearest the card put down just before (the larger on a tie); the game's
+    first play, with nothing before it, is the top card (house)."""
+
+    lead_plays_top = True
+
+    def house(self, deal: Round, trick: ZTrick, hand: int) -> str | None:
+        return HOUSE_FIRST_CLOSEST if deal.index == 0 and not deal.revealed else None
+
+    def broken(self, card: int, held: int, before: int | None) -> bool:
+        return before is not None and (abs(held - before), -held) < (abs(card - before), -card)
+
+
+# Every rule the table may choose, in the order the device offers them, and what each makes of play.
+PLAY_RULES: Mapping[RoundRule, PlayRule] = {
+    rule: kind(rule)
+    for rule, kind in (
+        (RoundRule("A"), FaceDown), (RoundRule("B"), Quiz), (RoundRule("C"), Guessing), (RoundRule("D"), TopLeads),
+        (RoundRule("E"), TopOrFollower), (RoundRule("F"), Sides), (RoundRule("G"), EachTrickSide),
+        (RoundRule("H"), MustFollow), (RoundRule("I"), Passed), (RoundRule("J"), LeadChoice),
+        (RoundRule("K"), MustFollow), (RoundRule("L", "draw"), PlayRule), (RoundRule("L", "lowest"), Lowest),
+        (RoundRule("L", "closest"), Closest),
+    )
+}
+# Cards entered as revealed, top to bottom (piles face down).
+FACE_DOWN = frozenset(rule.letter for rule, how in PLAY_RULES.items() if isinstance(how, FaceDown))
+# The rules under which a player must follow the lead colour if able (D and the rules that say "the
+# rest as D"; G by the house reading): a decline there is a revoke once the colour shows in that hand.
+MUST_FOLLOW = frozenset(rule.letter for rule, how in PLAY_RULES.items() if how.must_follow)
+
+
 def order_broken(variant: str, card: int, held: int, before: int | None) -> bool:
     """Whether holding ``held`` proves that putting down ``card`` broke L's ``variant`` (``before``: the
     card put down just before it; none for the game's first play, which is the top card, house)."""
-    if variant == "lowest":
-        return held < card
-    if variant == "closest" and before is not None:
-        return (abs(held - before), -held) < (abs(card - before), -card)
-    return False
+    return PLAY_RULES[RoundRule("L", variant)].broken(card, held, before)
 
 
 # --- actions ----------------------------------------------------------------------------------
 
 
-def _int(data: Mapping[str, Any], key: str) -> int:
-    value = data.get(key)
-    if not is_int(value):
-        raise RecordError(f"a {data.get('type')} needs an integer {key!r}")
-    return value
+def _numbers(words: Sequence[str]) -> list[int]:
+    """The words as whole numbers, or none if one is not."""
+    try:
+        return [int(word) for word in words]
+    except ValueError:
+        return []
 
 
-def _ints(data: Mapping[str, Any], key: str) -> tuple[int, ...]:
-    value = data.get(key)
-    if not isinstance(value, list) or not all(is_int(v) for v in value):
-        raise RecordError(f"a {data.get('type')} needs a list of integers {key!r}")
-    return tuple(value)
+class ZAction(RecordAction, ABC):
+    """A Zenjidou action: its record line comes from its fields, and each kind says here, in one
+    place, which need it answers, how it is checked, applied, listed and read from short notation."""
 
+    answers: ClassVar[str]  # the kind of :class:`Need` it answers
+    verb: ClassVar[str]  # its first word in the short notation
 
-def _one_of(data: Mapping[str, Any], key: str, allowed: Sequence[object]) -> Any:
-    value = data.get(key)
-    if value not in allowed:
-        raise RecordError(f"a {data.get('type')}'s {key!r} must be one of {', '.join(map(str, allowed))}")
-    return value
+    def check(self, game: Zenjidou, need: Need) -> None:
+        """Raise IllegalAction unless the action may answer ``need`` (the turn is checked before)."""
 
-
-@dataclass(frozen=True)
-class Rest:
-    """The top card of the rest: it names the round's resolution rule."""
-
-    card: int
-    type: ClassVar[str] = "rest"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "card": self.card}
+    @abstractmethod
+    def apply(self, game: Zenjidou, deal: Round) -> None:
+        """Fold the checked action into the round."""
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Rest:
-        return cls(_int(data, "card"))
+    @abstractmethod
+    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+        """Every action of this kind that ``need`` allows, in the order the device offers them."""
+
+    @classmethod
+    @abstractmethod
+    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+        """The action the words after the verb make for ``hand``, or None if they make none."""
 
 
 @dataclass(frozen=True)
-class Bottom:
+class Rest(ZAction):
+    """The top card of the rest: it names the round's resolution rule."""
+
+    card: Card
+    type: ClassVar[str] = "rest"
+    answers: ClassVar[str] = "rest"
+    verb: ClassVar[str] = "rest"
+
+    def check(self, game: Zenjidou, need: Need) -> None:
+        game.check_new_card(self.card)
+
+    def apply(self, game: Zenjidou, deal: Round) -> None:
+        deal.rest = self.card
+        deal.seen.append(self.card)
+
+    @classmethod
+    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+        return (cls(card) for card in game.unseen_numbers())
+
+    @classmethod
+    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+        numbers = _numbers(words)
+        return cls(Card(numbers[0])) if len(numbers) == 1 else None
+
+
+@dataclass(frozen=True)
+class Bottom(ZAction):
     """Round 1: the bottom card of a hand's pile, shown to find the start player."""
 
     hand: int
-    card: int
+    card: Card
     type: ClassVar[str] = "bottom"
+    answers: ClassVar[str] = "bottom"
+    verb: ClassVar[str] = "bottom"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "hand": self.hand, "card": self.card}
+    def check(self, game: Zenjidou, need: Need) -> None:
+        game.check_new_card(self.card)
+
+    def apply(self, game: Zenjidou, deal: Round) -> None:
+        deal.bottoms[self.hand] = self.card
+        deal.seen.append(self.card)
+        if len(deal.bottoms) == game.n:
+            deal.start = max(deal.bottoms, key=lambda h: deal.bottoms[h])
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Bottom:
-        return cls(_int(data, "hand"), _int(data, "card"))
+    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+        return (cls(need.hand or 0, card) for card in game.unseen_numbers())
+
+    @classmethod
+    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+        numbers = _numbers(words)
+        return cls(hand, Card(numbers[0])) if len(numbers) == 1 else None
 
 
 @dataclass(frozen=True)
-class ChooseRule:
+class ChooseRule(ZAction):
     """The round's rule, A-L (L with one of the book's examples)."""
 
     rule: RoundRule
     type: ClassVar[str] = "rule"
+    answers: ClassVar[str] = "rule"
+    verb: ClassVar[str] = "rule"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "rule": self.rule.letter, "variant": self.rule.variant}
+    def check(self, game: Zenjidou, need: Need) -> None:
+        if self.rule not in PLAY_RULES:
+            raise IllegalAction(f"{self.rule} is not a round rule: A-L, L with {', '.join(HOUSE_EXAMPLES)}",
+                                code="zenjidou.refusal.not_a_rule", rule=str(self.rule))
+
+    def apply(self, game: Zenjidou, deal: Round) -> None:
+        game.choose_rule(deal, self.rule)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ChooseRule:
-        return cls(
-            RoundRule(_one_of(data, "rule", list(ROUND_RULES)), _one_of(data, "variant", [None, *HOUSE_EXAMPLES]))
-        )
+    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+        return (cls(rule) for rule in PLAY_RULES)
+
+    @classmethod
+    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+        if not words:
+            return None
+        return cls(RoundRule(words[0].upper(), words[1].lower() if len(words) > 1 else None))
 
 
 @dataclass(frozen=True)
-class Side:
-    """Rule F: the hand plays from its top or from its bottom this round."""
+class Side(ZAction):
+    """Rule F: the hand plays from its top or from its bottom this round (any side is allowed)."""
 
     hand: int
-    side: str
+    side: SideName
     type: ClassVar[str] = "side"
+    answers: ClassVar[str] = "side"
+    verb: ClassVar[str] = "side"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "hand": self.hand, "side": self.side}
+    def apply(self, game: Zenjidou, deal: Round) -> None:
+        deal.sides[self.hand] = self.side
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Side:
-        return cls(_int(data, "hand"), _one_of(data, "side", SIDES))
+    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+        return (cls(need.hand or 0, side) for side in SIDES)
+
+    @classmethod
+    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+        side = next((side for side in SIDES if words and words[0] == side), None)
+        return cls(hand, side) if side is not None else None
 
 
 @dataclass(frozen=True)
-class Guesses:
+class Guesses(ZAction):
     """Rule C: per player, the player they named as the round's top scorer."""
 
     guesses: tuple[int, ...]
     type: ClassVar[str] = "guesses"
+    answers: ClassVar[str] = "guesses"
+    verb: ClassVar[str] = "guess"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "guesses": list(self.guesses)}
+    def check(self, game: Zenjidou, need: Need) -> None:
+        if len(self.guesses) != game.players or not all(0 <= g < game.players for g in self.guesses):
+            raise IllegalAction(
+                f"one guess per player, each naming a player 1-{game.players}",
+                code="zenjidou.refusal.guesses",
+                players=game.players,
+            )
+
+    def apply(self, game: Zenjidou, deal: Round) -> None:
+        deal.guesses = self.guesses
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Guesses:
-        return cls(_ints(data, "guesses"))
+    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+        return (cls(guesses) for guesses in product(range(game.players), repeat=game.players))
+
+    @classmethod
+    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+        numbers = _numbers(words)
+        return cls(tuple(n - 1 for n in numbers)) if numbers else None
 
 
 @dataclass(frozen=True)
-class Play:
+class Play(ZAction):
     """A hand's card goes down, entered as it is put down (under every rule)."""
 
     hand: int
-    card: int
+    card: Card
     type: ClassVar[str] = "play"
+    answers: ClassVar[str] = "play"
+    verb: ClassVar[str] = "play"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "hand": self.hand, "card": self.card}
+    def check(self, game: Zenjidou, need: Need) -> None:
+        """Any card the table has not seen yet; a shown bottom card only by a hand that may hold it."""
+        deal = game.state.deal
+        owner = next((hand for hand, card in deal.bottoms.items() if card == self.card), None)
+        if owner is None or self.card in deal.shown_cards():
+            game.check_new_card(self.card)
+        elif self.hand not in game.may_hold_bottom(deal, owner):
+            raise IllegalPlay(f"{self.card} is the shown bottom card of hand {owner + 1}",
+                              code="zenjidou.refusal.bottom_of", card=str(self.card), seat=game.seat_label(owner))
+
+    def apply(self, game: Zenjidou, deal: Round) -> None:
+        game.play(deal, self.hand, self.card)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Play:
-        return cls(_int(data, "hand"), _int(data, "card"))
+    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+        deal, hand = game.state.deal, need.hand or 0
+        played = set(deal.shown_cards())
+        held = {c for h, c in deal.bottoms.items() if c not in played and hand in game.may_hold_bottom(deal, h)}
+        return (cls(hand, c) for c in game.numbers if c in held or c not in deal.seen)
+
+    @classmethod
+    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+        return None  # a card is entered by its number alone (:meth:`Zenjidou.parse`)
 
 
 @dataclass(frozen=True)
-class Point:
+class Point(ZAction):
     """Rule B: the first player to point (the earliest buzzer) points at ``card``."""
 
     player: int
-    card: int
+    card: Card
     type: ClassVar[str] = "point"
+    answers: ClassVar[str] = "quiz"
+    verb: ClassVar[str] = "point"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "player": self.player, "card": self.card}
+    def check(self, game: Zenjidou, need: Need) -> None:
+        trick = game.state.deal.open_trick
+        if not 0 <= self.player < game.players or self.player in trick.out:
+            raise IllegalAction(f"P{self.player + 1} cannot point again this trick", code="zenjidou.refusal.quiz_out",
+                                seat=f"P{self.player + 1}")
+        if self.card not in [t.cards[0] for t in trick.turns]:
+            raise IllegalPlay(
+                f"{self.card} is not in this trick", code="zenjidou.refusal.not_in_trick", card=str(self.card)
+            )
+
+    def apply(self, game: Zenjidou, deal: Round) -> None:
+        trick = deal.open_trick
+        if self.card == strongest(game.effects_of(trick)).number:
+            trick.pointer = self.player
+            trick.quiz_done = True
+        else:
+            trick.out.append(self.player)
+            trick.wrong.append((self.player, self.card))
+            trick.quiz_done = len(trick.out) == game.players
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Point:
-        return cls(_int(data, "player"), _int(data, "card"))
+    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+        trick = game.state.deal.open_trick
+        return (cls(player, turn.cards[0]) for player in range(game.players) if player not in trick.out
+                for turn in trick.turns)
+
+    @classmethod
+    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+        numbers = _numbers(words)
+        return cls(numbers[0] - 1, Card(numbers[1])) if len(numbers) == 2 else None
 
 
 @dataclass(frozen=True)
-class NoPoint:
-    """Rule B: nobody (else) points; the strongest card wins."""
+class NoPoint(ZAction):
+    """Rule B: nobody (else) points; the strongest card wins. Anyone may say so."""
 
     type: ClassVar[str] = "no_point"
+    answers: ClassVar[str] = "quiz"
+    verb: ClassVar[str] = "nopoint"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type}
+    def apply(self, game: Zenjidou, deal: Round) -> None:
+        deal.open_trick.quiz_done = True
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> NoPoint:
+    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+        return (cls(),)
+
+    @classmethod
+    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         return cls()
 
 
 @dataclass(frozen=True)
-class Lead:
+class Lead(ZAction):
     """Rule J: the trick's winner leads the next trick, or names the left neighbour (``left``)."""
 
     hand: int
     left: bool
     type: ClassVar[str] = "lead"
+    answers: ClassVar[str] = "lead"
+    verb: ClassVar[str] = "lead"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "hand": self.hand, "left": self.left}
+    def apply(self, game: Zenjidou, deal: Round) -> None:
+        deal.leads[len(deal.tricks) - 2] = self.left
+        if not self.left:
+            return
+        left = game.left_of(self.hand)
+        done = deal.tricks[-2]
+        assert done.result is not None  # the trick before the open one is resolved
+        done.result = replace(done.result, next_lead=left)
+        deal.tricks[-1].lead = left
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Lead:
-        return cls(_int(data, "hand"), _one_of(data, "left", [True, False]))
+    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+        return (cls(need.hand or 0, left) for left in (False, True))
+
+    @classmethod
+    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+        return cls(hand, words[0] == "left") if words and words[0] in ("left", "self") else None
+
+
+ACTIONS: tuple[type[ZAction], ...] = (Rest, Bottom, ChooseRule, Side, Guesses, Play, Point, NoPoint, Lead)
+# The one dispatch: which kinds answer each need (in the order they are listed) and each verb's kind.
+ANSWERING: Mapping[str, tuple[type[ZAction], ...]] = {
+    need: tuple(kind for kind in ACTIONS if kind.answers == need) for need in dict.fromkeys(k.answers for k in ACTIONS)
+}
+VERBS: Mapping[str, type[ZAction]] = {kind.verb: kind for kind in ACTIONS}
 
 
 # --- state --------------------------------------------------------------------------------
 
 
 @dataclass
-class ZTrick(Trick[int]):  # type: ignore[type-var]  # Zenjidou's cards are still bare numbers, not SuitedCards
+class ZTrick(Trick[Card]):
     """A trick plus rule B's quiz: players out for this trick (a wrong point) and the right pointer."""
 
     out: list[int] = field(default_factory=list)
@@ -467,17 +823,19 @@ class ZResult(TrickResult):
 
 
 @dataclass
-class Round(Deal[int]):  # type: ignore[type-var]  # Zenjidou's cards are still bare numbers, not SuitedCards
+class Round(Deal[Card]):
     """One round: the rest's top card, round 1's bottoms, the rule, the sides (F) and what was played."""
 
-    rest: int | None = None
-    bottoms: dict[int, int] = field(default_factory=dict)
+    rest: Card | None = None
+    bottoms: dict[int, Card] = field(default_factory=dict)
     rule: RoundRule | None = None
+    how: PlayRule | None = field(default=None, repr=False, compare=False)  # the rule's object (PLAY_RULES)
     sides: dict[int, str] = field(default_factory=dict)
     guesses: tuple[int, ...] | None = None
     revealed: dict[int, int] = field(default_factory=dict)  # cards put down per hand
+    played: list[tuple[int, int, Turn[Card]]] = field(default_factory=list)  # (trick, position, turn) in order
     watched: int = 0  # turns of this round the revoke watch has seen (once their facts were known)
-    seen: list[int] = field(default_factory=list)
+    seen: list[Card] = field(default_factory=list)
     # seen[:asked] are cards whose facts are all known: open_question looks on from there (facts are
     # never unlearned but by undo, which folds a fresh round); a cache, so not part of the state's repr
     asked: int = field(default=0, repr=False, compare=False)
@@ -491,6 +849,10 @@ class Round(Deal[int]):  # type: ignore[type-var]  # Zenjidou's cards are still 
     def playing(self) -> bool:
         return bool(self.tricks)
 
+    @property
+    def open_trick(self) -> ZTrick:
+        return cast(ZTrick, self.tricks[-1])  # a round opens only ZTricks (Zenjidou.open_trick)
+
 
 @dataclass
 class ZState(TrickState[Round]):
@@ -503,13 +865,17 @@ class ZState(TrickState[Round]):
     waiting: tuple[Question | None, Need | None] | None = field(default=None, repr=False, compare=False)
 
 
-@dataclass(frozen=True)
-class Need:
+class Need(NamedTuple):
     """What a round waits for next: an action kind and the hand (or None); ``auto`` the forced card."""
 
     kind: str
     hand: int | None = None
-    auto: int | None = None
+    auto: Card | None = None
+
+
+# The needs without a hand, built once (a frozen dataclass is not free to build).
+REST, RULE, GUESSES, BEGIN, QUIZ, RESOLVE = (Need(kind) for kind in ("rest", "rule", "guesses", "begin", "quiz",
+                                                                      "resolve"))
 
 
 COUNTS = ("rounds", "tricks_per_round", "piles", "pile_size", "top_scorer_bonus", "guess_seconds")
@@ -530,9 +896,7 @@ class Zenjidou(TrickGame[ZState]):
     title = "Zenjidou Torite"
     min_players = 2
     max_players = 6
-    action_types: ClassVar[Mapping[str, ActionType]] = {
-        cls.type: cls for cls in (Answer, Rest, Bottom, ChooseRule, Side, Guesses, Play, Point, NoPoint, Lead)
-    }
+    action_types: ClassVar[Mapping[str, ActionType]] = {Answer.type: Answer, **{kind.type: kind for kind in ACTIONS}}
     # A revoke names the lead colour as its suit.
     term_tables: ClassVar[Mapping[str, str]] = {"colour": "colours", "suit": "colours"}
     # configure refuses any direction but DIRECTION, naming why.
@@ -546,13 +910,21 @@ class Zenjidou(TrickGame[ZState]):
         self.validate_cards(cards)
         self.players = len(self.setup.players)
         self.n = 4 if self.players == 2 else self.players
-        self.numbers: list[int] = list(cards["numbers"])
+        self.numbers: list[Card] = [Card(number) for number in cards["numbers"]]
         self.colours: list[str] = [c["code"] for c in cards["colours"]]
+        # What every trick's reason names, built once.
+        self.colour_terms = [Term("colour", code) for code in self.colours]
+        self.seat_terms = [Seat(player) for player in range(self.players)]
         self.marks: list[int] = list(cards["score_marks"])
         self.tricks: int = cards["tricks_per_round"]
         self.rounds: int = cards["rounds"]
         self.bonus: int = cards["top_scorer_bonus"]
         self.told = self._decode_told(self.setup.table_facts)
+        # Each card's four question keys, in FACT_NAMES order (looked up on every card seen).
+        self.questions: dict[tuple[int, str], Question] = {}
+        self.fact_keys: dict[int, list[str]] = {
+            number: [self.question_key(number, name) for name in FACT_NAMES] for number in self.numbers
+        }
 
     # --- card data -------------------------------------------------------------------------
 
@@ -628,17 +1000,28 @@ class Zenjidou(TrickGame[ZState]):
         return value if value is not None else self.state.learned.get(key)
 
     def facts(self, number: int) -> CardFacts:
-        """A card's print, once all four facts are known (kept in the state: facts are never unlearned
-        but by undo, which folds a fresh state)."""
+        """A card's print, once all four facts are known."""
         known = self.state.known.get(number)
-        if known is not None:
-            return known
-        values = [self.fact(number, name) for name in FACT_NAMES]
-        if any(v is None for v in values):
-            raise LookupError(f"card {number}'s facts are not known yet")
+        if known is None:
+            known = self._learn(number)
+            if known is None:
+                raise LookupError(f"card {number}'s facts are not known yet")
+        return known
+
+    def _learn(self, number: int) -> CardFacts | None:
+        """A card's print once all four facts are known, kept in the state (facts are never unlearned
+        but by undo, which folds a fresh state); None while one is unknown."""
+        told, learned = self.told, self.state.learned
+        values = []
+        for key in self.fact_keys.get(number) or [self.question_key(number, name) for name in FACT_NAMES]:
+            value = told.get(key)
+            if value is None:
+                value = learned.get(key)
+                if value is None:
+                    return None
+            values.append(value)
         colour, score, effect, rule = values
-        # The ignore below: no value is None (checked above)
-        known = CardFacts(colour, self.marks[score], Effect.from_index(effect), RESOLUTION_RULES[rule])  # type: ignore[index,arg-type]
+        known = CardFacts(colour, self.marks[score], Effect.from_index(effect), RESOLUTION_RULES[rule])
         self.state.known[number] = known
         return known
 
@@ -649,14 +1032,19 @@ class Zenjidou(TrickGame[ZState]):
         seen = deal.seen
         while deal.asked < len(seen):
             number = seen[deal.asked]
-            if number not in known:
-                for name in FACT_NAMES:
-                    if self.fact(number, name) is None:
-                        return Question(self.question_key(number, name), f"card {number}: {name}?", 0,
-                                        self.fact_limit(name))
-                self.facts(number)
+            if number not in known and self._learn(number) is None:
+                name = next(name for name in FACT_NAMES if self.fact(number, name) is None)
+                return self._question(number, name)
             deal.asked += 1
         return None
+
+    def _question(self, number: int, name: str) -> Question:
+        """The question for one fact of a card (each is asked until answered: built once)."""
+        question = self.questions.get((number, name))
+        if question is None:
+            question = Question(self.question_key(number, name), f"card {number}: {name}?", 0, self.fact_limit(name))
+            self.questions[number, name] = question
+        return question
 
     def player_of(self, hand: int) -> int:
         return hand % self.players
@@ -710,95 +1098,56 @@ class Zenjidou(TrickGame[ZState]):
         if self.deal_played(deal):
             return None
         if deal.rest is None:
-            return Need("rest")
+            return REST
         if deal.index == 0 and len(deal.bottoms) < self.n:
             return Need("bottom", len(deal.bottoms))
-        if deal.rule is None:
-            return Need("rule")
-        letter = deal.rule.letter
+        how = deal.how
+        if how is None:
+            return RULE
         if not deal.playing:
-            return self._setup_need(deal, letter)
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
+            return how.setup_need(deal) or BEGIN
+        trick = deal.open_trick
         if self.trick_complete(trick):
-            return Need("quiz") if letter == "B" and not trick.quiz_done else Need("resolve")
-        done = len(deal.tricks) - 2
-        if letter == "J" and not trick.turns and done >= 0 and done not in deal.leads:
-            # The ignore below: a trick before the open one is resolved
-            return Need("lead", deal.tricks[done].result.winner)  # type: ignore[union-attr]
-        return self._play_need(deal, trick, letter)
+            return how.after_trick(trick)
+        return how.lead_need(self, deal, trick) or self._play_need(deal, trick, how)
 
-    def _setup_need(self, deal: Round, letter: str) -> Need | None:
-        if letter == "F":
-            missing = [h for h in self.play_order(deal) if h not in deal.sides]
-            if missing:
-                return Need("side", missing[0])
-        if letter == "C" and deal.guesses is None:
-            return Need("guesses")
-        return Need("begin")
-
-    def _play_need(self, deal: Round, trick: ZTrick, letter: str) -> Need:
-        """The next hand's card; round 1's shown bottom card plays itself where the rule fixes its turn:
-        last from a face-down pile (A, B); first from the turned-over pile held in order (C); and as
-        the round's first lead wherever the lead plays its top card (D, E, J, F from the top, and L
-        closest, whose first play of the game is the top card by the house ruling)."""
+    def _play_need(self, deal: Round, trick: ZTrick, how: PlayRule) -> Need:
+        """The next hand's card; round 1's shown bottom card plays itself where the rule fixes its turn
+        (:meth:`PlayRule.plays_itself`)."""
         hand = self.seat_to_play(trick)
         bottom = deal.bottoms.get(hand)
-        put_down = deal.revealed.get(hand, 0)
-        first_lead = not deal.revealed and (letter in "DEJ" or deal.rule == CLOSEST
-                                            or (letter == "F" and deal.sides.get(hand) == "top"))
-        forced = (
-            (letter in FACE_DOWN and put_down == self.tricks - 1) or (letter == "C" and put_down == 0) or first_lead
-        )
-        return Need("play", hand, bottom if forced else None)
+        return Need("play", hand, bottom if bottom is not None and how.plays_itself(self, deal, hand) else None)
 
     def may_hold_bottom(self, deal: Round, owner: int) -> tuple[int, ...]:
         """The hands that may put down ``owner``'s shown bottom card by hand: none where it plays itself
-        (A, B, C), the owner or (I) the right neighbour it may have been passed to."""
-        letter = deal.rule.letter if deal.rule is not None else "A"
-        if letter in FACE_DOWN or letter == "C":
-            return ()
-        return (owner, self.right_of(owner)) if letter == "I" else (owner,)
+        (A, B, C, and before the rule is chosen), else as the rule says."""
+        return deal.how.bottom_holders(self, owner) if deal.how is not None else ()
 
-    def last_played(self) -> int | None:
+    def unseen_numbers(self) -> list[Card]:
+        """The cards not seen this round, by number."""
+        seen = self.state.deal.seen
+        return [card for card in self.numbers if card not in seen]
+
+    def last_played(self) -> Card | None:
         return next((t.cards[-1] for d in reversed(self.state.deals) for tr in reversed(d.tricks)
                      for t in reversed(tr.turns)), None)
 
     # --- the fold ------------------------------------------------------------------------------
 
     def apply(self, action: Any) -> None:
-        deal = self.state.deal
         if isinstance(action, Answer):
             self.state.learned[action.key] = action.value
-        elif isinstance(action, Rest):
-            deal.rest = action.card
-            deal.seen.append(action.card)
-        elif isinstance(action, Bottom):
-            deal.bottoms[action.hand] = action.card
-            deal.seen.append(action.card)
-            if len(deal.bottoms) == self.n:
-                deal.start = max(deal.bottoms, key=lambda h: deal.bottoms[h])
-        elif isinstance(action, ChooseRule):
-            self._choose_rule(deal, action.rule)
-        elif isinstance(action, Side):
-            deal.sides[action.hand] = action.side
-        elif isinstance(action, Guesses):
-            deal.guesses = action.guesses
-        elif isinstance(action, Play):
-            self._play(deal, action.hand, action.card)
-        elif isinstance(action, Point):
-            self._point(deal, action)
-        elif isinstance(action, NoPoint):
-            self._end_quiz(deal)
-        elif isinstance(action, Lead):
-            self._lead(deal, action)
+        else:
+            action.apply(self, self.state.deal)
         self._advance()
 
-    def _choose_rule(self, deal: Round, rule: RoundRule) -> None:
+    def choose_rule(self, deal: Round, rule: RoundRule) -> None:
         """Round 1's shown bottom cards are in their hands where they are held face up: a hand that
-        declines a colour while one of them shows it has revoked at once (not under I, whose pass may
-        give it away; the facts of the bottoms are known, as questions come before the rule)."""
+        declines a colour while one of them shows it has revoked at once (where the rule says they
+        stay there; the facts of the bottoms are known, as questions come before the rule)."""
         deal.rule = rule
-        if rule.letter in MUST_FOLLOW and rule.letter != "I":
+        how = deal.how = PLAY_RULES[rule]
+        if how.bottoms_in_hand():
             for hand, card in deal.bottoms.items():
                 deal.watch.returned(hand, self.suited(card))
 
@@ -806,15 +1155,16 @@ class Zenjidou(TrickGame[ZState]):
         """A card as the shared revoke watch sees it: its colour code and number."""
         return SuitedCard(self.colours[self.facts(number).colour], number)
 
-    def _play(self, deal: Round, hand: int, card: int) -> None:
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
-        if deal.rule == CLOSEST and self.last_played() is None:
-            trick.house = HOUSE_FIRST_CLOSEST
-        elif deal.rule == RULE_G:
-            trick.house = HOUSE_G
-        elif deal.rule == RULE_F and trick.turns and deal.sides.get(hand) == "bottom":
-            trick.house = HOUSE_F_BOTTOM
-        trick.turns.append(Turn(hand, (card,)))  # type: ignore[type-var]  # Zenjidou's cards are still bare numbers, not SuitedCards
+    def play(self, deal: Round, hand: int, card: Card) -> None:
+        trick = deal.open_trick
+        how = deal.how
+        assert how is not None  # cards go down only once the rule is chosen
+        house = how.house(deal, trick, hand)
+        if house is not None:
+            trick.house = house
+        turn = Turn(hand, (card,))
+        deal.played.append((len(deal.tricks) - 1, len(trick.turns), turn))
+        trick.turns.append(turn)
         deal.revealed[hand] = deal.revealed.get(hand, 0) + 1
         if card not in deal.seen:
             deal.seen.append(card)
@@ -823,23 +1173,25 @@ class Zenjidou(TrickGame[ZState]):
         """Show the revoke watch the cards put down since it last looked (their facts are known now):
         under a must-follow rule a card off the lead colour declines it. Under L lowest and closest a
         card proves wrong any earlier play of its hand that the rule would have made with it."""
-        if sum(len(trick.turns) for trick in deal.tricks) == deal.watched:
+        turns = deal.played
+        if len(turns) == deal.watched:
             return  # the common case: nothing new since the last look
-        turns = [(index, position, turn) for index, trick in enumerate(deal.tricks)
-                 for position, turn in enumerate(trick.turns)]
-        follow = deal.rule is not None and deal.rule.letter in MUST_FOLLOW
+        how = deal.how
+        assert how is not None  # cards go down only once the rule is chosen
         variant = deal.rule.variant if deal.rule is not None else None
-        for at, (index, position, turn) in enumerate(turns[deal.watched:], start=deal.watched):
+        for at in range(deal.watched, len(turns)):
+            index, position, turn = turns[at]
             card = self.suited(turn.cards[0])
             deal.watch.shown(deal.index, turn.seat, card, index)
-            lead = self.suited(deal.tricks[index].turns[0].cards[0]).suit
-            if follow and position and card.suit != lead:
+            lead = self.colours[self.facts(deal.tricks[index].turns[0].cards[0]).colour]
+            if how.must_follow and position and card.suit != lead:
                 deal.watch.declined_suits(deal.index, turn.seat, [lead], index)
             if variant is not None:
-                self._check_order(deal, variant, turns, at)
+                self._check_order(deal, how, variant, turns, at)
         deal.watched = len(turns)
 
-    def _check_order(self, deal: Round, variant: str, turns: Sequence[tuple[int, int, Turn[Any]]], at: int) -> None:
+    def _check_order(self, deal: Round, how: PlayRule, variant: str, turns: Sequence[tuple[int, int, Turn[Card]]],
+                     at: int) -> None:
         """L: the card at ``turns[at]`` was in its hand at each of the hand's earlier plays this round."""
         index, _, shown = turns[at]
         held = shown.cards[0]
@@ -849,40 +1201,14 @@ class Zenjidou(TrickGame[ZState]):
                 continue
             before = turns[earlier - 1][2].cards[0] if earlier else self._last_of_previous_round(deal)
             known = any(o.trick == trick and o.hand == turn.seat for o in deal.out_of_order)
-            if not known and order_broken(variant, turn.cards[0], held, before):
+            if not known and how.broken(turn.cards[0], held, before):
                 deal.out_of_order.append(OutOfOrder(deal.index, trick, turn.seat, turn.cards[0], held, index, variant))
 
-    def _last_of_previous_round(self, deal: Round) -> int | None:
+    def _last_of_previous_round(self, deal: Round) -> Card | None:
         if deal.index == 0:
             return None
         last = self.state.deals[deal.index - 1].tricks[-1]
         return last.turns[-1].cards[0]
-
-    def _point(self, deal: Round, point: Point) -> None:
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
-        best = strongest(self.effects_of(trick))
-        if point.card == best.number:
-            trick.pointer = point.player
-            self._end_quiz(deal)
-        else:
-            trick.out.append(point.player)
-            trick.wrong.append((point.player, point.card))
-            if len(trick.out) == self.players:
-                self._end_quiz(deal)
-
-    def _end_quiz(self, deal: Round) -> None:
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
-        trick.quiz_done = True
-
-    def _lead(self, deal: Round, lead: Lead) -> None:
-        deal.leads[len(deal.tricks) - 2] = lead.left
-        if not lead.left:
-            return
-        left = self.left_of(lead.hand)
-        done = deal.tricks[-2]
-        assert done.result is not None
-        done.result = replace(done.result, next_lead=left)
-        deal.tricks[-1].lead = left
 
     def _advance(self) -> None:
         """Play whatever the rules make automatic, until a person must act or a fact is missing;
@@ -899,7 +1225,7 @@ class Zenjidou(TrickGame[ZState]):
             if need.kind == "begin":
                 self.open_trick(deal, deal.start)
             elif need.kind == "play" and need.auto is not None:
-                self._play(deal, need.hand or 0, need.auto)
+                self.play(deal, need.hand or 0, need.auto)
             elif need.kind == "resolve":
                 self.finish_trick(self.state, deal)
             else:
@@ -911,10 +1237,6 @@ class Zenjidou(TrickGame[ZState]):
             question = self.open_question()
             self.state.waiting = (question, self.need() if question is None else None)
         return self.state.waiting
-
-    def _quiz_players(self, deal: Round) -> list[int]:
-        trick: ZTrick = deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
-        return [p for p in range(self.players) if p not in trick.out]
 
     def effects_of(self, trick: Trick[Any]) -> Effects:
         """The effects of the cards in ``trick`` so far, under the round's resolution rule."""
@@ -935,7 +1257,7 @@ class Zenjidou(TrickGame[ZState]):
         best = strongest_of(effects)
         assert isinstance(trick, ZTrick)
         winner, reason, house = best.entry.hand, [], trick.house
-        quiz = deal.rule is not None and deal.rule.letter == "B"
+        quiz = deal.how is not None and deal.how.quiz
         if quiz:
             for player, card in trick.wrong:
                 reason.append(Phrase("zenjidou.quiz.wrong", {"seat": Seat(player), "card": card}))
@@ -960,12 +1282,12 @@ class Zenjidou(TrickGame[ZState]):
 
     def win_phrase(self, best: Strongest, effects: Effects, quiz: bool = False) -> Phrase:
         """The strongest card and why; in a quiz it only names the card (the pointer won)."""
-        order = Term("zenjidou.order", "low" if effects.low_strong else "high")
+        order = ORDER_TERMS[effects.low_strong]
         params: dict[str, Any] = {"card": best.entry.number, "order": order}
         if not quiz:
-            params["winner"] = Seat(self.player_of(best.entry.hand))
+            params["winner"] = self.seat_terms[self.player_of(best.entry.hand)]
         if best.by_trump:
-            params["colour"] = Term("colour", self.colours[best.entry.facts.colour])
+            params["colour"] = self.colour_terms[best.entry.facts.colour]
         return Phrase(("zenjidou.best" if quiz else "zenjidou.win") + (".trump" if best.by_trump else ""), params)
 
     def effect_phrases(self, effects: Effects) -> list[Phrase]:
@@ -978,9 +1300,9 @@ class Zenjidou(TrickGame[ZState]):
             effect = applied.facts.effect
             params: dict[str, Any] = {"card": applied.number}
             if effect.kind == TRUMP:
-                params["colour"] = Term("colour", self.colours[effect.colour or 0])
+                params["colour"] = self.colour_terms[effect.colour or 0]
             else:
-                params["effect"] = Term("zenjidou.effect", effect.kind)
+                params["effect"] = EFFECT_TERMS[effect.kind]
             suffix = ".trump" if effect.kind == TRUMP else ""
             if outcome.overridden:
                 params["others"] = ", ".join(str(e.number) for e in outcome.overridden)
@@ -1061,8 +1383,7 @@ class Zenjidou(TrickGame[ZState]):
         if need is None:
             raise IllegalAction("the game is over", code="game_over")
         kind = getattr(action, "type", None)
-        expected = {"quiz": ("point", "no_point")}.get(need.kind, (need.kind,))
-        if kind not in expected:
+        if not isinstance(action, ZAction) or type(action) not in ANSWERING.get(need.kind, ()):
             raise IllegalAction(
                 f"waiting for {need.kind}, not {kind or action!r}",
                 code="zenjidou.refusal.wrong_action",
@@ -1072,65 +1393,15 @@ class Zenjidou(TrickGame[ZState]):
         if hand != need.hand:
             raise IllegalAction(f"it is hand {(need.hand or 0) + 1}'s turn, not {hand!r}'s", code="not_your_turn",
                                 expected=self.seat_label(need.hand or 0), actual=str(hand))
-        getattr(self, f"_check_{kind}")(action, need)
+        action.check(self, need)
 
-    def _check_new_card(self, card: int) -> None:
-        if card not in self.numbers:
+    def check_new_card(self, card: int) -> None:
+        if card not in self.fact_keys:  # one entry per printed number
             raise IllegalPlay(
                 f"{card} is not a card: numbers are 1-32", code="zenjidou.refusal.not_a_card", text=str(card)
             )
         if card in self.state.deal.seen:
             raise IllegalPlay(f"{card} was already seen this round", code="already_played", card=str(card))
-
-    def _check_rest(self, action: Rest, need: Need) -> None:
-        self._check_new_card(action.card)
-
-    def _check_bottom(self, action: Bottom, need: Need) -> None:
-        self._check_new_card(action.card)
-
-    def _check_rule(self, action: ChooseRule, need: Need) -> None:
-        rule = action.rule
-        if rule.letter not in ROUND_RULES or (rule.letter == "L") != (rule.variant in HOUSE_EXAMPLES):
-            raise IllegalAction(f"{rule} is not a round rule: A-L, L with {', '.join(HOUSE_EXAMPLES)}",
-                                code="zenjidou.refusal.not_a_rule", rule=str(rule))
-
-    def _check_side(self, action: Side, need: Need) -> None:
-        """Side values are checked when decoding; any of them is allowed."""
-
-    def _check_guesses(self, action: Guesses, need: Need) -> None:
-        if len(action.guesses) != self.players or not all(0 <= g < self.players for g in action.guesses):
-            raise IllegalAction(
-                f"one guess per player, each naming a player 1-{self.players}",
-                code="zenjidou.refusal.guesses",
-                players=self.players,
-            )
-
-    def _check_play(self, action: Play, need: Need) -> None:
-        """Any card the table has not seen yet; a shown bottom card only by a hand that may hold it."""
-        deal = self.state.deal
-        owner = next((hand for hand, card in deal.bottoms.items() if card == action.card), None)
-        played = action.card in deal.shown_cards()
-        if owner is None or played:
-            self._check_new_card(action.card)
-        elif action.hand not in self.may_hold_bottom(deal, owner):
-            raise IllegalPlay(f"{action.card} is the shown bottom card of hand {owner + 1}",
-                              code="zenjidou.refusal.bottom_of", card=str(action.card), seat=self.seat_label(owner))
-
-    def _check_point(self, action: Point, need: Need) -> None:
-        trick: ZTrick = self.state.deal.tricks[-1]  # type: ignore[assignment]  # new_trick opens only ZTricks
-        if not 0 <= action.player < self.players or action.player in trick.out:
-            raise IllegalAction(f"P{action.player + 1} cannot point again this trick", code="zenjidou.refusal.quiz_out",
-                                seat=f"P{action.player + 1}")
-        if action.card not in [t.cards[0] for t in trick.turns]:
-            raise IllegalPlay(
-                f"{action.card} is not in this trick", code="zenjidou.refusal.not_in_trick", card=str(action.card)
-            )
-
-    def _check_no_point(self, action: NoPoint, need: Need) -> None:
-        """Anyone may say nobody else points."""
-
-    def _check_lead(self, action: Lead, need: Need) -> None:
-        """The winner may keep the lead or name the left neighbour."""
 
     # --- generating and parsing -------------------------------------------------------------------
 
@@ -1142,32 +1413,8 @@ class Zenjidou(TrickGame[ZState]):
         need = self.need()
         if need is None:
             return
-        deal = self.state.deal
-        unseen = [c for c in self.numbers if c not in deal.seen]
-        hand = need.hand or 0
-        if need.kind == "rest":
-            yield from (Rest(c) for c in unseen)
-        elif need.kind == "bottom":
-            yield from (Bottom(hand, c) for c in unseen)
-        elif need.kind == "rule":
-            for letter in ROUND_RULES:
-                yield from ([ChooseRule(RoundRule(letter, v)) for v in HOUSE_EXAMPLES] if letter == "L"
-                            else [ChooseRule(RoundRule(letter))])
-        elif need.kind == "side":
-            yield from (Side(hand, side) for side in SIDES)
-        elif need.kind == "guesses":
-            yield from (Guesses(g) for g in _product(self.players))
-        elif need.kind == "play":
-            played = set(deal.shown_cards())
-            held = {c for h, c in deal.bottoms.items() if c not in played and hand in self.may_hold_bottom(deal, h)}
-            yield from (Play(hand, c) for c in self.numbers if c in held or c not in deal.seen)
-        elif need.kind == "quiz":
-            trick = deal.tricks[-1]
-            for player in self._quiz_players(deal):
-                yield from (Point(player, t.cards[0]) for t in trick.turns)
-            yield NoPoint()
-        elif need.kind == "lead":
-            yield from (Lead(hand, left) for left in (False, True))
+        for kind in ANSWERING.get(need.kind, ()):
+            yield from kind.legal(self, need)
 
     def parse(self, text: str) -> Any:
         """An action for the current decision in short notation.
@@ -1182,32 +1429,14 @@ class Zenjidou(TrickGame[ZState]):
         question = self.open_question()
         need = self.need()
         hand = need.hand or 0 if need is not None else 0
-        verb, args = words[0].lower(), words[1:]
-        try:
-            numbers = [int(w) for w in (args if not is_digits(verb) else words)]
-        except ValueError:
-            numbers = []
+        verb = words[0].lower()
         if is_digits(verb):
-            if question is not None:
-                return Answer(question.key, int(verb))
-            return Play(hand, int(verb))
-        if verb == "rest" and len(numbers) == 1:
-            return Rest(numbers[0])
-        if verb == "bottom" and len(numbers) == 1:
-            return Bottom(hand, numbers[0])
-        if verb == "rule" and args:
-            return ChooseRule(RoundRule(args[0].upper(), args[1].lower() if len(args) > 1 else None))
-        if verb == "side" and args and args[0] in SIDES:
-            return Side(hand, args[0])
-        if verb == "guess" and numbers:
-            return Guesses(tuple(n - 1 for n in numbers))
-        if verb == "point" and len(numbers) == 2:
-            return Point(numbers[0] - 1, numbers[1])
-        if verb == "nopoint":
-            return NoPoint()
-        if verb == "lead" and args and args[0] in ("left", "self"):
-            return Lead(hand, args[0] == "left")
-        raise IllegalAction(f"cannot read {text!r}", code="zenjidou.refusal.unreadable", text=text)
+            return Answer(question.key, int(verb)) if question is not None else Play(hand, Card(int(verb)))
+        kind = VERBS.get(verb)
+        action = kind.read(hand, words[1:]) if kind is not None else None
+        if action is None:
+            raise IllegalAction(f"cannot read {text!r}", code="zenjidou.refusal.unreadable", text=text)
+        return action
 
     # --- the replay schema ------------------------------------------------------------------------
 
@@ -1236,7 +1465,3 @@ class Zenjidou(TrickGame[ZState]):
                 "player_scores": self.per_player(deal.scores) if deal.scores is not None else None,
                 "house": list(deal.house),
                 "out_of_order": [broken.to_json() for broken in deal.out_of_order]}
-
-
-def _product(players: int) -> Iterator[tuple[int, ...]]:
-    return product(range(players), repeat=players)

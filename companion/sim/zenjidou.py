@@ -23,6 +23,7 @@ from companion.games.zenjidou import (
     MUST_FOLLOW,
     ROUND_RULES,
     Bottom,
+    Card,
     ChooseRule,
     Guesses,
     Play,
@@ -32,19 +33,19 @@ from companion.games.zenjidou import (
 from companion.sim import TABLE_MODELS, DealingTable, cut
 
 
-def _must_follow(cards: Sequence[int], follow: Sequence[int], side: str) -> list[int]:
+def _must_follow(cards: Sequence[Card], follow: Sequence[Card], side: str) -> list[Card]:
     """D (and F, H, I, J): the topmost card that follows, else the top card; F from its chosen side."""
     pool = follow or cards
     return [pool[-1] if side == "bottom" else pool[0]]
 
 
-def _closest(cards: Sequence[int], last: int | None) -> list[int]:
+def _closest(cards: Sequence[Card], last: Card | None) -> list[Card]:
     """L closest: the number nearest the last card played, the larger on a tie (none yet: the top card)."""
     return [cards[0] if last is None else min(cards, key=lambda c: (abs(c - last), -c))]
 
 
 # What each face-up rule lets a player put down: (held cards, followers among them, side, last card).
-PLAYABLE: dict[str, Callable[[Sequence[int], Sequence[int], str, int | None], list[int]]] = {
+PLAYABLE: dict[str, Callable[[Sequence[Card], Sequence[Card], str, Card | None], list[Card]]] = {
     "C": lambda cards, follow, side, last: [cards[0]],
     **dict.fromkeys("DFHIJ", lambda cards, follow, side, last: _must_follow(cards, follow, side)),
     "E": lambda cards, follow, side, last: list(dict.fromkeys([cards[0], *follow[:1]])),
@@ -72,11 +73,12 @@ class ZenjidouTable(DealingTable):
         self.misplay_rate = misplay_rate
         self.revokes: list[tuple[int, int, int, int]] = []
         self.misplays: list[tuple[int, int, int, int]] = []
-        self.facts = {number: {name: rng.randint(0, game.fact_limit(name)) for name in FACT_NAMES}
-                      for number in game.numbers}
-        self.piles: list[list[int]] = []
-        self.rest: list[int] = []
-        self.hands: list[list[int]] = []  # as held, the next card to play first
+        self.facts: dict[int, dict[str, int]] = {
+            number: {name: rng.randint(0, game.fact_limit(name)) for name in FACT_NAMES} for number in game.numbers
+        }
+        self.piles: list[list[Card]] = []
+        self.rest: list[Card] = []
+        self.hands: list[list[Card]] = []  # as held, the next card to play first
         self.ready = False  # the hands are taken up for this round's rule
 
     def deal(self, game: Zenjidou, rng: random.Random) -> None:
@@ -101,7 +103,7 @@ class ZenjidouTable(DealingTable):
                 self.hands[game.right_of(hand)].append(card)
         self.ready = True
 
-    def card_for(self, game: Zenjidou, hand: int, rng: random.Random) -> int:
+    def card_for(self, game: Zenjidou, hand: int, rng: random.Random) -> Card:
         """The card ``hand``'s player puts down under the round's rule."""
         deal = game.state.deal
         held = self.hands[hand]

@@ -34,7 +34,6 @@ from companion.games.zenjidou import (
     HOUSE_F_BOTTOM,
     HOUSE_G,
     HOUSE_TWO_HANDS,
-    MUST_FOLLOW,
     RESOLUTION_RULES,
     TRUMP,
     Bottom,
@@ -267,7 +266,7 @@ class ListScreen(ZScreen):
         self.index = likeliest_start(list(map(self.weight(), self.options)))
         deal = self.game.state.deal
         last_card = decision.kind == "play" and len(deal.tricks[-1].turns) == self.game.n - 1
-        if last_card and deal.rule is not None and deal.rule.letter == "B":
+        if last_card and deal.how is not None and deal.how.quiz:
             arm_quiz(app, self.game)  # players buzz as the last card is turned, before it is entered
 
     def weight(self) -> Callable[[Any], float]:
@@ -282,7 +281,8 @@ class ListScreen(ZScreen):
         trick = deal.tricks[-1]
         lead = self.game.fact(trick.turns[0].cards[0], "colour") if trick.turns else None
         declined = {suit for suit, _ in deal.watch.declined[seat]}
-        follows = rule.letter in MUST_FOLLOW and lead is not None and self.game.colours[lead] not in declined
+        follows = (deal.how is not None and deal.how.must_follow and lead is not None
+                   and self.game.colours[lead] not in declined)
         numbers = sorted(action.card for action in self.options)
         last = self.game.last_played()
 
@@ -402,7 +402,7 @@ def arm_quiz(app: App, game: Zenjidou) -> None:
     deal = game.state.deal
     token = (id(game), deal.index, len(deal.tricks))
     if app.buzzers is not None and app.buzzers.token != token:
-        app.buzzers.arm(app.now(), set(deal.tricks[-1].out), token)  # type: ignore[attr-defined]
+        app.buzzers.arm(app.now(), set(deal.open_trick.out), token)
 
 
 @ZenjidouUI.enters("quiz")
@@ -415,13 +415,13 @@ class QuizScreen(ListScreen):
     def __init__(self, app: App, ui: ZenjidouUI) -> None:
         super().__init__(app, ui)
         deal = self.game.state.deal
-        self.trick = deal.tricks[-1]
+        self.trick = deal.open_trick
         self.arbiter = app.buzzers
         self.pointer: int | None = None
         self.tie: tuple[int, ...] | None = None
         if self.arbiter is not None:
             arm_quiz(app, self.game)
-            for player in self.trick.out:  # type: ignore[attr-defined]
+            for player in self.trick.out:
                 self.arbiter.rule_out(player)
             self.tick(app.now())
 
@@ -469,7 +469,7 @@ class QuizScreen(ListScreen):
         else:
             canvas.text(1, self.t("zenjidou.quiz.buzz" if self.arbiter is not None else "zenjidou.ask.quiz"))
         canvas.text(2, self.ui.trick_text(self.trick.turns))
-        out = [self.app.seat_label(p) for p in self.trick.out]  # type: ignore[attr-defined]
+        out = [self.app.seat_label(p) for p in self.trick.out]
         if out:
             canvas.text(3, self.t("zenjidou.quiz.out", seats=" ".join(out)))
         canvas.text(ROWS - 3, f"< {self.ui.option_text(self.options[self.index])} >", invert=True)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from companion.engine.base import Game, is_digits, is_int
+from companion.engine.base import Game, is_digits, is_int, snapshot
 from companion.errors import IllegalPlay, RecordError
 
 CardT = TypeVar("CardT", bound="SuitedCard")
@@ -485,6 +485,20 @@ class TrickGame(Game[StateT]):
 
     def deal_played(self, deal: Deal[Any]) -> bool:
         return len(deal.tricks) == self.tricks_in_deal(deal) and deal.tricks[-1].result is not None
+
+    def snapshot_state(self, state: StateT) -> StateT:
+        """Share what no action changes again: every scored deal before the open one, and the open
+        deal's resolved tricks but the last two (a lead named after a trick, like Zenjidou's J, still
+        changes the trick before the open one); copy the rest (the open deal, its last tricks, totals)."""
+        memo: dict[int, Any] = {}
+        for deal in state.deals[:-1]:
+            if deal.scores is not None:
+                memo[id(deal)] = deal
+        if state.deals:
+            for trick in state.deals[-1].tricks[:-2]:
+                if trick.result is not None:
+                    memo[id(trick)] = trick
+        return snapshot(state, memo)  # type: ignore[no-any-return]
 
     # --- the common questions ------------------------------------------------------------------
 

@@ -231,7 +231,7 @@ class Game(ABC, Generic[StateT]):
 
     # Actions between two snapshots: a push pays 1/CHECKPOINT_EVERY of a snapshot (about 40 us), a
     # pop at most CHECKPOINT_EVERY - 1 applies (about 5 us each) and one snapshot (docs/figures.md).
-    CHECKPOINT_EVERY: ClassVar[int] = 64
+    CHECKPOINT_EVERY: ClassVar[int] = 128
 
     game_id: ClassVar[str]
     title: ClassVar[str]

@@ -304,6 +304,8 @@ class Deal(Generic[CardT]):
     tricks_won: list[int] = field(default_factory=list)
     watch: RevokeWatch = field(default_factory=lambda: RevokeWatch([], []))
     scores: list[int] | None = None
+    # every card put down this deal (put_down keeps it), so a check asks a set, not every trick
+    shown: set[CardT] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
         if not self.captured:
@@ -450,6 +452,7 @@ class TrickGame(Game[StateT]):
         if cards and not free and owed is None:
             owed = self.must_follow(trick)  # before the cards join the trick
         trick.turns.append(Turn(seat, tuple(cards)) if turn is None else turn)
+        deal.shown.update(cards)
         for card in cards:
             deal.watch.shown(deal.index, seat, card, index)
         if cards and owed and not free and cards[0].suit not in owed:
@@ -566,13 +569,13 @@ class TrickGame(Game[StateT]):
 
     def unseen(self, deck: Iterable[CardT]) -> list[CardT]:
         """The cards of ``deck`` the table has not seen this deal (each card exists once)."""
-        shown = set(self.state.deal.shown_cards())
+        shown = self.state.deal.shown
         return [card for card in deck if card not in shown]
 
 
 def check_unseen(card: SuitedCard, deal: Deal[Any], describe: Callable[[SuitedCard], str] = str) -> None:
     """Refuse a card already put down this deal (every card of these decks exists once)."""
-    if card in set(deal.shown_cards()):
+    if card in deal.shown:
         raise IllegalPlay(f"{describe(card)} was already played this deal", code="already_played", card=str(card))
 
 

@@ -150,22 +150,26 @@ def test_a_refused_action_changes_nothing(game_id: str) -> None:
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_undo_applies_a_bounded_number_of_actions_whatever_the_log_length(game_id: str) -> None:
-    game, _, _ = start(game_id, 11, 10_000)
-    assert game.is_over() and len(game.actions) > 2 * game.CHECKPOINT_EVERY  # a long log
-    cls = type(game)
-    most = 0
-    while len(game.actions) > 1:
-        length = len(game.actions)
-        with counting_applies(cls) as applied:
-            game.pop()
-        # from the latest snapshot at or before the new length: its distance, never the log's length
-        assert applied[0] == (length - 1) % game.CHECKPOINT_EVERY
-        most = max(most, applied[0])
-        if length % 37 == 0:  # now and then, the fold of the log (a replay each time would be slow)
-            assert_is_the_fold_of_its_log(game)
-    assert most == game.CHECKPOINT_EVERY - 1
-    assert_is_the_fold_of_its_log(game)
+@pytest.mark.parametrize("every", [None, 16])  # the game's own spacing, and one many times shorter than a game
+def test_undo_applies_a_bounded_number_of_actions_whatever_the_log_length(game_id: str, every: int | None) -> None:
+    with mock.patch.object(Game, "CHECKPOINT_EVERY", every or Game.CHECKPOINT_EVERY):
+        game, _, _ = start(game_id, 11, 10_000)
+        assert game.is_over()
+        spacing, played = game.CHECKPOINT_EVERY, len(game.actions)
+        assert every is None or played > 4 * spacing  # a log many snapshots long
+        cls = type(game)
+        most = 0
+        while len(game.actions) > 1:
+            length = len(game.actions)
+            with counting_applies(cls) as applied:
+                game.pop()
+            # from the latest snapshot at or before the new length: its distance, never the log's length
+            assert applied[0] == (length - 1) % spacing
+            most = max(most, applied[0])
+            if length % 37 == 0:  # now and then, the fold of the log (a replay each time would be slow)
+                assert_is_the_fold_of_its_log(game)
+        assert most == min(spacing, played) - 1  # the bound is reached, and it is the spacing's
+        assert_is_the_fold_of_its_log(game)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

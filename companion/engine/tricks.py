@@ -304,8 +304,9 @@ class Deal(Generic[CardT]):
     tricks_won: list[int] = field(default_factory=list)
     watch: RevokeWatch = field(default_factory=lambda: RevokeWatch([], []))
     scores: list[int] | None = None
-    # every card put down this deal (put_down keeps it), so a check asks a set, not every trick
-    shown: set[CardT] = field(default_factory=set, repr=False)
+    # every card put down this deal up to the turn ``shown_upto`` (trick, turn): see shown_set
+    shown: set[CardT] = field(default_factory=set, repr=False, compare=False)
+    shown_upto: tuple[int, int] = field(default=(0, 0), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.captured:
@@ -324,6 +325,23 @@ class Deal(Generic[CardT]):
     def shown_cards(self) -> Iterator[CardT]:
         for trick in self.tricks:
             yield from trick.cards
+
+    def shown_set(self) -> set[CardT]:
+        """The cards put down this deal as a set, brought up to date with the turns since it was last
+        asked for (turns are only ever appended): a check asks on every play, and building the set
+        anew each time took most of Irohanihohedo's replay. A game that never asks pays nothing."""
+        trick_index, turn_index = self.shown_upto
+        tricks = self.tricks
+        while trick_index < len(tricks):
+            turns = tricks[trick_index].turns
+            for turn in turns[turn_index:]:
+                self.shown.update(turn.cards)
+            if trick_index == len(tricks) - 1:
+                turn_index = len(turns)
+                break
+            trick_index, turn_index = trick_index + 1, 0
+        self.shown_upto = (trick_index, turn_index)
+        return self.shown
 
 
 DealT = TypeVar("DealT", bound=Deal[Any])
@@ -452,7 +470,6 @@ class TrickGame(Game[StateT]):
         if cards and not free and owed is None:
             owed = self.must_follow(trick)  # before the cards join the trick
         trick.turns.append(Turn(seat, tuple(cards)) if turn is None else turn)
-        deal.shown.update(cards)
         for card in cards:
             deal.watch.shown(deal.index, seat, card, index)
         if cards and owed and not free and cards[0].suit not in owed:
@@ -569,13 +586,13 @@ class TrickGame(Game[StateT]):
 
     def unseen(self, deck: Iterable[CardT]) -> list[CardT]:
         """The cards of ``deck`` the table has not seen this deal (each card exists once)."""
-        shown = self.state.deal.shown
+        shown = self.state.deal.shown_set()
         return [card for card in deck if card not in shown]
 
 
 def check_unseen(card: SuitedCard, deal: Deal[Any], describe: Callable[[SuitedCard], str] = str) -> None:
     """Refuse a card already put down this deal (every card of these decks exists once)."""
-    if card in deal.shown:
+    if card in deal.shown_set():
         raise IllegalPlay(f"{describe(card)} was already played this deal", code="already_played", card=str(card))
 
 

@@ -815,7 +815,6 @@ class Zenjidou(TrickGame[ZState]):
         elif deal.rule == RULE_F and trick.turns and deal.sides.get(hand) == "bottom":
             trick.house = HOUSE_F_BOTTOM
         trick.turns.append(Turn(hand, (card,)))  # type: ignore[type-var]  # Zenjidou's cards are still bare numbers, not SuitedCards
-        deal.shown.add(card)
         deal.revealed[hand] = deal.revealed.get(hand, 0) + 1
         if card not in deal.seen:
             deal.seen.append(card)
@@ -1110,7 +1109,7 @@ class Zenjidou(TrickGame[ZState]):
         """Any card the table has not seen yet; a shown bottom card only by a hand that may hold it."""
         deal = self.state.deal
         owner = next((hand for hand, card in deal.bottoms.items() if card == action.card), None)
-        played = action.card in deal.shown
+        played = action.card in deal.shown_cards()
         if owner is None or played:
             self._check_new_card(action.card)
         elif action.hand not in self.may_hold_bottom(deal, owner):

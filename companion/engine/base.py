@@ -152,7 +152,8 @@ class LegalActions:
 # A snapshot copies what a later action may change and shares what none can: values of immutable
 # types (numbers, strings, tuples, frozensets, frozen dataclasses such as cards and results) and
 # whatever the caller names in ``memo`` (a trick game's closed deals and tricks). A state therefore
-# keeps only immutable values in its tuples and frozen dataclasses.
+# keeps only immutable values in its tuples and frozen dataclasses, and holds no cycles (a tree whose
+# nodes may share immutable leaves).
 
 _SHARE, _LIST, _DICT, _SET, _OBJECT, _OTHER = range(6)
 _KINDS: dict[type, int] = {kind: _SHARE for kind in (int, str, float, bool, type(None), bytes, tuple, frozenset)}

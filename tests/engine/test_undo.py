@@ -108,15 +108,7 @@ def start(game_id: str, seed: int, actions: int, rate: float = 0.4) -> tuple[Gam
        rate=st.sampled_from([0.0, 0.5, 1.0]))
 def test_an_apply_that_fails_halfway_changes_nothing(game_id: str, seed: int, played: int, lines: int,
                                                      rate: float) -> None:
-    rng = random.Random(seed)
-    game = new_random_game(game_id, 4, rng)
-    table = table_model(game, rng, rate)
-    for _ in range(played):
-        if game.is_over():
-            return
-        action = table.choose(game, rng)
-        game.push(action)
-        table.after(game, action)
+    game, rng, table = start(game_id, seed, played, rate)
     if game.is_over():
         return
     log = list(game.actions)

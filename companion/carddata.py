@@ -70,41 +70,73 @@ def check_shape(data: object, shape: object, where: str) -> None:
 _NAMES = {str: "a string", int: "a whole number", bool: "true or false"}
 
 
-def _check(data: object, shape: object, where: str, path: str) -> None:
-    def fail(expected: str) -> NoReturn:
-        shown = repr(data) if isinstance(data, (str, int, float, bool)) or data is None else type(data).__name__
-        if isinstance(data, str) and len(shown) > 40:
-            shown = shown[:40] + "..."
-        raise CardDataError(f"{where}: {path or 'the whole'} must be {expected}, not {shown}")
+def _fail(data: object, expected: str, where: str, path: str) -> NoReturn:
+    shown = repr(data) if isinstance(data, (str, int, float, bool)) or data is None else type(data).__name__
+    if isinstance(data, str) and len(shown) > 40:
+        shown = shown[:40] + "..."
+    raise CardDataError(f"{where}: {path or 'the whole'} must be {expected}, not {shown}")
 
+
+def _leaf_error(data: object, shape: object) -> str | None:
+    """What a leaf value (``shape`` a type or a pattern) should have been, or None when it fits;
+    None for a shape that is not a leaf's (checked by :func:`_check`)."""
     if isinstance(shape, type):
         if not isinstance(data, shape) or (shape is int and isinstance(data, bool)):
-            fail(_NAMES[shape])
-    elif isinstance(shape, re.Pattern):
-        if not isinstance(data, str) or not shape.fullmatch(data):
-            fail(f"a string like {shape.pattern!r}")
+            return _NAMES[shape]
+    elif isinstance(shape, re.Pattern) and (not isinstance(data, str) or not shape.fullmatch(data)):
+        return f"a string like {shape.pattern!r}"
+    return None
+
+
+def _at(path: str, key: str | int) -> str:
+    """The path of an item: ``path[3]`` in a list, ``path.key`` in an object."""
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def _check_item(data: object, shape: object, where: str, path: str, key: str | int) -> None:
+    """Check one item of a container: a leaf at once, writing its path only if it fails (most items
+    are leaves, and writing every path took most of the time); anything else through :func:`_check`."""
+    if isinstance(shape, (type, re.Pattern)):
+        expected = _leaf_error(data, shape)
+        if expected is not None:
+            _fail(data, expected, where, _at(path, key))
+    else:
+        _check(data, shape, where, _at(path, key))
+
+
+def _check(data: object, shape: object, where: str, path: str) -> None:
+    if isinstance(shape, (type, re.Pattern)):
+        expected = _leaf_error(data, shape)
+        if expected is not None:
+            _fail(data, expected, where, path)
     elif isinstance(shape, list):
         if not isinstance(data, list):
-            fail("a list")
+            _fail(data, "a list", where, path)
         for index, item in enumerate(data):
-            _check(item, shape[0], where, f"{path}[{index}]")
+            _check_item(item, shape[0], where, path, index)
     elif isinstance(shape, MapOf):
         if not isinstance(data, dict):
-            fail("an object")
+            _fail(data, "an object", where, path)
         for key, value in data.items():
-            _check(value, shape.values, where, f"{path}.{key}" if path else str(key))
+            _check_item(value, shape.values, where, path, key if isinstance(key, str) else str(key))
     elif isinstance(shape, dict):
-        if not isinstance(data, dict):
-            fail("an object")
-        for key, inner in shape.items():
-            name = key.removesuffix("?")
-            here = f"{path}.{name}" if path else name
-            if name in data:
-                _check(data[name], inner, where, here)
-            elif not key.endswith("?"):
-                raise CardDataError(f"{where}: {here} is missing")
+        _check_object(data, shape, where, path)
     else:
         raise TypeError(f"not a shape: {shape!r}")
+
+
+def _check_object(data: object, shape: Mapping[str, object], where: str, path: str) -> None:
+    """An object with at least the keys of ``shape`` (a key ending in ``?`` may be left out)."""
+    if not isinstance(data, dict):
+        _fail(data, "an object", where, path)
+    for key, inner in shape.items():
+        name = key.removesuffix("?")
+        if name in data:
+            _check_item(data[name], inner, where, path, name)
+        elif not key.endswith("?"):
+            raise CardDataError(f"{where}: {_at(path, name)} is missing")
 
 
 LETTER = re.compile(r"[A-Z]")  # a suit or colour typed as one upper-case letter before a number, like ``B7``

@@ -421,13 +421,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         return 0
     display, screen = _open_display(options, luma_args)
     with ExitStack() as cleanup:
-        root = options.state_dir
-        if root is None and script is not None:  # a scripted run repeats: it never resumes an old game
-            root = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="companion-keys-")))
-            print("companion: --keys without --state-dir: playing on a fresh temporary state", file=sys.stderr)
-        elif root is None:
-            root = state_dir()
-            check_state_dir(root)
+        root = _state_root(options, script, cleanup)
         override = {name: getattr(options, name) for name in ("language", "contrast")
                     if getattr(options, name) is not None}
         store = Store(root)
@@ -441,25 +435,45 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         events = start_event_mode(config.sections, store, on_status=device.link_changed)
         if events is not None:
             cleanup.callback(events.close)
-        try:
-            with ExitStack() as running:
-                if screen is not None:  # entered first, left last: errors print on the restored terminal
-                    running.enter_context(screen.shown(on_resize=lambda redraw: device.loop.post(Call(redraw))))
-                    display.watchers.append(screen.draw)
-                _open_keys(options, script, board, device, running)
-                device.start()
-                device.run()
-        finally:
-            if display.bus is not None:
-                print(
-                    f"companion: frames shown {device.frames}, display bytes {display.bus.total_bytes}", file=sys.stderr
-                )
+        _serve(options, script, board, device, display, screen)
         if options.save_frame:
             try:
                 scaled(device.app.render(), options.save_frame_scale).save(options.save_frame)
             except OSError as err:
                 raise ConfigError(f"--save-frame {options.save_frame}: cannot write it: {err.strerror}") from None
     return 0
+
+
+def _state_root(options: argparse.Namespace, script: str | None, cleanup: ExitStack) -> Path:
+    """Where the games are kept: --state-dir, a fresh temporary folder for a key script (a scripted
+    run repeats: it never resumes an old game), or the user's state directory, checked writable."""
+    if options.state_dir is not None:
+        return options.state_dir  # type: ignore[no-any-return]  # the option is read with type=Path
+    if script is not None:
+        root = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="companion-keys-")))
+        print("companion: --keys without --state-dir: playing on a fresh temporary state", file=sys.stderr)
+        return root
+    root = state_dir()
+    check_state_dir(root)
+    return root
+
+
+def _serve(options: argparse.Namespace, script: str | None, board: Board, device: Device, display: Display,
+           screen: TerminalScreen | None) -> None:
+    """Open the key sources and run the device until it stops; on a recording bus, say what it sent."""
+    try:
+        with ExitStack() as running:
+            if screen is not None:  # entered first, left last: errors print on the restored terminal
+                running.enter_context(screen.shown(on_resize=lambda redraw: device.loop.post(Call(redraw))))
+                display.watchers.append(screen.draw)
+            _open_keys(options, script, board, device, running)
+            device.start()
+            device.run()
+    finally:
+        if display.bus is not None:
+            print(
+                f"companion: frames shown {device.frames}, display bytes {display.bus.total_bytes}", file=sys.stderr
+            )
 
 
 def _display_args(options: argparse.Namespace, board: Board, luma_argv: Sequence[str]) -> argparse.Namespace:

@@ -14,6 +14,7 @@ The engine is pure: no I/O, no clock, no hardware. Randomness enters only as the
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
@@ -165,12 +166,92 @@ class LegalActions:
         return f"<LegalActions for {self._game.decision!r}>"
 
 
+# --- state snapshots ------------------------------------------------------------------------
+#
+# A snapshot copies what a later action may change and shares what none can: values of immutable
+# types (numbers, strings, tuples, frozensets, frozen dataclasses such as cards and results) and
+# whatever the caller names in ``memo`` (a trick game's closed deals and tricks). A state therefore
+# keeps only immutable values in its tuples and frozen dataclasses, and holds no cycles (a tree whose
+# nodes may share immutable leaves).
+
+_SHARE, _LIST, _DICT, _SET, _OBJECT, _OTHER = range(6)
+_KINDS: dict[type, int] = {kind: _SHARE for kind in (int, str, float, bool, type(None), bytes, tuple, frozenset)}
+_KINDS.update({list: _LIST, dict: _DICT, set: _SET})
+
+
+def _kind(cls: type) -> int:
+    """How :func:`snapshot` copies a value of ``cls`` (decided once per class)."""
+    kind = _KINDS.get(cls)
+    if kind is None:
+        if dataclasses.is_dataclass(cls) and cls.__dictoffset__:  # its fields are in its __dict__
+            # The ignore below: every dataclass has its parameters, but typeshed does not declare them
+            kind = _SHARE if cls.__dataclass_params__.frozen else _OBJECT  # type: ignore[attr-defined]
+        else:
+            kind = _DICT if issubclass(cls, dict) else _OTHER  # a Counter, a defaultdict
+        _KINDS[cls] = kind
+    return kind
+
+
+def snapshot(value: Any, memo: dict[int, Any]) -> Any:
+    """A copy of ``value`` that no later change to ``value`` reaches, sharing what cannot change.
+
+    Like :func:`copy.deepcopy` (``memo`` maps ``id`` to the copy, so shared objects stay shared), but
+    it stops at immutable values, so a snapshot costs the mutable objects only.
+
+    >>> from companion.engine.tricks import SuitedCard
+    >>> card = SuitedCard("B", 3)
+    >>> state = {"hand": [card], "told": {"x": 1}}
+    >>> copied = snapshot(state, {})
+    >>> copied == state, copied["hand"] is state["hand"], copied["hand"][0] is card
+    (True, False, True)
+    """
+    kind = _KINDS.get(value.__class__)
+    if kind is None:
+        kind = _kind(value.__class__)
+    if kind == _SHARE:
+        return value
+    done = memo.get(id(value))
+    if done is not None:
+        return done
+    kinds = _KINDS
+    if kind == _LIST:
+        copied: Any = [v if kinds.get(v.__class__) == _SHARE else snapshot(v, memo) for v in value]
+    elif kind == _DICT:
+        copied = value.copy() if value.__class__ is dict else copy.copy(value)
+        for key, item in value.items():
+            if kinds.get(item.__class__) != _SHARE:
+                copied[key] = snapshot(item, memo)
+    elif kind == _SET:
+        copied = set(value)  # the elements are hashable, so immutable
+    elif kind == _OBJECT:
+        copied = object.__new__(value.__class__)
+        copied.__dict__.update(
+            {key: item if kinds.get(item.__class__) == _SHARE else snapshot(item, memo)
+             for key, item in value.__dict__.items()}
+        )
+    else:
+        copied = copy.deepcopy(value, memo)
+    memo[id(value)] = copied
+    return copied
+
+
 class Game(ABC, Generic[StateT]):
     """A game in progress: the setup, the action log and the state folded from them.
 
     Subclasses give ``initial_state``, ``check`` (raise :class:`IllegalAction` with a reason) and
     ``apply`` (mutate the state; only called after ``check`` passed), plus the decision and result.
+    Everything a game keeps that actions change lives in ``self.state``; what ``configure`` derives
+    from the setup never changes afterwards (:meth:`copy` shares it).
+
+    Undo is bounded, not a fold of the whole log: every ``CHECKPOINT_EVERY`` actions the game keeps a
+    snapshot of its state (:meth:`snapshot_state`, which shares what no later action can change), so
+    :meth:`pop` restores the latest snapshot before the action it drops and applies at most
+    ``CHECKPOINT_EVERY - 1`` actions again (docs/architecture.md says why and what it costs).
     """
+
+    # Actions between two snapshots: a push pays 1/CHECKPOINT_EVERY of a snapshot (about 40 us), a
+    # pop at most CHECKPOINT_EVERY - 1 applies (about 5 us each) and one snapshot (docs/figures.md).
+    CHECKPOINT_EVERY: ClassVar[int] = 128
 
     game_id: ClassVar[str]
     title: ClassVar[str]
@@ -194,6 +275,9 @@ class Game(ABC, Generic[StateT]):
         self.configure()
         self.actions: list[Any] = []
         self.state: StateT = self.initial_state()
+        # (log length, state after that many actions), oldest first; never changed once taken. The
+        # state before any action is not kept: initial_state builds it again without an action.
+        self._checkpoints: list[tuple[int, StateT]] = []
 
     def configure(self) -> None:
         """Derive what the rules need from ``self.setup`` once, before the first state is built."""
@@ -201,22 +285,44 @@ class Game(ABC, Generic[StateT]):
     # --- the log ---------------------------------------------------------------------------
 
     def push(self, action: Any) -> None:
-        """Check ``action`` against the rules and append it; an illegal one changes nothing."""
+        """Check ``action`` against the rules and append it; an illegal one changes nothing, and
+        neither does an ``apply`` that fails halfway (the state goes back to the log's fold)."""
         self.check(action)
-        self.apply(action)
+        try:
+            self.apply(action)
+        except BaseException:
+            self._restore(len(self.actions))
+            raise
         self.actions.append(action)
+        if len(self.actions) % self.CHECKPOINT_EVERY == 0:
+            self._checkpoints.append((len(self.actions), self.snapshot_state(self.state)))
 
     def pop(self) -> Any:
-        """Undo the last action by folding the log again without it; returns the dropped action."""
+        """Undo the last action: back to the latest snapshot before it, then at most
+        ``CHECKPOINT_EVERY - 1`` actions again; returns the dropped action."""
         if not self.actions:
             raise IllegalAction("nothing to undo")
         dropped = self.actions.pop()
-        remaining, self.actions = self.actions, []
-        self.state = self.initial_state()
-        for action in remaining:
-            self.apply(action)
-            self.actions.append(action)
+        self._restore(len(self.actions))
         return dropped
+
+    def _restore(self, length: int) -> None:
+        """Make ``self.state`` the fold of ``self.actions[:length]`` from the latest snapshot at or before it."""
+        checkpoints = self._checkpoints
+        while checkpoints and checkpoints[-1][0] > length:
+            checkpoints.pop()
+        if checkpoints:
+            start, kept = checkpoints[-1]
+            self.state = self.snapshot_state(kept)  # the kept snapshot stays as it is for a later undo
+        else:
+            start, self.state = 0, self.initial_state()
+        for action in self.actions[start:length]:
+            self.apply(action)
+
+    def snapshot_state(self, state: StateT) -> StateT:
+        """A copy of ``state`` that later actions leave alone; a game that knows which parts of its
+        state never change again shares them (:meth:`TrickGame.snapshot_state`)."""
+        return snapshot(state, {})  # type: ignore[no-any-return]
 
     def peek(self) -> Any:
         """The last action, or an error when the log is empty."""
@@ -236,11 +342,11 @@ class Game(ABC, Generic[StateT]):
         return LegalActions(self)
 
     def copy(self) -> Game[StateT]:
-        """An independent game with the same setup and log."""
-        clone = type(self)(self.setup)
-        for action in self.actions:
-            clone.apply(action)
-            clone.actions.append(action)
+        """An independent game with the same setup and log: a snapshot of the state, no action applied."""
+        clone = copy.copy(self)  # the setup and what configure derived from it never change
+        clone.state = self.snapshot_state(self.state)
+        clone.actions = list(self.actions)
+        clone._checkpoints = list(self._checkpoints)  # snapshots are never changed, so both may share them
         return clone
 
     # --- actions as JSON -------------------------------------------------------------------

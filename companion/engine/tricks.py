@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from companion.engine.actions import RecordAction
-from companion.engine.base import Answer, Decision, Game, Question, is_digits, is_int
+from companion.engine.base import Answer, Decision, Game, Question, is_digits, is_int, snapshot
 from companion.errors import IllegalPlay, RecordError
 
 # A card as the layer keeps it in tricks and deals: any hashable value (a deal's cards are compared
@@ -328,6 +328,9 @@ class Deal(Generic[CardT]):
     watch: RevokeWatch = field(default_factory=lambda: RevokeWatch([], []))
     scores: list[int] | None = None
     missing_fact: Question | None = None
+    # every card put down this deal up to the turn ``shown_upto`` (trick, turn): see shown_set
+    shown: set[CardT] = field(default_factory=set, repr=False, compare=False)
+    shown_upto: tuple[int, int] = field(default=(0, 0), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.captured:
@@ -346,6 +349,23 @@ class Deal(Generic[CardT]):
     def shown_cards(self) -> Iterator[CardT]:
         for trick in self.tricks:
             yield from trick.cards
+
+    def shown_set(self) -> set[CardT]:
+        """The cards put down this deal as a set, brought up to date with the turns since it was last
+        asked for (turns are only ever appended): a check asks on every play, and building the set
+        anew each time took most of Irohanihohedo's replay. A game that never asks pays nothing."""
+        trick_index, turn_index = self.shown_upto
+        tricks = self.tricks
+        while trick_index < len(tricks):
+            turns = tricks[trick_index].turns
+            for turn in turns[turn_index:]:
+                self.shown.update(turn.cards)
+            if trick_index == len(tricks) - 1:
+                turn_index = len(turns)
+                break
+            trick_index, turn_index = trick_index + 1, 0
+        self.shown_upto = (trick_index, turn_index)
+        return self.shown
 
 
 DealT = TypeVar("DealT", bound=Deal[Any])
@@ -568,6 +588,20 @@ class TrickGame(Game[StateT], ReportRows):
     def deal_played(self, deal: Deal[Any]) -> bool:
         return len(deal.tricks) == self.tricks_in_deal(deal) and deal.tricks[-1].result is not None
 
+    def snapshot_state(self, state: StateT) -> StateT:
+        """Share what no action changes again: every scored deal before the open one, and the open
+        deal's resolved tricks but the last two (a lead named after a trick, like Zenjidou's J, still
+        changes the trick before the open one); copy the rest (the open deal, its last tricks, totals)."""
+        memo: dict[int, Any] = {}
+        for deal in state.deals[:-1]:
+            if deal.scores is not None:
+                memo[id(deal)] = deal
+        if state.deals:
+            for trick in state.deals[-1].tricks[:-2]:
+                if trick.result is not None:
+                    memo[id(trick)] = trick
+        return snapshot(state, memo)  # type: ignore[no-any-return]
+
     # --- the common questions ------------------------------------------------------------------
 
     def term_name(self, term: Term, lang: str) -> str | None:
@@ -634,13 +668,13 @@ class TrickGame(Game[StateT], ReportRows):
 
     def unseen(self, deck: Iterable[CardT]) -> list[CardT]:
         """The cards of ``deck`` the table has not seen this deal (each card exists once)."""
-        shown = set(self.state.deal.shown_cards())
+        shown = self.state.deal.shown_set()
         return [card for card in deck if card not in shown]
 
 
 def check_unseen(card: SuitedCard, deal: Deal[Any], describe: Callable[[SuitedCard], str] = str) -> None:
     """Refuse a card already put down this deal (every card of these decks exists once)."""
-    if card in set(deal.shown_cards()):
+    if card in deal.shown_set():
         raise IllegalPlay(f"{describe(card)} was already played this deal", code="already_played", card=str(card))
 
 

@@ -304,7 +304,7 @@ class Irohanihohedo(TrickGame[IroState]):
 
     def must_follow(self, trick: Trick[Any]) -> frozenset[str]:
         """Every colour already in the trick is owed, if the seat holds one."""
-        return frozenset(card.suit for card in trick.cards)
+        return frozenset(card.suit for turn in trick.turns for card in turn.cards)
 
     def resolve(self, trick: Trick[Any]) -> TrickResult:
         beside = marker_turn(trick)
@@ -343,15 +343,15 @@ class Irohanihohedo(TrickGame[IroState]):
         self.play_turn(state, Turn(action.seat, (action.card,)))
 
     def check(self, action: object) -> None:
-        decision = self.decision
-        if decision is None:
+        deal = self.state.deal
+        if self.deal_played(deal):  # what decision says, without writing its prompt on every push
             raise IllegalAction("the game is over", code="game_over")
         if isinstance(action, Answer):
-            self._check_answer(decision, action)
+            self._check_answer(self.decision, action)
             return
         if not isinstance(action, Play):
             raise IllegalAction(f"{action!r} is not an action of {self.title}")
-        seat = decision.seat if decision.kind == "play" else self.state.deal.trick.lead  # a play skips the question
+        seat = self.seat_to_play(deal.trick) if self.state.numbers is not None else deal.trick.lead
         if action.seat != seat:
             raise IllegalAction(
                 f"it is {self.seat_label(seat)}'s turn, not {self._label(action.seat)}'s",
@@ -361,13 +361,14 @@ class Irohanihohedo(TrickGame[IroState]):
         if card.suit not in self.colours:
             raise IllegalPlay(f"{card} is not a card: colours are {', '.join(self.colours)}", code="not_a_card",
                               text=str(card))
-        if card.rank not in self.numbers:
+        known = self.state.numbers  # not self.numbers, which copies the deck's numbers for its callers
+        if card.rank not in (known if known is not None else self.setup.cards["numbers"]):
             raise IllegalPlay(f"{card} is not in the {self.n}-player deck", code="not_in_deck", card=str(card),
                               players=self.n)
         check_unseen(card, self.state.deal)
 
-    def _check_answer(self, decision: Decision, answer: Answer) -> None:
-        question = decision.question
+    def _check_answer(self, decision: Decision | None, answer: Answer) -> None:
+        question = decision.question if decision is not None else None
         if question is None or question.key != answer.key:
             raise IllegalAction(f"no question about {answer.key!r} is open")
         ticked = len(mask_numbers(self.setup.cards, answer.value))

@@ -468,15 +468,16 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         return self.npc_turn(deal) and not self.npc_to_play(deal)
 
     def check(self, action: object) -> None:
-        decision = self.decision
-        if decision is None:
+        deal = self.deal
+        if self.deal_played(deal):  # what decision says, without writing its prompt on every push
             raise IllegalAction("the game is over", code="game_over")
+        row_due = self.npc is not None and deal.npc_laid is None  # the decision is the NPC's row
         if isinstance(action, NpcRow):
-            self._check_row(action, decision)
+            self._check_row(action, row_due)
             return
         if not isinstance(action, (Play, Predict)):
             raise IllegalAction(f"{action!r} is not an action of {self.title}")
-        if decision.kind == "npc":
+        if row_due:
             raise IllegalAction(f"first enter the NPC's {self.npc_cards} face-up cards", code="tourney.npc_first",
                                 count=self.npc_cards)
         if action.seat == self.npc:
@@ -513,8 +514,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         if seen == "npc":
             raise IllegalPlay(f"{card} lies in the NPC's row", code="tourney.npc_card", card=str(card))
 
-    def _check_row(self, row: NpcRow, decision: Decision) -> None:
-        if decision.kind != "npc":
+    def _check_row(self, row: NpcRow, row_due: bool) -> None:
+        if not row_due:
             raise IllegalAction("the NPC's cards are entered once, at the start of a deal", code="tourney.row_entered")
         if len(row.cards) != self.npc_cards or len(set(row.cards)) != len(row.cards):
             raise IllegalAction(f"the NPC has {self.npc_cards} different face-up cards, not {len(row.cards)}",

@@ -38,6 +38,7 @@ from companion.engine.tricks import SuitedCard, Turn
 from companion.games.irohanihohedo import Irohanihohedo, Play, deck_mask, marker_turn, mask_numbers
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
+from companion.ui.keypad import Typing
 from companion.ui.picker import ARROWS, Grid, shortest
 from companion.ui.screens import Choice, Screen, register_ui
 from companion.ui.tricks import CARD_X, OK, AnswerScreen, FinalScreen, TrickScreenBase, TrickUI, seat_row, yes_no
@@ -127,7 +128,8 @@ class TrickScreen(TrickScreenBase):
         mass = [sum(weight(card) for row, group in zip(grid.rows, grid.groups, strict=True) if group == colour
                     for _, card in row) for colour in range(len(self.game.colours))]
         ranked = sorted(range(len(mass)), key=lambda colour: -mass[colour])
-        return self.likely_start(self.seat, self.colour_rows(ranked[0::2] + ranked[1::2][::-1]))
+        grid = self.colour_rows(ranked[0::2] + ranked[1::2][::-1])
+        return self.typing_start(grid, self.likelihood(self.seat, grid))
 
     def colour_rows(self, order: Iterable[int]) -> Grid[SuitedCard]:
         """The unseen cards in the colours of ``order`` (indexes, which are also the rows' groups)."""
@@ -260,6 +262,22 @@ class DeckScreen(AnswerScreen):
         elif event.key is Key.BACK:
             self.app.open_menu()
 
+    def typing(self) -> Typing | None:
+        """The card keypad types a number to tick or untick it (``0`` is ten, ``1`` waits for ``#``
+        or a second digit while 10-12 are printed); the cursor then goes to Done, so ``#`` ends."""
+        if self._typing is not None and self._typing.grid is self.grid:
+            return self._typing
+        return Typing(self.grid)
+
+    def number_of(self, value: Any) -> int | None:
+        return value if isinstance(value, int) else None
+
+    def on_keypad(self, event: KeyEvent) -> None:
+        ticked = self.ticked
+        super().on_keypad(event)
+        if self.ticked != ticked:
+            self.grid, self._typing = self.grid.at(DONE) or self.grid, None
+
     def choose(self, value: int | str) -> None:
         if value == SKIP:
             self.answer(0)
@@ -313,14 +331,15 @@ DONE, SKIP = "done", "skip"
 
 
 def deck_grid(numbers: Sequence[int]) -> Grid[int | str]:
-    """The numbers in two rows, then Done and Skip; each row its own group."""
+    """The numbers in two rows (one group: LEFT and RIGHT go on from one row to the other, and the
+    keypad's digits find every number), then Done and Skip."""
     half = (len(numbers) + 1) // 2
     rows: list[list[tuple[int, int | str]]] = [
         [(i, n) for i, n in enumerate(numbers[:half])],
         [(i, n) for i, n in enumerate(numbers[half:])],
         [(0, DONE), (1, SKIP)],
     ]
-    return Grid.of(rows)
+    return Grid.of(rows, groups=[0, 0, 1])
 
 
 class WonScreen(TrickScreenBase):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.errors import IllegalAction
-from companion.keys import Key, KeyEvent
+from companion.keys import ARROWS, DIGITS, LETTERS, Key, KeyEvent
 from companion.settings import CONTRAST_RANGE
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, as_joystick, typed
@@ -91,13 +91,40 @@ class Screen(ABC):
 
 
 class Notice(Screen):
-    """Something the table should read before play goes on (a trick result, a revoke): OK goes on."""
+    """Something the table should read before play goes on (a trick result, a revoke): OK goes on.
+
+    A notice that is :meth:`passable` also lets the next entry begin on it: an arrow, or a letter
+    or digit of the card keypad, closes it and acts on the card picker beneath, so a table that has
+    read it presses nothing extra. It was shown before the next entry was asked all the same.
+    """
 
     leave_key = Key.OK
 
+    def passable(self) -> bool:
+        """Whether the next entry may begin on this notice (a revoke or a deal's scores wait for OK)."""
+        return False
+
+    def passes(self, event: KeyEvent) -> bool:
+        """Whether ``event`` begins the next entry: pressed on a passable notice that lies right
+        above a card picker, an arrow, or a letter or digit the card keypad types there."""
+        screens = self.app.screens
+        if len(screens) != 2 or screens[1] is not self or screens[0].typing() is None or not self.passable():
+            return False
+        return event.key in ARROWS or (not event.long and (event.key in DIGITS or event.key in LETTERS))
+
     def on_key(self, event: KeyEvent) -> None:
-        if event.key in (Key.OK, Key.BACK):
+        if self.passes(event):
             self.app.close(self)
+            self.app.top.on_key(event)
+        elif event.key in (Key.OK, Key.BACK):
+            self.app.close(self)
+
+    def on_keypad(self, event: KeyEvent) -> None:
+        if self.passes(event):
+            self.app.close(self)
+            self.app.top.on_keypad(event)
+        else:
+            super().on_keypad(event)
 
 
 class GameUI(ABC):

@@ -369,6 +369,10 @@ class NpcScreen(Notice):
         self.ui, self.deal, self.index = ui, deal, trick
         self.trick: TourneyTrick = ui.game.state.deals[deal].tricks[trick]  # type: ignore[assignment]
 
+    def passable(self) -> bool:
+        """The next entry may begin over it: the NPC's card stays in its row on the trick screen."""
+        return True
+
     def draw(self, canvas: Canvas) -> None:
         npc = self.ui.game.npc
         card = self.trick.card_of(npc) if npc is not None else None

@@ -253,6 +253,26 @@ class TrickScreenBase(Screen):
         far as the table knows (:meth:`likelihood`); the only card left is offered ready for OK."""
         return grid.best_start(self.likelihood(seat, grid))
 
+    def typing_start(self, grid: Grid[Any], weight: Callable[[Any], float]) -> Grid[Any]:
+        """``grid`` with the cursor in the suit likeliest to come (``weight`` from public information),
+        as the card keypad's digits type into the suit shown, on the likeliest of its cards a digit
+        alone would not enter (two digits, or a number another begins with), which ``#`` then
+        enters in one press; without such a card, on its likeliest card. The next likeliest suits
+        lie UP and DOWN where the game lays them out so; the only card left is ready for OK."""
+        mass: dict[int, float] = {}
+        for row, group in zip(grid.rows, grid.groups, strict=True):
+            mass[group] = mass.get(group, 0.0) + sum(weight(value) for _, value in row)
+        suit = max(mass, key=lambda group: (mass[group], -grid.groups.index(group)))
+        places = grid.places(suit)
+        numbers = [str(self.number_of(grid.at_place(place).value)) for place in places]
+
+        def slow(number: str) -> bool:
+            return len(number) > 1 or any(other != number and other.startswith(number) for other in numbers)
+
+        value_at = [grid.at_place(place).value for place in places]
+        best = max(range(len(places)), key=lambda i: (slow(numbers[i]), weight(value_at[i]), -i))
+        return grid.at_place(places[best])
+
     def typing(self) -> Typing | None:
         grid = getattr(self, "grid", None)
         if not isinstance(grid, Grid) or any(self.number_of(value) is None for row in grid.rows for _, value in row):
@@ -318,6 +338,10 @@ class ResultScreen(Notice):
         super().__init__(app)
         self.ui, self.deal, self.index = ui, deal, trick
         self.trick: Trick[Any] = ui.game.state.deals[deal].tricks[trick]
+
+    def passable(self) -> bool:
+        """The next card may be typed over a result; a house ruling waits for OK (rulings.md)."""
+        return self.trick.result is not None and not self.trick.result.house
 
     def draw(self, canvas: Canvas) -> None:
         result = self.trick.result

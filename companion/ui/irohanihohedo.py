@@ -128,8 +128,7 @@ class TrickScreen(TrickScreenBase):
         mass = [sum(weight(card) for row, group in zip(grid.rows, grid.groups, strict=True) if group == colour
                     for _, card in row) for colour in range(len(self.game.colours))]
         ranked = sorted(range(len(mass)), key=lambda colour: -mass[colour])
-        grid = self.colour_rows(ranked[0::2] + ranked[1::2][::-1])
-        return self.typing_start(grid, self.likelihood(self.seat, grid))
+        return self.likely_start(self.seat, self.colour_rows(ranked[0::2] + ranked[1::2][::-1]))
 
     def colour_rows(self, order: Iterable[int]) -> Grid[SuitedCard]:
         """The unseen cards in the colours of ``order`` (indexes, which are also the rows' groups)."""

@@ -80,6 +80,23 @@ def letter_group(grid: Grid[Any], letter: Key) -> int | None:
     return mine[(mine.index(shown) + 1) % len(mine)] if shown in mine else mine[0]
 
 
+def letters_to(grid: Grid[Any], group: int) -> list[Key]:
+    """The letter presses that show ``group`` from the group ``grid`` shows (none when it is shown).
+
+    >>> grid = Grid.of([[(1, "bird")], [(1, "fan")], [(1, "x")], [(1, "y")], [(1, "flower")]])
+    >>> [key.name for key in letters_to(grid.at("fan"), 4)], [key.name for key in letters_to(grid, 4)]
+    (['A', 'A'], ['A'])
+    """
+    letters: list[Key] = []
+    for _ in range(len(set(grid.groups))):
+        if grid.groups[grid.row] == group:
+            return letters
+        letters.append(LETTERS[group % len(LETTERS)])
+        found = letter_group(grid, letters[-1])
+        grid = grid if found is None else grid.nearest(found, grid.slot)
+    return letters
+
+
 def typed(state: Typing, key: Key, number_of: NumberOf) -> Typing:
     """The picker after one letter or digit (any other key leaves it as it was).
 
@@ -139,14 +156,7 @@ def keys_to_type(start: Typing, value: Any, number_of: NumberOf, *, typed_only: 
         return None
     if start.grid.value == value and not start.digits and not typed_only:
         return [KeyEvent(Key.HASH)]  # the picker starts on it: a right guess is one press
-    wanted = target.groups[target.row]
-    letters: list[Key] = []
-    state = start
-    for _ in range(len(set(start.grid.groups))):  # the letter presses that show the card's suit
-        if state.grid.groups[state.grid.row] == wanted:
-            break
-        letters.append(LETTERS[wanted % len(LETTERS)])
-        state = typed(state, letters[-1], number_of)
+    letters = letters_to(start.grid, target.groups[target.row])
     spellings = [[next(key for key, d in DIGITS.items() if str(d) == digit) for digit in str(number)]]
     if str(number) == TEN:
         spellings.insert(0, [Key.N0])

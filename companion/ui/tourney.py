@@ -230,7 +230,7 @@ class TrickScreen(TourneyScreen):
         seat proved it lacks (:meth:`TrickScreenBase.likelihood`); the only card left ready for OK."""
         grid = card_grid(self.game, last_card(self.game))
         if entry.kind is Predict:
-            return grid.best_start(self.prediction_likelihood(entry.seat, grid))
+            return self.likely_start(entry.seat, grid, self.prediction_likelihood(entry.seat, grid))
         return self.likely_start(entry.seat, grid)
 
     def prediction_likelihood(self, seat: int, grid: Grid[SuitedCard]) -> Callable[[SuitedCard], float]:

@@ -20,7 +20,7 @@ from companion.engine.tricks import Deal, Revoke, Trick, TrickGame, TrickResult,
 from companion.keys import Key, KeyEvent
 from companion.text import Formatter
 from companion.ui.canvas import ROWS, WIDTH, Canvas
-from companion.ui.keypad import Typing
+from companion.ui.keypad import Typing, letters_to
 from companion.ui.picker import Grid
 from companion.ui.screens import Choice, GameUI, Notice, Screen
 
@@ -248,21 +248,31 @@ class TrickScreenBase(Screen):
 
         return weight
 
-    def likely_start(self, seat: int, grid: Grid[Any]) -> Grid[Any]:
+    def likely_start(self, seat: int, grid: Grid[Any], weight: Callable[[Any], float] | None = None) -> Grid[Any]:
         """``grid`` with the cursor where the card ``seat`` puts down is fewest presses away, as
-        far as the table knows (:meth:`likelihood`); the only card left is offered ready for OK."""
-        return grid.best_start(self.likelihood(seat, grid))
+        far as the table knows (``weight``, by default :meth:`likelihood`), on the input last used:
+        the arrows' (:meth:`Grid.best_start`) or the card keypad's (:meth:`typing_start`); the only
+        card left is offered ready for OK."""
+        weight = weight or self.likelihood(seat, grid)
+        return self.typing_start(grid, weight) if self.app.card_keypad else grid.best_start(weight)
 
     def typing_start(self, grid: Grid[Any], weight: Callable[[Any], float]) -> Grid[Any]:
-        """``grid`` with the cursor in the suit likeliest to come (``weight`` from public information),
-        as the card keypad's digits type into the suit shown, on the likeliest of its cards a digit
-        alone would not enter (two digits, or a number another begins with), which ``#`` then
-        enters in one press; without such a card, on its likeliest card. The next likeliest suits
-        lie UP and DOWN where the game lays them out so; the only card left is ready for OK."""
+        """``grid`` with the cursor where the card keypad expects the fewest presses, as far as the
+        table knows (``weight``: how likely each card is): in the suit from which the letters expected
+        are fewest (the card keypad's digits type into the suit shown; mostly the likeliest suit, but
+        showing one of two suits that share a letter saves the second press to the other), on the
+        likeliest of its cards a digit alone would not enter (two digits, or a number another begins
+        with), which ``#`` then enters in one press; without such a card, on its likeliest card. The
+        only card left is ready for OK."""
         mass: dict[int, float] = {}
         for row, group in zip(grid.rows, grid.groups, strict=True):
             mass[group] = mass.get(group, 0.0) + sum(weight(value) for _, value in row)
-        suit = max(mass, key=lambda group: (mass[group], -grid.groups.index(group)))
+
+        def letters(shown: int) -> float:  # the letter presses expected from the suit shown
+            at = grid.at_place(grid.places(shown)[0])
+            return sum(weight * len(letters_to(at, group)) for group, weight in mass.items())
+
+        suit = min(mass, key=lambda group: (letters(group), -mass[group], grid.groups.index(group)))
         places = grid.places(suit)
         numbers = [str(self.number_of(grid.at_place(place).value)) for place in places]
 

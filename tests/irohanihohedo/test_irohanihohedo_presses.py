@@ -14,7 +14,7 @@ from companion.games.irohanihohedo import Play, deck_mask
 from companion.hw.keys import Key, KeyEvent
 from companion.ui.irohanihohedo import DONE, DeckScreen, TrickScreen
 from companion.ui.picker import Grid
-from companion.ui.planner import presses_for
+from companion.ui.planner import enter_by_keys, presses_for
 from tests.ui.helpers import enter, make_app, new_game, texts
 
 THREE_DECK = [1, 2, 3, 4, 5, 6]  # a told 3-player deck: no two-digit number
@@ -148,12 +148,23 @@ def test_a_lone_zero_types_ten() -> None:
     assert app.session.game.actions[-1] == Play(follower.seat, SuitedCard(list(app.session.game.colours)[1], 10))
 
 
-def test_the_picker_starts_where_hash_alone_enters_a_number_a_digit_cannot() -> None:
-    """With every number in play, the start is a 1 or a 10-12 of the likeliest colour (``1`` waits, the
-    others take two digits), so a right guess there is one press and any other number is a digit."""
-    _, screen = picker(dealt(None), "O2")
+def test_on_the_card_keypad_the_picker_starts_where_hash_alone_enters_a_number_a_digit_cannot() -> None:
+    """With every number in play and the card keypad in use, the start is a 1 or a 10-12 of the lead
+    colour (``1`` waits, the others take two digits), so a right guess there is one press and any
+    other number one digit; on the joystick the start is the arrows' (likely_start)."""
+    game = dealt(None)
+    app = make_app(game)
+    on_joystick = make_app(dealt(None))
+    for action in texts(game, "O2"):
+        enter_by_keys(app, action, "keypad")
+        enter_by_keys(on_joystick, action, "joystick")
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and app.card_keypad and not on_joystick.card_keypad
     assert screen.grid.value.suit == "O" and screen.grid.value.rank in (1, 10, 11, 12)
-    assert presses_for(screen.app, Play(screen.seat, screen.grid.value), "keypad") == [KeyEvent(Key.HASH)]
+    assert presses_for(app, Play(screen.seat, screen.grid.value), "keypad") == [KeyEvent(Key.HASH)]
+    arrows = on_joystick.top
+    assert isinstance(arrows, TrickScreen)
+    assert arrows.grid == arrows.grid.best_start(arrows.likelihood(arrows.seat, arrows.grid))
 
 
 def test_the_deck_question_is_typed_by_digits() -> None:

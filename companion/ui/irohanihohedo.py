@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from companion.engine.base import Answer
 from companion.engine.tricks import SuitedCard, Turn
@@ -40,11 +40,8 @@ from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
 from companion.ui.picker import ARROWS, Grid, shortest
-from companion.ui.screens import Choice, Screen, register_ui
+from companion.ui.screens import Choice, Host, Screen, register_ui
 from companion.ui.tricks import CARD_X, OK, AnswerScreen, FinalScreen, TrickScreenBase, TrickUI, seat_row, yes_no
-
-if TYPE_CHECKING:
-    from companion.ui.app import App
 
 CELLS_X = 48
 CELL = 12  # pixel width of one number in the picker row (two digits and a margin)
@@ -91,7 +88,7 @@ class IrohanihohedoUI(TrickUI[Irohanihohedo]):
         return self.app.t("undo.play", seat=self.seat_name(action.seat), play=self.card_text(action.card))
 
     @classmethod
-    def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
+    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
         seats = [str(seat) for seat in range(players)]
         return [
             Choice("dealer", app.t("irohanihohedo.setup.dealer"), seats, [app.seat_label(s) for s in range(players)]),
@@ -99,7 +96,7 @@ class IrohanihohedoUI(TrickUI[Irohanihohedo]):
         ]
 
     @classmethod
-    def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
+    def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         values = {choice.key: choice.value for choice in choices}
         cls.begin(app, game_id, names, {"dealer": int(values["dealer"]), "strategic": values["strategic"] == "yes"})
 
@@ -112,7 +109,7 @@ class TrickScreen(TrickScreenBase):
     ui: IrohanihohedoUI
     half: ClassVar[int] = 6  # numbers per picker row
 
-    def __init__(self, app: App, ui: IrohanihohedoUI) -> None:
+    def __init__(self, app: Host, ui: IrohanihohedoUI) -> None:
         super().__init__(app, ui)
         self.seat = self.acting_seat()
         self.deal = self.game.state.deal
@@ -247,7 +244,7 @@ class DeckScreen(AnswerScreen):
     CELL: ClassVar[int] = 20  # pixel width of one number's cell
     WORDS: ClassVar[int] = 56  # pixel width of Done and Skip
 
-    def __init__(self, app: App, ui: IrohanihohedoUI) -> None:
+    def __init__(self, app: Host, ui: IrohanihohedoUI) -> None:
         super().__init__(app, ui)
         self.numbers: list[int] = list(self.game.setup.cards["numbers"])
         self.ticked = frozenset(mask_numbers(self.game.setup.cards, self.question.suggestion))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from companion.carddata import printed_cards
 from companion.engine.base import Answer, Decision, Question
@@ -22,10 +22,7 @@ from companion.text import Formatter
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, letters_to
 from companion.ui.picker import Grid
-from companion.ui.screens import Choice, GameUI, Notice, Screen
-
-if TYPE_CHECKING:
-    from companion.ui.app import App
+from companion.ui.screens import Choice, GameUI, Host, Notice, Screen
 
 PANEL_ROWS = 3  # rows the trick screen keeps for the last trick's reason
 NAME_X, CARD_X = 16, 36  # a seat row: marker and label, then the name, then the seat's cards
@@ -50,7 +47,7 @@ class TrickUI(GameUI, Generic[GameT]):
 
     game_type: ClassVar[type[TrickGame[Any]]]  # the game class these screens draw
     # decision kind -> the screen that enters it; each subclass has its own (see enters)
-    screens: ClassVar[dict[str, Callable[[App, Any], Screen]]] = {}
+    screens: ClassVar[dict[str, Callable[[Host, Any], Screen]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -193,7 +190,7 @@ class TrickUI(GameUI, Generic[GameT]):
     # --- setup -------------------------------------------------------------------------------
 
     @classmethod
-    def begin(cls, app: App, game_id: str, names: Sequence[str], options: Mapping[str, Any]) -> None:
+    def begin(cls, app: Host, game_id: str, names: Sequence[str], options: Mapping[str, Any]) -> None:
         """Make the setup with the app's random source and the table's facts, and start the game."""
         game_class = app.game_class(game_id)
         setup = game_class.new_setup(names, options=options, seed=app.rng.randrange(2**32),
@@ -201,7 +198,7 @@ class TrickUI(GameUI, Generic[GameT]):
         app.start_game(setup)
 
 
-def yes_no(app: App, key: str, label_key: str) -> Choice:
+def yes_no(app: Host, key: str, label_key: str) -> Choice:
     """A no/yes row of the setup form."""
     return Choice(key, app.t(label_key), ["no", "yes"], [app.t("no"), app.t("yes")])
 
@@ -215,7 +212,7 @@ class TrickScreenBase(Screen):
 
     grid: Grid[Any]  # only on screens that pick a card
 
-    def __init__(self, app: App, ui: TrickUI[Any]) -> None:
+    def __init__(self, app: Host, ui: TrickUI[Any]) -> None:
         super().__init__(app)
         self.ui = ui
         self.game = ui.game
@@ -313,7 +310,7 @@ class AnswerScreen(TrickScreenBase):
     """A card fact the print lost: the game's question, answered with the arrows and OK; the answer
     goes into the log and into the table's remembered facts. Subclasses give the value's keys."""
 
-    def __init__(self, app: App, ui: TrickUI[Any]) -> None:
+    def __init__(self, app: Host, ui: TrickUI[Any]) -> None:
         super().__init__(app, ui)
         self.question = self.asked()
 
@@ -333,7 +330,7 @@ class AnswerScreen(TrickScreenBase):
         return [*self.keys_to(action.value), OK]
 
 
-def seat_row(canvas: Canvas, app: App, players: Sequence[str], row: int, seat: int, *, active: bool) -> None:
+def seat_row(canvas: Canvas, app: Host, players: Sequence[str], row: int, seat: int, *, active: bool) -> None:
     """The left of a trick screen's seat row: ``>`` on the seat to act, its label and name."""
     if active:
         canvas.text(row, ">")
@@ -344,7 +341,7 @@ def seat_row(canvas: Canvas, app: App, players: Sequence[str], row: int, seat: i
 class ResultScreen(Notice):
     """One finished trick in full: who played what, who won and why, and any house ruling."""
 
-    def __init__(self, app: App, ui: TrickUI[Any], deal: int, trick: int) -> None:
+    def __init__(self, app: Host, ui: TrickUI[Any], deal: int, trick: int) -> None:
         super().__init__(app)
         self.ui, self.deal, self.index = ui, deal, trick
         self.trick: Trick[Any] = ui.game.state.deals[deal].tricks[trick]
@@ -375,7 +372,7 @@ class ResultScreen(Notice):
 class RevokeScreen(Notice):
     """A revoke the table's cards proved: the device names it, the table decides what to do."""
 
-    def __init__(self, app: App, ui: TrickUI[Any], revoke: Revoke) -> None:
+    def __init__(self, app: Host, ui: TrickUI[Any], revoke: Revoke) -> None:
         super().__init__(app)
         self.ui, self.revoke = ui, revoke
 
@@ -389,7 +386,7 @@ class DealScreen(Notice):
     """A deal's scores as a table (the game's columns, then the total), or LEFT/RIGHT for a bar
     chart of the totals."""
 
-    def __init__(self, app: App, ui: TrickUI[Any], deal: int) -> None:
+    def __init__(self, app: Host, ui: TrickUI[Any], deal: int) -> None:
         super().__init__(app)
         self.ui, self.index = ui, deal
         self.chart = False

@@ -243,6 +243,7 @@ class DeckScreen(AnswerScreen):
     ui: IrohanihohedoUI
     CELL: ClassVar[int] = 20  # pixel width of one number's cell
     WORDS: ClassVar[int] = 56  # pixel width of Done and Skip
+    typed_one_at_a_time = True  # a number typed ticks and the cursor goes to Done
 
     def __init__(self, app: Host, ui: IrohanihohedoUI) -> None:
         super().__init__(app, ui)

@@ -79,8 +79,8 @@ def keypad_plan(screen: Screen, plan: list[KeyEvent], *, typed_only: bool = Fals
     if typed is None:
         return [on_keypad(key) for key in plan]
     rest = plan[arrows + 1:]
-    if any(key.key is Key.OK for key in rest):
-        return typed  # the plan goes on after the screen changed (the deck question's next number)
+    if rest and screen.typed_one_at_a_time:
+        return typed  # the screen moved its cursor after the value typed: plan the rest from there
     return typed + [on_keypad(key) for key in rest]
 
 

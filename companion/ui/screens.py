@@ -76,6 +76,9 @@ class Screen(ABC):
 
     # The key that leaves this screen towards the game screen: the key planner presses it.
     leave_key: ClassVar[Key] = Key.BACK
+    # Whether a value typed on the card keypad moves the cursor on (the deck question's goes to
+    # Done): the key planner then types one value and plans the rest from there.
+    typed_one_at_a_time: ClassVar[bool] = False
 
     def __init__(self, app: Host) -> None:
         self.app = app

@@ -352,3 +352,11 @@ def test_a_deal_s_scores_wait_for_ok() -> None:
         assert app.screens == screens
     app.handle(KeyEvent(Key.HASH))
     assert app.screens == screens[:-1]
+
+
+def test_a_two_card_play_with_an_ability_is_typed_whole() -> None:
+    """Tezuma's two-card plays with an ability (people table, seed 1: two-card fire-breathing plays)
+    are planned whole on the keypad, not a card at a time (that would start over without end)."""
+    game = random_game("tezuma", 4, table_random("people", 1))
+    by_keypad, _ = journal(game, "keypad")
+    assert by_keypad == [("action", action.to_json()) for action in game.actions]

@@ -43,12 +43,13 @@ def presses_for(app: App, action: Any, layout: str = "joystick") -> list[KeyEven
     plan = screens[0].plan(action)
     if plan is None:
         raise ValueError(f"{action!r} is not what {type(screens[0]).__name__} expects now")
-    passing = len(screens) == 2 and isinstance(screens[1], Notice) and screens[1].passable()
+    beneath = screens[1] if len(screens) > 1 else None  # the notice right above the game screen
+    passing = isinstance(beneath, Notice) and beneath.passable() and screens[0].typing() is not None
     if layout == "keypad":
         plan = keypad_plan(screens[0], plan, typed_only=passing)
         leave = [on_keypad(key) for key in leave]
-    if passing and isinstance(screens[1], Notice) and screens[1].passes(plan[0]):
-        leave = []  # the entry's first key closes the notice it begins on
+    if passing and isinstance(beneath, Notice) and beneath.begins_entry(plan[0]):
+        leave = leave[:-1]  # the entry's first key closes the notice it begins on
     keys = leave + plan
     if app.display_state != "on":
         keys.insert(0, keys[0])

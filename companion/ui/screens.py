@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.errors import IllegalAction
-from companion.keys import ARROWS, DIGITS, LETTERS, Key, KeyEvent
+from companion.keys import ARROWS, DIGITS, JOYSTICK_KEYS, LETTERS, Key, KeyEvent
 from companion.settings import CONTRAST_RANGE
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, as_joystick, typed
@@ -142,9 +142,9 @@ class Screen(ABC):
 class Notice(Screen):
     """Something the table should read before play goes on (a trick result, a revoke): OK goes on.
 
-    A notice that is :meth:`passable` also lets the next entry begin on it: an arrow, or a letter
-    or digit of the card keypad, closes it and acts on the card picker beneath, so a table that has
-    read it presses nothing extra. It was shown before the next entry was asked all the same.
+    A notice that is :meth:`passable` also lets the next entry begin on it: an arrow or AUX, or a
+    letter or digit of the card keypad, closes it and acts on the card picker beneath, so a table
+    that has read it presses nothing extra. It was shown before the next entry was asked all the same.
     """
 
     leave_key = Key.OK
@@ -153,13 +153,23 @@ class Notice(Screen):
         """Whether the next entry may begin on this notice (a revoke or a deal's scores wait for OK)."""
         return False
 
-    def passes(self, event: KeyEvent) -> bool:
-        """Whether ``event`` begins the next entry: pressed on a passable notice that lies right
-        above a card picker, an arrow, or a letter or digit the card keypad types there."""
-        screens = self.app.screens
-        if len(screens) != 2 or screens[1] is not self or screens[0].typing() is None or not self.passable():
+    def begins_entry(self, event: KeyEvent) -> bool:
+        """Whether ``event`` would begin the next entry on a card picker beneath this notice, when
+        the notice is :meth:`passable`: an arrow or AUX (the card keypad's held 2 8 4 6 and 0), or a
+        letter or digit the card keypad types."""
+        if not self.passable():
             return False
-        return event.key in ARROWS or (not event.long and (event.key in DIGITS or event.key in LETTERS))
+        meant = event if event.key in JOYSTICK_KEYS else as_joystick(event, typing=True)
+        if meant is not None:
+            return meant.key in ARROWS or meant.key is Key.AUX
+        return not event.long and (event.key in DIGITS or event.key in LETTERS)
+
+    def passes(self, event: KeyEvent) -> bool:
+        """Whether ``event`` begins the next entry now: this notice lies right above a card picker
+        (one above another notice waits for OK: the one beneath was not shown yet)."""
+        screens = self.app.screens
+        return (len(screens) == 2 and screens[1] is self and screens[0].typing() is not None
+                and self.begins_entry(event))
 
     def on_key(self, event: KeyEvent) -> None:
         if self.passes(event):

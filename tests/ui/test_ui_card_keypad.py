@@ -360,3 +360,28 @@ def test_a_two_card_play_with_an_ability_is_typed_whole() -> None:
     game = random_game("tezuma", 4, table_random("people", 1))
     by_keypad, _ = journal(game, "keypad")
     assert by_keypad == [("action", action.to_json()) for action in game.actions]
+
+
+def test_a_notice_above_another_takes_hash_and_the_one_beneath_is_passed() -> None:
+    """Three players: the places screen above the NPC's lead takes ``#``; the NPC's card beneath it,
+    right above the trick screen, is closed by the next entry's first key."""
+    game = random_game("tourney", 3, table_random("random", 3), ability_rate=0.5)
+    app = make_app(type(game)(game.setup))
+    for index, action in enumerate(game.actions):
+        enter_by_keys(app, action, "keypad")
+        screens = app.screens
+        if len(screens) == 3 and isinstance(screens[1], NpcScreen) and isinstance(screens[2], PlacesScreen):
+            following = game.actions[index + 1]
+            break
+    else:
+        raise AssertionError("no places screen above the NPC's lead")
+    keys = presses_for(app, following, "keypad")
+    assert keys[0] == KeyEvent(Key.HASH) and keys[1].key not in (Key.HASH, Key.OK)  # a digit, a letter or AUX
+    app.handle(keys[0])
+    assert app.screens == screens[:2]
+    app.handle(keys[1])
+    assert app.screens[:2] != screens[:2]  # the NPC's card was passed
+    assert app.session is not None
+    if app.session.game.actions[-1] != following:  # AUX first: the rest is planned from there
+        enter_by_keys(app, following, "keypad")
+    assert app.session.game.actions[-1] == following

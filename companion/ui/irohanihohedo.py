@@ -108,6 +108,7 @@ class TrickScreen(TrickScreenBase):
     game: Irohanihohedo
     ui: IrohanihohedoUI
     half: ClassVar[int] = 6  # numbers per picker row
+    keypad_start = True
 
     def __init__(self, app: Host, ui: IrohanihohedoUI) -> None:
         super().__init__(app, ui)

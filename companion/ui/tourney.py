@@ -200,6 +200,7 @@ class TourneyScreen(TrickScreenBase):
 
     game: Tourney
     ui: TourneyUI
+    keypad_start = True
 
 
 @TourneyUI.enters("lead", "predict", "play")

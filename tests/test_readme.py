@@ -8,6 +8,7 @@ from pathlib import Path
 
 from companion.hw.keys import Key, KeyEvent
 from companion.hw.mock import decode_keys
+from companion.keys import CARD_KEYPAD_ROWS
 
 README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
 NAMED = {"arrow keys": [b"\x1b[A", b"\x1b[B", b"\x1b[D", b"\x1b[C"],
@@ -52,3 +53,20 @@ def test_the_terminal_size_the_readme_names_is_the_one_the_screen_needs() -> Non
 
     screen = TerminalScreen(PanelModel("ssd1306"), io.StringIO(), lambda: (80, 24))
     assert f"at least {screen.min_columns}x{screen.min_lines}, e.g. the usual 80x24" in README
+
+
+def test_the_card_keypad_table_is_what_the_keyboard_does() -> None:
+    section = README.split("## The card keypad", 1)[1].split("\n## ", 1)[0]
+    table = section.split("In mock mode the keyboard", 1)[1]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in table.splitlines()
+            if line.startswith("| ")][1:]
+    checked = set()
+    for device_keys, plain in rows:
+        keys = [Key.parse(name) for name in device_keys.split(" / ")]
+        strokes = typed(plain)
+        assert len(strokes) == len(keys), plain
+        for key, stroke in zip(keys, strokes, strict=True):
+            assert decode_keys(stroke) == [KeyEvent(key)]
+            assert decode_keys(b"\x1b" + stroke) == [KeyEvent(key, long=True)]  # Alt+key: held
+            checked.add(key)
+    assert checked == set(CARD_KEYPAD_ROWS[0] + CARD_KEYPAD_ROWS[1] + CARD_KEYPAD_ROWS[2] + CARD_KEYPAD_ROWS[3])

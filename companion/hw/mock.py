@@ -31,7 +31,7 @@ from companion.errors import ConfigError
 from companion.hw.buttons import ButtonPad, Cancel, Timer, thread_timer
 from companion.hw.debounce import DEFAULT_DEBOUNCE_S, DEFAULT_HOLD_S
 from companion.inputs import read_text_file
-from companion.keys import Key, KeyEvent
+from companion.keys import DIGITS, JOYSTICK_KEYS, LETTERS, Key, KeyEvent
 
 SETTLE_FACTOR = 2.5
 """Mock presses and releases last this many debounce periods, so they always settle."""
@@ -95,6 +95,7 @@ class MockPad:
                  encoder_pins: tuple[int, int] | None = None) -> None:
         self.factory = factory if factory is not None else install_mock_factory()
         self._sleep = sleep
+        self._on_event = on_event
         self.pad = ButtonPad(pin_map, on_event, pin_factory=self.factory, clock=clock,
                              debounce_s=debounce_s, hold_s=hold_s, timer=timer,
                              encoder_pins=encoder_pins)
@@ -104,7 +105,12 @@ class MockPad:
         return self.factory.pin(self.pad.pin_map[key])
 
     def press(self, key: Key, *, long: bool = False) -> None:
-        """Close and open ``key``'s switch, long enough for one (long) press to settle."""
+        """Close and open ``key``'s switch, long enough for one (long) press to settle. A card-keypad
+        key has no pin on the board: it arrives as the serial keypad's reader hands its presses on
+        (the line protocol under it is tested on its own, tests/firmware/test_serial_keypad.py)."""
+        if key not in self.pad.pin_map and key not in JOYSTICK_KEYS:
+            self._on_event(KeyEvent(key, long=long))
+            return
         settle = SETTLE_FACTOR * self.pad.debounce_s
         pin = self.pin(key)
         pin.drive_low()
@@ -281,10 +287,15 @@ class ScriptKeySource(ThreadedSource):
             self._on_done()
 
 
+CARD_KEYPAD_KEYS = {**{str(digit).encode(): key for key, digit in DIGITS.items()}, b"*": Key.STAR, b"#": Key.HASH,
+                    **dict(zip((b"f", b"g", b"h", b"j"), LETTERS, strict=True))}
+"""The card keypad's sixteen keys on the keyboard: the digits, ``*`` and ``#`` are themselves; A-D
+are ``f`` ``g`` ``h`` ``j`` (a, b and d move and go back, as on the joystick)."""
 _ARROWS = {b"A": Key.UP, b"B": Key.DOWN, b"C": Key.RIGHT, b"D": Key.LEFT}
 _PLAIN_KEYS = {b"\r": Key.OK, b"\n": Key.OK, b"\x7f": Key.BACK, b"\x08": Key.BACK,
                b" ": Key.AUX, b"w": Key.UP, b"s": Key.DOWN, b"a": Key.LEFT, b"d": Key.RIGHT,
-               b"o": Key.OK, b"b": Key.BACK, b"x": Key.AUX}
+               b"o": Key.OK, b"b": Key.BACK, b"x": Key.AUX,
+               **CARD_KEYPAD_KEYS}
 _TERMINAL_TOKEN = re.compile(
     rb"\x1b\[(?:1;(?P<modifier>\d+))?(?P<csi>[ABCD])"  # arrows, with xterm modifier codes
     rb"|\x1bO(?P<ss3>[ABCD])"                          # arrows in application cursor mode
@@ -296,9 +307,10 @@ _TERMINAL_TOKEN = re.compile(
 def decode_keys(chunk: bytes) -> list[KeyEvent]:
     """Turn bytes read from a terminal in cbreak mode into presses.
 
-    Arrows, WASD, Enter/o = OK, Backspace/Esc/b = BACK, space/x = AUX. A capital letter or
-    a modifier (Shift/Alt/Ctrl+arrow, Alt+key) makes it a long press. A lone Esc can only be
-    told from the start of a sequence by arriving alone, as terminals send sequences whole.
+    Arrows, WASD, Enter/o = OK, Backspace/Esc/b = BACK, space/x = AUX; the card keypad's keys
+    (:data:`CARD_KEYPAD_KEYS`). A capital letter or a modifier (Shift/Alt/Ctrl+arrow, Alt+key)
+    makes it a long press. A lone Esc can only be told from the start of a sequence by arriving
+    alone, as terminals send sequences whole.
 
     >>> decode_keys(b"\\x1b[A\\x1b[1;2Bo\\x1b")  # doctest: +NORMALIZE_WHITESPACE
     [KeyEvent(key=<Key.UP: 'UP'>, long=False), KeyEvent(key=<Key.DOWN: 'DOWN'>, long=True),

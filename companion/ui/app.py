@@ -109,6 +109,7 @@ class App:
         self._message: str | None = None
         self._flashing_until: float | None = None
         self._version = 0
+        self._card_keypad = False
         self._status_mark = ""
         self._image: Image.Image | None = None
         if session is not None:
@@ -126,6 +127,7 @@ class App:
         now = self._clock()
         self._settle(now)
         self._last_input = now
+        self._card_keypad = event.key not in JOYSTICK_KEYS
         if self._display != "on":
             self._display = "on"
             self._version += 1
@@ -166,6 +168,12 @@ class App:
     def now(self) -> float:
         """The app's clock, for screens that count time (they have no clock of their own)."""
         return self._clock()
+
+    @property
+    def card_keypad(self) -> bool:
+        """Whether the last key came from the card keypad: a picker then starts where typing needs
+        the fewest presses, else where the arrows do (the two differ a little)."""
+        return self._card_keypad
 
     @property
     def display_state(self) -> str:

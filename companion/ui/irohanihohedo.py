@@ -31,19 +31,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from companion.engine.base import Answer
 from companion.engine.tricks import SuitedCard, Turn
 from companion.games.irohanihohedo import Irohanihohedo, Play, deck_mask, marker_turn, mask_numbers
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
+from companion.ui.keypad import Typing
 from companion.ui.picker import ARROWS, Grid, shortest
-from companion.ui.screens import Choice, Screen, register_ui
+from companion.ui.screens import Choice, Host, Screen, register_ui
 from companion.ui.tricks import CARD_X, OK, AnswerScreen, FinalScreen, TrickScreenBase, TrickUI, seat_row, yes_no
-
-if TYPE_CHECKING:
-    from companion.ui.app import App
 
 CELLS_X = 48
 CELL = 12  # pixel width of one number in the picker row (two digits and a margin)
@@ -90,7 +88,7 @@ class IrohanihohedoUI(TrickUI[Irohanihohedo]):
         return self.app.t("undo.play", seat=self.seat_name(action.seat), play=self.card_text(action.card))
 
     @classmethod
-    def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
+    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
         seats = [str(seat) for seat in range(players)]
         return [
             Choice("dealer", app.t("irohanihohedo.setup.dealer"), seats, [app.seat_label(s) for s in range(players)]),
@@ -98,7 +96,7 @@ class IrohanihohedoUI(TrickUI[Irohanihohedo]):
         ]
 
     @classmethod
-    def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
+    def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         values = {choice.key: choice.value for choice in choices}
         cls.begin(app, game_id, names, {"dealer": int(values["dealer"]), "strategic": values["strategic"] == "yes"})
 
@@ -110,8 +108,9 @@ class TrickScreen(TrickScreenBase):
     game: Irohanihohedo
     ui: IrohanihohedoUI
     half: ClassVar[int] = 6  # numbers per picker row
+    keypad_start = True
 
-    def __init__(self, app: App, ui: IrohanihohedoUI) -> None:
+    def __init__(self, app: Host, ui: IrohanihohedoUI) -> None:
         super().__init__(app, ui)
         self.seat = self.acting_seat()
         self.deal = self.game.state.deal
@@ -245,8 +244,9 @@ class DeckScreen(AnswerScreen):
     ui: IrohanihohedoUI
     CELL: ClassVar[int] = 20  # pixel width of one number's cell
     WORDS: ClassVar[int] = 56  # pixel width of Done and Skip
+    typed_one_at_a_time = True  # a number typed ticks and the cursor goes to Done
 
-    def __init__(self, app: App, ui: IrohanihohedoUI) -> None:
+    def __init__(self, app: Host, ui: IrohanihohedoUI) -> None:
         super().__init__(app, ui)
         self.numbers: list[int] = list(self.game.setup.cards["numbers"])
         self.ticked = frozenset(mask_numbers(self.game.setup.cards, self.question.suggestion))
@@ -259,6 +259,22 @@ class DeckScreen(AnswerScreen):
             self.choose(self.grid.value)
         elif event.key is Key.BACK:
             self.app.open_menu()
+
+    def typing(self) -> Typing | None:
+        """The card keypad types a number to tick or untick it (``0`` is ten, ``1`` waits for ``#``
+        or a second digit while 10-12 are printed); the cursor then goes to Done, so ``#`` ends."""
+        if self._typing is not None and self._typing.grid is self.grid:
+            return self._typing
+        return Typing(self.grid)
+
+    def number_of(self, value: Any) -> int | None:
+        return value if isinstance(value, int) else None
+
+    def on_keypad(self, event: KeyEvent) -> None:
+        ticked = self.ticked
+        super().on_keypad(event)
+        if self.ticked != ticked:
+            self.grid, self._typing = self.grid.at(DONE) or self.grid, None
 
     def choose(self, value: int | str) -> None:
         if value == SKIP:
@@ -313,14 +329,15 @@ DONE, SKIP = "done", "skip"
 
 
 def deck_grid(numbers: Sequence[int]) -> Grid[int | str]:
-    """The numbers in two rows, then Done and Skip; each row its own group."""
+    """The numbers in two rows (one group: LEFT and RIGHT go on from one row to the other, and the
+    keypad's digits find every number), then Done and Skip."""
     half = (len(numbers) + 1) // 2
     rows: list[list[tuple[int, int | str]]] = [
         [(i, n) for i, n in enumerate(numbers[:half])],
         [(i, n) for i, n in enumerate(numbers[half:])],
         [(0, DONE), (1, SKIP)],
     ]
-    return Grid.of(rows)
+    return Grid.of(rows, groups=[0, 0, 1])
 
 
 class WonScreen(TrickScreenBase):

@@ -27,6 +27,7 @@ from companion.keys import DIGITS, LETTERS, Key, KeyEvent
 from companion.ui.picker import Grid
 
 NumberOf = Callable[[Any], "int | None"]
+TEN = "10"  # what a lone 0 types where no card is numbered 0
 
 EVERYWHERE = {Key.HASH: Key.OK, Key.STAR: Key.BACK}
 HELD = {Key.N0: Key.AUX, Key.N2: Key.UP, Key.N8: Key.DOWN, Key.N4: Key.LEFT, Key.N6: Key.RIGHT}
@@ -79,6 +80,23 @@ def letter_group(grid: Grid[Any], letter: Key) -> int | None:
     return mine[(mine.index(shown) + 1) % len(mine)] if shown in mine else mine[0]
 
 
+def letters_to(grid: Grid[Any], group: int) -> list[Key]:
+    """The letter presses that show ``group`` from the group ``grid`` shows (none when it is shown).
+
+    >>> grid = Grid.of([[(1, "bird")], [(1, "fan")], [(1, "x")], [(1, "y")], [(1, "flower")]])
+    >>> [key.name for key in letters_to(grid.at("fan"), 4)], [key.name for key in letters_to(grid, 4)]
+    (['A', 'A'], ['A'])
+    """
+    letters: list[Key] = []
+    for _ in range(len(set(grid.groups))):
+        if grid.groups[grid.row] == group:
+            return letters
+        letters.append(LETTERS[group % len(LETTERS)])
+        found = letter_group(grid, letters[-1])
+        grid = grid if found is None else grid.nearest(found, grid.slot)
+    return letters
+
+
 def typed(state: Typing, key: Key, number_of: NumberOf) -> Typing:
     """The picker after one letter or digit (any other key leaves it as it was).
 
@@ -103,7 +121,9 @@ def typed(state: Typing, key: Key, number_of: NumberOf) -> Typing:
         return state
     shown = grid.groups[grid.row]
     others = [group for group in dict.fromkeys(grid.groups) if group != shown]
+    zero = any(number_of(value) == 0 for row in grid.rows for _, value in row)  # Tezuma's trump 0
     for digits in (state.digits + str(DIGITS[key]), str(DIGITS[key])):
+        digits = TEN if digits == "0" and not zero else digits  # where no card is 0, a lone 0 is ten
         for groups in ([shown], others):
             numbered = [(group, number_of(grid.at_place(place).value), place)
                         for group in groups for place in grid.places(group)]
@@ -116,9 +136,10 @@ def typed(state: Typing, key: Key, number_of: NumberOf) -> Typing:
     return Typing(grid)
 
 
-def keys_to_type(start: Typing, value: Any, number_of: NumberOf) -> list[KeyEvent] | None:
+def keys_to_type(start: Typing, value: Any, number_of: NumberOf, *, typed_only: bool = False) -> list[KeyEvent] | None:
     """The letters and digits (and ``#`` when the digits do not enter it alone) that enter ``value``
-    from ``start``; None when the keypad cannot type it (a card without a number).
+    from ``start``; None when the keypad cannot type it (a card without a number). ``typed_only``:
+    type it even when the picker starts on it (a lone ``#`` would do).
 
     >>> from companion.engine.tricks import SuitedCard as C
     >>> grid = Grid.of([[(n, C("W", n)) for n in (1, 4, 10, 12)], [(n, C("F", n)) for n in (1, 4)]])
@@ -133,18 +154,14 @@ def keys_to_type(start: Typing, value: Any, number_of: NumberOf) -> list[KeyEven
     target = start.grid.at(value)
     if number is None or target is None:
         return None
-    if start.grid.value == value and not start.digits:
+    if start.grid.value == value and not start.digits and not typed_only:
         return [KeyEvent(Key.HASH)]  # the picker starts on it: a right guess is one press
-    wanted = target.groups[target.row]
-    letters: list[Key] = []
-    state = start
-    for _ in range(len(set(start.grid.groups))):  # the letter presses that show the card's suit
-        if state.grid.groups[state.grid.row] == wanted:
-            break
-        letters.append(LETTERS[wanted % len(LETTERS)])
-        state = typed(state, letters[-1], number_of)
-    digits = [next(key for key, d in DIGITS.items() if str(d) == digit) for digit in str(number)]
-    for keys in (digits, letters + digits) if letters else (digits,):
+    letters = letters_to(start.grid, target.groups[target.row])
+    spellings = [[next(key for key, d in DIGITS.items() if str(d) == digit) for digit in str(number)]]
+    if str(number) == TEN:
+        spellings.insert(0, [Key.N0])
+    tries = [keys for digits in spellings for keys in ((digits, letters + digits) if letters else (digits,))]
+    for keys in tries:
         state = start
         for index, key in enumerate(keys):
             state = typed(state, key, number_of)

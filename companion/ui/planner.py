@@ -22,7 +22,7 @@ from typing import Any
 from companion.keys import ARROWS, Key, KeyEvent
 from companion.ui.app import App
 from companion.ui.keypad import JOYSTICK_ON_KEYPAD, keys_to_type
-from companion.ui.screens import Screen
+from companion.ui.screens import Notice, Screen
 
 LAYOUTS = ("joystick", "keypad")
 """The inputs a table may enter with: the 5-way joystick (or the seven-key keypad, the same keys)
@@ -39,14 +39,18 @@ def presses_for(app: App, action: Any, layout: str = "joystick") -> list[KeyEven
     if layout not in LAYOUTS:
         raise ValueError(f"unknown input {layout!r}; expected one of {', '.join(LAYOUTS)}")
     screens = list(app.screens)
-    keys = [KeyEvent(screen.leave_key) for screen in reversed(screens[1:])]
+    leave = [KeyEvent(screen.leave_key) for screen in reversed(screens[1:])]
     plan = screens[0].plan(action)
     if plan is None:
         raise ValueError(f"{action!r} is not what {type(screens[0]).__name__} expects now")
+    beneath = screens[1] if len(screens) > 1 else None  # the notice right above the game screen
+    passing = isinstance(beneath, Notice) and beneath.passable() and screens[0].typing() is not None
     if layout == "keypad":
-        keys = [on_keypad(key) for key in keys] + keypad_plan(screens[0], plan)
-    else:
-        keys += plan
+        plan = keypad_plan(screens[0], plan, typed_only=passing)
+        leave = [on_keypad(key) for key in leave]
+    if passing and isinstance(beneath, Notice) and beneath.begins_entry(plan[0]):
+        leave = leave[:-1]  # the entry's first key closes the notice it begins on
+    keys = leave + plan
     if app.display_state != "on":
         keys.insert(0, keys[0])
     return keys
@@ -57,9 +61,11 @@ def on_keypad(event: KeyEvent) -> KeyEvent:
     return JOYSTICK_ON_KEYPAD.get(event) or JOYSTICK_ON_KEYPAD[KeyEvent(event.key)]
 
 
-def keypad_plan(screen: Screen, plan: list[KeyEvent]) -> list[KeyEvent]:
+def keypad_plan(screen: Screen, plan: list[KeyEvent], *, typed_only: bool = False) -> list[KeyEvent]:
     """The card-keypad presses for a screen's joystick ``plan``: arrows and OK become the typed
-    card where the screen types; keys before that go alone, as the screen changes under them."""
+    card where the screen types; keys before that go alone, as the screen changes under them.
+    ``typed_only``: type the card even where the picker starts on it (over a passable notice,
+    where ``#`` would only close the notice)."""
     state = screen.typing()
     if state is None:
         return [on_keypad(key) for key in plan]
@@ -68,10 +74,15 @@ def keypad_plan(screen: Screen, plan: list[KeyEvent]) -> list[KeyEvent]:
         return [on_keypad(plan[0])]  # a key that changes the picker (AUX): plan again after it
     if arrows == len(plan) or plan[arrows] != KeyEvent(Key.OK):
         return [on_keypad(key) for key in plan]  # an ability's held OK: the joystick's way, held digits
-    typed = keys_to_type(state, screen.typed_value(state.grid, plan[:arrows]), screen.number_of)
+    value = screen.typed_value(state.grid, plan[:arrows])
+    typed = (typed_only and keys_to_type(state, value, screen.number_of, typed_only=True)) or \
+        keys_to_type(state, value, screen.number_of)
     if typed is None:
         return [on_keypad(key) for key in plan]
-    return typed + [on_keypad(key) for key in plan[arrows + 1:]]
+    rest = plan[arrows + 1:]
+    if rest and screen.typed_one_at_a_time:
+        return typed  # the screen moved its cursor after the value typed: plan the rest from there
+    return typed + [on_keypad(key) for key in rest]
 
 
 def enter_by_keys(app: App, action: Any, layout: str = "joystick",

@@ -11,18 +11,64 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.errors import IllegalAction
-from companion.keys import Key, KeyEvent
+from companion.keys import ARROWS, DIGITS, JOYSTICK_KEYS, LETTERS, Key, KeyEvent
 from companion.settings import CONTRAST_RANGE
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, as_joystick, typed
 from companion.ui.picker import Grid
 
 if TYPE_CHECKING:
+    import random
+
+    from companion.engine.base import Game, Setup
+    from companion.hw.buzzers import BuzzerArbiter
     from companion.session import Session
-    from companion.ui.app import App
+    from companion.settings import Settings
+    from companion.text import Catalog
+    from companion.ui.canvas import Typeface
+
+
+class Host(Protocol):
+    """The app as its screens and game UIs see it (:class:`companion.ui.app.App` is the one): named
+    here, not imported, so the app may import the screens without a loop."""
+
+    session: Session | None
+    ui: GameUI | None
+    settings: Settings
+    catalog: Catalog
+    face: Typeface
+    rng: random.Random
+    buzzers: BuzzerArbiter | None
+    on_fact: Callable[[str, str, int], None]
+    table_facts: Callable[[str], Mapping[str, Any]]
+
+    @property
+    def top(self) -> Screen: ...
+    @property
+    def screens(self) -> tuple[Screen, ...]: ...
+    @property
+    def lang(self) -> str: ...
+    @property
+    def languages(self) -> tuple[str, ...]: ...
+    @property
+    def card_keypad(self) -> bool: ...
+    def t(self, key: str, **fields: object) -> str: ...
+    def now(self) -> float: ...
+    def seat_label(self, seat: int) -> str: ...
+    def seat_names(self) -> list[str]: ...
+    def game_class(self, game_id: str) -> type[Game[Any]]: ...
+    def ui_class(self, game_id: str) -> type[GameUI]: ...
+    def game_title(self, game_id: str) -> str: ...
+    def open(self, screen: Screen) -> None: ...
+    def close(self, screen: Screen) -> None: ...
+    def push(self, action: Any) -> None: ...
+    def open_menu(self) -> None: ...
+    def new_game_form(self) -> None: ...
+    def start_game(self, setup: Setup) -> None: ...
+    def change_settings(self, **changes: Any) -> None: ...
 
 
 class Screen(ABC):
@@ -30,8 +76,11 @@ class Screen(ABC):
 
     # The key that leaves this screen towards the game screen: the key planner presses it.
     leave_key: ClassVar[Key] = Key.BACK
+    # Whether a value typed on the card keypad moves the cursor on (the deck question's goes to
+    # Done): the key planner then types one value and plans the rest from there.
+    typed_one_at_a_time: ClassVar[bool] = False
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Host) -> None:
         self.app = app
 
     def t(self, key: str, **fields: object) -> str:
@@ -91,13 +140,50 @@ class Screen(ABC):
 
 
 class Notice(Screen):
-    """Something the table should read before play goes on (a trick result, a revoke): OK goes on."""
+    """Something the table should read before play goes on (a trick result, a revoke): OK goes on.
+
+    A notice that is :meth:`passable` also lets the next entry begin on it: an arrow or AUX, or a
+    letter or digit of the card keypad, closes it and acts on the card picker beneath, so a table
+    that has read it presses nothing extra. It was shown before the next entry was asked all the same.
+    """
 
     leave_key = Key.OK
 
+    def passable(self) -> bool:
+        """Whether the next entry may begin on this notice (a revoke or a deal's scores wait for OK)."""
+        return False
+
+    def begins_entry(self, event: KeyEvent) -> bool:
+        """Whether ``event`` would begin the next entry on a card picker beneath this notice, when
+        the notice is :meth:`passable`: an arrow or AUX (the card keypad's held 2 8 4 6 and 0), or a
+        letter or digit the card keypad types."""
+        if not self.passable():
+            return False
+        meant = event if event.key in JOYSTICK_KEYS else as_joystick(event, typing=True)
+        if meant is not None:
+            return meant.key in ARROWS or meant.key is Key.AUX
+        return not event.long and (event.key in DIGITS or event.key in LETTERS)
+
+    def passes(self, event: KeyEvent) -> bool:
+        """Whether ``event`` begins the next entry now: this notice lies right above a card picker
+        (one above another notice waits for OK: the one beneath was not shown yet)."""
+        screens = self.app.screens
+        return (len(screens) == 2 and screens[1] is self and screens[0].typing() is not None
+                and self.begins_entry(event))
+
     def on_key(self, event: KeyEvent) -> None:
-        if event.key in (Key.OK, Key.BACK):
+        if self.passes(event):
             self.app.close(self)
+            self.app.top.on_key(event)
+        elif event.key in (Key.OK, Key.BACK):
+            self.app.close(self)
+
+    def on_keypad(self, event: KeyEvent) -> None:
+        if self.passes(event):
+            self.app.close(self)
+            self.app.top.on_keypad(event)
+        else:
+            super().on_keypad(event)
 
 
 class GameUI(ABC):
@@ -105,7 +191,7 @@ class GameUI(ABC):
 
     game_ids: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, app: App, session: Session) -> None:
+    def __init__(self, app: Host, session: Session) -> None:
         self.app = app
         self.session = session
 
@@ -146,12 +232,12 @@ class GameUI(ABC):
 
     @classmethod
     @abstractmethod
-    def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
+    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
         """Game-specific rows of the setup form."""
 
     @classmethod
     @abstractmethod
-    def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
+    def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         """Make the setup from the form (perhaps after more screens) and hand it to :meth:`App.start_game`."""
 
 
@@ -168,7 +254,7 @@ def register_ui(cls: type[GameUI]) -> type[GameUI]:
 class ListScreen(Screen):
     """A title and a scrolling list; UP/DOWN move (wrapping), OK picks."""
 
-    def __init__(self, app: App, title: str, items: Sequence[str]) -> None:
+    def __init__(self, app: Host, title: str, items: Sequence[str]) -> None:
         super().__init__(app)
         self.title = title
         self.items = list(items)
@@ -204,7 +290,7 @@ class Menu(ListScreen):
     language changed in Settings shows at once when BACK returns here.
     """
 
-    def __init__(self, app: App, title: Callable[[], str], entries: MenuEntries) -> None:
+    def __init__(self, app: Host, title: Callable[[], str], entries: MenuEntries) -> None:
         self._title, self._entries = title, entries
         super().__init__(app, title(), [])
         self.actions: list[Callable[[], None]] = []
@@ -227,7 +313,7 @@ class Menu(ListScreen):
 class Confirm(Screen):
     """A question that OK answers yes and BACK answers no."""
 
-    def __init__(self, app: App, title: str, text: str, on_yes: Callable[[], None]) -> None:
+    def __init__(self, app: Host, title: str, text: str, on_yes: Callable[[], None]) -> None:
         super().__init__(app)
         self.title, self.text, self.on_yes = title, text, on_yes
 
@@ -247,7 +333,7 @@ class Confirm(Screen):
 class HistoryScreen(ListScreen):
     """Every finished trick of the game, newest last; OK shows one in full."""
 
-    def __init__(self, app: App, entries: Sequence[tuple[str, Callable[[], Screen]]]) -> None:
+    def __init__(self, app: Host, entries: Sequence[tuple[str, Callable[[], Screen]]]) -> None:
         title = app.t("history.title") if entries else app.t("history.empty")
         super().__init__(app, title, [line for line, _ in entries])
         self.details = [open_detail for _, open_detail in entries]
@@ -262,7 +348,7 @@ class SettingsScreen(Screen):
 
     CONTRAST_STEP = 32
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Host) -> None:
         super().__init__(app)
         self.row = 0
 
@@ -296,7 +382,7 @@ class SettingsScreen(Screen):
 class ResumeOffer(Screen):
     """An unfinished game found at start-up: OK resumes it, BACK starts a new one."""
 
-    def __init__(self, app: App, title: str, lines: Sequence[str], on_resume: Callable[[], None]) -> None:
+    def __init__(self, app: Host, title: str, lines: Sequence[str], on_resume: Callable[[], None]) -> None:
         super().__init__(app)
         self.title, self.lines, self.on_resume = title, list(lines), on_resume
 
@@ -334,7 +420,7 @@ class Choice:
 class SetupForm(Screen):
     """A new game: which game, how many players, their names, then the game's own options; Start."""
 
-    def __init__(self, app: App, game_ids: Sequence[str]) -> None:
+    def __init__(self, app: Host, game_ids: Sequence[str]) -> None:
         super().__init__(app)
         self.game_ids = list(game_ids)
         self.game = Choice("game", self.t("setup.game"), self.game_ids, [app.game_title(g) for g in self.game_ids])

@@ -43,12 +43,11 @@ from companion.games.tezuma import (
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, Number, shortest
-from companion.ui.screens import Choice, ListScreen, register_ui
+from companion.ui.screens import Choice, Host, ListScreen, register_ui
 from companion.ui.tricks import CARD_X, OK, PANEL_ROWS, AnswerScreen, TrickScreenBase, TrickUI, seat_row, yes_no
 
 if TYPE_CHECKING:
     from companion.session import Session
-    from companion.ui.app import App
 
 TRUMP_SLOT = 10  # ranks sit in slots 1-9, the trump after them
 ONE_ROW = 3  # a suit offering more cards than this is split into two rows for UP/DOWN
@@ -79,7 +78,7 @@ class Names:
     """How Tezuma's cards, abilities and draft kinds read in the language on screen (seats, reasons
     and revokes are the shared :class:`~companion.ui.tricks.TrickUI`'s)."""
 
-    def __init__(self, app: App, game: TezumaGame) -> None:
+    def __init__(self, app: Host, game: TezumaGame) -> None:
         self.app = app
         self.game = game
 
@@ -149,7 +148,7 @@ class TezumaUI(TrickUI[TezumaGame]):
     game_type = TezumaGame
     deal_name_margin = 12
 
-    def __init__(self, app: App, session: Session) -> None:
+    def __init__(self, app: Host, session: Session) -> None:
         super().__init__(app, session)
         self.names = Names(app, self.game)
 
@@ -194,7 +193,7 @@ class TezumaUI(TrickUI[TezumaGame]):
     # --- setup -------------------------------------------------------------------------------
 
     @classmethod
-    def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
+    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
         """The variants the edition's book has (the beginner variant is the 2015 book's), then the cards."""
         cards = printed_cards(game_id)
         modes = (["recommended"] if "recommended" in cards else []) + ["random", "choose"]
@@ -208,7 +207,7 @@ class TezumaUI(TrickUI[TezumaGame]):
         ]
 
     @classmethod
-    def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
+    def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         values = {choice.key: choice.value for choice in choices}
         options: dict[str, Any] = {key: values.get(key) == "yes" for key in ("beginner", "redraw_each_deal")}
         if values["cards"] == "choose":
@@ -221,7 +220,7 @@ class TezumaUI(TrickUI[TezumaGame]):
         cls.begin(app, game_id, names, options)
 
 
-def random_layout(cards: Mapping[str, Any], players: int, app: App) -> dict[str, list[str]]:
+def random_layout(cards: Mapping[str, Any], players: int, app: Host) -> dict[str, list[str]]:
     """Scoring cards and abilities drawn with the app's random source (the required card kept)."""
     wanted = cards["laid_out"]
     required = wanted.get("required_scoring", {}).get(str(players))
@@ -235,7 +234,7 @@ def random_layout(cards: Mapping[str, Any], players: int, app: App) -> dict[str,
 class LayoutScreen(ListScreen):
     """Choose the laid-out scoring cards and abilities on the device; OK toggles, the last row starts."""
 
-    def __init__(self, app: App, game_id: str, names: Sequence[str], variants: Mapping[str, bool]) -> None:
+    def __init__(self, app: Host, game_id: str, names: Sequence[str], variants: Mapping[str, bool]) -> None:
         self.cards = cards = printed_cards(game_id)
         self.game_id, self.names, self.variants = game_id, list(names), dict(variants)
         beginner = self.beginner = bool(variants.get("beginner"))
@@ -284,7 +283,7 @@ class TezumaScreen(TrickScreenBase):
     game: TezumaGame
     ui: TezumaUI
 
-    def __init__(self, app: App, ui: TezumaUI) -> None:
+    def __init__(self, app: Host, ui: TezumaUI) -> None:
         super().__init__(app, ui)
         self.names = ui.names
 
@@ -293,7 +292,7 @@ class TezumaScreen(TrickScreenBase):
 class TrickScreen(TezumaScreen):
     """Enter one seat's play: the card picker in that seat's row; see the module docstring."""
 
-    def __init__(self, app: App, ui: TezumaUI) -> None:
+    def __init__(self, app: Host, ui: TezumaUI) -> None:
         super().__init__(app, ui)
         self.deal = self.game.state.deal
         self.trick: Trick = self.deal.tricks[-1]
@@ -477,7 +476,7 @@ def path_to(grid: Grid[Card], card: Card) -> list[KeyEvent]:
 class DraftScreen(TezumaScreen):
     """One seat takes a laid-out card: UP/DOWN choose the kind, LEFT/RIGHT the card, OK takes it."""
 
-    def __init__(self, app: App, ui: TezumaUI) -> None:
+    def __init__(self, app: Host, ui: TezumaUI) -> None:
         super().__init__(app, ui)
         self.deal = self.game.state.deal
         self.seat = self.acting_seat()
@@ -553,7 +552,7 @@ class QuestionScreen(AnswerScreen):
 
     ui: TezumaUI
 
-    def __init__(self, app: App, ui: TezumaUI) -> None:
+    def __init__(self, app: Host, ui: TezumaUI) -> None:
         super().__init__(app, ui)
         self.number = Number(self.question.suggestion, self.question.minimum, self.question.maximum)
 

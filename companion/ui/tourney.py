@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from companion.engine.tricks import Deal, SuitedCard, Term, Turn
 from companion.errors import IllegalAction
@@ -36,11 +36,8 @@ from companion.games.tourney import NpcRow, Play, Predict, Tourney, TourneyResul
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, shortest
-from companion.ui.screens import Choice, Notice, Screen, register_ui
+from companion.ui.screens import Choice, Host, Notice, Screen, register_ui
 from companion.ui.tricks import ResultScreen, Snapshot, TrickScreenBase, TrickUI
-
-if TYPE_CHECKING:
-    from companion.ui.app import App
 
 NAME_X, CARD_X, CELLS_X = 16, 40, 50
 CELL = 10  # pixel width of one number in the picker row
@@ -137,12 +134,12 @@ class TourneyUI(TrickUI[Tourney]):
     # --- setup -------------------------------------------------------------------------------
 
     @classmethod
-    def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
+    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
         seats = [str(seat) for seat in range(players)]
         return [Choice("dealer", app.t("tourney.setup.dealer"), seats, [app.seat_label(s) for s in range(players)])]
 
     @classmethod
-    def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
+    def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         """Start the game; with three players, first name the house ruling that seats the NPC."""
         values = {choice.key: choice.value for choice in choices}
         cls.begin(app, game_id, names, {"dealer": int(values["dealer"])})
@@ -203,13 +200,14 @@ class TourneyScreen(TrickScreenBase):
 
     game: Tourney
     ui: TourneyUI
+    keypad_start = True
 
 
 @TourneyUI.enters("lead", "predict", "play")
 class TrickScreen(TourneyScreen):
     """Enter the lead's card, the predictions and the playing cards; see the module docstring."""
 
-    def __init__(self, app: App, ui: TourneyUI) -> None:
+    def __init__(self, app: Host, ui: TourneyUI) -> None:
         super().__init__(app, ui)
         seat = self.acting_seat()
         self.trick: TourneyTrick = self.game.trick
@@ -230,7 +228,7 @@ class TrickScreen(TourneyScreen):
         seat proved it lacks (:meth:`TrickScreenBase.likelihood`); the only card left ready for OK."""
         grid = card_grid(self.game, last_card(self.game))
         if entry.kind is Predict:
-            return grid.best_start(self.prediction_likelihood(entry.seat, grid))
+            return self.likely_start(entry.seat, grid, self.prediction_likelihood(entry.seat, grid))
         return self.likely_start(entry.seat, grid)
 
     def prediction_likelihood(self, seat: int, grid: Grid[SuitedCard]) -> Callable[[SuitedCard], float]:
@@ -316,7 +314,7 @@ class TrickScreen(TourneyScreen):
 class NpcRowScreen(TourneyScreen):
     """The NPC's face-up cards, as they lie: OK adds the cursor's card, BACK takes the last back."""
 
-    def __init__(self, app: App, ui: TourneyUI) -> None:
+    def __init__(self, app: Host, ui: TourneyUI) -> None:
         super().__init__(app, ui)
         self.chosen: list[SuitedCard] = []
         self.grid = row_grid(self.game, self.chosen)
@@ -364,10 +362,14 @@ class NpcRowScreen(TourneyScreen):
 class NpcScreen(Notice):
     """The card the device plays for the NPC: put it down, then OK."""
 
-    def __init__(self, app: App, ui: TourneyUI, deal: int, trick: int) -> None:
+    def __init__(self, app: Host, ui: TourneyUI, deal: int, trick: int) -> None:
         super().__init__(app)
         self.ui, self.deal, self.index = ui, deal, trick
         self.trick: TourneyTrick = ui.game.state.deals[deal].tricks[trick]  # type: ignore[assignment]
+
+    def passable(self) -> bool:
+        """The next entry may begin over it: the NPC's card stays in its row on the trick screen."""
+        return True
 
     def draw(self, canvas: Canvas) -> None:
         npc = self.ui.game.npc

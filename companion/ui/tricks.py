@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from companion.carddata import printed_cards
 from companion.engine.base import Answer, Decision, Question
@@ -20,12 +20,9 @@ from companion.engine.tricks import Deal, Revoke, Trick, TrickGame, TrickResult,
 from companion.keys import Key, KeyEvent
 from companion.text import Formatter
 from companion.ui.canvas import ROWS, WIDTH, Canvas
-from companion.ui.keypad import Typing
+from companion.ui.keypad import Typing, letters_to
 from companion.ui.picker import Grid
-from companion.ui.screens import Choice, GameUI, Notice, Screen
-
-if TYPE_CHECKING:
-    from companion.ui.app import App
+from companion.ui.screens import Choice, GameUI, Host, Notice, Screen
 
 PANEL_ROWS = 3  # rows the trick screen keeps for the last trick's reason
 NAME_X, CARD_X = 16, 36  # a seat row: marker and label, then the name, then the seat's cards
@@ -50,7 +47,7 @@ class TrickUI(GameUI, Generic[GameT]):
 
     game_type: ClassVar[type[TrickGame[Any]]]  # the game class these screens draw
     # decision kind -> the screen that enters it; each subclass has its own (see enters)
-    screens: ClassVar[dict[str, Callable[[App, Any], Screen]]] = {}
+    screens: ClassVar[dict[str, Callable[[Host, Any], Screen]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -193,7 +190,7 @@ class TrickUI(GameUI, Generic[GameT]):
     # --- setup -------------------------------------------------------------------------------
 
     @classmethod
-    def begin(cls, app: App, game_id: str, names: Sequence[str], options: Mapping[str, Any]) -> None:
+    def begin(cls, app: Host, game_id: str, names: Sequence[str], options: Mapping[str, Any]) -> None:
         """Make the setup with the app's random source and the table's facts, and start the game."""
         game_class = app.game_class(game_id)
         setup = game_class.new_setup(names, options=options, seed=app.rng.randrange(2**32),
@@ -201,7 +198,7 @@ class TrickUI(GameUI, Generic[GameT]):
         app.start_game(setup)
 
 
-def yes_no(app: App, key: str, label_key: str) -> Choice:
+def yes_no(app: Host, key: str, label_key: str) -> Choice:
     """A no/yes row of the setup form."""
     return Choice(key, app.t(label_key), ["no", "yes"], [app.t("no"), app.t("yes")])
 
@@ -215,7 +212,7 @@ class TrickScreenBase(Screen):
 
     grid: Grid[Any]  # only on screens that pick a card
 
-    def __init__(self, app: App, ui: TrickUI[Any]) -> None:
+    def __init__(self, app: Host, ui: TrickUI[Any]) -> None:
         super().__init__(app)
         self.ui = ui
         self.game = ui.game
@@ -225,6 +222,9 @@ class TrickScreenBase(Screen):
     # still hold it, and a suit's highest or lowest unseen card (people win high or duck low)
     FOLLOW_WEIGHT: ClassVar[float] = 8.0
     EXTREME_WEIGHT: ClassVar[float] = 2.0
+    # whether the card keypad gets its own start (:meth:`typing_start`); Tezuma's picker keeps the
+    # arrows' start on both inputs (measured: the keypad's start there was level overall, 1.42-1.53)
+    keypad_start: ClassVar[bool] = False
 
     def likelihood(self, seat: int, grid: Grid[Any]) -> Callable[[Any], float]:
         """How likely each card of ``grid`` (the cards still unseen) is to come from ``seat``, from
@@ -248,10 +248,42 @@ class TrickScreenBase(Screen):
 
         return weight
 
-    def likely_start(self, seat: int, grid: Grid[Any]) -> Grid[Any]:
+    def likely_start(self, seat: int, grid: Grid[Any], weight: Callable[[Any], float] | None = None) -> Grid[Any]:
         """``grid`` with the cursor where the card ``seat`` puts down is fewest presses away, as
-        far as the table knows (:meth:`likelihood`); the only card left is offered ready for OK."""
-        return grid.best_start(self.likelihood(seat, grid))
+        far as the table knows (``weight``, by default :meth:`likelihood`), on the input last used:
+        the arrows' (:meth:`Grid.best_start`) or, where the game asks for it (``keypad_start``), the
+        card keypad's (:meth:`typing_start`); the only card left is offered ready for OK."""
+        weight = weight or self.likelihood(seat, grid)
+        if self.app.card_keypad and self.keypad_start:
+            return self.typing_start(grid, weight)
+        return grid.best_start(weight)
+
+    def typing_start(self, grid: Grid[Any], weight: Callable[[Any], float]) -> Grid[Any]:
+        """``grid`` with the cursor where the card keypad expects the fewest presses, as far as the
+        table knows (``weight``: how likely each card is): in the suit from which the letters expected
+        are fewest (the card keypad's digits type into the suit shown; mostly the likeliest suit, but
+        showing one of two suits that share a letter saves the second press to the other), on the
+        likeliest of its cards a digit alone would not enter (two digits, or a number another begins
+        with), which ``#`` then enters in one press; without such a card, on its likeliest card. The
+        only card left is ready for OK."""
+        mass: dict[int, float] = {}
+        for row, group in zip(grid.rows, grid.groups, strict=True):
+            mass[group] = mass.get(group, 0.0) + sum(weight(value) for _, value in row)
+
+        def letters(shown: int) -> float:  # the letter presses expected from the suit shown
+            at = grid.at_place(grid.places(shown)[0])
+            return sum(weight * len(letters_to(at, group)) for group, weight in mass.items())
+
+        suit = min(mass, key=lambda group: (letters(group), -mass[group], grid.groups.index(group)))
+        places = grid.places(suit)
+        numbers = [str(self.number_of(grid.at_place(place).value)) for place in places]
+
+        def slow(number: str) -> bool:
+            return len(number) > 1 or any(other != number and other.startswith(number) for other in numbers)
+
+        value_at = [grid.at_place(place).value for place in places]
+        best = max(range(len(places)), key=lambda i: (slow(numbers[i]), weight(value_at[i]), -i))
+        return grid.at_place(places[best])
 
     def typing(self) -> Typing | None:
         grid = getattr(self, "grid", None)
@@ -283,7 +315,7 @@ class AnswerScreen(TrickScreenBase):
     """A card fact the print lost: the game's question, answered with the arrows and OK; the answer
     goes into the log and into the table's remembered facts. Subclasses give the value's keys."""
 
-    def __init__(self, app: App, ui: TrickUI[Any]) -> None:
+    def __init__(self, app: Host, ui: TrickUI[Any]) -> None:
         super().__init__(app, ui)
         self.question = self.asked()
 
@@ -303,7 +335,7 @@ class AnswerScreen(TrickScreenBase):
         return [*self.keys_to(action.value), OK]
 
 
-def seat_row(canvas: Canvas, app: App, players: Sequence[str], row: int, seat: int, *, active: bool) -> None:
+def seat_row(canvas: Canvas, app: Host, players: Sequence[str], row: int, seat: int, *, active: bool) -> None:
     """The left of a trick screen's seat row: ``>`` on the seat to act, its label and name."""
     if active:
         canvas.text(row, ">")
@@ -314,10 +346,14 @@ def seat_row(canvas: Canvas, app: App, players: Sequence[str], row: int, seat: i
 class ResultScreen(Notice):
     """One finished trick in full: who played what, who won and why, and any house ruling."""
 
-    def __init__(self, app: App, ui: TrickUI[Any], deal: int, trick: int) -> None:
+    def __init__(self, app: Host, ui: TrickUI[Any], deal: int, trick: int) -> None:
         super().__init__(app)
         self.ui, self.deal, self.index = ui, deal, trick
         self.trick: Trick[Any] = ui.game.state.deals[deal].tricks[trick]
+
+    def passable(self) -> bool:
+        """The next card may be typed over a result; a house ruling waits for OK (rulings.md)."""
+        return self.trick.result is not None and not self.trick.result.house
 
     def draw(self, canvas: Canvas) -> None:
         result = self.trick.result
@@ -341,7 +377,7 @@ class ResultScreen(Notice):
 class RevokeScreen(Notice):
     """A revoke the table's cards proved: the device names it, the table decides what to do."""
 
-    def __init__(self, app: App, ui: TrickUI[Any], revoke: Revoke) -> None:
+    def __init__(self, app: Host, ui: TrickUI[Any], revoke: Revoke) -> None:
         super().__init__(app)
         self.ui, self.revoke = ui, revoke
 
@@ -355,7 +391,7 @@ class DealScreen(Notice):
     """A deal's scores as a table (the game's columns, then the total), or LEFT/RIGHT for a bar
     chart of the totals."""
 
-    def __init__(self, app: App, ui: TrickUI[Any], deal: int) -> None:
+    def __init__(self, app: Host, ui: TrickUI[Any], deal: int) -> None:
         super().__init__(app)
         self.ui, self.index = ui, deal
         self.chart = False

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.engine.base import Answer
 from companion.engine.tricks import Revoke, Turn
@@ -54,7 +54,7 @@ from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
 from companion.ui.picker import Grid
-from companion.ui.screens import Choice, Notice, Screen, register_ui
+from companion.ui.screens import Choice, Host, Notice, Screen, register_ui
 from companion.ui.tricks import (
     OK,
     AnswerScreen,
@@ -64,9 +64,6 @@ from companion.ui.tricks import (
     TrickScreenBase,
     TrickUI,
 )
-
-if TYPE_CHECKING:
-    from companion.ui.app import App
 
 JUMP = 5  # UP/DOWN move this many entries in a list (see docs/screens.md: the step for 12-32 entries)
 FACT_JUMP = 2  # UP/DOWN move this many values of a card fact: with LEFT/RIGHT, any of 9 is 2 presses away
@@ -218,11 +215,11 @@ class ZenjidouUI(TrickUI[Zenjidou]):
         return ZDealScreen(self.app, self, deal)
 
     @classmethod
-    def setup_choices(cls, app: App, game_id: str, players: int) -> list[Choice]:
+    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
         return []
 
     @classmethod
-    def start(cls, app: App, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
+    def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         cls.begin(app, game_id, names, {})
 
 
@@ -257,7 +254,7 @@ class ZScreen(TrickScreenBase):
 class ListScreen(ZScreen):
     """One choice among the actions the engine allows now, the cursor on the likeliest (:meth:`weight`)."""
 
-    def __init__(self, app: App, ui: ZenjidouUI) -> None:
+    def __init__(self, app: Host, ui: ZenjidouUI) -> None:
         super().__init__(app, ui)
         decision = self.game.decision
         assert decision is not None
@@ -397,7 +394,7 @@ def likeliest_start(weights: Sequence[float], *, candidates: int = 12) -> int:
     return best
 
 
-def arm_quiz(app: App, game: Zenjidou) -> None:
+def arm_quiz(app: Host, game: Zenjidou) -> None:
     """Make the buzzers listen for the open trick's quiz, unless they already do."""
     deal = game.state.deal
     token = (id(game), deal.index, len(deal.tricks))
@@ -412,7 +409,7 @@ class QuizScreen(ListScreen):
     are a tie, shown as such (OK: the table points again). Without buzzers, or when nobody is
     right, the list offers every point and "nobody (else) points"."""
 
-    def __init__(self, app: App, ui: ZenjidouUI) -> None:
+    def __init__(self, app: Host, ui: ZenjidouUI) -> None:
         super().__init__(app, ui)
         deal = self.game.state.deal
         self.trick = deal.open_trick
@@ -482,7 +479,7 @@ class FactsScreen(AnswerScreen, ZScreen):
     table has told most often for it; LEFT/RIGHT step by one, UP/DOWN by two; OK enters it. The card
     keypad types a value by its place (``1`` the first; the hint row shows the place)."""
 
-    def __init__(self, app: App, ui: ZenjidouUI) -> None:
+    def __init__(self, app: Host, ui: ZenjidouUI) -> None:
         super().__init__(app, ui)
         _, number, self.name = self.question.key.split(":")
         self.number = int(number)
@@ -559,7 +556,7 @@ class FactsScreen(AnswerScreen, ZScreen):
 class GuessScreen(ZScreen):
     """Rule C: the 30-second countdown, then each player's guess of the top scorer."""
 
-    def __init__(self, app: App, ui: ZenjidouUI) -> None:
+    def __init__(self, app: Host, ui: ZenjidouUI) -> None:
         super().__init__(app, ui)
         self.ends: float | None = None  # set when the screen is first shown: the countdown starts then
         self.counting = True
@@ -639,7 +636,7 @@ class GuessScreen(ZScreen):
 class OrderScreen(Notice):
     """An L play (lowest, closest) a later card proved wrong: the device names it, the table decides."""
 
-    def __init__(self, app: App, ui: ZenjidouUI, broken: OutOfOrder) -> None:
+    def __init__(self, app: Host, ui: ZenjidouUI, broken: OutOfOrder) -> None:
         super().__init__(app)
         self.ui, self.broken = ui, broken
 
@@ -653,7 +650,7 @@ class RuleNotice(Notice):
     """What every player does off the device once the rule is chosen: H's move of the top card, I's
     pass to the right neighbour (named seat by seat) with the received card put at the bottom."""
 
-    def __init__(self, app: App, ui: ZenjidouUI, letter: str) -> None:
+    def __init__(self, app: Host, ui: ZenjidouUI, letter: str) -> None:
         super().__init__(app)
         self.ui, self.letter = ui, letter
 
@@ -668,7 +665,7 @@ class PlayedScreen(ResultScreen):
     """Tricks completed by one entry (round 1's bottom cards play themselves under A and B): one page
     each, LEFT/RIGHT to leaf through them, OK when the table has played its cards."""
 
-    def __init__(self, app: App, ui: ZenjidouUI, tricks: Sequence[tuple[int, int]]) -> None:
+    def __init__(self, app: Host, ui: ZenjidouUI, tricks: Sequence[tuple[int, int]]) -> None:
         super().__init__(app, ui, *tricks[0])
         self.pages = list(tricks)
         self.page = 0

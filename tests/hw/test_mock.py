@@ -26,6 +26,7 @@ from companion.hw.mock import (
     key_source_for,
     parse_script,
 )
+from companion.keys import CARD_KEYPAD_ROWS
 
 PINS = {Key.UP: 17, Key.DOWN: 22, Key.LEFT: 27, Key.RIGHT: 23, Key.OK: 4, Key.BACK: 5,
         Key.AUX: 6}
@@ -132,7 +133,7 @@ def test_decode_keys_long_presses_and_ignored_keys() -> None:
     assert decode_keys(b"\x1b[1;5D\x1b\r\x1b\x7fX") == [
         KeyEvent(Key.LEFT, long=True), KeyEvent(Key.OK, long=True),
         KeyEvent(Key.BACK, long=True), KeyEvent(Key.AUX, long=True)]
-    assert decode_keys(b"\x1b[5~\x1bOPz1\t") == []          # PgUp, F1, unmapped
+    assert decode_keys(b"\x1b[5~\x1bOPz\t") == []           # PgUp, F1, unmapped
     assert decode_keys(b"\x1b") == [KeyEvent(Key.BACK)]
 
 
@@ -235,5 +236,30 @@ def test_a_press_waits_for_a_late_settle_timer_so_nothing_overtakes_it():
     try:
         pad.press(Key.OK)
         assert [e.key for e in events] == [Key.OK] and pad.pad.settled
+    finally:
+        pad.close()
+
+
+def test_the_keyboard_types_the_card_keypad_s_sixteen_keys() -> None:
+    """Digits, * and # are themselves, f g h j are A-D; a capital or Alt+key is held (held 0: AUX)."""
+    assert [event.key for event in decode_keys(b"1234567890*#fghj")] == [
+        Key.N1, Key.N2, Key.N3, Key.N4, Key.N5, Key.N6, Key.N7, Key.N8, Key.N9, Key.N0, Key.STAR, Key.HASH,
+        Key.A, Key.B, Key.C, Key.D]
+    assert {event.key for event in decode_keys(b"1234567890*#fghj")} == set(CARD_KEYPAD_ROWS[0] + CARD_KEYPAD_ROWS[1]
+                                                                           + CARD_KEYPAD_ROWS[2] + CARD_KEYPAD_ROWS[3])
+    assert decode_keys(b"\x1b0G\x1b#") == [KeyEvent(Key.N0, long=True), KeyEvent(Key.B, long=True),
+                                           KeyEvent(Key.HASH, long=True)]
+
+
+def test_a_card_keypad_key_reaches_the_device_as_the_serial_keypad_hands_it_on(mock_factory: MockFactory) -> None:
+    """No pin on the board: the press goes straight to the device's events, held or not; the app
+    then types with it (tests/ui/test_ui_card_keypad.py)."""
+    received: list[KeyEvent] = []
+    pad = MockPad(PINS, received.append, factory=mock_factory, sleep=lambda seconds: None)
+    try:
+        pad.press(Key.N7)
+        pad.press(Key.N0, long=True)
+        pad.press(Key.STAR)
+        assert received == [KeyEvent(Key.N7), KeyEvent(Key.N0, long=True), KeyEvent(Key.STAR)]
     finally:
         pad.close()

@@ -1,7 +1,8 @@
 """Irohanihohedo's picker shortcuts pressed on the app: the likeliest card first (any colour already
 in the trick is owed), the colours in order of likelihood, every arrow wrapping, only unseen cards
-of the deck offered, the only possible card ready for OK, and the keypad entering a number at once
-when no longer number of the deck begins with it."""
+of the deck offered, the only possible card ready for OK, the keypad entering a number at once
+when no longer number of the deck begins with it, a lone 0 typing ten, and the deck question
+answered by digits."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from companion.engine.base import Answer, Game
 from companion.engine.tricks import SuitedCard
 from companion.games.irohanihohedo import Play, deck_mask
 from companion.hw.keys import Key, KeyEvent
-from companion.ui.irohanihohedo import TrickScreen
+from companion.ui.irohanihohedo import DONE, DeckScreen, TrickScreen
 from companion.ui.picker import Grid
-from companion.ui.planner import presses_for
+from companion.ui.planner import enter_by_keys, presses_for
 from tests.ui.helpers import enter, make_app, new_game, texts
 
 THREE_DECK = [1, 2, 3, 4, 5, 6]  # a told 3-player deck: no two-digit number
@@ -133,3 +134,58 @@ def test_one_back_undoes_a_card_entered_by_one_key() -> None:
     app.handle(KeyEvent(Key.BACK, long=True))
     app.handle(KeyEvent(Key.OK))
     assert app.session is not None and len(app.session.game.actions) == before
+
+
+def test_a_lone_zero_types_ten() -> None:
+    """No Irohanihohedo card is 0: ``0`` alone enters the ten of the colour shown, ``1`` ``0`` still does."""
+    app, screen = picker(dealt(None), "O2")
+    colour = screen.grid.value.suit
+    keys(app, "N1", "N0")
+    assert app.session is not None and app.session.game.actions[-1] == Play(screen.seat, SuitedCard(colour, 10))
+    follower = app.top
+    assert isinstance(follower, TrickScreen)
+    keys(app, "B", "N0")
+    assert app.session.game.actions[-1] == Play(follower.seat, SuitedCard(list(app.session.game.colours)[1], 10))
+
+
+def test_on_the_card_keypad_the_picker_starts_where_hash_alone_enters_a_number_a_digit_cannot() -> None:
+    """With every number in play and the card keypad in use, the start is a 1 or a 10-12 of the lead
+    colour (``1`` waits, the others take two digits), so a right guess there is one press and any
+    other number one digit; on the joystick the start is the arrows' (likely_start)."""
+    game = dealt(None)
+    app = make_app(game)
+    on_joystick = make_app(dealt(None))
+    for action in texts(game, "O2"):
+        enter_by_keys(app, action, "keypad")
+        enter_by_keys(on_joystick, action, "joystick")
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and app.card_keypad and not on_joystick.card_keypad
+    assert screen.grid.value.suit == "O" and screen.grid.value.rank in (1, 10, 11, 12)
+    assert presses_for(app, Play(screen.seat, screen.grid.value), "keypad") == [KeyEvent(Key.HASH)]
+    arrows = on_joystick.top
+    assert isinstance(arrows, TrickScreen)
+    assert arrows.grid == arrows.grid.best_start(arrows.likelihood(arrows.seat, arrows.grid))
+
+
+def test_the_deck_question_is_typed_by_digits() -> None:
+    """Each number ticks as it is typed (``0`` is ten, ``1`` waits for ``#`` beside 10-12), the cursor
+    goes to Done, and ``#`` answers; the journal hears the answer the arrows would give."""
+    game = new_game("irohanihohedo", 3, dealer=0)
+    app = make_app(game)
+    screen = app.top
+    assert isinstance(screen, DeckScreen) and not screen.ticked
+    keys(app, "N2", "N5")
+    assert screen.ticked == {2, 5} and screen.grid.value == DONE
+    keys(app, "N1")
+    assert screen.ticked == {2, 5} and screen.grid.value == 1  # 1, or 10 to 12: it waits
+    keys(app, "HASH", "N6", "N8", "N9", "N0")
+    assert screen.ticked == {1, 2, 5, 6, 8, 9, 10} and screen.grid.value == DONE
+    keys(app, "N1", "HASH")  # typed again: unticked
+    keys(app, "HASH")
+    answer = Answer("numbers:3", deck_mask(game.setup.cards, [2, 5, 6, 8, 9, 10]))
+    assert app.session is not None and app.session.game.actions == [answer]
+
+
+def keys(app: Any, *names: str) -> None:
+    for name in names:
+        app.handle(KeyEvent(Key[name]))

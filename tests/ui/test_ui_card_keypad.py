@@ -4,7 +4,8 @@ Whole games entered on the 4x4 card keypad end where the engine ends with the sa
 the journal hears the same actions as from the joystick. Each shortcut is pressed on a real
 screen: a digit enters a card of the suit shown, a letter changes suit, a number another suit
 alone has needs no letter, ``#``/``*`` are OK/BACK, the arrows wrap, the likeliest card comes
-first and the only card left is offered ready for OK.
+first and the only card left is offered ready for OK, a trick's result is passed by the next
+entry's first key, a deal's scores wait for ``#``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from companion.ui.app import App
 from companion.ui.keypad import Typing, keys_to_type, typed
 from companion.ui.picker import Grid
 from companion.ui.planner import enter_by_keys, presses_for
+from companion.ui.tourney import NpcScreen, PlacesScreen
+from companion.ui.tricks import DealScreen
 from tests.ui.helpers import make_app, new_game
 
 GAMES = [("irohanihohedo", 3), ("irohanihohedo", 6), ("tezuma", 4), ("tezuma-2015", 3), ("tourney", 3),
@@ -296,3 +299,89 @@ def test_typing_any_keys_keeps_the_cursor_on_an_offered_card(grid: Grid[SuitedCa
         state = typed(state, key, lambda card: card.rank)
         assert state.grid.value in offered
         assert not state.enter or str(state.grid.value.rank) == state.digits
+
+
+def tourney_after(notice: type[Any], players: int = 4) -> tuple[App, Any]:
+    """A Tourney app with ``notice`` alone above the trick screen, and the game's next action."""
+    game = random_game("tourney", players, table_random("random", 3), ability_rate=0.5)
+    app = make_app(type(game)(game.setup))
+    for index, action in enumerate(game.actions):
+        enter_by_keys(app, action, "keypad")
+        if len(app.screens) == 2 and isinstance(app.top, notice):
+            return app, game.actions[index + 1]
+    raise AssertionError(f"no {notice.__name__} alone above the trick screen")
+
+
+@pytest.mark.parametrize("notice", [PlacesScreen, NpcScreen])
+def test_the_next_card_is_typed_over_a_trick_result(notice: type[Any]) -> None:
+    """The result was shown; the next entry's first key closes it and counts: no OK to leave it."""
+    app, action = tourney_after(notice, 4 if notice is PlacesScreen else 3)
+    keys = presses_for(app, action, "keypad")
+    assert keys[0].key not in (Key.HASH, Key.OK)  # no press only to leave the notice
+    before = session_length(app)
+    app.handle(keys[0])
+    assert len(app.screens) == 1 or session_length(app) == before + 1  # closed, or the card went in at once
+    for event in keys[1:]:
+        app.handle(event)
+    assert app.session is not None and app.session.game.actions[-1] == action
+
+
+def test_an_arrow_on_a_trick_result_moves_the_picker_beneath() -> None:
+    app, _ = tourney_after(PlacesScreen)
+    beneath = app.screens[0]
+    start = beneath.grid  # type: ignore[attr-defined]
+    app.handle(KeyEvent(Key.RIGHT))
+    assert app.screens == (beneath,) and beneath.grid == start.moved(Key.RIGHT)  # type: ignore[attr-defined]
+
+
+def test_a_deal_s_scores_wait_for_ok() -> None:
+    """A deal's table is not passed by typing: its digits and letters do nothing, ``#`` goes on."""
+    game = random_game("tourney", 4, table_random("random", 3), ability_rate=0.5)
+    app = make_app(type(game)(game.setup))
+    for action in game.actions:
+        enter_by_keys(app, action, "keypad")
+        if any(isinstance(screen, DealScreen) for screen in app.screens):
+            break
+    else:
+        raise AssertionError("no deal ended")
+    while not isinstance(app.top, DealScreen):
+        app.handle(KeyEvent(Key.HASH))  # the last trick's result first
+    screens = app.screens
+    for key in (Key.N3, Key.A, Key.N1):
+        app.handle(KeyEvent(key))
+        assert app.screens == screens
+    app.handle(KeyEvent(Key.HASH))
+    assert app.screens == screens[:-1]
+
+
+def test_a_two_card_play_with_an_ability_is_typed_whole() -> None:
+    """Tezuma's two-card plays with an ability (people table, seed 1: two-card fire-breathing plays)
+    are planned whole on the keypad, not a card at a time (that would start over without end)."""
+    game = random_game("tezuma", 4, table_random("people", 1))
+    by_keypad, _ = journal(game, "keypad")
+    assert by_keypad == [("action", action.to_json()) for action in game.actions]
+
+
+def test_a_notice_above_another_takes_hash_and_the_one_beneath_is_passed() -> None:
+    """Three players: the places screen above the NPC's lead takes ``#``; the NPC's card beneath it,
+    right above the trick screen, is closed by the next entry's first key."""
+    game = random_game("tourney", 3, table_random("random", 3), ability_rate=0.5)
+    app = make_app(type(game)(game.setup))
+    for index, action in enumerate(game.actions):
+        enter_by_keys(app, action, "keypad")
+        screens = app.screens
+        if len(screens) == 3 and isinstance(screens[1], NpcScreen) and isinstance(screens[2], PlacesScreen):
+            following = game.actions[index + 1]
+            break
+    else:
+        raise AssertionError("no places screen above the NPC's lead")
+    keys = presses_for(app, following, "keypad")
+    assert keys[0] == KeyEvent(Key.HASH) and keys[1].key not in (Key.HASH, Key.OK)  # a digit, a letter or AUX
+    app.handle(keys[0])
+    assert app.screens == screens[:2]
+    app.handle(keys[1])
+    assert app.screens[:2] != screens[:2]  # the NPC's card was passed
+    assert app.session is not None
+    if app.session.game.actions[-1] != following:  # AUX first: the rest is planned from there
+        enter_by_keys(app, following, "keypad")
+    assert app.session.game.actions[-1] == following

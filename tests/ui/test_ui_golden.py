@@ -12,6 +12,7 @@ from PIL import Image
 from companion.hw.keys import Key
 from companion.sim import random_game
 from companion.ui import App
+from companion.ui.tricks import ResultScreen
 from tests.ui.helpers import (
     DOCS_IMG,
     GOLDEN,
@@ -152,3 +153,19 @@ def test_the_readme_pictures_are_the_goldens_scaled(name: str) -> None:
     with Image.open(GOLDEN / f"{name}.png") as golden, Image.open(DOCS_IMG / f"{name}.png") as shown:
         scaled = golden.convert("L").resize((golden.width * 4, golden.height * 4), Image.Resampling.NEAREST)
         assert shown.convert("L").tobytes() == scaled.tobytes()
+
+
+def test_a_result_decided_by_a_house_ruling_waits_for_ok() -> None:
+    """The next entry may begin over a plain result, not over a house ruling's: an arrow or a digit
+    leaves it on the glass; OK goes on."""
+    game = game_after(*DRAFT, "ability baby-chicks", "ability pail-dance", "ability horse-swallowing",
+                      "ability paper-egg", "B5 baby-chicks", "B3 pail-dance", "B7")
+    app = make_app(game)
+    enter(app, texts(game, "B2"))
+    result = app.top
+    assert isinstance(result, ResultScreen) and not result.passable()
+    keys(app, "RIGHT")
+    app.handle(press(Key.N3))
+    assert app.top is result
+    keys(app, "OK")
+    assert app.top is not result

@@ -119,6 +119,12 @@ def typed(state: Typing, key: Key, number_of: NumberOf) -> Typing:
         return Typing(grid if group is None else grid.nearest(group, grid.slot))
     if key not in DIGITS:
         return state
+    return _typed_digit(state, key, number_of)
+
+
+def _typed_digit(state: Typing, key: Key, number_of: NumberOf) -> Typing:
+    """The picker after one digit: the digits so far and this one, or this one starting afresh."""
+    grid = state.grid
     shown = grid.groups[grid.row]
     others = [group for group in dict.fromkeys(grid.groups) if group != shown]
     zero = any(number_of(value) == 0 for row in grid.rows for _, value in row)  # Tezuma's trump 0
@@ -157,18 +163,27 @@ def keys_to_type(start: Typing, value: Any, number_of: NumberOf, *, typed_only: 
     if start.grid.value == value and not start.digits and not typed_only:
         return [KeyEvent(Key.HASH)]  # the picker starts on it: a right guess is one press
     letters = letters_to(start.grid, target.groups[target.row])
+    for digits in _spellings(number):
+        for keys in (digits, letters + digits) if letters else (digits,):
+            state = _typed_through(start, keys, number_of)
+            if state is not None and state.grid.value == value:
+                return [KeyEvent(key) for key in keys] + ([] if state.enter else [KeyEvent(Key.HASH)])
+    return None
+
+
+def _spellings(number: int) -> list[list[Key]]:
+    """The digit keys that type ``number``, the shortest first (a lone 0 types ten)."""
     spellings = [[next(key for key, d in DIGITS.items() if str(d) == digit) for digit in str(number)]]
     if str(number) == TEN:
         spellings.insert(0, [Key.N0])
-    tries = [keys for digits in spellings for keys in ((digits, letters + digits) if letters else (digits,))]
-    for keys in tries:
-        state = start
-        for index, key in enumerate(keys):
-            state = typed(state, key, number_of)
-            if state.enter and index < len(keys) - 1:
-                break  # a card would be entered on the way
-        else:
-            if state.grid.value != value:
-                continue
-            return [KeyEvent(key) for key in keys] + ([] if state.enter else [KeyEvent(Key.HASH)])
-    return None
+    return spellings
+
+
+def _typed_through(start: Typing, keys: list[Key], number_of: NumberOf) -> Typing | None:
+    """The picker after ``keys``, or None when a card would be entered before the last of them."""
+    state = start
+    for index, key in enumerate(keys):
+        state = typed(state, key, number_of)
+        if state.enter and index < len(keys) - 1:
+            return None
+    return state

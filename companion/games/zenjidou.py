@@ -303,20 +303,20 @@ class OutOfOrder:
                 "shown_in": self.shown_in, "variant": self.variant}
 
 
+@dataclass(frozen=True)
 class PlayRule:
     """How hands play under one round rule: each choice the rules leave to the round is a method
     here, so a rule is one object and the game asks it instead of testing letters.
 
     The base is a face-up hand held in order that may play any card (E's and K's freedom, L draw's
-    random draw): subclasses say what their rule changes.
+    random draw): subclasses say what their rule changes. Frozen, so a round and its snapshots
+    share the one object of :data:`PLAY_RULES`.
     """
 
+    rule: RoundRule
     must_follow: ClassVar[bool] = False  # a decline of the lead colour is a revoke once it shows
     quiz: ClassVar[bool] = False  # B: the players point at the strongest card
     lead_plays_top: ClassVar[bool] = False  # the round's first lead is the top card (the shown bottom)
-
-    def __init__(self, rule: RoundRule) -> None:
-        self.rule = rule
 
     def setup_need(self, deal: Round) -> Need | None:
         """What the round waits for before its first trick, if anything (F's sides, C's guesses)."""

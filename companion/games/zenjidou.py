@@ -1013,7 +1013,7 @@ class Zenjidou(TrickGame[ZState]):
         but by undo, which folds a fresh state); None while one is unknown."""
         told, learned = self.told, self.state.learned
         values = []
-        for key in self.fact_keys.get(number) or [self.question_key(number, name) for name in FACT_NAMES]:
+        for key in self._keys_of(number):
             value = told.get(key)
             if value is None:
                 value = learned.get(key)
@@ -1032,10 +1032,24 @@ class Zenjidou(TrickGame[ZState]):
         seen = deal.seen
         while deal.asked < len(seen):
             number = seen[deal.asked]
-            if number not in known and self._learn(number) is None:
-                name = next(name for name in FACT_NAMES if self.fact(number, name) is None)
-                return self._question(number, name)
+            if number not in known:
+                missing = self._missing(number)
+                if missing is not None:
+                    return self._question(number, FACT_NAMES[missing])
+                self._learn(number)
             deal.asked += 1
+        return None
+
+    def _keys_of(self, number: int) -> list[str]:
+        """A card's four question keys, in FACT_NAMES order."""
+        return self.fact_keys.get(number) or [self.question_key(number, name) for name in FACT_NAMES]
+
+    def _missing(self, number: int) -> int | None:
+        """Where in FACT_NAMES the first fact of card ``number`` neither told nor answered is, if any."""
+        told, learned = self.told, self.state.learned
+        for index, key in enumerate(self._keys_of(number)):
+            if key not in told and key not in learned:
+                return index
         return None
 
     def _question(self, number: int, name: str) -> Question:

@@ -248,6 +248,17 @@ class Card(int):
     __slots__ = ()
 
 
+NUMBERS = tuple(range(1, 33))  # the printed numbers (validate_cards holds the card data to them)
+# Each card's four question keys in FACT_NAMES order and its four questions, built once for every
+# game (a card's facts are asked on most actions, so nothing of them is formatted again).
+FACT_KEYS: Mapping[int, tuple[str, ...]] = {n: tuple(f"card:{n}:{name}" for name in FACT_NAMES) for n in NUMBERS}
+QUESTIONS: Mapping[int, tuple[Question, ...]] = {
+    n: tuple(Question(key, f"card {n}: {name}?", 0, FACT_LIMITS[name]) for key, name in zip(keys, FACT_NAMES,
+                                                                                          strict=True))
+    for n, keys in FACT_KEYS.items()
+}
+
+
 # --- round rules --------------------------------------------------------------------------------
 
 ROUND_RULES = "ABCDEFGHIJKL"
@@ -920,11 +931,6 @@ class Zenjidou(TrickGame[ZState]):
         self.rounds: int = cards["rounds"]
         self.bonus: int = cards["top_scorer_bonus"]
         self.told = self._decode_told(self.setup.table_facts)
-        # Each card's four question keys, in FACT_NAMES order (looked up on every card seen).
-        self.questions: dict[tuple[int, str], Question] = {}
-        self.fact_keys: dict[int, list[str]] = {
-            number: [self.question_key(number, name) for name in FACT_NAMES] for number in self.numbers
-        }
 
     # --- card data -------------------------------------------------------------------------
 
@@ -932,7 +938,7 @@ class Zenjidou(TrickGame[ZState]):
     def validate_cards(cls, cards: Mapping[str, Any]) -> None:
         check = CardCheck(cls.game_id, CARD_SHAPE, cards)
         need = check.need
-        need(cards["numbers"] == list(range(1, 33)), "'numbers' must be 1..32")
+        need(cards["numbers"] == list(NUMBERS), "'numbers' must be 1..32")
         check.named_codes("colours", COLOURS, "colour")
         need(sorted(cards["score_marks"]) == [-2, -1, 0, 1, 2, 3], "'score_marks' must be 0, +1..+3, -1, -2")
         need(cards.get("effects") == list(EFFECT_KINDS), f"'effects' must be {list(EFFECT_KINDS)}")
@@ -1035,14 +1041,15 @@ class Zenjidou(TrickGame[ZState]):
             if number not in known:
                 missing = self._missing(number)
                 if missing is not None:
-                    return self._question(number, FACT_NAMES[missing])
+                    return QUESTIONS[number][missing]
                 self._learn(number)
             deal.asked += 1
         return None
 
-    def _keys_of(self, number: int) -> list[str]:
+    @classmethod
+    def _keys_of(cls, number: int) -> Sequence[str]:
         """A card's four question keys, in FACT_NAMES order."""
-        return self.fact_keys.get(number) or [self.question_key(number, name) for name in FACT_NAMES]
+        return FACT_KEYS.get(number) or [cls.question_key(number, name) for name in FACT_NAMES]
 
     def _missing(self, number: int) -> int | None:
         """Where in FACT_NAMES the first fact of card ``number`` neither told nor answered is, if any."""
@@ -1051,14 +1058,6 @@ class Zenjidou(TrickGame[ZState]):
             if key not in told and key not in learned:
                 return index
         return None
-
-    def _question(self, number: int, name: str) -> Question:
-        """The question for one fact of a card (each is asked until answered: built once)."""
-        question = self.questions.get((number, name))
-        if question is None:
-            question = Question(self.question_key(number, name), f"card {number}: {name}?", 0, self.fact_limit(name))
-            self.questions[number, name] = question
-        return question
 
     def player_of(self, hand: int) -> int:
         return hand % self.players
@@ -1410,7 +1409,7 @@ class Zenjidou(TrickGame[ZState]):
         action.check(self, need)
 
     def check_new_card(self, card: int) -> None:
-        if card not in self.fact_keys:  # one entry per printed number
+        if card not in FACT_KEYS:  # one entry per printed number
             raise IllegalPlay(
                 f"{card} is not a card: numbers are 1-32", code="zenjidou.refusal.not_a_card", text=str(card)
             )

@@ -1226,13 +1226,16 @@ class Zenjidou(TrickGame[ZState]):
     def _advance(self) -> None:
         """Play whatever the rules make automatic, until a person must act or a fact is missing;
         what the game then waits for is kept for the next check (:meth:`waiting`)."""
+        state = self.state
         while True:
             question = self.open_question()
-            if question is None:
-                self._watch(self.state.deal)
-            need = self.need() if question is None else None
-            self.state.waiting = (question, need)
-            deal = self.state.deal
+            if question is not None:
+                state.waiting = (question, None)
+                return
+            deal = state.deal
+            self._watch(deal)
+            need = self.need()
+            state.waiting = (None, need)
             if need is None:
                 return
             if need.kind == "begin":
@@ -1240,7 +1243,7 @@ class Zenjidou(TrickGame[ZState]):
             elif need.kind == "play" and need.auto is not None:
                 self.play(deal, need.hand or 0, need.auto)
             elif need.kind == "resolve":
-                self.finish_trick(self.state, deal)
+                self.finish_trick(state, deal)
             else:
                 return
 
@@ -1395,8 +1398,8 @@ class Zenjidou(TrickGame[ZState]):
             raise IllegalAction(f"first tell the device {question.prompt}", code="zenjidou.refusal.question_open")
         if need is None:
             raise IllegalAction("the game is over", code="game_over")
-        kind = getattr(action, "type", None)
-        if not isinstance(action, ZAction) or type(action) not in ANSWERING.get(need.kind, ()):
+        if type(action) not in ANSWERING.get(need.kind, ()):  # only ZAction kinds answer a need
+            kind = getattr(action, "type", None)
             raise IllegalAction(
                 f"waiting for {need.kind}, not {kind or action!r}",
                 code="zenjidou.refusal.wrong_action",
@@ -1406,7 +1409,7 @@ class Zenjidou(TrickGame[ZState]):
         if hand != need.hand:
             raise IllegalAction(f"it is hand {(need.hand or 0) + 1}'s turn, not {hand!r}'s", code="not_your_turn",
                                 expected=self.seat_label(need.hand or 0), actual=str(hand))
-        action.check(self, need)
+        cast(ZAction, action).check(self, need)
 
     def check_new_card(self, card: int) -> None:
         if card not in FACT_KEYS:  # one entry per printed number

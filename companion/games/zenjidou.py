@@ -31,6 +31,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from itertools import product
 from operator import attrgetter
 from typing import Any, ClassVar, Literal, NamedTuple, cast
@@ -257,6 +258,13 @@ QUESTIONS: Mapping[int, tuple[Question, ...]] = {
                                                                                           strict=True))
     for n, keys in FACT_KEYS.items()
 }
+
+
+@cache
+def _suited_card(colour: str, number: int) -> SuitedCard:
+    """A card's :class:`SuitedCard`, built once (a frozen dataclass is not free to build, and the revoke
+    watch is shown every card put down)."""
+    return SuitedCard(colour, number)
 
 
 # --- round rules --------------------------------------------------------------------------------
@@ -1052,9 +1060,10 @@ class Zenjidou(TrickGame[ZState]):
         return FACT_KEYS.get(number) or [cls.question_key(number, name) for name in FACT_NAMES]
 
     def _missing(self, number: int) -> int | None:
-        """Where in FACT_NAMES the first fact of card ``number`` neither told nor answered is, if any."""
+        """Where in FACT_NAMES the first fact of card ``number`` (a card seen, so a printed number:
+        :meth:`check_new_card`) neither told nor answered is, if any."""
         told, learned = self.told, self.state.learned
-        for index, key in enumerate(self._keys_of(number)):
+        for index, key in enumerate(FACT_KEYS[number]):
             if key not in told and key not in learned:
                 return index
         return None
@@ -1166,7 +1175,7 @@ class Zenjidou(TrickGame[ZState]):
 
     def suited(self, number: int) -> SuitedCard:
         """A card as the shared revoke watch sees it: its colour code and number."""
-        return SuitedCard(self.colours[self.facts(number).colour], number)
+        return _suited_card(self.colours[self.facts(number).colour], number)
 
     def play(self, deal: Round, hand: int, card: Card) -> None:
         trick = deal.open_trick

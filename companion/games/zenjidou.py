@@ -249,10 +249,15 @@ class Card(int):
     __slots__ = ()
 
 
+def fact_key(number: int, name: str) -> str:
+    """The key of one fact of a card, as the table's facts and the answers name it."""
+    return f"card:{number}:{name}"
+
+
 NUMBERS = tuple(range(1, 33))  # the printed numbers (validate_cards holds the card data to them)
 # Each card's four question keys in FACT_NAMES order and its four questions, built once for every
 # game (a card's facts are asked on most actions, so nothing of them is formatted again).
-FACT_KEYS: Mapping[int, tuple[str, ...]] = {n: tuple(f"card:{n}:{name}" for name in FACT_NAMES) for n in NUMBERS}
+FACT_KEYS: Mapping[int, tuple[str, ...]] = {n: tuple(fact_key(n, name) for name in FACT_NAMES) for n in NUMBERS}
 QUESTIONS: Mapping[int, tuple[Question, ...]] = {
     n: tuple(Question(key, f"card {n}: {name}?", 0, FACT_LIMITS[name]) for key, name in zip(keys, FACT_NAMES,
                                                                                           strict=True))
@@ -981,7 +986,7 @@ class Zenjidou(TrickGame[ZState]):
 
     @staticmethod
     def question_key(number: int, name: str) -> str:
-        return f"card:{number}:{name}"
+        return fact_key(number, name)
 
     def _decode_told(self, table_facts: Mapping[str, Any]) -> dict[str, int]:
         """The table's facts by question key; a fact the game could never ask is refused, naming it."""
@@ -989,7 +994,7 @@ class Zenjidou(TrickGame[ZState]):
         cards = table_facts.get("card", {})
         for number, entry in cards.items() if isinstance(cards, Mapping) else ():
             for name, value in entry.items() if isinstance(entry, Mapping) else ():
-                key = f"card:{number}:{name}"
+                key = fact_key(number, name)
                 self.check_fact_key(self.setup.cards, key)
                 if not is_int(value) or not 0 <= value <= self.fact_limit(name):
                     raise CardDataError(f"{self.game_id} fact {key} is {value!r}, but it is an index"

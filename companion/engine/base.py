@@ -177,15 +177,20 @@ class LegalActions:
 _SHARE, _LIST, _DICT, _SET, _OBJECT, _OTHER = range(6)
 _KINDS: dict[type, int] = {kind: _SHARE for kind in (int, str, float, bool, type(None), bytes, tuple, frozenset)}
 _KINDS.update({list: _LIST, dict: _DICT, set: _SET})
+_IMMUTABLE = (int, str, float, bytes, tuple, frozenset)  # subclasses without a __dict__ stay immutable
 
 
 def _kind(cls: type) -> int:
     """How :func:`snapshot` copies a value of ``cls`` (decided once per class)."""
     kind = _KINDS.get(cls)
     if kind is None:
-        if dataclasses.is_dataclass(cls) and cls.__dictoffset__:  # its fields are in its __dict__
-            # The ignore below: every dataclass has its parameters, but typeshed does not declare them
-            kind = _SHARE if cls.__dataclass_params__.frozen else _OBJECT  # type: ignore[attr-defined]
+        # The ignore below: every dataclass has its parameters, but typeshed does not declare them
+        if dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            kind = _SHARE  # slots or not
+        elif dataclasses.is_dataclass(cls) and cls.__dictoffset__:  # its fields are in its __dict__
+            kind = _OBJECT
+        elif issubclass(cls, _IMMUTABLE) and not cls.__dictoffset__:  # a typed card (an int), a named tuple
+            kind = _SHARE
         else:
             kind = _DICT if issubclass(cls, dict) else _OTHER  # a Counter, a defaultdict
         _KINDS[cls] = kind

@@ -31,6 +31,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from itertools import product
 from operator import attrgetter
 from typing import Any, ClassVar, Literal, NamedTuple, cast
@@ -248,6 +249,29 @@ class Card(int):
     __slots__ = ()
 
 
+def fact_key(number: int, name: str) -> str:
+    """The key of one fact of a card, as the table's facts and the answers name it."""
+    return f"card:{number}:{name}"
+
+
+NUMBERS = tuple(range(1, 33))  # the printed numbers (validate_cards holds the card data to them)
+# Each card's four question keys in FACT_NAMES order and its four questions, built once for every
+# game (a card's facts are asked on most actions, so nothing of them is formatted again).
+FACT_KEYS: Mapping[int, tuple[str, ...]] = {n: tuple(fact_key(n, name) for name in FACT_NAMES) for n in NUMBERS}
+QUESTIONS: Mapping[int, tuple[Question, ...]] = {
+    n: tuple(Question(key, f"card {n}: {name}?", 0, FACT_LIMITS[name]) for key, name in zip(keys, FACT_NAMES,
+                                                                                          strict=True))
+    for n, keys in FACT_KEYS.items()
+}
+
+
+@cache
+def _suited_card(colour: str, number: int) -> SuitedCard:
+    """A card's :class:`SuitedCard`, built once (a frozen dataclass is not free to build, and the revoke
+    watch is shown every card put down)."""
+    return SuitedCard(colour, number)
+
+
 # --- round rules --------------------------------------------------------------------------------
 
 ROUND_RULES = "ABCDEFGHIJKL"
@@ -303,20 +327,20 @@ class OutOfOrder:
                 "shown_in": self.shown_in, "variant": self.variant}
 
 
+@dataclass(frozen=True)
 class PlayRule:
     """How hands play under one round rule: each choice the rules leave to the round is a method
     here, so a rule is one object and the game asks it instead of testing letters.
 
     The base is a face-up hand held in order that may play any card (E's and K's freedom, L draw's
-    random draw): subclasses say what their rule changes.
+    random draw): subclasses say what their rule changes. Frozen, so a round and its snapshots
+    share the one object of :data:`PLAY_RULES`.
     """
 
+    rule: RoundRule
     must_follow: ClassVar[bool] = False  # a decline of the lead colour is a revoke once it shows
     quiz: ClassVar[bool] = False  # B: the players point at the strongest card
     lead_plays_top: ClassVar[bool] = False  # the round's first lead is the top card (the shown bottom)
-
-    def __init__(self, rule: RoundRule) -> None:
-        self.rule = rule
 
     def setup_need(self, deal: Round) -> Need | None:
         """What the round waits for before its first trick, if anything (F's sides, C's guesses)."""
@@ -920,11 +944,6 @@ class Zenjidou(TrickGame[ZState]):
         self.rounds: int = cards["rounds"]
         self.bonus: int = cards["top_scorer_bonus"]
         self.told = self._decode_told(self.setup.table_facts)
-        # Each card's four question keys, in FACT_NAMES order (looked up on every card seen).
-        self.questions: dict[tuple[int, str], Question] = {}
-        self.fact_keys: dict[int, list[str]] = {
-            number: [self.question_key(number, name) for name in FACT_NAMES] for number in self.numbers
-        }
 
     # --- card data -------------------------------------------------------------------------
 
@@ -932,7 +951,7 @@ class Zenjidou(TrickGame[ZState]):
     def validate_cards(cls, cards: Mapping[str, Any]) -> None:
         check = CardCheck(cls.game_id, CARD_SHAPE, cards)
         need = check.need
-        need(cards["numbers"] == list(range(1, 33)), "'numbers' must be 1..32")
+        need(cards["numbers"] == list(NUMBERS), "'numbers' must be 1..32")
         check.named_codes("colours", COLOURS, "colour")
         need(sorted(cards["score_marks"]) == [-2, -1, 0, 1, 2, 3], "'score_marks' must be 0, +1..+3, -1, -2")
         need(cards.get("effects") == list(EFFECT_KINDS), f"'effects' must be {list(EFFECT_KINDS)}")
@@ -967,7 +986,7 @@ class Zenjidou(TrickGame[ZState]):
 
     @staticmethod
     def question_key(number: int, name: str) -> str:
-        return f"card:{number}:{name}"
+        return fact_key(number, name)
 
     def _decode_told(self, table_facts: Mapping[str, Any]) -> dict[str, int]:
         """The table's facts by question key; a fact the game could never ask is refused, naming it."""
@@ -975,7 +994,7 @@ class Zenjidou(TrickGame[ZState]):
         cards = table_facts.get("card", {})
         for number, entry in cards.items() if isinstance(cards, Mapping) else ():
             for name, value in entry.items() if isinstance(entry, Mapping) else ():
-                key = f"card:{number}:{name}"
+                key = fact_key(number, name)
                 self.check_fact_key(self.setup.cards, key)
                 if not is_int(value) or not 0 <= value <= self.fact_limit(name):
                     raise CardDataError(f"{self.game_id} fact {key} is {value!r}, but it is an index"
@@ -1013,7 +1032,7 @@ class Zenjidou(TrickGame[ZState]):
         but by undo, which folds a fresh state); None while one is unknown."""
         told, learned = self.told, self.state.learned
         values = []
-        for key in self.fact_keys.get(number) or [self.question_key(number, name) for name in FACT_NAMES]:
+        for key in self._keys_of(number):
             value = told.get(key)
             if value is None:
                 value = learned.get(key)
@@ -1032,19 +1051,27 @@ class Zenjidou(TrickGame[ZState]):
         seen = deal.seen
         while deal.asked < len(seen):
             number = seen[deal.asked]
-            if number not in known and self._learn(number) is None:
-                name = next(name for name in FACT_NAMES if self.fact(number, name) is None)
-                return self._question(number, name)
+            if number not in known:
+                missing = self._missing(number)
+                if missing is not None:
+                    return QUESTIONS[number][missing]
+                self._learn(number)
             deal.asked += 1
         return None
 
-    def _question(self, number: int, name: str) -> Question:
-        """The question for one fact of a card (each is asked until answered: built once)."""
-        question = self.questions.get((number, name))
-        if question is None:
-            question = Question(self.question_key(number, name), f"card {number}: {name}?", 0, self.fact_limit(name))
-            self.questions[number, name] = question
-        return question
+    @classmethod
+    def _keys_of(cls, number: int) -> Sequence[str]:
+        """A card's four question keys, in FACT_NAMES order."""
+        return FACT_KEYS.get(number) or [cls.question_key(number, name) for name in FACT_NAMES]
+
+    def _missing(self, number: int) -> int | None:
+        """Where in FACT_NAMES the first fact of card ``number`` (a card seen, so a printed number:
+        :meth:`check_new_card`) neither told nor answered is, if any."""
+        told, learned = self.told, self.state.learned
+        for index, key in enumerate(FACT_KEYS[number]):
+            if key not in told and key not in learned:
+                return index
+        return None
 
     def player_of(self, hand: int) -> int:
         return hand % self.players
@@ -1153,7 +1180,7 @@ class Zenjidou(TrickGame[ZState]):
 
     def suited(self, number: int) -> SuitedCard:
         """A card as the shared revoke watch sees it: its colour code and number."""
-        return SuitedCard(self.colours[self.facts(number).colour], number)
+        return _suited_card(self.colours[self.facts(number).colour], number)
 
     def play(self, deal: Round, hand: int, card: Card) -> None:
         trick = deal.open_trick
@@ -1213,13 +1240,16 @@ class Zenjidou(TrickGame[ZState]):
     def _advance(self) -> None:
         """Play whatever the rules make automatic, until a person must act or a fact is missing;
         what the game then waits for is kept for the next check (:meth:`waiting`)."""
+        state = self.state
         while True:
             question = self.open_question()
-            if question is None:
-                self._watch(self.state.deal)
-            need = self.need() if question is None else None
-            self.state.waiting = (question, need)
-            deal = self.state.deal
+            if question is not None:
+                state.waiting = (question, None)
+                return
+            deal = state.deal
+            self._watch(deal)
+            need = self.need()
+            state.waiting = (None, need)
             if need is None:
                 return
             if need.kind == "begin":
@@ -1227,7 +1257,7 @@ class Zenjidou(TrickGame[ZState]):
             elif need.kind == "play" and need.auto is not None:
                 self.play(deal, need.hand or 0, need.auto)
             elif need.kind == "resolve":
-                self.finish_trick(self.state, deal)
+                self.finish_trick(state, deal)
             else:
                 return
 
@@ -1382,8 +1412,8 @@ class Zenjidou(TrickGame[ZState]):
             raise IllegalAction(f"first tell the device {question.prompt}", code="zenjidou.refusal.question_open")
         if need is None:
             raise IllegalAction("the game is over", code="game_over")
-        kind = getattr(action, "type", None)
-        if not isinstance(action, ZAction) or type(action) not in ANSWERING.get(need.kind, ()):
+        if type(action) not in ANSWERING.get(need.kind, ()):  # only ZAction kinds answer a need
+            kind = getattr(action, "type", None)
             raise IllegalAction(
                 f"waiting for {need.kind}, not {kind or action!r}",
                 code="zenjidou.refusal.wrong_action",
@@ -1393,10 +1423,10 @@ class Zenjidou(TrickGame[ZState]):
         if hand != need.hand:
             raise IllegalAction(f"it is hand {(need.hand or 0) + 1}'s turn, not {hand!r}'s", code="not_your_turn",
                                 expected=self.seat_label(need.hand or 0), actual=str(hand))
-        action.check(self, need)
+        cast(ZAction, action).check(self, need)
 
     def check_new_card(self, card: int) -> None:
-        if card not in self.fact_keys:  # one entry per printed number
+        if card not in FACT_KEYS:  # one entry per printed number
             raise IllegalPlay(
                 f"{card} is not a card: numbers are 1-32", code="zenjidou.refusal.not_a_card", text=str(card)
             )

@@ -37,7 +37,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 from companion.carddata import CardCheck, MapOf, named
 from companion.engine import tricks as layer
@@ -413,6 +413,32 @@ class TrickView(NamedTuple):
         return self.abilities.get(seat)
 
 
+RuleContextT = TypeVar("RuleContextT", contravariant=True)
+RuleOutcomeT = TypeVar("RuleOutcomeT", covariant=True)
+
+
+class TrickRule(Protocol[RuleContextT, RuleOutcomeT]):
+    """A winning or next-lead rule; ``needs`` names abilities one of which must have been declared
+    in the trick for the rule to apply at all (empty: any trick)."""
+
+    name: str
+    needs: frozenset[str]
+
+    def decide(self, context: RuleContextT) -> RuleOutcomeT | None: ...
+
+
+TrickRuleT = TypeVar("TrickRuleT", bound="TrickRule[Any, Any]")
+
+
+def by_declared(rules: tuple[TrickRuleT, ...]) -> dict[frozenset[str], tuple[TrickRuleT, ...]]:
+    """``rules`` in their order, narrowed to those that can apply, for every set of the abilities
+    they need that a trick may have declared: a trick without declarations tries four winning
+    rules, not nine. Key: ``needed(rules).intersection(declared abilities)``."""
+    needed = sorted(frozenset().union(*(rule.needs for rule in rules)))
+    return {frozenset(chosen): tuple(rule for rule in rules if not rule.needs or rule.needs.intersection(chosen))
+            for count in range(len(needed) + 1) for chosen in combinations(needed, count)}
+
+
 class Win(NamedTuple):
     """A winning rule's decision; ``value`` is set by the follow rules only."""
 
@@ -426,6 +452,7 @@ class FiveColorSand:
     """Five-Color Sand wins the trick outright (its first user, if two declared it)."""
 
     name = "sand"
+    needs = frozenset({SAND})
 
     def decide(self, view: TrickView) -> Win | None:
         seat = view.first_declared(SAND)
@@ -438,6 +465,7 @@ class SwordWalkingTrumpTie:
     """Among several valid trumps, Sword Walking's wins."""
 
     name = "trump-sword"
+    needs = frozenset({SWORD})
 
     def decide(self, view: TrickView) -> Win | None:
         sword = view.first_declared(SWORD)
@@ -452,6 +480,7 @@ class ButterflyOverWater:
     """The first valid trump is valid by Butterfly Dance although Water Trick was used."""
 
     name = "trump-butterfly-water"
+    needs = frozenset({BUTTERFLY})
 
     def decide(self, view: TrickView) -> Win | None:
         if (
@@ -469,6 +498,7 @@ class ButterflyTrump:
     """The first valid trump is a trump of the lead suit made valid by Butterfly Dance."""
 
     name = "trump-butterfly"
+    needs = frozenset({BUTTERFLY})
 
     def decide(self, view: TrickView) -> Win | None:
         if not view.valid_trumps or view.ability_of(view.valid_trumps[0]) != BUTTERFLY:
@@ -480,6 +510,7 @@ class ButterflyTrump:
 
 class FirstValidTrump:
     name = "trump"
+    needs: frozenset[str] = frozenset()
 
     def decide(self, view: TrickView) -> Win | None:
         if not view.valid_trumps:
@@ -492,6 +523,7 @@ class SwordWalkingFollowTie:
     """Among followers tied at the top value, Sword Walking's wins."""
 
     name = "follow-sword"
+    needs = frozenset({SWORD})
 
     def decide(self, view: TrickView) -> Win | None:
         sword = view.first_declared(SWORD)
@@ -506,6 +538,7 @@ class LeadTrump:
     """Nobody followed with a number card: the first trump of the lead suit (the lead's) wins."""
 
     name = "lead-trump"
+    needs: frozenset[str] = frozenset()
 
     def decide(self, view: TrickView) -> Win | None:
         if view.top != 0:
@@ -525,6 +558,7 @@ class FirstOfTied:
     """Followers tied at the top value: the first card down wins."""
 
     name = "follow-tie"
+    needs: frozenset[str] = frozenset()
 
     def decide(self, view: TrickView) -> Win | None:
         tied = view.tied
@@ -535,15 +569,18 @@ class FirstOfTied:
 
 class HighestFollower:
     name = "follow"
+    needs: frozenset[str] = frozenset()
 
     def decide(self, view: TrickView) -> Win:
         winner = view.tied[0]
         return Win(winner.seat, self.name, follow_phrase("tezuma.follow", view, winner), view.top)
 
 
-WINNING_RULES: tuple[layer.Rule[TrickView, Win], ...] = (
+WINNING_RULES: tuple[TrickRule[TrickView, Win], ...] = (
     FiveColorSand(), SwordWalkingTrumpTie(), ButterflyOverWater(), ButterflyTrump(), FirstValidTrump(),
     SwordWalkingFollowTie(), LeadTrump(), FirstOfTied(), HighestFollower())
+WINNING_NEEDS = frozenset().union(*(rule.needs for rule in WINNING_RULES))
+WINNING_RULES_FOR = by_declared(WINNING_RULES)
 
 
 class LeadView(NamedTuple):
@@ -577,6 +614,7 @@ class LaterNextLeadAbility:
     """House ruling (rulings.md): of two next-lead abilities, the later declared decides."""
 
     name = "house.next-lead"
+    needs = frozenset({CHICKS, PAIL})
 
     def decide(self, view: LeadView) -> NextLead | None:
         if len(view.leaders) < 2:
@@ -588,6 +626,7 @@ class LaterNextLeadAbility:
 
 class NextLeadAbility:
     name = "next-lead"
+    needs = frozenset({CHICKS, PAIL})
 
     def decide(self, view: LeadView) -> NextLead | None:
         return next_lead_by(view) if view.leaders else None
@@ -595,23 +634,28 @@ class NextLeadAbility:
 
 class WinnerLeads:
     name = "winner-leads"
+    needs: frozenset[str] = frozenset()
 
     def decide(self, view: LeadView) -> NextLead:
         return NextLead(view.winner)
 
 
-NEXT_LEAD_RULES: tuple[layer.Rule[LeadView, NextLead], ...] = (LaterNextLeadAbility(), NextLeadAbility(), WinnerLeads())
+NEXT_LEAD_RULES: tuple[TrickRule[LeadView, NextLead], ...] = (LaterNextLeadAbility(), NextLeadAbility(), WinnerLeads())
+NEXT_LEAD_NEEDS = frozenset().union(*(rule.needs for rule in NEXT_LEAD_RULES))
+NEXT_LEAD_RULES_FOR = by_declared(NEXT_LEAD_RULES)
 
 
 def resolve_trick(trick: Trick, seats: int) -> TrickResult:
     """Decide a complete trick by the winning rules in rulings.md: the one place their order is set."""
     view = TrickView.of(trick)
-    win = first_decision(WINNING_RULES, view)
+    declared = view.first  # the abilities declared this trick
+    win = first_decision(WINNING_RULES_FOR[WINNING_NEEDS.intersection(declared)], view)
     reason = [win.phrase]
     water_voided = view.water_voided and win.value is not None  # only a following card can win over a voided trump
     if water_voided:
         reason.append(Phrase("tezuma.water-voided", {"ability": ability_term(WATER)}))
-    lead = first_decision(NEXT_LEAD_RULES, LeadView.of(view.declared, win.winner, seats))
+    lead_rules = NEXT_LEAD_RULES_FOR[NEXT_LEAD_NEEDS.intersection(declared)]
+    lead = first_decision(lead_rules, LeadView.of(view.declared, win.winner, seats))
     return TrickResult(win.winner, lead.seat, tuple(reason) + lead.phrases, lead.house, rule=win.rule, value=win.value,
                        next_lead_by=lead.by, water_voided=water_voided, returned=view.returned)
 

@@ -926,35 +926,36 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     def apply(self, action: Any) -> None:
         state = self.state
-        deal = state.deal
-        if isinstance(action, Draft):
+        deal = state.deals[-1]
+        if isinstance(action, Play):  # most actions are plays: asked first
+            self._apply_play(deal, action)
+        elif isinstance(action, Draft):
             deal.picks[action.seat][action.kind] = action.card
             deal.drafted += 1
             if action.kind == ABILITY:
                 deal.uses[action.seat] = self.abilities[action.card]["uses"]
             if not deal.in_draft:
                 self.open_trick(deal, deal.start)
-        elif isinstance(action, Play):
-            self._apply_play(deal, action)
         elif isinstance(action, Answer):
             self.learn_fact(state, action)
 
     def _apply_play(self, deal: DealState, play: Play) -> None:
-        trick = deal.trick
-        deferred = trick.egg == play.seat and trick.acted == self.n
+        trick = deal.tricks[-1]
+        seat, cards, ability = play.seat, play.cards, play.ability
+        deferred = trick.egg == seat and trick.acted == self.n
         if not deferred:
             trick.acted += 1
-        if play.ability:
-            deal.uses[play.seat] -= 1
-            if play.ability == EGG:
-                trick.egg = play.seat
-        self.put_down(deal, Turn(play.seat, play.cards, play.ability, deferred))
-        for card in play.cards:
-            if card.is_trump:
-                deal.trumps_down[card.suit] += 1
-            else:
+        if ability:
+            deal.uses[seat] -= 1
+            if ability == EGG:
+                trick.egg = seat
+        self.put_down(deal, Turn(seat, cards, ability, deferred))
+        for card in cards:
+            if card.rank:  # a number card; a trump (rank 0) is counted per suit, its copies alike
                 deal.put_down.add(card)
-        deal.hand[play.seat] -= len(play.cards)
+            else:
+                deal.trumps_down[card.suit] += 1
+        deal.hand[seat] -= len(cards)
         if self.trick_complete(trick):
             self.finish_trick(self.state, deal)
             self._return_to_hand(deal, trick)
@@ -1070,12 +1071,15 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     # --- what comes next -------------------------------------------------------------------
 
     def _expected(self) -> tuple[str, int | None] | None:
-        """The decision's kind and seat, cheaply: ``check`` needs only these on every push."""
-        deal = self.state.deal
-        if deal.in_draft:
-            return "draft", deal.draft_order[deal.drafted][0]
-        if not self.deal_played(deal):
-            return "play", self.seat_to_play(deal.trick)
+        """The decision's kind and seat, cheaply: ``check`` needs only these on every push (read
+        straight off the deal: the draft, else a trick still open, else a question or the end)."""
+        deal = self.state.deals[-1]
+        drafted = deal.drafted
+        if drafted < len(deal.draft_order):
+            return "draft", deal.draft_order[drafted][0]
+        trick = deal.tricks[-1]
+        if trick.result is None or len(deal.tricks) != self.tricks_per_deal:  # not deal_played(deal)
+            return "play", self.seat_to_play(trick)
         return ("answer", None) if deal.missing_fact is not None else None
 
     @property
@@ -1147,7 +1151,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         return list(self.suits) if kind == PENALTY else deal.layout["scoring" if kind == SCORING else "abilities"]
 
     def _check_play(self, play: Play) -> None:
-        deal = self.state.deal
+        deal = self.state.deals[-1]
         trick = deal.tricks[-1]
         seat, ability, cards = play.seat, play.ability, play.cards
         deferred = trick.acted == self.n

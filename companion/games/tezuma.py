@@ -154,6 +154,22 @@ class TrickResult(layer.TrickResult):
     water_voided: bool = False
     returned: Card | None = None
 
+    @classmethod
+    def made(cls, winner: int, next_lead: int, reason: tuple[Phrase, ...], house: str | None, rule: str,
+             value: int | None, next_lead_by: str | None, water_voided: bool, returned: Card | None) -> TrickResult:
+        """The result ``TrickResult(...)`` makes from every field, without the generated ``__init__``'s
+        ``object.__setattr__`` per frozen field (3 us of a trick's 25 us in a replay).
+
+        >>> args = (1, 2, (Phrase("x"),), None, "follow", 7, None, False, None)
+        >>> made = TrickResult.made(*args)
+        >>> made == TrickResult(*args), vars(made) == vars(TrickResult(*args))
+        (True, True)
+        """
+        result = object.__new__(cls)
+        result.__dict__.update(winner=winner, next_lead=next_lead, reason=reason, house=house, rule=rule, value=value,
+                               next_lead_by=next_lead_by, water_voided=water_voided, returned=returned)
+        return result
+
 
 @dataclass
 class Trick(layer.Trick[Card]):
@@ -215,6 +231,20 @@ ABILITY_TERMS = {ability: Term("ability", ability) for ability in ABILITIES}
 
 def ability_term(ability: str) -> Term:
     return ABILITY_TERMS[ability]
+
+
+# Reasons name seats and suits in every trick: the few there are, made once (a frozen dataclass's
+# __init__ costs about half a microsecond, and these are values: equal whoever made them).
+MAX_PLAYERS = 4
+SEATS = tuple(Seat(index) for index in range(MAX_PLAYERS))
+SUIT_TERMS: dict[str, Term] = {}
+
+
+def suit_term(suit: str) -> Term:
+    term = SUIT_TERMS.get(suit)
+    if term is None:
+        term = SUIT_TERMS[suit] = Term("suit", suit)
+    return term
 
 
 class FollowingPlay(NamedTuple):
@@ -371,27 +401,33 @@ class TrickView(NamedTuple):
     @classmethod
     def of(cls, trick: Trick) -> TrickView:
         """Read the trick once, in the order its entries came (a seat declares before its card)."""
-        lead_suit = trick.lead_suit or ""  # a complete trick always has a card on the table
+        turns: list[Turn] = trick.turns  # type: ignore[assignment]  # Tezuma's tricks hold Tezuma's Turns
+        lead_suit = ""  # a complete trick always has a card on the table: the first card's suit
         declared: list[tuple[int, str]] = []
         abilities: dict[int, str] = {}
         first: dict[str, int] = {}
-        for turn in trick.turns:
-            ability = turn.ability  # type: ignore[attr-defined]  # Tezuma's Turns carry the ability
-            if ability:
-                declared.append((turn.seat, ability))
-                abilities[turn.seat] = ability
-                first.setdefault(ability, turn.seat)
+        for turn in turns:
+            if turn.ability:
+                declared.append((turn.seat, turn.ability))
+                abilities[turn.seat] = turn.ability
+                first.setdefault(turn.ability, turn.seat)
+            if not lead_suit and turn.cards:
+                lead_suit = turn.cards[0].suit
         water = WATER in first
         valid: list[int] = []
         tied: list[Follower] = []  # the followers at the top value so far, in the order cards went down
         voided, returned, top = False, None, 0
-        for turn in trick.turns:
+        for turn in turns:
             cards = turn.cards
             if not cards:
                 continue
             seat = turn.seat
-            ability = abilities.get(seat)
-            standing = card_standing(cards[0], ability, lead_suit, water)
+            ability = abilities.get(seat) if abilities else None
+            card = cards[0]
+            if ability is None and card.rank:  # a plain number card, the common case: no rule but the suit
+                standing = FOLLOWS if card.suit == lead_suit else OFF_SUIT
+            else:
+                standing = card_standing(card, ability, lead_suit, water)
             if standing == VALID_TRUMP:
                 valid.append(seat)
             elif standing == VOIDED_TRUMP:
@@ -458,7 +494,7 @@ class FiveColorSand:
         seat = view.first_declared(SAND)
         if seat is None:
             return None
-        return Win(seat, self.name, Phrase("tezuma.sand", {"winner": Seat(seat), "ability": ability_term(SAND)}))
+        return Win(seat, self.name, Phrase("tezuma.sand", {"winner": SEATS[seat], "ability": ability_term(SAND)}))
 
 
 class SwordWalkingTrumpTie:
@@ -472,7 +508,7 @@ class SwordWalkingTrumpTie:
         if sword is None or sword not in view.valid_trumps or len(view.valid_trumps) < 2:
             return None
         return Win(
-            sword, self.name, Phrase("tezuma.trump-sword", {"winner": Seat(sword), "ability": ability_term(SWORD)})
+            sword, self.name, Phrase("tezuma.trump-sword", {"winner": SEATS[sword], "ability": ability_term(SWORD)})
         )
 
 
@@ -491,7 +527,7 @@ class ButterflyOverWater:
             return None
         winner = view.valid_trumps[0]
         return Win(winner, self.name, Phrase("tezuma.trump-butterfly-water", {
-            "winner": Seat(winner), "ability": ability_term(BUTTERFLY), "water": ability_term(WATER)}))
+            "winner": SEATS[winner], "ability": ability_term(BUTTERFLY), "water": ability_term(WATER)}))
 
 
 class ButterflyTrump:
@@ -505,7 +541,7 @@ class ButterflyTrump:
             return None
         winner = view.valid_trumps[0]
         return Win(winner, self.name,
-                   Phrase("tezuma.trump-butterfly", {"winner": Seat(winner), "ability": ability_term(BUTTERFLY)}))
+                   Phrase("tezuma.trump-butterfly", {"winner": SEATS[winner], "ability": ability_term(BUTTERFLY)}))
 
 
 class FirstValidTrump:
@@ -516,7 +552,7 @@ class FirstValidTrump:
         if not view.valid_trumps:
             return None
         winner = view.valid_trumps[0]
-        return Win(winner, self.name, Phrase("tezuma.trump", {"winner": Seat(winner)}))
+        return Win(winner, self.name, Phrase("tezuma.trump", {"winner": SEATS[winner]}))
 
 
 class SwordWalkingFollowTie:
@@ -531,7 +567,7 @@ class SwordWalkingFollowTie:
         if sword is None or len(tied) < 2 or sword not in [follower.seat for follower in tied]:
             return None
         return Win(sword, self.name, Phrase("tezuma.follow-sword", {
-            "winner": Seat(sword), "ability": ability_term(SWORD), "value": view.top}), view.top)
+            "winner": SEATS[sword], "ability": ability_term(SWORD), "value": view.top}), view.top)
 
 
 class LeadTrump:
@@ -544,11 +580,11 @@ class LeadTrump:
         if view.top != 0:
             return None
         winner = view.tied[0].seat
-        return Win(winner, self.name, Phrase("tezuma.lead-trump", {"winner": Seat(winner)}), 0)
+        return Win(winner, self.name, Phrase("tezuma.lead-trump", {"winner": SEATS[winner]}), 0)
 
 
 def follow_phrase(code: str, view: TrickView, follower: Follower) -> Phrase:
-    params: dict[str, object] = {"winner": Seat(follower.seat), "suit": Term("suit", view.lead_suit), "value": view.top}
+    params: dict[str, object] = {"winner": SEATS[follower.seat], "suit": suit_term(view.lead_suit), "value": view.top}
     if follower.valued.how is not None:
         code, params["how"] = f"{code}.how", follower.valued.how
     return Phrase(code, params)
@@ -606,7 +642,7 @@ def next_lead_by(view: LeadView) -> NextLead:
     """The last next-lead ability declared sets the lead: Baby Chicks its user, Pail Dance the user's left."""
     seat, ability = view.leaders[-1]
     lead = seat if ability == CHICKS else (seat + 1) % view.seats
-    return NextLead(lead, (Phrase("tezuma.next-lead", {"leader": Seat(lead), "ability": ability_term(ability)}),),
+    return NextLead(lead, (Phrase("tezuma.next-lead", {"leader": SEATS[lead], "ability": ability_term(ability)}),),
                     ability)
 
 
@@ -656,8 +692,8 @@ def resolve_trick(trick: Trick, seats: int) -> TrickResult:
         reason.append(Phrase("tezuma.water-voided", {"ability": ability_term(WATER)}))
     lead_rules = NEXT_LEAD_RULES_FOR[NEXT_LEAD_NEEDS.intersection(declared)]
     lead = first_decision(lead_rules, LeadView.of(view.declared, win.winner, seats))
-    return TrickResult(win.winner, lead.seat, tuple(reason) + lead.phrases, lead.house, rule=win.rule, value=win.value,
-                       next_lead_by=lead.by, water_voided=water_voided, returned=view.returned)
+    return TrickResult.made(win.winner, lead.seat, tuple(reason) + lead.phrases, lead.house, win.rule, win.value,
+                            lead.by, water_voided, view.returned)
 
 
 _NAMES = {"en": str, "ja": str}
@@ -687,7 +723,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     """Rules common to both editions; an edition sets the draft laps and how the table is laid out."""
 
     min_players = 3
-    max_players = 4
+    max_players = MAX_PLAYERS
     action_types: ClassVar[Mapping[str, ActionType]] = {"draft": Draft, "play": Play, "answer": Answer}
     draft_laps: ClassVar[tuple[int, ...]]  # +1 clockwise from the start player, -1 back from the last picker
     beginner_variant: ClassVar[bool]  # the 2015 book's variant without abilities
@@ -963,8 +999,8 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     def follow_exempt(self, trick: layer.Trick[Any], turn: layer.Turn[Any]) -> bool:
         """Linking Rings and Cup and Ball let their user play another suit, on the turn it is declared
         and on the Paper Egg card's deferred turn alike (the ability declared earlier in the trick)."""
-        assert isinstance(trick, Trick) and isinstance(turn, Turn)
-        return (turn.ability or trick.ability_of(turn.seat)) in FREE_SUIT
+        # The ignores: this game puts down only its own Turns in its own Tricks (_apply_play)
+        return (turn.ability or trick.ability_of(turn.seat)) in FREE_SUIT  # type: ignore[attr-defined]
 
     def captured_cards(self, trick: layer.Trick[Any]) -> list[Any]:
         """Every card but the one Fire Breathing takes back (:meth:`_return_to_hand`); it is one of

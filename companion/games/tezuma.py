@@ -1022,8 +1022,10 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     def follow_exempt(self, trick: layer.Trick[Any], turn: layer.Turn[Any]) -> bool:
         """Linking Rings and Cup and Ball let their user play another suit, on the turn it is declared
         and on the Paper Egg card's deferred turn alike (the ability declared earlier in the trick)."""
-        # The ignores: this game puts down only its own Turns in its own Tricks (_apply_play)
-        return (turn.ability or trick.ability_of(turn.seat)) in FREE_SUIT  # type: ignore[attr-defined]
+        # Only a deferred turn's seat has acted before in the trick. The ignores: this game puts
+        # down only its own Turns in its own Tricks (_apply_play).
+        declared = turn.ability or (turn.deferred and trick.ability_of(turn.seat))  # type: ignore[attr-defined]
+        return declared in FREE_SUIT
 
     def captured_cards(self, trick: layer.Trick[Any]) -> list[Any]:
         """Every card but the one Fire Breathing takes back (:meth:`_return_to_hand`); it is one of

@@ -241,6 +241,9 @@ SEATS = tuple(Seat(index) for index in range(MAX_PLAYERS))
 SUIT_TERMS: dict[str, Term] = {}
 
 
+FOLLOW_SUIT: dict[str, frozenset[str]] = {}  # a suit -> the set of it alone (TezumaGame.must_follow)
+
+
 def suit_term(suit: str) -> Term:
     term = SUIT_TERMS.get(suit)
     if term is None:
@@ -1019,6 +1022,16 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             self.finish_trick(self.state, deal)
             self._return_to_hand(deal, trick)
 
+    def must_follow(self, trick: layer.Trick[Any]) -> frozenset[str]:
+        """The lead suit, as for every trick game, from sets made once (every play asks)."""
+        lead = trick.lead_suit
+        if lead is None:
+            return frozenset()
+        owed = FOLLOW_SUIT.get(lead)
+        if owed is None:
+            owed = FOLLOW_SUIT[lead] = frozenset({lead})
+        return owed
+
     def follow_exempt(self, trick: layer.Trick[Any], turn: layer.Turn[Any]) -> bool:
         """Linking Rings and Cup and Ball let their user play another suit, on the turn it is declared
         and on the Paper Egg card's deferred turn alike (the ability declared earlier in the trick)."""
@@ -1031,7 +1044,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         """Every card but the one Fire Breathing takes back (:meth:`_return_to_hand`); it is one of
         the trick's card objects, so identity finds it even beside an equal card."""
         returned = trick.result.returned if isinstance(trick.result, TrickResult) else None
-        return [card for card in trick.cards if card is not returned]
+        return [card for turn in trick.turns for card in turn.cards if card is not returned]
 
     def _return_to_hand(self, deal: DealState, trick: Trick) -> None:
         """Fire Breathing's lower card goes back to its user's hand, in public: should the user
@@ -1164,8 +1177,8 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if expected is None:
             raise IllegalAction("the game is over", code="game_over")
         kind, seat = expected
-        if isinstance(action, Answer):
-            self._check_answer(self.decision, action)
+        if isinstance(action, Answer):  # only a deal waiting for a card fact has a question open
+            self._check_answer(self.state.deals[-1].missing_fact if kind == "answer" else None, action)
             return
         if not isinstance(action, (Draft, Play)):
             raise IllegalAction(f"{action!r} is not an action of {self.title}")
@@ -1185,8 +1198,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     def _label(self, seat: object) -> str:
         return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.n else repr(seat)
 
-    def _check_answer(self, decision: Decision | None, answer: Answer) -> None:
-        question = decision.question if decision else None
+    def _check_answer(self, question: Question | None, answer: Answer) -> None:
         if question is None or question.key != answer.key:
             raise IllegalAction(f"no question about {answer.key!r} is open")
         if not question.minimum <= answer.value <= question.maximum:

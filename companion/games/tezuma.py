@@ -726,6 +726,8 @@ CARD_SHAPE = {  # what validate_cards and the rules may index without a TypeErro
 # (game id, card data as marshal bytes) that validate_cards accepted; a few editions' and tables' data at most
 VALID_CARD_DATA: set[tuple[str, bytes]] = set()
 VALID_CARD_DATA_KEPT = 16
+MARSHAL_NO_REFS = 2  # later versions write an object seen twice as a reference, so the bytes of a
+# value would depend on what else refers to its parts: version 2 writes the same value the same way
 
 
 class TezumaGame(TrickGame[TrickState[DealState]]):
@@ -775,7 +777,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         such a value as bytes that load back to it alone (telling ``1`` from ``True`` and ``1.0``,
         which ``==`` does not) and refuses any other type, whose data is then checked every time."""
         try:
-            key = (cls.game_id, marshal.dumps(cards)) if isinstance(cards, dict) else None
+            key = (cls.game_id, marshal.dumps(cards, MARSHAL_NO_REFS)) if isinstance(cards, dict) else None
         except ValueError:  # not plain JSON types: no key stands for the value
             key = None
         if key is not None and key in VALID_CARD_DATA:

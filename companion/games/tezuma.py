@@ -207,7 +207,9 @@ class DealState(layer.Deal[Card]):
     layout: Mapping[str, Sequence[str]] = field(default_factory=dict)
     draft_order: list[tuple[int, int]] = field(default_factory=list)
     picks: list[dict[str, str]] = field(default_factory=list)
-    put_down: set[Card] = field(default_factory=set)
+    # (suit, rank) of each number card put down this deal: a tuple hashes in C, a Card by its
+    # dataclass __hash__ in Python, and a play asks twice
+    put_down: set[tuple[str, int]] = field(default_factory=set)
     trumps_down: Counter[str] = field(default_factory=Counter)
     hand: list[int] = field(default_factory=list)
     uses: list[int] = field(default_factory=list)
@@ -1016,7 +1018,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         self.put_down(deal, Turn(seat, cards, ability, deferred))
         for card in cards:
             if card.rank:  # a number card; a trump (rank 0) is counted per suit, its copies alike
-                deal.put_down.add(card)
+                deal.put_down.add((card.suit, card.rank))
             else:
                 deal.trumps_down[card.suit] += 1
         deal.hand[seat] -= len(cards)
@@ -1056,7 +1058,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             return
         owner = next(t.seat for t in trick.turns if returned in t.cards)
         deal.hand[owner] += 1
-        deal.put_down.discard(returned)
+        deal.put_down.discard((returned.suit, returned.rank))
         deal.watch.returned(owner, returned)
 
     def resolve(self, trick: Trick) -> TrickResult:  # type: ignore[override]  # this game's tricks only
@@ -1270,7 +1272,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             raise IllegalPlay(
                 f"{card} is not in the {self.n}-player deck", code="not_in_deck", card=str(card), players=self.n
             )
-        if card in deal.put_down:
+        if (card.suit, card.rank) in deal.put_down:
             raise IllegalPlay(f"{card} was already played this deal", code="already_played", card=str(card))
 
     def _check_ability(self, deal: DealState, trick: Trick, play: Play, deferred: bool) -> None:
@@ -1357,7 +1359,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     def unplayed_cards(self) -> list[Card]:
         """Cards the table has not seen this deal: number cards once each, one entry per suit's trumps left."""
         deal = self.state.deal
-        cards = [Card(s, r) for s in self.suits for r in self.ranks if Card(s, r) not in deal.put_down]
+        cards = [Card(s, r) for s in self.suits for r in self.ranks if (s, r) not in deal.put_down]
         cards += [Card(s, 0) for s in self.suits if deal.trumps_down[s] < self.trumps_per_suit]
         return cards
 

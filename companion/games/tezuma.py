@@ -367,6 +367,13 @@ def follow_value(cards: tuple[Card, ...], ability: str | None, lead_suit: str) -
     return first_decision(VALUE_RULES_FOR[ability], FollowingPlay(cards, ability, lead_suit))
 
 
+@cache
+def plain_follow_value(suit: str, rank: int, lead_suit: str) -> Valued:
+    """:func:`follow_value` of one card played without an ability (most followers), looked up by
+    values that hash in C instead of by the Card, whose dataclass hash runs in Python."""
+    return follow_value((Card(suit, rank),), None, lead_suit)
+
+
 class Follower(NamedTuple):
     seat: int
     valued: Valued
@@ -385,6 +392,23 @@ def card_standing(card: Card, ability: str | None, lead_suit: str, water: bool) 
     if card.is_trump and not follows:
         return VOIDED_TRUMP
     return FOLLOWS if follows else OFF_SUIT
+
+
+def declarations(turns: list[Turn]) -> tuple[list[tuple[int, str]], dict[int, str], dict[str, int], str]:
+    """A complete trick's (seat, ability) declarations in order, each seat's ability, each ability's
+    first seat, and the lead suit (the first card's: a complete trick has one)."""
+    lead_suit = ""
+    declared: list[tuple[int, str]] = []
+    abilities: dict[int, str] = {}
+    first: dict[str, int] = {}
+    for turn in turns:
+        if turn.ability:
+            declared.append((turn.seat, turn.ability))
+            abilities[turn.seat] = turn.ability
+            first.setdefault(turn.ability, turn.seat)
+        if not lead_suit and turn.cards:
+            lead_suit = turn.cards[0].suit
+    return declared, abilities, first, lead_suit
 
 
 class TrickView(NamedTuple):
@@ -408,17 +432,7 @@ class TrickView(NamedTuple):
     def of(cls, trick: Trick) -> TrickView:
         """Read the trick once, in the order its entries came (a seat declares before its card)."""
         turns: list[Turn] = trick.turns  # type: ignore[assignment]  # Tezuma's tricks hold Tezuma's Turns
-        lead_suit = ""  # a complete trick always has a card on the table: the first card's suit
-        declared: list[tuple[int, str]] = []
-        abilities: dict[int, str] = {}
-        first: dict[str, int] = {}
-        for turn in turns:
-            if turn.ability:
-                declared.append((turn.seat, turn.ability))
-                abilities[turn.seat] = turn.ability
-                first.setdefault(turn.ability, turn.seat)
-            if not lead_suit and turn.cards:
-                lead_suit = turn.cards[0].suit
+        declared, abilities, first, lead_suit = declarations(turns)
         water = WATER in first
         valid: list[int] = []
         tied: list[Follower] = []  # the followers at the top value so far, in the order cards went down
@@ -439,7 +453,10 @@ class TrickView(NamedTuple):
             elif standing == VOIDED_TRUMP:
                 voided = True
             elif standing == FOLLOWS:
-                valued = follow_value(cards, ability, lead_suit)
+                if ability is None and len(cards) == 1:
+                    valued = plain_follow_value(card.suit, card.rank, lead_suit)
+                else:
+                    valued = follow_value(cards, ability, lead_suit)
                 if valued.value > top:
                     top, tied = valued.value, [Follower(seat, valued)]
                 elif valued.value == top:
@@ -1106,7 +1123,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                 f"points on {self.scoring_label(card_id)} ({', '.join(seats)}) for {count} tricks?",
             ))
         deal.points = [self.points_for(deal.picks[s][SCORING], deal.tricks_won[s]) or 0 for s in range(self.n)]
-        deal.penalties = [sum(c.suit == deal.picks[s][PENALTY] for c in deal.captured[s]) for s in range(self.n)]
+        deal.penalties = [[c.suit for c in deal.captured[s]].count(deal.picks[s][PENALTY]) for s in range(self.n)]
         return [max(0, p - q) for p, q in zip(deal.points, deal.penalties, strict=True)]
 
     # --- the replay schema -----------------------------------------------------------------

@@ -600,7 +600,14 @@ class TrickGame(Game[StateT], ReportRows):
             for trick in state.deals[-1].tricks[:-2]:
                 if trick.result is not None:
                     memo[id(trick)] = trick
+        for kept in self.kept_in_snapshot(state):
+            memo[id(kept)] = kept
         return snapshot(state, memo)  # type: ignore[no-any-return]
+
+    def kept_in_snapshot(self, state: StateT) -> Iterable[object]:
+        """Mutable parts of the open deal that no action changes again, which a snapshot shares
+        instead of copying (a game that knows some names them): none by default."""
+        return ()
 
     # --- the common questions ------------------------------------------------------------------
 

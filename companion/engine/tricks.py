@@ -20,7 +20,8 @@ A game may change (hooks with the common rule as default): ``must_follow(trick)`
 owes: the lead suit), ``follow_exempt(trick, turn)`` (a turn the rules let ignore them: none),
 ``captured_cards(trick)`` (what the winner takes: every card), ``deal_count()``, ``first_lead``,
 ``next_deal_lead``, ``seat_to_play``, ``trick_complete``, ``new_state``/``new_deal``/``new_trick``
-(its own state, deals and tricks) and the replay schema's ``trick_summary``/``deal_summary``.
+(its own state, deals and tricks), ``kept_in_snapshot`` (what undo snapshots may share) and the
+replay schema's ``trick_summary``/``deal_summary``.
 
 A game calls, from its ``apply``: :meth:`TrickGame.put_down` with each :class:`Turn` that reaches
 the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finish_trick` once
@@ -600,7 +601,14 @@ class TrickGame(Game[StateT], ReportRows):
             for trick in state.deals[-1].tricks[:-2]:
                 if trick.result is not None:
                     memo[id(trick)] = trick
+        for kept in self.kept_in_snapshot(state):
+            memo[id(kept)] = kept
         return snapshot(state, memo)  # type: ignore[no-any-return]
+
+    def kept_in_snapshot(self, state: StateT) -> Iterable[object]:
+        """Mutable parts of the open deal that no action changes again, which a snapshot shares
+        instead of copying (a game that knows some names them): none by default."""
+        return ()
 
     # --- the common questions ------------------------------------------------------------------
 

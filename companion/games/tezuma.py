@@ -30,6 +30,7 @@ The reason is codes; :mod:`companion.text` says it in any language:
 
 from __future__ import annotations
 
+import marshal
 import random
 import re
 from collections import Counter
@@ -37,7 +38,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 from companion.carddata import CardCheck, MapOf, named
 from companion.engine import tricks as layer
@@ -154,6 +155,22 @@ class TrickResult(layer.TrickResult):
     water_voided: bool = False
     returned: Card | None = None
 
+    @classmethod
+    def made(cls, winner: int, next_lead: int, reason: tuple[Phrase, ...], house: str | None, rule: str,
+             value: int | None, next_lead_by: str | None, water_voided: bool, returned: Card | None) -> TrickResult:
+        """The result ``TrickResult(...)`` makes from every field, without the generated ``__init__``'s
+        ``object.__setattr__`` per frozen field (3 us of a trick's 25 us in a replay).
+
+        >>> args = (1, 2, (Phrase("x"),), None, "follow", 7, None, False, None)
+        >>> made = TrickResult.made(*args)
+        >>> made == TrickResult(*args), vars(made) == vars(TrickResult(*args))
+        (True, True)
+        """
+        result = object.__new__(cls)
+        result.__dict__.update(winner=winner, next_lead=next_lead, reason=reason, house=house, rule=rule, value=value,
+                               next_lead_by=next_lead_by, water_voided=water_voided, returned=returned)
+        return result
+
 
 @dataclass
 class Trick(layer.Trick[Card]):
@@ -190,7 +207,9 @@ class DealState(layer.Deal[Card]):
     layout: Mapping[str, Sequence[str]] = field(default_factory=dict)
     draft_order: list[tuple[int, int]] = field(default_factory=list)
     picks: list[dict[str, str]] = field(default_factory=list)
-    put_down: set[Card] = field(default_factory=set)
+    # (suit, rank) of each number card put down this deal: a tuple hashes in C, a Card by its
+    # dataclass __hash__ in Python, and a play asks twice
+    put_down: set[tuple[str, int]] = field(default_factory=set)
     trumps_down: Counter[str] = field(default_factory=Counter)
     hand: list[int] = field(default_factory=list)
     uses: list[int] = field(default_factory=list)
@@ -215,6 +234,23 @@ ABILITY_TERMS = {ability: Term("ability", ability) for ability in ABILITIES}
 
 def ability_term(ability: str) -> Term:
     return ABILITY_TERMS[ability]
+
+
+# Reasons name seats and suits in every trick: the few there are, made once (a frozen dataclass's
+# __init__ costs about half a microsecond, and these are values: equal whoever made them).
+MAX_PLAYERS = 4
+SEATS = tuple(Seat(index) for index in range(MAX_PLAYERS))
+SUIT_TERMS: dict[str, Term] = {}
+
+
+FOLLOW_SUIT: dict[str, frozenset[str]] = {}  # a suit -> the set of it alone (TezumaGame.must_follow)
+
+
+def suit_term(suit: str) -> Term:
+    term = SUIT_TERMS.get(suit)
+    if term is None:
+        term = SUIT_TERMS[suit] = Term("suit", suit)
+    return term
 
 
 class FollowingPlay(NamedTuple):
@@ -331,6 +367,13 @@ def follow_value(cards: tuple[Card, ...], ability: str | None, lead_suit: str) -
     return first_decision(VALUE_RULES_FOR[ability], FollowingPlay(cards, ability, lead_suit))
 
 
+@cache
+def plain_follow_value(suit: str, rank: int, lead_suit: str) -> Valued:
+    """:func:`follow_value` of one card played without an ability (most followers), looked up by
+    values that hash in C instead of by the Card, whose dataclass hash runs in Python."""
+    return follow_value((Card(suit, rank),), None, lead_suit)
+
+
 class Follower(NamedTuple):
     seat: int
     valued: Valued
@@ -349,6 +392,23 @@ def card_standing(card: Card, ability: str | None, lead_suit: str, water: bool) 
     if card.is_trump and not follows:
         return VOIDED_TRUMP
     return FOLLOWS if follows else OFF_SUIT
+
+
+def declarations(turns: list[Turn]) -> tuple[list[tuple[int, str]], dict[int, str], dict[str, int], str]:
+    """A complete trick's (seat, ability) declarations in order, each seat's ability, each ability's
+    first seat, and the lead suit (the first card's: a complete trick has one)."""
+    lead_suit = ""
+    declared: list[tuple[int, str]] = []
+    abilities: dict[int, str] = {}
+    first: dict[str, int] = {}
+    for turn in turns:
+        if turn.ability:
+            declared.append((turn.seat, turn.ability))
+            abilities[turn.seat] = turn.ability
+            first.setdefault(turn.ability, turn.seat)
+        if not lead_suit and turn.cards:
+            lead_suit = turn.cards[0].suit
+    return declared, abilities, first, lead_suit
 
 
 class TrickView(NamedTuple):
@@ -371,33 +431,32 @@ class TrickView(NamedTuple):
     @classmethod
     def of(cls, trick: Trick) -> TrickView:
         """Read the trick once, in the order its entries came (a seat declares before its card)."""
-        lead_suit = trick.lead_suit or ""  # a complete trick always has a card on the table
-        declared: list[tuple[int, str]] = []
-        abilities: dict[int, str] = {}
-        first: dict[str, int] = {}
-        for turn in trick.turns:
-            ability = turn.ability  # type: ignore[attr-defined]  # Tezuma's Turns carry the ability
-            if ability:
-                declared.append((turn.seat, ability))
-                abilities[turn.seat] = ability
-                first.setdefault(ability, turn.seat)
+        turns: list[Turn] = trick.turns  # type: ignore[assignment]  # Tezuma's tricks hold Tezuma's Turns
+        declared, abilities, first, lead_suit = declarations(turns)
         water = WATER in first
         valid: list[int] = []
         tied: list[Follower] = []  # the followers at the top value so far, in the order cards went down
         voided, returned, top = False, None, 0
-        for turn in trick.turns:
+        for turn in turns:
             cards = turn.cards
             if not cards:
                 continue
             seat = turn.seat
-            ability = abilities.get(seat)
-            standing = card_standing(cards[0], ability, lead_suit, water)
+            ability = abilities.get(seat) if abilities else None
+            card = cards[0]
+            if ability is None and card.rank:  # a plain number card, the common case: no rule but the suit
+                standing = FOLLOWS if card.suit == lead_suit else OFF_SUIT
+            else:
+                standing = card_standing(card, ability, lead_suit, water)
             if standing == VALID_TRUMP:
                 valid.append(seat)
             elif standing == VOIDED_TRUMP:
                 voided = True
             elif standing == FOLLOWS:
-                valued = follow_value(cards, ability, lead_suit)
+                if ability is None and len(cards) == 1:
+                    valued = plain_follow_value(card.suit, card.rank, lead_suit)
+                else:
+                    valued = follow_value(cards, ability, lead_suit)
                 if valued.value > top:
                     top, tied = valued.value, [Follower(seat, valued)]
                 elif valued.value == top:
@@ -413,6 +472,32 @@ class TrickView(NamedTuple):
         return self.abilities.get(seat)
 
 
+RuleContextT = TypeVar("RuleContextT", contravariant=True)
+RuleOutcomeT = TypeVar("RuleOutcomeT", covariant=True)
+
+
+class TrickRule(Protocol[RuleContextT, RuleOutcomeT]):
+    """A winning or next-lead rule; ``needs`` names abilities one of which must have been declared
+    in the trick for the rule to apply at all (empty: any trick)."""
+
+    name: str
+    needs: frozenset[str]
+
+    def decide(self, context: RuleContextT) -> RuleOutcomeT | None: ...
+
+
+TrickRuleT = TypeVar("TrickRuleT", bound="TrickRule[Any, Any]")
+
+
+def by_declared(rules: tuple[TrickRuleT, ...]) -> dict[frozenset[str], tuple[TrickRuleT, ...]]:
+    """``rules`` in their order, narrowed to those that can apply, for every set of the abilities
+    they need that a trick may have declared: a trick without declarations tries four winning
+    rules, not nine. Key: ``needed(rules).intersection(declared abilities)``."""
+    needed = sorted(frozenset().union(*(rule.needs for rule in rules)))
+    return {frozenset(chosen): tuple(rule for rule in rules if not rule.needs or rule.needs.intersection(chosen))
+            for count in range(len(needed) + 1) for chosen in combinations(needed, count)}
+
+
 class Win(NamedTuple):
     """A winning rule's decision; ``value`` is set by the follow rules only."""
 
@@ -426,25 +511,27 @@ class FiveColorSand:
     """Five-Color Sand wins the trick outright (its first user, if two declared it)."""
 
     name = "sand"
+    needs = frozenset({SAND})
 
     def decide(self, view: TrickView) -> Win | None:
         seat = view.first_declared(SAND)
         if seat is None:
             return None
-        return Win(seat, self.name, Phrase("tezuma.sand", {"winner": Seat(seat), "ability": ability_term(SAND)}))
+        return Win(seat, self.name, Phrase("tezuma.sand", {"winner": SEATS[seat], "ability": ability_term(SAND)}))
 
 
 class SwordWalkingTrumpTie:
     """Among several valid trumps, Sword Walking's wins."""
 
     name = "trump-sword"
+    needs = frozenset({SWORD})
 
     def decide(self, view: TrickView) -> Win | None:
         sword = view.first_declared(SWORD)
         if sword is None or sword not in view.valid_trumps or len(view.valid_trumps) < 2:
             return None
         return Win(
-            sword, self.name, Phrase("tezuma.trump-sword", {"winner": Seat(sword), "ability": ability_term(SWORD)})
+            sword, self.name, Phrase("tezuma.trump-sword", {"winner": SEATS[sword], "ability": ability_term(SWORD)})
         )
 
 
@@ -452,6 +539,7 @@ class ButterflyOverWater:
     """The first valid trump is valid by Butterfly Dance although Water Trick was used."""
 
     name = "trump-butterfly-water"
+    needs = frozenset({BUTTERFLY})
 
     def decide(self, view: TrickView) -> Win | None:
         if (
@@ -462,36 +550,39 @@ class ButterflyOverWater:
             return None
         winner = view.valid_trumps[0]
         return Win(winner, self.name, Phrase("tezuma.trump-butterfly-water", {
-            "winner": Seat(winner), "ability": ability_term(BUTTERFLY), "water": ability_term(WATER)}))
+            "winner": SEATS[winner], "ability": ability_term(BUTTERFLY), "water": ability_term(WATER)}))
 
 
 class ButterflyTrump:
     """The first valid trump is a trump of the lead suit made valid by Butterfly Dance."""
 
     name = "trump-butterfly"
+    needs = frozenset({BUTTERFLY})
 
     def decide(self, view: TrickView) -> Win | None:
         if not view.valid_trumps or view.ability_of(view.valid_trumps[0]) != BUTTERFLY:
             return None
         winner = view.valid_trumps[0]
         return Win(winner, self.name,
-                   Phrase("tezuma.trump-butterfly", {"winner": Seat(winner), "ability": ability_term(BUTTERFLY)}))
+                   Phrase("tezuma.trump-butterfly", {"winner": SEATS[winner], "ability": ability_term(BUTTERFLY)}))
 
 
 class FirstValidTrump:
     name = "trump"
+    needs: frozenset[str] = frozenset()
 
     def decide(self, view: TrickView) -> Win | None:
         if not view.valid_trumps:
             return None
         winner = view.valid_trumps[0]
-        return Win(winner, self.name, Phrase("tezuma.trump", {"winner": Seat(winner)}))
+        return Win(winner, self.name, Phrase("tezuma.trump", {"winner": SEATS[winner]}))
 
 
 class SwordWalkingFollowTie:
     """Among followers tied at the top value, Sword Walking's wins."""
 
     name = "follow-sword"
+    needs = frozenset({SWORD})
 
     def decide(self, view: TrickView) -> Win | None:
         sword = view.first_declared(SWORD)
@@ -499,23 +590,24 @@ class SwordWalkingFollowTie:
         if sword is None or len(tied) < 2 or sword not in [follower.seat for follower in tied]:
             return None
         return Win(sword, self.name, Phrase("tezuma.follow-sword", {
-            "winner": Seat(sword), "ability": ability_term(SWORD), "value": view.top}), view.top)
+            "winner": SEATS[sword], "ability": ability_term(SWORD), "value": view.top}), view.top)
 
 
 class LeadTrump:
     """Nobody followed with a number card: the first trump of the lead suit (the lead's) wins."""
 
     name = "lead-trump"
+    needs: frozenset[str] = frozenset()
 
     def decide(self, view: TrickView) -> Win | None:
         if view.top != 0:
             return None
         winner = view.tied[0].seat
-        return Win(winner, self.name, Phrase("tezuma.lead-trump", {"winner": Seat(winner)}), 0)
+        return Win(winner, self.name, Phrase("tezuma.lead-trump", {"winner": SEATS[winner]}), 0)
 
 
 def follow_phrase(code: str, view: TrickView, follower: Follower) -> Phrase:
-    params: dict[str, object] = {"winner": Seat(follower.seat), "suit": Term("suit", view.lead_suit), "value": view.top}
+    params: dict[str, object] = {"winner": SEATS[follower.seat], "suit": suit_term(view.lead_suit), "value": view.top}
     if follower.valued.how is not None:
         code, params["how"] = f"{code}.how", follower.valued.how
     return Phrase(code, params)
@@ -525,6 +617,7 @@ class FirstOfTied:
     """Followers tied at the top value: the first card down wins."""
 
     name = "follow-tie"
+    needs: frozenset[str] = frozenset()
 
     def decide(self, view: TrickView) -> Win | None:
         tied = view.tied
@@ -535,15 +628,18 @@ class FirstOfTied:
 
 class HighestFollower:
     name = "follow"
+    needs: frozenset[str] = frozenset()
 
     def decide(self, view: TrickView) -> Win:
         winner = view.tied[0]
         return Win(winner.seat, self.name, follow_phrase("tezuma.follow", view, winner), view.top)
 
 
-WINNING_RULES: tuple[layer.Rule[TrickView, Win], ...] = (
+WINNING_RULES: tuple[TrickRule[TrickView, Win], ...] = (
     FiveColorSand(), SwordWalkingTrumpTie(), ButterflyOverWater(), ButterflyTrump(), FirstValidTrump(),
     SwordWalkingFollowTie(), LeadTrump(), FirstOfTied(), HighestFollower())
+WINNING_NEEDS = frozenset().union(*(rule.needs for rule in WINNING_RULES))
+WINNING_RULES_FOR = by_declared(WINNING_RULES)
 
 
 class LeadView(NamedTuple):
@@ -569,7 +665,7 @@ def next_lead_by(view: LeadView) -> NextLead:
     """The last next-lead ability declared sets the lead: Baby Chicks its user, Pail Dance the user's left."""
     seat, ability = view.leaders[-1]
     lead = seat if ability == CHICKS else (seat + 1) % view.seats
-    return NextLead(lead, (Phrase("tezuma.next-lead", {"leader": Seat(lead), "ability": ability_term(ability)}),),
+    return NextLead(lead, (Phrase("tezuma.next-lead", {"leader": SEATS[lead], "ability": ability_term(ability)}),),
                     ability)
 
 
@@ -577,6 +673,7 @@ class LaterNextLeadAbility:
     """House ruling (rulings.md): of two next-lead abilities, the later declared decides."""
 
     name = "house.next-lead"
+    needs = frozenset({CHICKS, PAIL})
 
     def decide(self, view: LeadView) -> NextLead | None:
         if len(view.leaders) < 2:
@@ -588,6 +685,7 @@ class LaterNextLeadAbility:
 
 class NextLeadAbility:
     name = "next-lead"
+    needs = frozenset({CHICKS, PAIL})
 
     def decide(self, view: LeadView) -> NextLead | None:
         return next_lead_by(view) if view.leaders else None
@@ -595,25 +693,30 @@ class NextLeadAbility:
 
 class WinnerLeads:
     name = "winner-leads"
+    needs: frozenset[str] = frozenset()
 
     def decide(self, view: LeadView) -> NextLead:
         return NextLead(view.winner)
 
 
-NEXT_LEAD_RULES: tuple[layer.Rule[LeadView, NextLead], ...] = (LaterNextLeadAbility(), NextLeadAbility(), WinnerLeads())
+NEXT_LEAD_RULES: tuple[TrickRule[LeadView, NextLead], ...] = (LaterNextLeadAbility(), NextLeadAbility(), WinnerLeads())
+NEXT_LEAD_NEEDS = frozenset().union(*(rule.needs for rule in NEXT_LEAD_RULES))
+NEXT_LEAD_RULES_FOR = by_declared(NEXT_LEAD_RULES)
 
 
 def resolve_trick(trick: Trick, seats: int) -> TrickResult:
     """Decide a complete trick by the winning rules in rulings.md: the one place their order is set."""
     view = TrickView.of(trick)
-    win = first_decision(WINNING_RULES, view)
+    declared = view.first  # the abilities declared this trick
+    win = first_decision(WINNING_RULES_FOR[WINNING_NEEDS.intersection(declared)], view)
     reason = [win.phrase]
     water_voided = view.water_voided and win.value is not None  # only a following card can win over a voided trump
     if water_voided:
         reason.append(Phrase("tezuma.water-voided", {"ability": ability_term(WATER)}))
-    lead = first_decision(NEXT_LEAD_RULES, LeadView.of(view.declared, win.winner, seats))
-    return TrickResult(win.winner, lead.seat, tuple(reason) + lead.phrases, lead.house, rule=win.rule, value=win.value,
-                       next_lead_by=lead.by, water_voided=water_voided, returned=view.returned)
+    lead_rules = NEXT_LEAD_RULES_FOR[NEXT_LEAD_NEEDS.intersection(declared)]
+    lead = first_decision(lead_rules, LeadView.of(view.declared, win.winner, seats))
+    return TrickResult.made(win.winner, lead.seat, tuple(reason) + lead.phrases, lead.house, win.rule, win.value,
+                            lead.by, water_voided, view.returned)
 
 
 _NAMES = {"en": str, "ja": str}
@@ -639,11 +742,18 @@ CARD_SHAPE = {  # what validate_cards and the rules may index without a TypeErro
 }
 
 
+# (game id, card data as marshal bytes) that validate_cards accepted; a few editions' and tables' data at most
+VALID_CARD_DATA: set[tuple[str, bytes]] = set()
+VALID_CARD_DATA_KEPT = 16
+MARSHAL_NO_REFS = 2  # later versions write an object seen twice as a reference, so the bytes of a
+# value would depend on what else refers to its parts: version 2 writes the same value the same way
+
+
 class TezumaGame(TrickGame[TrickState[DealState]]):
     """Rules common to both editions; an edition sets the draft laps and how the table is laid out."""
 
     min_players = 3
-    max_players = 4
+    max_players = MAX_PLAYERS
     action_types: ClassVar[Mapping[str, ActionType]] = {"draft": Draft, "play": Play, "answer": Answer}
     draft_laps: ClassVar[tuple[int, ...]]  # +1 clockwise from the start player, -1 back from the last picker
     beginner_variant: ClassVar[bool]  # the 2015 book's variant without abilities
@@ -660,7 +770,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     def configure(self) -> None:
         super().configure()
         setup = self.setup
-        self.validate_cards(setup.cards)
+        self.validate_cards_once(setup.cards)
         self.cards = cards = setup.cards
         self.suits = {s["code"]: s for s in cards["suits"]}
         self.abilities = {a["id"]: a for a in cards["abilities"]}
@@ -677,6 +787,23 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         self._check_layouts(self.options.get("layouts"))
 
     # --- setup -----------------------------------------------------------------------------
+
+    @classmethod
+    def validate_cards_once(cls, cards: Mapping[str, Any]) -> None:
+        """:meth:`validate_cards`, skipped for card data found valid before: every record of a game
+        carries the same printed data, and checking its shape took most of building a game (a
+        replay builds one per record). Card data is JSON (a file's or a record's): ``marshal`` writes
+        such a value as bytes that load back to it alone (telling ``1`` from ``True`` and ``1.0``,
+        which ``==`` does not) and refuses any other type, whose data is then checked every time."""
+        try:
+            key = (cls.game_id, marshal.dumps(cards, MARSHAL_NO_REFS)) if isinstance(cards, dict) else None
+        except ValueError:  # not plain JSON types: no key stands for the value
+            key = None
+        if key is not None and key in VALID_CARD_DATA:
+            return
+        cls.validate_cards(cards)
+        if key is not None and len(VALID_CARD_DATA) < VALID_CARD_DATA_KEPT:
+            VALID_CARD_DATA.add(key)
 
     @classmethod
     def validate_cards(cls, cards: Mapping[str, Any]) -> None:
@@ -882,50 +1009,72 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     def apply(self, action: Any) -> None:
         state = self.state
-        deal = state.deal
-        if isinstance(action, Draft):
+        deal = state.deals[-1]
+        if isinstance(action, Play):  # most actions are plays: asked first
+            self._apply_play(deal, action)
+        elif isinstance(action, Draft):
             deal.picks[action.seat][action.kind] = action.card
             deal.drafted += 1
             if action.kind == ABILITY:
                 deal.uses[action.seat] = self.abilities[action.card]["uses"]
             if not deal.in_draft:
                 self.open_trick(deal, deal.start)
-        elif isinstance(action, Play):
-            self._apply_play(deal, action)
         elif isinstance(action, Answer):
             self.learn_fact(state, action)
 
     def _apply_play(self, deal: DealState, play: Play) -> None:
-        trick = deal.trick
-        deferred = trick.egg == play.seat and trick.acted == self.n
+        trick = deal.tricks[-1]
+        seat, cards, ability = play.seat, play.cards, play.ability
+        deferred = trick.egg == seat and trick.acted == self.n
         if not deferred:
             trick.acted += 1
-        if play.ability:
-            deal.uses[play.seat] -= 1
-            if play.ability == EGG:
-                trick.egg = play.seat
-        self.put_down(deal, Turn(play.seat, play.cards, play.ability, deferred))
-        for card in play.cards:
-            if card.is_trump:
-                deal.trumps_down[card.suit] += 1
+        if ability:
+            deal.uses[seat] -= 1
+            if ability == EGG:
+                trick.egg = seat
+        self.put_down(deal, Turn(seat, cards, ability, deferred))
+        for card in cards:
+            if card.rank:  # a number card; a trump (rank 0) is counted per suit, its copies alike
+                deal.put_down.add((card.suit, card.rank))
             else:
-                deal.put_down.add(card)
-        deal.hand[play.seat] -= len(play.cards)
+                deal.trumps_down[card.suit] += 1
+        deal.hand[seat] -= len(cards)
         if self.trick_complete(trick):
             self.finish_trick(self.state, deal)
             self._return_to_hand(deal, trick)
 
+    def kept_in_snapshot(self, state: TrickState[DealState]) -> Iterator[object]:
+        """The open deal's layout and draft order (set when the deal opens) and the turns of its
+        last tricks (a Turn is never changed once put down): about half of an undo snapshot's time."""
+        deal = state.deals[-1]
+        yield deal.layout
+        yield deal.draft_order
+        for trick in deal.tricks[-2:]:
+            yield from trick.turns
+
+    def must_follow(self, trick: layer.Trick[Any]) -> frozenset[str]:
+        """The lead suit, as for every trick game, from sets made once (every play asks)."""
+        lead = trick.lead_suit
+        if lead is None:
+            return frozenset()
+        owed = FOLLOW_SUIT.get(lead)
+        if owed is None:
+            owed = FOLLOW_SUIT[lead] = frozenset({lead})
+        return owed
+
     def follow_exempt(self, trick: layer.Trick[Any], turn: layer.Turn[Any]) -> bool:
         """Linking Rings and Cup and Ball let their user play another suit, on the turn it is declared
         and on the Paper Egg card's deferred turn alike (the ability declared earlier in the trick)."""
-        assert isinstance(trick, Trick) and isinstance(turn, Turn)
-        return (turn.ability or trick.ability_of(turn.seat)) in FREE_SUIT
+        # Only a deferred turn's seat has acted before in the trick. The ignores: this game puts
+        # down only its own Turns in its own Tricks (_apply_play).
+        declared = turn.ability or (turn.deferred and trick.ability_of(turn.seat))  # type: ignore[attr-defined]
+        return declared in FREE_SUIT
 
     def captured_cards(self, trick: layer.Trick[Any]) -> list[Any]:
         """Every card but the one Fire Breathing takes back (:meth:`_return_to_hand`); it is one of
         the trick's card objects, so identity finds it even beside an equal card."""
         returned = trick.result.returned if isinstance(trick.result, TrickResult) else None
-        return [card for card in trick.cards if card is not returned]
+        return [card for turn in trick.turns for card in turn.cards if card is not returned]
 
     def _return_to_hand(self, deal: DealState, trick: Trick) -> None:
         """Fire Breathing's lower card goes back to its user's hand, in public: should the user
@@ -935,7 +1084,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             return
         owner = next(t.seat for t in trick.turns if returned in t.cards)
         deal.hand[owner] += 1
-        deal.put_down.discard(returned)
+        deal.put_down.discard((returned.suit, returned.rank))
         deal.watch.returned(owner, returned)
 
     def resolve(self, trick: Trick) -> TrickResult:  # type: ignore[override]  # this game's tricks only
@@ -983,7 +1132,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                 f"points on {self.scoring_label(card_id)} ({', '.join(seats)}) for {count} tricks?",
             ))
         deal.points = [self.points_for(deal.picks[s][SCORING], deal.tricks_won[s]) or 0 for s in range(self.n)]
-        deal.penalties = [sum(c.suit == deal.picks[s][PENALTY] for c in deal.captured[s]) for s in range(self.n)]
+        deal.penalties = [[c.suit for c in deal.captured[s]].count(deal.picks[s][PENALTY]) for s in range(self.n)]
         return [max(0, p - q) for p, q in zip(deal.points, deal.penalties, strict=True)]
 
     # --- the replay schema -----------------------------------------------------------------
@@ -1026,12 +1175,15 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     # --- what comes next -------------------------------------------------------------------
 
     def _expected(self) -> tuple[str, int | None] | None:
-        """The decision's kind and seat, cheaply: ``check`` needs only these on every push."""
-        deal = self.state.deal
-        if deal.in_draft:
-            return "draft", deal.draft_order[deal.drafted][0]
-        if not self.deal_played(deal):
-            return "play", self.seat_to_play(deal.trick)
+        """The decision's kind and seat, cheaply: ``check`` needs only these on every push (read
+        straight off the deal: the draft, else a trick still open, else a question or the end)."""
+        deal = self.state.deals[-1]
+        drafted = deal.drafted
+        if drafted < len(deal.draft_order):
+            return "draft", deal.draft_order[drafted][0]
+        trick = deal.tricks[-1]
+        if trick.result is None or len(deal.tricks) != self.tricks_per_deal:  # not deal_played(deal)
+            return "play", self.seat_to_play(trick)
         return ("answer", None) if deal.missing_fact is not None else None
 
     @property
@@ -1055,8 +1207,8 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if expected is None:
             raise IllegalAction("the game is over", code="game_over")
         kind, seat = expected
-        if isinstance(action, Answer):
-            self._check_answer(self.decision, action)
+        if isinstance(action, Answer):  # only a deal waiting for a card fact has a question open
+            self._check_answer(self.state.deals[-1].missing_fact if kind == "answer" else None, action)
             return
         if not isinstance(action, (Draft, Play)):
             raise IllegalAction(f"{action!r} is not an action of {self.title}")
@@ -1076,8 +1228,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     def _label(self, seat: object) -> str:
         return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.n else repr(seat)
 
-    def _check_answer(self, decision: Decision | None, answer: Answer) -> None:
-        question = decision.question if decision else None
+    def _check_answer(self, question: Question | None, answer: Answer) -> None:
         if question is None or question.key != answer.key:
             raise IllegalAction(f"no question about {answer.key!r} is open")
         if not question.minimum <= answer.value <= question.maximum:
@@ -1103,7 +1254,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         return list(self.suits) if kind == PENALTY else deal.layout["scoring" if kind == SCORING else "abilities"]
 
     def _check_play(self, play: Play) -> None:
-        deal = self.state.deal
+        deal = self.state.deals[-1]
         trick = deal.tricks[-1]
         seat, ability, cards = play.seat, play.ability, play.cards
         deferred = trick.acted == self.n
@@ -1147,7 +1298,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             raise IllegalPlay(
                 f"{card} is not in the {self.n}-player deck", code="not_in_deck", card=str(card), players=self.n
             )
-        if card in deal.put_down:
+        if (card.suit, card.rank) in deal.put_down:
             raise IllegalPlay(f"{card} was already played this deal", code="already_played", card=str(card))
 
     def _check_ability(self, deal: DealState, trick: Trick, play: Play, deferred: bool) -> None:
@@ -1234,7 +1385,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     def unplayed_cards(self) -> list[Card]:
         """Cards the table has not seen this deal: number cards once each, one entry per suit's trumps left."""
         deal = self.state.deal
-        cards = [Card(s, r) for s in self.suits for r in self.ranks if Card(s, r) not in deal.put_down]
+        cards = [Card(s, r) for s in self.suits for r in self.ranks if (s, r) not in deal.put_down]
         cards += [Card(s, 0) for s in self.suits if deal.trumps_down[s] < self.trumps_per_suit]
         return cards
 

@@ -798,6 +798,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         none_removed = {"remove_ranks": [], "remove_trumps_per_suit": 0}
         removed: Mapping[str, Any] = cards["three_players"] if self.n == 3 else none_removed
         self.ranks = [r for r in cards["ranks"] if r not in removed["remove_ranks"]]
+        # (suit, rank) of every number card in this table's deck: a play of one not put down yet
+        # passes _check_card's checks, so it is found with two set lookups
+        self.number_cards = frozenset((suit, rank) for suit in self.suits for rank in self.ranks if rank)
         self.trumps_per_suit = cards["trumps_per_suit"] - removed["remove_trumps_per_suit"]
         self.tricks_per_deal: int = cards["tricks_per_deal"]
         self.options = dict(setup.options)
@@ -1289,7 +1292,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                 code="hand_count", seat=self.seat_label(seat), count=deal.hand[seat],
             )
         for card in cards:
-            self._check_card(deal, card)
+            key = (card.suit, card.rank)
+            if key not in self.number_cards or key in deal.put_down:  # else a number card still in hand
+                self._check_card(deal, card)
         if ability == FIRE:
             first, second = cards
             if first.is_trump or second.is_trump or first.suit != second.suit or first == second:

@@ -575,7 +575,7 @@ class FirstValidTrump:
         if not view.valid_trumps:
             return None
         winner = view.valid_trumps[0]
-        return Win(winner, self.name, Phrase("tezuma.trump", {"winner": SEATS[winner]}))
+        return Win(winner, self.name, winner_phrase("tezuma.trump", winner))
 
 
 class SwordWalkingFollowTie:
@@ -603,14 +603,28 @@ class LeadTrump:
         if view.top != 0:
             return None
         winner = view.tied[0].seat
-        return Win(winner, self.name, Phrase("tezuma.lead-trump", {"winner": SEATS[winner]}), 0)
+        return Win(winner, self.name, winner_phrase("tezuma.lead-trump", winner), 0)
+
+
+@cache
+def winner_phrase(code: str, winner: int) -> Phrase:
+    """A reason that names only the winner: one phrase per code and seat, made once (a phrase is a
+    value, and a frozen dataclass's ``__init__`` costs about a microsecond a trick)."""
+    return Phrase(code, {"winner": SEATS[winner]})
+
+
+@cache
+def plain_follow_phrase(code: str, winner: int, suit: str, value: int) -> Phrase:
+    """:func:`follow_phrase` of a card valued at face value, made once per code, seat, suit and value."""
+    return Phrase(code, {"winner": SEATS[winner], "suit": suit_term(suit), "value": value})
 
 
 def follow_phrase(code: str, view: TrickView, follower: Follower) -> Phrase:
-    params: dict[str, object] = {"winner": SEATS[follower.seat], "suit": suit_term(view.lead_suit), "value": view.top}
-    if follower.valued.how is not None:
-        code, params["how"] = f"{code}.how", follower.valued.how
-    return Phrase(code, params)
+    how = follower.valued.how
+    if how is None:
+        return plain_follow_phrase(code, follower.seat, view.lead_suit, view.top)
+    return Phrase(f"{code}.how", {"winner": SEATS[follower.seat], "suit": suit_term(view.lead_suit), "value": view.top,
+                                  "how": how})
 
 
 class FirstOfTied:
@@ -651,7 +665,10 @@ class LeadView(NamedTuple):
 
     @classmethod
     def of(cls, declared: Sequence[tuple[int, str]], winner: int, seats: int) -> LeadView:
-        return cls(tuple((seat, ability) for seat, ability in declared if ability in (CHICKS, PAIL)), winner, seats)
+        if not declared:  # most tricks: no declaration, so no next-lead ability
+            return cls((), winner, seats)
+        leaders = tuple([(seat, ability) for seat, ability in declared if ability in (CHICKS, PAIL)])
+        return cls(leaders, winner, seats)
 
 
 class NextLead(NamedTuple):
@@ -659,6 +676,9 @@ class NextLead(NamedTuple):
     phrases: tuple[Phrase, ...] = ()
     by: str | None = None
     house: str | None = None
+
+
+WINNER_LEADS = tuple(NextLead(seat) for seat in range(MAX_PLAYERS))  # the usual next lead, made once
 
 
 def next_lead_by(view: LeadView) -> NextLead:
@@ -696,7 +716,7 @@ class WinnerLeads:
     needs: frozenset[str] = frozenset()
 
     def decide(self, view: LeadView) -> NextLead:
-        return NextLead(view.winner)
+        return WINNER_LEADS[view.winner]
 
 
 NEXT_LEAD_RULES: tuple[TrickRule[LeadView, NextLead], ...] = (LaterNextLeadAbility(), NextLeadAbility(), WinnerLeads())
@@ -778,6 +798,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         none_removed = {"remove_ranks": [], "remove_trumps_per_suit": 0}
         removed: Mapping[str, Any] = cards["three_players"] if self.n == 3 else none_removed
         self.ranks = [r for r in cards["ranks"] if r not in removed["remove_ranks"]]
+        # (suit, rank) of every number card in this table's deck: a play of one not put down yet
+        # passes _check_card's checks, so it is found with two set lookups
+        self.number_cards = frozenset((suit, rank) for suit in self.suits for rank in self.ranks if rank)
         self.trumps_per_suit = cards["trumps_per_suit"] - removed["remove_trumps_per_suit"]
         self.tricks_per_deal: int = cards["tricks_per_deal"]
         self.options = dict(setup.options)
@@ -1269,7 +1292,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
                 code="hand_count", seat=self.seat_label(seat), count=deal.hand[seat],
             )
         for card in cards:
-            self._check_card(deal, card)
+            key = (card.suit, card.rank)
+            if key not in self.number_cards or key in deal.put_down:  # else a number card still in hand
+                self._check_card(deal, card)
         if ability == FIRE:
             first, second = cards
             if first.is_trump or second.is_trump or first.suit != second.suit or first == second:

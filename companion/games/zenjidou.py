@@ -54,7 +54,7 @@ from companion.engine.tricks import (
     first_decision,
     seats_in_order,
 )
-from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+from companion.errors import CardDataError, IllegalAction, IllegalPlay, NoSeat, RecordError
 from companion.registry import register
 
 # --- the printed facts of a card ---------------------------------------------------------------
@@ -601,7 +601,7 @@ class Bottom(ZAction):
 
     @classmethod
     def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
-        return (cls(need.hand or 0, card) for card in game.unseen_numbers())
+        return (cls(need.acting_hand, card) for card in game.unseen_numbers())
 
     @classmethod
     def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
@@ -652,7 +652,7 @@ class Side(ZAction):
 
     @classmethod
     def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
-        return (cls(need.hand or 0, side) for side in SIDES)
+        return (cls(need.acting_hand, side) for side in SIDES)
 
     @classmethod
     def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
@@ -715,7 +715,7 @@ class Play(ZAction):
 
     @classmethod
     def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
-        deal, hand = game.state.deal, need.hand or 0
+        deal, hand = game.state.deal, need.acting_hand
         played = set(deal.shown_cards())
         held = {c for h, c in deal.bottoms.items() if c not in played and hand in game.may_hold_bottom(deal, h)}
         return (cls(hand, c) for c in game.numbers if c in held or c not in deal.seen)
@@ -809,7 +809,7 @@ class Lead(ZAction):
 
     @classmethod
     def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
-        return (cls(need.hand or 0, left) for left in (False, True))
+        return (cls(need.acting_hand, left) for left in (False, True))
 
     @classmethod
     def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
@@ -895,6 +895,14 @@ class Need(NamedTuple):
     kind: str
     hand: int | None = None
     auto: Card | None = None
+
+    @property
+    def acting_hand(self) -> int:
+        """The hand that must act; asking a need no hand answers is the caller's mistake, as with
+        :attr:`Decision.seat <companion.engine.base.Decision.seat>`, so "no hand" never passes for hand 0."""
+        if self.hand is None:
+            raise NoSeat(f"{self.kind!r} waits for no hand")
+        return self.hand
 
 
 # The needs without a hand, built once (a frozen dataclass is not free to build).
@@ -1255,7 +1263,7 @@ class Zenjidou(TrickGame[ZState]):
             if need.kind == "begin":
                 self.open_trick(deal, deal.start)
             elif need.kind == "play" and need.auto is not None:
-                self.play(deal, need.hand or 0, need.auto)
+                self.play(deal, need.acting_hand, need.auto)
             elif need.kind == "resolve":
                 self.finish_trick(state, deal)
             else:
@@ -1421,8 +1429,8 @@ class Zenjidou(TrickGame[ZState]):
             )
         hand = getattr(action, "hand", need.hand)
         if hand != need.hand:
-            raise IllegalAction(f"it is hand {(need.hand or 0) + 1}'s turn, not {hand!r}'s", code="not_your_turn",
-                                expected=self.seat_label(need.hand or 0), actual=str(hand))
+            raise IllegalAction(f"it is hand {need.acting_hand + 1}'s turn, not {hand!r}'s", code="not_your_turn",
+                                expected=self.seat_label(need.acting_hand), actual=str(hand))
         cast(ZAction, action).check(self, need)
 
     def check_new_card(self, card: int) -> None:

@@ -252,13 +252,11 @@ class DeckScreen(AnswerScreen):
         self.ticked = frozenset(mask_numbers(self.game.setup.cards, self.question.suggestion))
         self.grid = deck_grid(self.numbers)
 
-    def on_key(self, event: KeyEvent) -> None:
-        if event.key in ARROWS:
-            self.grid = self.grid.moved(event.key)
-        elif event.key is Key.OK:
-            self.choose(self.grid.value)
-        elif event.key is Key.BACK:
-            self.app.open_menu()
+    def move(self, arrow: Key) -> None:
+        self.grid = self.grid.moved(arrow)
+
+    def confirm(self) -> None:
+        self.choose(self.grid.value)
 
     def typing(self) -> Typing | None:
         """The card keypad types a number to tick or untick it (``0`` is ten, ``1`` waits for ``#``

@@ -556,13 +556,11 @@ class QuestionScreen(AnswerScreen):
         super().__init__(app, ui)
         self.number = Number(self.question.suggestion, self.question.minimum, self.question.maximum)
 
-    def on_key(self, event: KeyEvent) -> None:
-        if event.key in ARROWS:
-            self.number = self.number.moved(event.key)
-        elif event.key is Key.OK:
-            self.answer(self.number.value)
-        elif event.key is Key.BACK:
-            self.app.open_menu()
+    def move(self, arrow: Key) -> None:
+        self.number = self.number.moved(arrow)
+
+    def confirm(self) -> None:
+        self.answer(self.number.value)
 
     def keys_to(self, value: int) -> list[KeyEvent]:
         return shortest(self.number, lambda n: n.value == value, Number.steps)

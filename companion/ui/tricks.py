@@ -21,7 +21,7 @@ from companion.keys import Key, KeyEvent
 from companion.text import Formatter
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, letters_to
-from companion.ui.picker import Grid
+from companion.ui.picker import ARROWS, Grid
 from companion.ui.screens import Choice, GameUI, Host, Notice, Screen
 
 PANEL_ROWS = 3  # rows the trick screen keeps for the last trick's reason
@@ -324,6 +324,22 @@ class AnswerScreen(TrickScreenBase):
         self.app.push(answer)
         for key, fact in self.game.answer_facts(self.game.setup.cards, answer):
             self.app.on_fact(self.game.game_id, key, fact)
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key in ARROWS:
+            self.move(event.key)
+        elif event.key is Key.OK:
+            self.confirm()
+        elif event.key is Key.BACK:
+            self.app.open_menu()
+
+    def move(self, arrow: Key) -> None:
+        """An arrow changes the value shown."""
+        raise NotImplementedError
+
+    def confirm(self) -> None:
+        """OK acts on the value shown (answers, or ticks what the cursor is on)."""
+        raise NotImplementedError
 
     def keys_to(self, value: int) -> list[KeyEvent]:
         """The arrow presses that bring the screen's value to ``value``."""

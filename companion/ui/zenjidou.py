@@ -53,7 +53,7 @@ from companion.games.zenjidou import (
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
-from companion.ui.picker import Grid
+from companion.ui.picker import ARROWS, Grid
 from companion.ui.screens import Choice, Host, Notice, Screen, register_ui
 from companion.ui.tricks import (
     OK,
@@ -503,19 +503,15 @@ class FactsScreen(AnswerScreen, ZScreen):
             return self.ui.effect_text(Effect.from_index(value))
         return self.t(f"zenjidou.resolution.{RESOLUTION_RULES[value]}")
 
-    def move(self, value: int, key: Key) -> int | None:
-        """The value after an arrow (wrapping), or None for any other key."""
-        step = {Key.RIGHT: 1, Key.LEFT: -1, Key.DOWN: FACT_JUMP, Key.UP: -FACT_JUMP}.get(key)
-        return None if step is None else (value + step) % self.count
+    def stepped(self, value: int, arrow: Key) -> int:
+        """The value after an arrow, wrapping."""
+        return (value + {Key.RIGHT: 1, Key.LEFT: -1, Key.DOWN: FACT_JUMP, Key.UP: -FACT_JUMP}[arrow]) % self.count
 
-    def on_key(self, event: KeyEvent) -> None:
-        moved = self.move(self.value, event.key)
-        if moved is not None:
-            self.value, self._typing = moved, None
-        elif event.key is Key.OK:
-            self.answer(self.value)
-        elif event.key is Key.BACK:
-            self.app.open_menu()
+    def move(self, arrow: Key) -> None:
+        self.value, self._typing = self.stepped(self.value, arrow), None
+
+    def confirm(self) -> None:
+        self.answer(self.value)
 
     def keys_to(self, value: int) -> list[KeyEvent]:
         return list_keys(self.value, value, self.count, FACT_JUMP)
@@ -536,8 +532,7 @@ class FactsScreen(AnswerScreen, ZScreen):
     def typed_value(self, grid: Grid[Any], arrows: list[KeyEvent]) -> Any:
         value: int = grid.value
         for event in arrows:
-            moved = self.move(value, event.key)
-            value = value if moved is None else moved
+            value = self.stepped(value, event.key) if event.key in ARROWS else value
         return value
 
     def draw(self, canvas: Canvas) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import marshal
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +25,12 @@ from typing import Any, ClassVar, Generic, Protocol, TypeGuard, TypeVar
 from companion.errors import CardDataError, IllegalAction, NoSeat, RecordError
 
 StateT = TypeVar("StateT")
+
+# (game id, card data as marshal bytes) that validate_cards accepted; a few editions' and tables' data at most
+VALID_CARD_DATA: set[tuple[str, bytes]] = set()
+VALID_CARD_DATA_KEPT = 16
+MARSHAL_NO_REFS = 2  # later versions write an object seen twice as a reference, so the bytes of a
+# value would depend on what else refers to its parts: version 2 writes the same value the same way
 
 
 @dataclass(frozen=True)
@@ -400,6 +407,23 @@ class Game(ABC, Generic[StateT]):
     @abstractmethod
     def validate_cards(cls, cards: Mapping[str, Any]) -> None:
         """Raise :class:`~companion.errors.CardDataError` unless ``cards`` is usable by this game."""
+
+    @classmethod
+    def validate_cards_once(cls, cards: Mapping[str, Any]) -> None:
+        """:meth:`validate_cards`, skipped for card data found valid before: every record of a game
+        carries the same printed data, and checking its shape took most of building a game (a
+        replay builds one per record). Card data is JSON (a file's or a record's): ``marshal`` writes
+        such a value as bytes that load back to it alone (telling ``1`` from ``True`` and ``1.0``,
+        which ``==`` does not) and refuses any other type, whose data is then checked every time."""
+        try:
+            key = (cls.game_id, marshal.dumps(cards, MARSHAL_NO_REFS)) if isinstance(cards, dict) else None
+        except ValueError:  # not plain JSON types: no key stands for the value
+            key = None
+        if key is not None and key in VALID_CARD_DATA:
+            return
+        cls.validate_cards(cards)
+        if key is not None and len(VALID_CARD_DATA) < VALID_CARD_DATA_KEPT:
+            VALID_CARD_DATA.add(key)
 
     @classmethod
     def card_gaps(cls, cards: Mapping[str, Any]) -> list[str]:

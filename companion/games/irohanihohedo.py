@@ -170,7 +170,7 @@ class Irohanihohedo(TrickGame[IroState]):
     def configure(self) -> None:
         super().configure()
         cards = self.setup.cards
-        self.validate_cards(cards)
+        self.validate_cards_once(cards)
         self.colours = {entry["code"]: entry for entry in cards["colours"]}
         self.deck_facts = self.known_deck(cards, self.setup.table_facts, self.n)
         self.hand_size: int = cards["hand_size"]

@@ -30,7 +30,6 @@ The reason is codes; :mod:`companion.text` says it in any language:
 
 from __future__ import annotations
 
-import marshal
 import random
 import re
 from collections import Counter
@@ -762,13 +761,6 @@ CARD_SHAPE = {  # what validate_cards and the rules may index without a TypeErro
 }
 
 
-# (game id, card data as marshal bytes) that validate_cards accepted; a few editions' and tables' data at most
-VALID_CARD_DATA: set[tuple[str, bytes]] = set()
-VALID_CARD_DATA_KEPT = 16
-MARSHAL_NO_REFS = 2  # later versions write an object seen twice as a reference, so the bytes of a
-# value would depend on what else refers to its parts: version 2 writes the same value the same way
-
-
 class TezumaGame(TrickGame[TrickState[DealState]]):
     """Rules common to both editions; an edition sets the draft laps and how the table is laid out."""
 
@@ -810,23 +802,6 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         self._check_layouts(self.options.get("layouts"))
 
     # --- setup -----------------------------------------------------------------------------
-
-    @classmethod
-    def validate_cards_once(cls, cards: Mapping[str, Any]) -> None:
-        """:meth:`validate_cards`, skipped for card data found valid before: every record of a game
-        carries the same printed data, and checking its shape took most of building a game (a
-        replay builds one per record). Card data is JSON (a file's or a record's): ``marshal`` writes
-        such a value as bytes that load back to it alone (telling ``1`` from ``True`` and ``1.0``,
-        which ``==`` does not) and refuses any other type, whose data is then checked every time."""
-        try:
-            key = (cls.game_id, marshal.dumps(cards, MARSHAL_NO_REFS)) if isinstance(cards, dict) else None
-        except ValueError:  # not plain JSON types: no key stands for the value
-            key = None
-        if key is not None and key in VALID_CARD_DATA:
-            return
-        cls.validate_cards(cards)
-        if key is not None and len(VALID_CARD_DATA) < VALID_CARD_DATA_KEPT:
-            VALID_CARD_DATA.add(key)
 
     @classmethod
     def validate_cards(cls, cards: Mapping[str, Any]) -> None:

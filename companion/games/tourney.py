@@ -277,7 +277,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def configure(self) -> None:
         super().configure()
         cards = self.setup.cards
-        self.validate_cards(cards)
+        self.validate_cards_once(cards)
         self.suit_data = {entry["code"]: entry for entry in cards["suits"]}
         self.suits = tuple(self.suit_data)  # strongest first
         self.numbers = tuple(cards["numbers"])

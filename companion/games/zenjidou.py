@@ -939,7 +939,7 @@ class Zenjidou(TrickGame[ZState]):
             raise RecordError("this Zenjidou record was written before play went clockwise (it played counter-clockwise"
                               " from typed-in hands); it cannot be replayed as it was played, so it is refused")
         cards = self.setup.cards
-        self.validate_cards(cards)
+        self.validate_cards_once(cards)
         self.players = len(self.setup.players)
         self.n = 4 if self.players == 2 else self.players
         self.numbers: list[Card] = [Card(number) for number in cards["numbers"]]

@@ -131,6 +131,8 @@ class ZenjidouTable(DealingTable):
             card = rng.choice(wrong)
             self.misplays.append((deal.index, len(deal.tricks) - 1, hand, card))
             return card
+        if rule == "L draw":  # the left neighbour draws blind: no person's choice of high or low
+            return options[rng.randrange(len(options))]
         return rng.choice(options)
 
     def choose(self, game: Zenjidou, rng: random.Random) -> Any:

@@ -22,7 +22,9 @@ never see the simulated hands: the start of every picker comes from what the tab
 card entries: even if the device were told the suit of each card for free and every unseen card
 of that suit were equally likely (as for a table playing any legal card), one OK plus the fewest
 arrow presses an ideal picker needs on average (one card under the cursor, four one press away,
-twelve two presses away, ...).
+twelve two presses away, ...). Beside it, what the game's own picker took for the same cards
+(the notices before them left first, not counted). Zenjidou's suit is a card's colour as far as
+the table has told it: the cards whose colour is not told yet count as one suit.
 
 ``--facts-known`` adds a line for the device's *second* game with the same deck: each measured game
 is first entered by keys as above on an app whose ``on_fact`` keeps every card fact answered (as the
@@ -136,6 +138,7 @@ def ideal_moves(count: int) -> float:
 def bound(game_id: str, players: int, table: str, games: int, seed: int, facts_known: bool = False) -> str:
     """The floor for card entries (see the module docstring), over the same games the figures use."""
     floors: list[float] = []
+    picked = 0  # the presses the picker took for the same cards (notices left beforehand, not counted)
     for played, app in measured(game_id, players, "joystick", table, games, seed, facts_known):
         for action in played.actions:
             while len(app.screens) > 1:
@@ -143,14 +146,16 @@ def bound(game_id: str, players: int, table: str, games: int, seed: int, facts_k
             grid = getattr(app.screens[0], "grid", None)
             cards = getattr(action, "cards", None) or [getattr(action, "card", None)]
             found = grid.at(cards[0]) if isinstance(grid, Grid) and len(cards) == 1 else None
+            presses = enter_by_keys(app, action, "joystick")
             if found is not None:
                 floors.append(1 + ideal_moves(len(found.places(found.groups[found.row]))))
-            enter_by_keys(app, action, "joystick")
+                picked += presses
     known = ", facts known" if facts_known else ""
     if not floors:
         return f"{game_id} {players}p bound {table}{known}: no card is picked from a grid"
     return (f"{game_id} {players}p bound {table}{known}: at least {sum(floors) / len(floors):.2f} presses per card"
-            f" on any four-arrow picker, the suit told for free ({len(floors)} cards)")
+            f" on any four-arrow picker, the suit told for free; this one {picked / len(floors):.2f}"
+            f" ({len(floors)} cards)")
 
 
 def main() -> None:

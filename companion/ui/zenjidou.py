@@ -6,11 +6,14 @@
   four facts is then at most two presses away), OK enters it and the next row is asked on the same
   screen, the rows already told shown above. The card keypad types a value by its place (1 the first).
 * Most decisions (the rest's top card, bottoms, the rule, a card as it is put down, a side, a lead, a
-  quiz point) are one choice among what the engine allows: a list, LEFT/RIGHT by one and UP/DOWN by 5.
-  Only unseen cards are offered; a card list starts where the card that comes is fewest presses
-  away as far as the table has seen (:meth:`ListScreen.weight`), so the only possible card is
-  offered ready for OK. The card keypad types a card by its number (1-32 name it alone) and any
-  other choice by its place in the list (the ``n/count`` of the hint row).
+  quiz point) are one choice among what the engine allows. A card (:class:`CardScreen`) is picked
+  from the unseen cards in rows by colour, as far as the table has told colours (the untold in rows
+  of their own): LEFT/RIGHT through the cursor's colour, UP/DOWN to the next row, both wrapping,
+  starting where the card that comes is fewest presses away as far as the table has seen
+  (:meth:`ListScreen.weight`: a follower in the lead colour, L's likeliest card under the cursor,
+  ready for OK). Any other choice is a list, LEFT/RIGHT by one and UP/DOWN by 5. The card keypad
+  types a card by its number (1-32 name it alone) and any other choice by its place in the list
+  (the ``n/count`` of the hint row).
   Above the list, the open trick and the effects its cards put in force so far; below it, what the
   round's rule asks of the player (who draws under L, a house ruling that applies).
 * Hands are never typed in: each card is entered as it goes down. After the rule is chosen, H and I

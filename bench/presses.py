@@ -1,7 +1,8 @@
 """Key presses per entry and display bytes per press, for every game with a simulated table.
 
 Run: python bench/presses.py [--games N] [--seed S] [--input joystick|keypad] [--table random|people]
-[--game ID] [--bound]. Prints one line per game, player count, input and table; asserts nothing.
+[--game ID] [--bound] [--facts-known]. Prints one line per game, player count, input and table;
+asserts nothing.
 
 What is counted. Whole games of a simulated table are entered through the key planner, which
 presses what a person at the table would, from wherever the screen stands. An *entry* is one
@@ -21,7 +22,16 @@ never see the simulated hands: the start of every picker comes from what the tab
 card entries: even if the device were told the suit of each card for free and every unseen card
 of that suit were equally likely (as for a table playing any legal card), one OK plus the fewest
 arrow presses an ideal picker needs on average (one card under the cursor, four one press away,
-twelve two presses away, ...).
+twelve two presses away, ...). Beside it, what the game's own picker took for the same cards
+(the notices before them left first, not counted). Zenjidou's suit is a card's colour as far as
+the table has told it: the cards whose colour is not told yet count as one suit.
+
+``--facts-known`` adds a line for the device's *second* game with the same deck: each measured game
+is first entered by keys as above on an app whose ``on_fact`` keeps every card fact answered (as the
+daemon's facts file does, through ``carddata.set_fact``); the next game of the same table (another
+deal, the same prints) then starts with what that app's ``table_facts`` gives, and only that second
+game is counted. Facts of cards the first game never showed are still asked, and the line says how
+many. A game whose cards need no facts gives the same kind of figure as its first line.
 
 Display bytes: every frame is compared page by page with the one before, as the page-diff display
 writer sends it. bench/tourney.py and bench/zenjidou.py split their games' figures further.
@@ -30,7 +40,11 @@ writer sends it. bench/tourney.py and bench/zenjidou.py split their games' figur
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from typing import Any
 
+from companion.carddata import facts_for, set_fact
+from companion.engine.base import Answer, Game
 from companion.keys import KeyEvent
 from companion.registry import game_class
 from companion.session import Session
@@ -60,18 +74,48 @@ class PageCounter:
         self.picture = after
 
 
-def figures(game_id: str, players: int, layout: str, table: str, games: int, seed: int) -> str:
-    presses = entries = pages = 0
+SECOND = 10_000  # the seed offset of a device's second game (--facts-known)
+
+
+def new_app(game: Game[Any], index: int, memory: dict[str, Any] | None = None) -> App:
+    """An app entering a fresh copy of ``game``; with ``memory`` it keeps the facts answered there
+    and gives them to later games as the daemon does (``on_fact`` and ``table_facts``)."""
+    kept: dict[str, Any] = {} if memory is None else memory
+    return App(Session(type(game)(game.setup)), clock=lambda: 0.0, rng=table_random("random", index),
+               on_fact=lambda game_id, key, value: set_fact(kept, game_id, key, value),
+               table_facts=lambda game_id: facts_for(kept, game_id))
+
+
+def measured(game_id: str, players: int, layout: str, table: str, games: int, seed: int,
+             facts_known: bool) -> Iterator[tuple[Game[Any], App]]:
+    """Each game a line measures and the app to enter it into: the table's games in turn, or with
+    ``facts_known`` the game each of them is followed by on the same device (module docstring)."""
     for index in range(games):
         played = random_game(game_id, players, table_random(table, seed + index))
-        app = App(Session(type(played)(played.setup)), clock=lambda: 0.0, rng=table_random("random", index))
+        if facts_known:
+            first = new_app(played, index, memory := {})
+            for action in played.actions:
+                enter_by_keys(first, action, layout)
+            played = random_game(game_id, players, table_random(table, seed + SECOND + index),
+                                 table_facts=first.table_facts(game_id))
+            yield played, new_app(played, index, memory)
+        else:
+            yield played, new_app(played, index)
+
+
+def figures(game_id: str, players: int, layout: str, table: str, games: int, seed: int,
+            facts_known: bool = False) -> str:
+    presses = entries = pages = asked = 0
+    for played, app in measured(game_id, players, layout, table, games, seed, facts_known):
         counter = PageCounter(app)
         for action in played.actions:
             presses += enter_by_keys(app, action, layout, counter)
             entries += 1
+            asked += isinstance(action, Answer)
         pages += counter.pages
-    return (f"{game_id} {players}p {layout} {table}: {presses / entries:.2f} presses per entry over {games} games"
-            f" ({entries} entries); display bytes per press {pages * PAGE / presses / FULL_FRAME:.1%} of a frame")
+    known = f", facts known ({asked} still asked)" if facts_known else ""
+    return (f"{game_id} {players}p {layout} {table}{known}: {presses / entries:.2f} presses per entry over {games}"
+            f" games ({entries} entries); display bytes per press {pages * PAGE / presses / FULL_FRAME:.1%} of a frame")
 
 
 def ideal_moves(count: int) -> float:
@@ -91,25 +135,27 @@ def ideal_moves(count: int) -> float:
     return total / count
 
 
-def bound(game_id: str, players: int, table: str, games: int, seed: int) -> str:
+def bound(game_id: str, players: int, table: str, games: int, seed: int, facts_known: bool = False) -> str:
     """The floor for card entries (see the module docstring), over the same games the figures use."""
     floors: list[float] = []
-    for index in range(games):
-        played = random_game(game_id, players, table_random(table, seed + index))
-        app = App(Session(type(played)(played.setup)), clock=lambda: 0.0, rng=table_random("random", index))
+    picked = 0  # the presses the picker took for the same cards (notices left beforehand, not counted)
+    for played, app in measured(game_id, players, "joystick", table, games, seed, facts_known):
         for action in played.actions:
             while len(app.screens) > 1:
                 app.handle(KeyEvent(app.top.leave_key))
             grid = getattr(app.screens[0], "grid", None)
             cards = getattr(action, "cards", None) or [getattr(action, "card", None)]
             found = grid.at(cards[0]) if isinstance(grid, Grid) and len(cards) == 1 else None
+            presses = enter_by_keys(app, action, "joystick")
             if found is not None:
                 floors.append(1 + ideal_moves(len(found.places(found.groups[found.row]))))
-            enter_by_keys(app, action, "joystick")
+                picked += presses
+    known = ", facts known" if facts_known else ""
     if not floors:
-        return f"{game_id} {players}p bound {table}: no card is picked from a grid"
-    return (f"{game_id} {players}p bound {table}: at least {sum(floors) / len(floors):.2f} presses per card on any"
-            f" four-arrow picker, the suit told for free ({len(floors)} cards)")
+        return f"{game_id} {players}p bound {table}{known}: no card is picked from a grid"
+    return (f"{game_id} {players}p bound {table}{known}: at least {sum(floors) / len(floors):.2f} presses per card"
+            f" on any four-arrow picker, the suit told for free; this one {picked / len(floors):.2f}"
+            f" ({len(floors)} cards)")
 
 
 def main() -> None:
@@ -120,15 +166,19 @@ def main() -> None:
     parser.add_argument("--table", choices=TABLE_KINDS, action="append", help="default: both")
     parser.add_argument("--game", choices=simulated_game_ids(), action="append", help="default: every game")
     parser.add_argument("--bound", action="store_true", help="also print the floor for a four-arrow picker")
+    parser.add_argument("--facts-known", action="store_true",
+                        help="also print each figure for the device's second game, the first's facts remembered")
     args = parser.parse_args()
+    second = [False, True] if args.facts_known else [False]
     for game_id in args.game or simulated_game_ids():
         cls = game_class(game_id)
         for players in sorted({cls.min_players, cls.max_players}):
             for layout in args.input or LAYOUTS:
                 for table in args.table or TABLE_KINDS:
-                    print(figures(game_id, players, layout, table, args.games, args.seed), flush=True)
-            if args.bound:  # the floor holds for a table that plays any legal card alike
-                print(bound(game_id, players, "random", args.games, args.seed), flush=True)
+                    for known in second:
+                        print(figures(game_id, players, layout, table, args.games, args.seed, known), flush=True)
+            for known in second if args.bound else []:  # the floor holds for a table playing any legal card alike
+                print(bound(game_id, players, "random", args.games, args.seed, known), flush=True)
 
 
 if __name__ == "__main__":

@@ -248,6 +248,11 @@ class Card(int):
 
     __slots__ = ()
 
+    @property
+    def rank(self) -> int:
+        """The printed number, as a suited card's rank: what a person plays high or low by."""
+        return int(self)
+
 
 def fact_key(number: int, name: str) -> str:
     """The key of one fact of a card, as the table's facts and the answers name it."""

@@ -124,11 +124,18 @@ TABLE_MODELS: dict[str, Callable[[Game[Any], random.Random, float], TableModel]]
 
 
 def new_random_game(
-    game_id: str, players: int, rng: random.Random, *, options: Mapping[str, Any] | None = None
+    game_id: str,
+    players: int,
+    rng: random.Random,
+    *,
+    options: Mapping[str, Any] | None = None,
+    table_facts: Mapping[str, Any] | None = None,
 ) -> Game[Any]:
+    """A new game; ``table_facts`` are what earlier games taught the device (as App.table_facts gives them)."""
     cls = game_class(game_id)
     names = [f"Player {i + 1}" for i in range(players)]
-    setup = cls.new_setup(names, options=options, seed=rng.randrange(2**32), cards=printed_cards(game_id))
+    setup = cls.new_setup(names, options=options, seed=rng.randrange(2**32), cards=printed_cards(game_id),
+                          table_facts=table_facts)
     return cls(setup)
 
 
@@ -139,11 +146,12 @@ def random_game(
     *,
     ability_rate: float = 0.3,
     options: Mapping[str, Any] | None = None,
+    table_facts: Mapping[str, Any] | None = None,
     max_actions: int = 10_000,
     on_action: Callable[[Game[Any], Any], None] | None = None,
 ) -> Game[Any]:
     """Play a whole random game; ``on_action`` sees every push (for measuring or recording)."""
-    game = new_random_game(game_id, players, rng, options=options)
+    game = new_random_game(game_id, players, rng, options=options, table_facts=table_facts)
     play_out(game, rng, ability_rate=ability_rate, max_actions=max_actions, on_action=on_action)
     return game
 

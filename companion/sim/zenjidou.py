@@ -2,7 +2,9 @@
 
 The card table is not printed in the rules text, so the simulated table invents one per game (as a
 real table would answer the device's questions) from its random generator: these facts exist only
-in the simulation and in the records it produces, never in the shipped card data.
+in the simulation and in the records it produces, never in the shipped card data. A card the device
+was told about before the game (the setup's table facts, remembered from an earlier game on the same
+deck) is printed as told.
 
 The device never sees a hand; the simulated players do. Each holds their pile as the round's rule
 says (face down and played from the top under A and B, turned over and held in order otherwise),
@@ -73,8 +75,12 @@ class ZenjidouTable(DealingTable):
         self.misplay_rate = misplay_rate
         self.revokes: list[tuple[int, int, int, int]] = []
         self.misplays: list[tuple[int, int, int, int]] = []
+        invented = {number: {name: rng.randint(0, game.fact_limit(name)) for name in FACT_NAMES}
+                    for number in game.numbers}
+        # A card the device was told about (setup.table_facts: an earlier game on the same deck) is printed so.
         self.facts: dict[int, dict[str, int]] = {
-            number: {name: rng.randint(0, game.fact_limit(name)) for name in FACT_NAMES} for number in game.numbers
+            number: {name: told if (told := game.fact(number, name)) is not None else value
+                     for name, value in card.items()} for number, card in invented.items()
         }
         self.piles: list[list[Card]] = []
         self.rest: list[Card] = []
@@ -125,6 +131,8 @@ class ZenjidouTable(DealingTable):
             card = rng.choice(wrong)
             self.misplays.append((deal.index, len(deal.tricks) - 1, hand, card))
             return card
+        if rule == "L draw":  # the left neighbour draws blind: no person's choice of high or low
+            return options[rng.randrange(len(options))]
         return rng.choice(options)
 
     def choose(self, game: Zenjidou, rng: random.Random) -> Any:

@@ -6,11 +6,14 @@
   four facts is then at most two presses away), OK enters it and the next row is asked on the same
   screen, the rows already told shown above. The card keypad types a value by its place (1 the first).
 * Most decisions (the rest's top card, bottoms, the rule, a card as it is put down, a side, a lead, a
-  quiz point) are one choice among what the engine allows: a list, LEFT/RIGHT by one and UP/DOWN by 5.
-  Only unseen cards are offered; a card list starts where the card that comes is fewest presses
-  away as far as the table has seen (:meth:`ListScreen.weight`), so the only possible card is
-  offered ready for OK. The card keypad types a card by its number (1-32 name it alone) and any
-  other choice by its place in the list (the ``n/count`` of the hint row).
+  quiz point) are one choice among what the engine allows. A card (:class:`CardScreen`) is picked
+  from the unseen cards in rows by colour, as far as the table has told colours (the untold in rows
+  of their own): LEFT/RIGHT through the cursor's colour, UP/DOWN to the next row, both wrapping,
+  starting where the card that comes is fewest presses away as far as the table has seen
+  (:meth:`ListScreen.weight`: a follower in the lead colour, L's likeliest card under the cursor,
+  ready for OK). Any other choice is a list, LEFT/RIGHT by one and UP/DOWN by 5. The card keypad
+  types a card by its number (1-32 name it alone) and any other choice by its place in the list
+  (the ``n/count`` of the hint row).
   Above the list, the open trick and the effects its cards put in force so far; below it, what the
   round's rule asks of the player (who draws under L, a house ruling that applies).
 * Hands are never typed in: each card is entered as it goes down. After the rule is chosen, H and I
@@ -30,6 +33,7 @@ from typing import Any
 from companion.engine.base import Answer
 from companion.engine.tricks import Revoke, Turn
 from companion.games.zenjidou import (
+    COLOURS,
     FACT_NAMES,
     HOUSE_F_BOTTOM,
     HOUSE_G,
@@ -37,6 +41,7 @@ from companion.games.zenjidou import (
     RESOLUTION_RULES,
     TRUMP,
     Bottom,
+    Card,
     ChooseRule,
     Effect,
     Effects,
@@ -53,7 +58,7 @@ from companion.games.zenjidou import (
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
-from companion.ui.picker import ARROWS, Grid
+from companion.ui.picker import ARROWS, Grid, shortest
 from companion.ui.screens import Choice, Host, Notice, Screen, register_ui
 from companion.ui.tricks import (
     OK,
@@ -69,6 +74,10 @@ JUMP = 5  # UP/DOWN move this many entries in a list (see docs/screens.md: the s
 FACT_JUMP = 2  # UP/DOWN move this many values of a card fact: with LEFT/RIGHT, any of 9 is 2 presses away
 FOLLOW_WEIGHT = 8.0  # how much likelier a card of the lead colour is from a hand that must follow
 ORDER_WEIGHT = 8.0  # how much likelier L's lowest or closest unseen card is than one far from it
+ROW_CARDS = 6  # cards in one picker row: a colour with more takes two rows (the untold ones more)
+UNTOLD = COLOURS  # the row group of the cards whose colour the table has not told yet
+CELLS_X = 36  # where a picker row's cards begin (the colour's name before them)
+CELL = 12  # pixel width of one card number in a picker row (two digits and a margin)
 TOLD_AFTER_THE_RULE = "HI"  # rules with something every player does off the device before the first card
 
 
@@ -250,7 +259,7 @@ class ZScreen(TrickScreenBase):
         return first + 3
 
 
-@ZenjidouUI.enters("rest", "bottom", "rule", "side", "play", "lead")
+@ZenjidouUI.enters("rule", "side", "lead")
 class ListScreen(ZScreen):
     """One choice among the actions the engine allows now, the cursor on the likeliest (:meth:`weight`)."""
 
@@ -260,11 +269,15 @@ class ListScreen(ZScreen):
         assert decision is not None
         self.decision = decision
         self.options = list(self.game.legal_actions)
-        self.index = likeliest_start(list(map(self.weight(), self.options)))
+        self.index = self.start()
         deal = self.game.state.deal
         last_card = decision.kind == "play" and len(deal.tricks[-1].turns) == self.game.n - 1
         if last_card and deal.how is not None and deal.how.quiz:
             arm_quiz(app, self.game)  # players buzz as the last card is turned, before it is entered
+
+    def start(self) -> int:
+        """Where the cursor starts: on the likeliest entry (:meth:`weight`)."""
+        return likeliest_start(list(map(self.weight(), self.options)))
 
     def weight(self) -> Callable[[Any], float]:
         """How likely each offered action is to be the one entered, from what the table has seen only
@@ -341,9 +354,15 @@ class ListScreen(ZScreen):
         who = self.ui.seat_name(self.decision.actor) if self.decision.actor is not None else ""
         canvas.text(1, self.t(f"zenjidou.ask.{self.decision.kind}", seat=who))
         row = self.trick_lines(canvas, 2)
-        canvas.text(max(row, ROWS - 3), f"< {self.ui.option_text(self.options[self.index])} >", invert=True)
+        self.draw_choice(canvas, max(row, ROWS - 3))
         canvas.text(ROWS - 2, self.note())
-        canvas.text(ROWS - 1, self.t("zenjidou.hint.list", n=self.index + 1, count=len(self.options)))
+        canvas.text(ROWS - 1, self.hint())
+
+    def hint(self) -> str:
+        return self.t("zenjidou.hint.list", n=self.index + 1, count=len(self.options))
+
+    def draw_choice(self, canvas: Canvas, row: int) -> None:
+        canvas.text(row, f"< {self.ui.option_text(self.options[self.index])} >", invert=True)
 
     def note(self) -> str:
         """The line under the list: the 2-player seating (a house ruling) while bottoms are shown at
@@ -354,6 +373,83 @@ class ListScreen(ZScreen):
         if kind == "side" and self.options[self.index] == Side(self.decision.seat, "bottom"):
             return self.t(HOUSE_F_BOTTOM)
         return self.ui.rule_note(seat) if kind == "play" and seat is not None else ""
+
+
+@ZenjidouUI.enters("rest", "bottom", "play")
+class CardScreen(ListScreen):
+    """A card as it goes down or shows: the unseen cards in rows by colour as far as the table has
+    told colours (the cards not told yet in rows of their own, marked ``?``), each by number, the
+    likeliest colour first and the next likeliest one UP or DOWN from it. LEFT/RIGHT step through
+    the cursor's colour, UP/DOWN go to the row above or below, every arrow wrapping; the cursor
+    starts where the card that comes is fewest presses away (:meth:`weight`). The card keypad types
+    a card by its number, as in the list."""
+
+    grid: Grid[Card]
+
+    @property
+    def index(self) -> int:
+        """The place of the card under the cursor among the options (the list's index)."""
+        return self.places[self.grid.value]
+
+    @index.setter
+    def index(self, index: int) -> None:
+        self.grid = self.grid.at(self.options[index].card) or self.grid
+
+    def start(self) -> int:
+        """Rows by colour, the likeliest in the middle of the next likeliest (UP and DOWN wrap), and
+        the cursor where the card that comes is fewest presses away."""
+        self.places = {option.card: place for place, option in enumerate(self.options)}
+        likely = self.weight()
+
+        def weight(card: Card) -> float:
+            return likely(self.options[self.places[card]])
+
+        mass: dict[int, float] = {}
+        for option in self.options:
+            group = self.group_of(option)
+            mass[group] = mass.get(group, 0.0) + likely(option)
+        ranked = sorted(mass, key=lambda group: (-mass[group], group))
+        self.grid = self.card_grid(ranked[0::2] + ranked[1::2][::-1]).best_start(weight)
+        return self.index
+
+    def group_of(self, option: Any) -> int:
+        """The row group of a card: its colour, or :data:`UNTOLD` while the table has not told it."""
+        colour = self.game.fact(option.card, "colour")
+        return UNTOLD if colour is None else colour
+
+    def card_grid(self, order: Sequence[int]) -> Grid[Card]:
+        """The offered cards in the groups of ``order``, each split into rows of at most :data:`ROW_CARDS`."""
+        rows: list[list[tuple[int, Card]]] = []
+        groups: list[int] = []
+        for group in order:
+            entries = sorted((option.card, option.card) for option in self.options if self.group_of(option) == group)
+            count = -(-len(entries) // ROW_CARDS)
+            for part in range(count):
+                rows.append(entries[part * len(entries) // count:(part + 1) * len(entries) // count])
+                groups.append(group)
+        return Grid.of(rows, groups=groups)
+
+    def move(self, index: int, key: Key) -> int | None:
+        if key not in ARROWS:
+            return None
+        at = self.grid.at(self.options[index].card) or self.grid
+        return self.places[at.moved(key).value]
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        if action not in self.options:
+            return None
+        return [*shortest(self.grid, lambda grid: grid.value == action.card, Grid.steps), OK]
+
+    def draw_choice(self, canvas: Canvas, row: int) -> None:
+        """The cursor's row: its colour (``?`` untold) and its cards, the one under the cursor lit."""
+        grid = self.grid
+        group = grid.groups[grid.row]
+        canvas.text(row, "?" if group == UNTOLD else self.ui.colour(group), width=CELLS_X - 2)
+        for offset, (number, _) in enumerate(grid.rows[grid.row]):
+            canvas.cell(CELLS_X + offset * CELL, row, CELL, str(number), invert=offset == grid.col)
+
+    def hint(self) -> str:
+        return self.t("zenjidou.hint.cards", count=len(self.options))
 
 
 def list_keys(start: int, target: int, count: int, jump: int) -> list[KeyEvent]:

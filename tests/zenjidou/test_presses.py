@@ -10,11 +10,11 @@ import random
 import pytest
 
 from companion.engine.base import Answer
-from companion.games.zenjidou import Play, Rest
+from companion.games.zenjidou import Card, Play, Rest
 from companion.hw.keys import Key, KeyEvent
 from companion.sim.zenjidou import ZenjidouTable
 from companion.ui.planner import enter_by_keys, presses_for
-from companion.ui.zenjidou import FactsScreen, ListScreen
+from companion.ui.zenjidou import UNTOLD, CardScreen, FactsScreen, ListScreen
 from tests.ui.helpers import make_app
 from tests.zenjidou.helpers import new_game, plain_facts, start_round
 from tests.zenjidou.test_ui import simulated
@@ -121,15 +121,57 @@ def test_a_hand_that_must_follow_starts_nearer_the_lead_colour_than_the_first_ca
     assert from_start < from_first
 
 
-def test_up_and_down_jump_five_cards_in_a_list_wrapping() -> None:
-    app = make_app(new_game(3, plain_facts()))
+def test_cards_are_offered_in_rows_by_colour_and_every_arrow_wraps() -> None:
+    app = make_app(new_game(3, plain_facts()))  # colour n % 5: colour 0 is 5, 10, ..., 30
     screen = app.top
-    assert isinstance(screen, ListScreen) and len(screen.options) == 32 and screen.index == 0
+    assert isinstance(screen, CardScreen) and len(screen.options) == 32
+    game = app.session.game
+    grid = screen.grid
+    assert all(len({game.fact(card, "colour") for _, card in row}) == 1 for row in grid.rows)
+    screen.grid = grid.at(Card(5)) or grid  # colour 0's six cards fill one row
+    for _ in range(6):
+        app.handle(KeyEvent(Key.RIGHT))
+    assert screen.grid.value == 5  # round the row and back
+    app.handle(KeyEvent(Key.LEFT))
+    assert screen.grid.value == 30  # LEFT from the first wraps to the last of the colour
+    app.handle(KeyEvent(Key.RIGHT))
     app.handle(KeyEvent(Key.DOWN))
-    assert screen.options[screen.index] == Rest(6)
-    app.handle(KeyEvent(Key.UP))
-    app.handle(KeyEvent(Key.UP))
-    assert screen.options[screen.index] == Rest(28)  # 1 - 5 wraps round the 32 cards
+    assert game.fact(screen.grid.value, "colour") != 0  # the next colour's row
+    for _ in range(len(screen.grid.rows) - 1):
+        app.handle(KeyEvent(Key.DOWN))
+    assert screen.grid.value == 5  # DOWN through every row and round to the same place
+    app.handle(KeyEvent(Key.OK))
+    assert game.actions[-1] == Rest(5)
+
+
+def test_cards_whose_colour_is_not_told_share_rows_of_their_own() -> None:
+    app = make_app(new_game(3, facts_without(12, 13)))
+    screen = app.top
+    assert isinstance(screen, CardScreen)
+    untold = [row for row, group in zip(screen.grid.rows, screen.grid.groups, strict=True) if group == UNTOLD]
+    assert [card for row in untold for _, card in row] == [12, 13]
+    assert screen.group_of(Rest(12)) == UNTOLD and screen.group_of(Rest(14)) == 14 % 5
+
+
+def test_a_follower_starts_in_the_lead_colour_every_follower_two_arrows_away_at_most() -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 30, "K", [31, 32, 29])
+    game.push(Play(game.decision.seat, 10))  # colour 0: the unseen followers are 5, 15, 20, 25
+    app = make_app(game)
+    screen = app.top
+    assert isinstance(screen, CardScreen) and game.fact(screen.grid.value, "colour") == 0
+    seat = game.decision.seat
+    assert all(len(presses_for(app, Play(seat, card))) <= 3 for card in (5, 15, 20, 25))  # <= 2 arrows, OK
+
+
+def test_l_lowest_offers_the_lowest_unseen_card_ready_for_ok() -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 30, "L lowest", [31, 32, 29])
+    app = make_app(game)
+    seat = game.decision.seat
+    assert presses_for(app, Play(seat, 1)) == [KeyEvent(Key.OK)]
+    app.handle(KeyEvent(Key.OK))
+    assert app.session.game.actions[-1] == Play(seat, 1)
 
 
 @pytest.mark.parametrize(("rules", "players"), [("DEF", 2), ("JKL", 4), ("ABC", 3)])

@@ -11,17 +11,25 @@ a point. A *press* is every key event the planner sends to enter it: moving the 
 choosing between entries (AUX), leaving a notice or a menu to get back to the game screen, the
 confirming OK, and the press that wakes a dimmed display. Nothing the table does is left out.
 
+A second count, printed after the first where it differs: an action whose screen takes its cards
+one at a time (``confirms_each_card``: Tourney's NPC row of 7 face-up cards, one action in the
+record) counted as that many entries. Why: each of those cards is typed, shown on the screen and
+confirmed by its own OK (BACK takes it back), exactly as a played card is, so for the person at
+the table it is 7 entries; the record merely stores the row whole because the NPC's rules need it
+whole. The first figure, the row as one entry, stays the headline; the presses are the same.
+
 Inputs: ``joystick`` is the 5-way joystick (the on-board buttons and the seven-key Pico keypad
 press the same keys); ``keypad`` is the 4x4 card keypad (companion/ui/keypad.py). Tables:
 ``random`` plays any legal card of its real hand alike; ``people`` follows suit as every table
 does and plays its highest or lowest card half the time (companion/sim: PeopleRandom). The screens
 never see the simulated hands: the start of every picker comes from what the table has seen.
 
-``--bound`` adds, per game and player count, for the random table, a floor no four-arrow picker can beat for the
-card entries: even if the device were told the suit of each card for free and every unseen card
-of that suit were equally likely (as for a table playing any legal card), one OK plus the fewest
-arrow presses an ideal picker needs on average (one card under the cursor, four one press away,
-twelve two presses away, ...).
+``--bound`` adds, per game and player count, for the random table, a floor no four-arrow picker can
+beat for the card entries (cards picked from a grid; not Tourney's predictions, a suit each): even
+if the device were told the suit of each card for free and every unseen card of that suit were
+equally likely (as for a table playing any legal card), one OK plus the fewest arrow presses an
+ideal picker needs on average (one card under the cursor, four one press away, twelve two presses
+away, ...).
 
 Display bytes: every frame is compared page by page with the one before, as the page-diff display
 writer sends it. bench/tourney.py and bench/zenjidou.py split their games' figures further.
@@ -61,17 +69,22 @@ class PageCounter:
 
 
 def figures(game_id: str, players: int, layout: str, table: str, games: int, seed: int) -> str:
-    presses = entries = pages = 0
+    presses = entries = card_entries = pages = 0
     for index in range(games):
         played = random_game(game_id, players, table_random(table, seed + index))
         app = App(Session(type(played)(played.setup)), clock=lambda: 0.0, rng=table_random("random", index))
         counter = PageCounter(app)
         for action in played.actions:
+            one_by_one = getattr(app.screens[0], "confirms_each_card", False)
             presses += enter_by_keys(app, action, layout, counter)
             entries += 1
+            card_entries += len(action.cards) if one_by_one else 1
         pages += counter.pages
+    by_card = (f"; {presses / card_entries:.2f} counting each card of a row as an entry, {card_entries} entries"
+               if card_entries != entries else "")
     return (f"{game_id} {players}p {layout} {table}: {presses / entries:.2f} presses per entry over {games} games"
-            f" ({entries} entries); display bytes per press {pages * PAGE / presses / FULL_FRAME:.1%} of a frame")
+            f" ({entries} entries{by_card}); display bytes per press {pages * PAGE / presses / FULL_FRAME:.1%} of a"
+            f" frame")
 
 
 def ideal_moves(count: int) -> float:

@@ -410,6 +410,9 @@ class TrickScreen(TourneyScreen):
 class NpcRowScreen(TourneyScreen):
     """The NPC's face-up cards, as they lie: OK adds the cursor's card, BACK takes the last back."""
 
+    # one action, entered as its cards: each typed, shown and confirmed by its own OK (bench/presses.py)
+    confirms_each_card: ClassVar[bool] = True
+
     def __init__(self, app: Host, ui: TourneyUI) -> None:
         super().__init__(app, ui)
         self.chosen: list[SuitedCard] = []

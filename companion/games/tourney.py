@@ -7,6 +7,12 @@ prediction face down, then from the lead's left each plays a card, following the
 A prediction's suit names a place (W 1st, F 2nd, S 3rd, C 4th); it hits when the player's card ends
 at that place. A deal scores 2/3/3/2 per hit by place, plus 1 per trick won or 3 for none.
 
+**A prediction is its suit** (「予想にはカードのスートのみを使用します。数字は無視して下さい。」):
+:class:`Predict` records a seat and a suit, so the device asks four ways, not 56. Its number is not
+asked; records written before, which name the card, still replay unchanged. Without the card no card
+can be refused for having been predicted, so the engine counts per suit instead (:meth:`Tourney.room`):
+a suit whose cards are all played, predicted or in the NPC's row refuses one more.
+
 With three players the device is the fourth hand, the NPC. Its 7 face-up cards are entered once per
 deal (:class:`NpcRow`, front card first within each suit, never re-sorted); from then on *the
 engine plays them itself*: when the NPC's turn comes, the fold puts its card down, with no action
@@ -34,8 +40,9 @@ reveals them all when the trick is complete, so every entry order of the same ca
 same state and the same summary (tested): the record keeps the order the table used, and every
 such record is equivalent.
 
-A prediction proves what a seat held: one revealed in trick *k* of suit S proves a revoke by a seat
-that declined S in an earlier trick (not in trick *k* itself: it left the hand before the play).
+A prediction proves what a seat held: one of suit S revealed in trick *k* proves a revoke by a seat
+that declined S in an earlier trick (not in trick *k* itself: it left the hand before the play). Its
+suit is all the proof needs.
 
 Scoring as the book prints it: a player who hit a 2nd place (3) and a 4th place (2) and won no
 trick (3) makes 8 in the deal:
@@ -48,11 +55,13 @@ trick (3) makes 8 in the deal:
 P1 deals, so P2 leads Cross 9; everyone predicts; P3 has no Cross and plays Wyvern 2, the
 strongest card whatever the lead suit, so P3 is 1st and P2's Shamrock (3rd) hits too:
 
->>> for text in ["C9", "P2?S1", "P3?W5", "P4?C2", "P1?F3", "W2", "C13", "C4"]:
+>>> for text in ["C9", "P2?S", "P3?W", "P4?C", "P1?F", "W2", "C13", "C4"]:
 ...     _ = game.push_text(text)
 >>> result = game.state.deals[0].tricks[0].result
 >>> result.winner, result.places, result.hits
 (2, (4, 3, 1, 2), (False, True, True, False))
+>>> game.room("W"), game.room("C")  # 14 each, less W2 and P3's W; less C9, C13, C4 and P4's C
+(12, 10)
 """
 
 from __future__ import annotations

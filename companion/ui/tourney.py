@@ -2,11 +2,15 @@
 
 **Trick entry** is one row per hand (four: with three players the NPC's row shows the card the
 device put down for it). A row shows its playing card once down, and ``*`` once its prediction is
-in (face down on the table: the device does not show it). The row being entered has the card
-picker: the suit, then its numbers in two halves (1-7, 8-14), a dot where a card was already seen
-this deal; LEFT/RIGHT step through the suit, UP/DOWN go to the other half and on to the next suit,
-OK enters. The cursor starts where the card is likeliest from what the table has seen (a follower's
-lead suit, a suit's highest or lowest; the only card left ready for OK). The screen leads the table
+in (face down on the table: the device does not show it). The row being entered has, for a
+playing card, the card picker: the suit, then its numbers in two halves (1-7, 8-14), a dot where a
+card was already seen this deal; LEFT/RIGHT step through the suit, UP/DOWN go to the other half and
+on to the next suit, OK enters. The cursor starts where the card is likeliest from what the table
+has seen (a follower's lead suit, a suit's highest or lowest; the only card left ready for OK).
+For a prediction, which is its suit alone, the row is a compass of the four suits, each drawn
+after the arrow that chooses it (on the card keypad, its letter): the cursor starts on the likely
+suit, so a right guess is OK alone and any other suit one arrow and OK; BACK takes the last
+prediction back while predictions are open. The screen leads the table
 through the book's order: the lead's playing card, then the predictions (the row marked ``?``; the
 lead's own first), and only when every prediction is in the playing cards in turn from the lead's
 left (the row marked ``>``). Predictions go down in any

@@ -388,3 +388,31 @@ def test_on_the_keypad_a_follower_types_the_number_alone_and_1_waits_for_hash_be
     assert len(app.session.game.actions) == entered
     app.handle(KeyEvent(Key.N5))
     assert app.session.game.actions[-1] == Play(action.seat, SuitedCard(lead, 5))
+
+
+def test_the_npcs_lead_notice_lets_the_compass_take_the_first_arrow() -> None:
+    """The NPC leads: its card's notice lies right above the prediction compass, so the prediction's
+    arrow closes it and chooses the suit at once (arrow and OK), as a card picker's first key does."""
+    played = simulated(3)
+    app = make_app(Tourney(played.setup))
+    game = app.session.game
+    for action in played.actions:
+        screens = app.screens
+        if (isinstance(action, Predict) and len(screens) >= 2 and isinstance(screens[1], NpcScreen)
+                and isinstance(screens[0], TrickScreen) and screens[0].predicting()):
+            break
+        enter_by_keys(app, action)
+    else:
+        raise AssertionError("the simulated game has no trick the NPC leads")
+    while len(app.screens) > 2:  # the places of the trick the NPC won come first: OK reads them
+        app.handle(KeyEvent(Key.OK))
+    compass = app.screens[0]
+    other = next(suit for suit in game.suits if suit != compass.suit and game.room(suit) > 0)
+    arrow = KeyEvent([Key.UP, Key.RIGHT, Key.DOWN, Key.LEFT][game.suits.index(other)])
+    seat = compass.entry.seat
+    assert presses_for(app, Predict(seat, other)) == [arrow, KeyEvent(Key.OK)]
+    assert presses_for(app, Predict(seat, compass.suit)) == [KeyEvent(Key.OK), KeyEvent(Key.OK)]  # OK reads it
+    app.handle(arrow)
+    assert app.top is compass and compass.suit == other
+    app.handle(KeyEvent(Key.OK))
+    assert game.actions[-1] == Predict(seat, other)

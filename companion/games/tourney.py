@@ -214,7 +214,8 @@ class TourneyDeal(Deal[SuitedCard]):
     seen: dict[SuitedCard, str] = field(default_factory=dict, repr=False, compare=False)
     # per suit, the cards that left the hands this deal or lie in the NPC's row, known by number or
     # (a suit-only prediction) by suit alone: the count check's index, out of the repr like ``seen``
-    told: Counter[str] = field(default_factory=Counter, repr=False, compare=False)
+    # (a plain dict holding every suit from the start: the check reads it on every push)
+    told: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -335,6 +336,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         self.suit_data = {entry["code"]: entry for entry in cards["suits"]}
         self.suits: tuple[str, ...] = tuple(self.suit_data)  # strongest first
         self.numbers = tuple(cards["numbers"])
+        self.per_suit = len(self.numbers)  # cards of each suit
         self.places = len(self.suits)  # every trick has a card for each place: a seat per suit
         self.npc: int | None = self.n if self.n < self.places else None
         self.npc_cards: int = cards["npc_cards"]
@@ -391,7 +393,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         return TrickState()
 
     def new_deal(self, index: int, lead: int) -> TourneyDeal:
-        return TourneyDeal(index, lead, self.places)
+        return TourneyDeal(index, lead, self.places, told=dict.fromkeys(self.suits, 0))
 
     def open_trick(self, deal: Deal[Any], lead: int) -> None:
         deal.tricks.append(TourneyTrick(lead, predictions=[None] * self.places))
@@ -459,7 +461,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         if isinstance(action, NpcRow):
             deal.npc_laid, deal.npc_left = action.cards, list(action.cards)
             deal.seen.update(dict.fromkeys(action.cards, "npc"))
-            deal.told.update(card.suit for card in action.cards)
+            for card in action.cards:
+                deal.told[card.suit] += 1
         elif isinstance(action, Predict):
             self.trick.predictions[action.seat] = action
             if action.card is not None:
@@ -559,7 +562,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
                 raise IllegalAction(f"{self._label(action.seat)} has no prediction to make in this trick",
                                     code="tourney.predicted", seat=self._label(action.seat))
             if action.card is None:
-                self._check_suit(action.suit)
+                self._check_suit(deal, action.suit)
                 return
             if action.card.suit != action.suit:
                 raise IllegalPlay(f"a prediction's card is of its suit: {action.card} is no {action.suit}",
@@ -571,16 +574,20 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def room(self, suit: str) -> int:
         """How many cards of ``suit`` can still be in a hand this deal: its numbers, less every card
         of it played, predicted (by its card or by the suit alone) or lying in the NPC's row."""
-        return len(self.numbers) - self.deal.told[suit]
+        return self.per_suit - self.deal.told[suit]
 
-    def _check_suit(self, suit: str, more: int = 1) -> None:
+    def _check_suit(self, deal: TourneyDeal, suit: str, more: int = 1) -> None:
         """A suit-only prediction (or ``more`` cards of the suit going down): the suit exists, and so
         many of its cards can still be in the hands. A suit-only prediction loses the card, so no
         card can be checked for uniqueness; the count per suit still can be."""
         if suit not in self.suits:
             raise IllegalPlay(f"{suit} is not a suit: write {', '.join(self.suits)}", code="tourney.not_a_suit",
                               text=suit, suits=", ".join(self.suits))
-        if self.room(suit) < more:
+        self._check_room(deal, suit, more)
+
+    def _check_room(self, deal: TourneyDeal, suit: str, more: int = 1) -> None:
+        """``more`` cards of ``suit`` (a suit of the game) can still be in the hands this deal."""
+        if deal.told[suit] + more > self.per_suit:
             raise IllegalPlay(f"no {suit} card is left in a hand: all {len(self.numbers)} were played, predicted"
                               f" or lie in the NPC's row this deal", code="tourney.suit_out", suit=suit,
                               count=len(self.numbers))
@@ -589,7 +596,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         if card.suit not in self.suits or card.rank not in self.numbers:
             raise IllegalPlay(f"{card} is not a card: suits are {', '.join(self.suits)}, numbers"
                               f" {self.numbers[0]}-{self.numbers[-1]}", code="not_a_card", text=str(card))
-        seen = self.deal.seen.get(card)
+        deal = self.deal
+        seen = deal.seen.get(card)
         if seen == "played":
             raise IllegalPlay(f"{card} was already played this deal", code="already_played", card=str(card))
         if seen == "prediction":
@@ -597,7 +605,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
                               card=str(card))
         if seen == "npc":
             raise IllegalPlay(f"{card} lies in the NPC's row", code="tourney.npc_card", card=str(card))
-        self._check_suit(card.suit)
+        self._check_room(deal, card.suit)
 
     def _check_row(self, row: NpcRow, row_due: bool) -> None:
         if not row_due:
@@ -608,7 +616,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         for card in row.cards:
             self._check_card(card)
         for suit, count in Counter(card.suit for card in row.cards).items():
-            self._check_suit(suit, count)
+            self._check_suit(self.deal, suit, count)
 
     def _label(self, seat: object) -> str:
         return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.places else repr(seat)

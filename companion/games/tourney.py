@@ -67,7 +67,6 @@ strongest card whatever the lead suit, so P3 is 1st and P2's Shamrock (3rd) hits
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -576,18 +575,18 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         of it played, predicted (by its card or by the suit alone) or lying in the NPC's row."""
         return self.per_suit - self.deal.told[suit]
 
-    def _check_suit(self, deal: TourneyDeal, suit: str, more: int = 1) -> None:
-        """A suit-only prediction (or ``more`` cards of the suit going down): the suit exists, and so
-        many of its cards can still be in the hands. A suit-only prediction loses the card, so no
-        card can be checked for uniqueness; the count per suit still can be."""
+    def _check_suit(self, deal: TourneyDeal, suit: str) -> None:
+        """A suit-only prediction: the suit exists, and a card of it can still be in a hand. A
+        suit-only prediction loses the card, so no card can be checked for uniqueness; the count per
+        suit still can be."""
         if suit not in self.suits:
             raise IllegalPlay(f"{suit} is not a suit: write {', '.join(self.suits)}", code="tourney.not_a_suit",
                               text=suit, suits=", ".join(self.suits))
-        self._check_room(deal, suit, more)
+        self._check_room(deal, suit)
 
-    def _check_room(self, deal: TourneyDeal, suit: str, more: int = 1) -> None:
-        """``more`` cards of ``suit`` (a suit of the game) can still be in the hands this deal."""
-        if deal.told[suit] + more > self.per_suit:
+    def _check_room(self, deal: TourneyDeal, suit: str) -> None:
+        """A card of ``suit`` (a suit of the game) can still be in a hand this deal."""
+        if deal.told[suit] >= self.per_suit:
             raise IllegalPlay(f"no {suit} card is left in a hand: all {len(self.numbers)} were played, predicted"
                               f" or lie in the NPC's row this deal", code="tourney.suit_out", suit=suit,
                               count=len(self.numbers))
@@ -613,10 +612,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         if len(row.cards) != self.npc_cards or len(set(row.cards)) != len(row.cards):
             raise IllegalAction(f"the NPC has {self.npc_cards} different face-up cards, not {len(row.cards)}",
                                 code="tourney.row_size", count=self.npc_cards, given=len(row.cards))
-        for card in row.cards:
+        for card in row.cards:  # the row opens its deal: with 7 cards it never fills a suit's count
             self._check_card(card)
-        for suit, count in Counter(card.suit for card in row.cards).items():
-            self._check_suit(self.deal, suit, count)
 
     def _label(self, seat: object) -> str:
         return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.places else repr(seat)

@@ -12,19 +12,27 @@ a point. A *press* is every key event the planner sends to enter it: moving the 
 choosing between entries (AUX), leaving a notice or a menu to get back to the game screen, the
 confirming OK, and the press that wakes a dimmed display. Nothing the table does is left out.
 
+A second count, printed after the first where it differs: an action whose screen takes its cards
+one at a time (``confirms_each_card``: Tourney's NPC row of 7 face-up cards, one action in the
+record) counted as that many entries. Why: each of those cards is typed, shown on the screen and
+confirmed by its own OK (BACK takes it back), exactly as a played card is, so for the person at
+the table it is 7 entries; the record merely stores the row whole because the NPC's rules need it
+whole. The first figure, the row as one entry, stays the headline; the presses are the same.
+
 Inputs: ``joystick`` is the 5-way joystick (the on-board buttons and the seven-key Pico keypad
 press the same keys); ``keypad`` is the 4x4 card keypad (companion/ui/keypad.py). Tables:
 ``random`` plays any legal card of its real hand alike; ``people`` follows suit as every table
 does and plays its highest or lowest card half the time (companion/sim: PeopleRandom). The screens
 never see the simulated hands: the start of every picker comes from what the table has seen.
 
-``--bound`` adds, per game and player count, for the random table, a floor no four-arrow picker can beat for the
-card entries: even if the device were told the suit of each card for free and every unseen card
-of that suit were equally likely (as for a table playing any legal card), one OK plus the fewest
-arrow presses an ideal picker needs on average (one card under the cursor, four one press away,
-twelve two presses away, ...). Beside it, what the game's own picker took for the same cards
-(the notices before them left first, not counted). Zenjidou's suit is a card's colour as far as
-the table has told it: the cards whose colour is not told yet count as one suit.
+``--bound`` adds, per game and player count, for the random table, a floor no four-arrow picker can
+beat for the card entries (cards picked from a grid; not Tourney's predictions, a suit each): even
+if the device were told the suit of each card for free and every unseen card of that suit were
+equally likely (as for a table playing any legal card), one OK plus the fewest arrow presses an
+ideal picker needs on average (one card under the cursor, four one press away, twelve two presses
+away, ...). Beside it, what the game's own picker took for the same cards (the notices before them
+left first, not counted). Zenjidou's suit is a card's colour as far as the table has told it: the
+cards whose colour is not told yet count as one suit.
 
 ``--facts-known`` adds a line for the device's *second* game with the same deck: each measured game
 is first entered by keys as above on an app whose ``on_fact`` keeps every card fact answered (as the
@@ -105,17 +113,22 @@ def measured(game_id: str, players: int, layout: str, table: str, games: int, se
 
 def figures(game_id: str, players: int, layout: str, table: str, games: int, seed: int,
             facts_known: bool = False) -> str:
-    presses = entries = pages = asked = 0
+    presses = entries = card_entries = pages = asked = 0
     for played, app in measured(game_id, players, layout, table, games, seed, facts_known):
         counter = PageCounter(app)
         for action in played.actions:
+            one_by_one = getattr(app.screens[0], "confirms_each_card", False)
             presses += enter_by_keys(app, action, layout, counter)
             entries += 1
             asked += isinstance(action, Answer)
+            card_entries += len(action.cards) if one_by_one else 1
         pages += counter.pages
     known = f", facts known ({asked} still asked)" if facts_known else ""
+    by_card = (f"; {presses / card_entries:.2f} counting each card of a row as an entry, {card_entries} entries"
+               if card_entries != entries else "")
     return (f"{game_id} {players}p {layout} {table}{known}: {presses / entries:.2f} presses per entry over {games}"
-            f" games ({entries} entries); display bytes per press {pages * PAGE / presses / FULL_FRAME:.1%} of a frame")
+            f" games ({entries} entries{by_card}); display bytes per press {pages * PAGE / presses / FULL_FRAME:.1%}"
+            f" of a frame")
 
 
 def ideal_moves(count: int) -> float:

@@ -96,7 +96,7 @@ class SuitedCard:
 
 @dataclass(frozen=True)
 class SeatCard(RecordAction):
-    """An action of one seat and one suited card (a play, a prediction): a game subclass sets ``type``."""
+    """An action of one seat and one suited card (a play): a game subclass sets ``type``."""
 
     seat: int
     card: SuitedCard

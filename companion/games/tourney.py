@@ -7,6 +7,12 @@ prediction face down, then from the lead's left each plays a card, following the
 A prediction's suit names a place (W 1st, F 2nd, S 3rd, C 4th); it hits when the player's card ends
 at that place. A deal scores 2/3/3/2 per hit by place, plus 1 per trick won or 3 for none.
 
+**A prediction is its suit** (「予想にはカードのスートのみを使用します。数字は無視して下さい。」):
+:class:`Predict` records a seat and a suit, so the device asks four ways, not 56. Its number is not
+asked; records written before, which name the card, still replay unchanged. Without the card no card
+can be refused for having been predicted, so the engine counts per suit instead (:meth:`Tourney.room`):
+a suit whose cards are all played, predicted or in the NPC's row refuses one more.
+
 With three players the device is the fourth hand, the NPC. Its 7 face-up cards are entered once per
 deal (:class:`NpcRow`, front card first within each suit, never re-sorted); from then on *the
 engine plays them itself*: when the NPC's turn comes, the fold puts its card down, with no action
@@ -34,8 +40,9 @@ reveals them all when the trick is complete, so every entry order of the same ca
 same state and the same summary (tested): the record keeps the order the table used, and every
 such record is equivalent.
 
-A prediction proves what a seat held: one revealed in trick *k* of suit S proves a revoke by a seat
-that declined S in an earlier trick (not in trick *k* itself: it left the hand before the play).
+A prediction proves what a seat held: one of suit S revealed in trick *k* proves a revoke by a seat
+that declined S in an earlier trick (not in trick *k* itself: it left the hand before the play). Its
+suit is all the proof needs.
 
 Scoring as the book prints it: a player who hit a 2nd place (3) and a 4th place (2) and won no
 trick (3) makes 8 in the deal:
@@ -48,11 +55,13 @@ trick (3) makes 8 in the deal:
 P1 deals, so P2 leads Cross 9; everyone predicts; P3 has no Cross and plays Wyvern 2, the
 strongest card whatever the lead suit, so P3 is 1st and P2's Shamrock (3rd) hits too:
 
->>> for text in ["C9", "P2?S1", "P3?W5", "P4?C2", "P1?F3", "W2", "C13", "C4"]:
+>>> for text in ["C9", "P2?S", "P3?W", "P4?C", "P1?F", "W2", "C13", "C4"]:
 ...     _ = game.push_text(text)
 >>> result = game.state.deals[0].tricks[0].result
 >>> result.winner, result.places, result.hits
 (2, (4, 3, 1, 2), (False, True, True, False))
+>>> game.room("W"), game.room("C")  # 14 each, less W2 and P3's W; less C9, C13, C4 and P4's C
+(12, 10)
 """
 
 from __future__ import annotations
@@ -82,7 +91,7 @@ from companion.engine.tricks import (
     first_decision,
     seats_in_order,
 )
-from companion.errors import IllegalAction, IllegalPlay
+from companion.errors import IllegalAction, IllegalPlay, RecordError
 from companion.registry import register
 
 NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogue's "tourney.seat.npc")
@@ -103,10 +112,51 @@ class Play(SeatCard):
 
 
 @dataclass(frozen=True)
-class Predict(SeatCard):
-    """A prediction card: only its suit counts, naming the place the seat's playing card will take."""
+class Predict(RecordAction):
+    """A prediction card, entered by its suit: the suit alone names the place the seat's playing card
+    will take (「予想にはカードのスートのみを使用します。数字は無視して下さい。」), so the device asks
+    four ways, not 56. ``card`` is the whole card where it is known (records written before, which
+    named it, read and write back unchanged); it only tells which card left the hand.
 
+    >>> Predict(1, "S").to_json()
+    {'type': 'predict', 'seat': 1, 'suit': 'S'}
+    >>> old = Predict.from_json({"type": "predict", "seat": 1, "card": "S1"})
+    >>> old.suit, old.face, old.to_json()
+    ('S', 'S1', {'type': 'predict', 'seat': 1, 'card': 'S1'})
+    """
+
+    seat: int
+    suit: str
+    card: SuitedCard | None = None
     type: ClassVar[str] = "predict"
+
+    @classmethod
+    def of_card(cls, seat: int, card: SuitedCard) -> Predict:
+        """A prediction naming its whole card (as records written before suit-only predictions do)."""
+        return cls(seat, card.suit, card)
+
+    @property
+    def face(self) -> str:
+        """What the prediction says in a summary: its suit, or its card where the card is known."""
+        return self.suit if self.card is None else str(self.card)
+
+    def to_json(self) -> dict[str, Any]:
+        """A suit-only prediction writes ``suit``; one with its card writes ``card`` alone, as such
+        records always did (so they export byte for byte as they were read)."""
+        if self.card is None:
+            return {"type": self.type, "seat": self.seat, "suit": self.suit}
+        return {"type": self.type, "seat": self.seat, "card": str(self.card)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Predict:
+        if data.get("card") is None:
+            return super().from_json(data)
+        seat_and_card = super().from_json({"suit": "", **data})  # the checks of the seat and the card
+        card = seat_and_card.card
+        assert card is not None  # "card" is in the line and not null
+        if data.get("suit", card.suit) != card.suit:
+            raise RecordError(f"a predict's 'suit' must be its card's suit, {card.suit}")
+        return cls.of_card(seat_and_card.seat, card)
 
 
 @dataclass(frozen=True)
@@ -137,18 +187,18 @@ class TourneyResult(TrickResult):
 class TourneyTrick(Trick[SuitedCard]):
     """A trick's playing cards (``turns``), its predictions by seat, and why the NPC played its card."""
 
-    predictions: list[SuitedCard | None] = field(default_factory=list)
+    predictions: list[Predict | None] = field(default_factory=list)
     npc_reason: Phrase | None = None
 
 
 class PredictionWatch(RevokeWatch):
     """Revoke proofs that also hear of predictions, revealed at the end of their trick."""
 
-    def revealed(self, deal: int, seat: int, card: SuitedCard, trick: int) -> None:
-        """A prediction of ``trick`` proves declines of its suit in earlier tricks only: it was
-        put down before that trick's plays."""
-        for suit, declined_in in self.declined[seat]:
-            if suit == card.suit and declined_in < trick:
+    def revealed(self, deal: int, seat: int, suit: str, trick: int) -> None:
+        """A prediction of ``suit`` in ``trick`` proves declines of that suit in earlier tricks only:
+        it was put down before that trick's plays. Its suit is proof enough, its number is not needed."""
+        for declined, declined_in in self.declined[seat]:
+            if declined == suit and declined_in < trick:
                 self._flag(Revoke(deal, declined_in, seat, suit, trick))
 
 
@@ -161,6 +211,10 @@ class TourneyDeal(Deal[SuitedCard]):
     # every card the device was told of this deal -> "played", "prediction" or "npc" (in the NPC's row):
     # an index over the tricks for the uniqueness check, so it stays out of the state's repr
     seen: dict[SuitedCard, str] = field(default_factory=dict, repr=False, compare=False)
+    # per suit, the cards that left the hands this deal or lie in the NPC's row, known by number or
+    # (a suit-only prediction) by suit alone: the count check's index, out of the repr like ``seen``
+    # (a plain dict holding every suit from the start: the check reads it on every push)
+    told: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -170,9 +224,9 @@ class TourneyDeal(Deal[SuitedCard]):
     def tourney_tricks(self) -> list[TourneyTrick]:
         return self.tricks  # type: ignore[return-value]  # new_trick makes every trick a TourneyTrick
 
-    def predictions(self) -> Iterator[SuitedCard]:
+    def predictions(self) -> Iterator[Predict]:
         for trick in self.tourney_tricks:
-            yield from (card for card in trick.predictions if card is not None)
+            yield from (prediction for prediction in trick.predictions if prediction is not None)
 
 
 # --- the NPC's three rules -------------------------------------------------------------------
@@ -279,8 +333,9 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         cards = self.setup.cards
         self.validate_cards_once(cards)
         self.suit_data = {entry["code"]: entry for entry in cards["suits"]}
-        self.suits = tuple(self.suit_data)  # strongest first
+        self.suits: tuple[str, ...] = tuple(self.suit_data)  # strongest first
         self.numbers = tuple(cards["numbers"])
+        self.per_suit = len(self.numbers)  # cards of each suit
         self.places = len(self.suits)  # every trick has a card for each place: a seat per suit
         self.npc: int | None = self.n if self.n < self.places else None
         self.npc_cards: int = cards["npc_cards"]
@@ -337,7 +392,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         return TrickState()
 
     def new_deal(self, index: int, lead: int) -> TourneyDeal:
-        return TourneyDeal(index, lead, self.places)
+        return TourneyDeal(index, lead, self.places, told=dict.fromkeys(self.suits, 0))
 
     def open_trick(self, deal: Deal[Any], lead: int) -> None:
         deal.tricks.append(TourneyTrick(lead, predictions=[None] * self.places))
@@ -366,8 +421,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         places = [0] * self.places
         for place, turn in enumerate(ranking, start=1):
             places[turn.seat] = place
-        hits = tuple(None if card is None else self.place_of(card.suit) == places[seat]
-                     for seat, card in enumerate(trick.predictions))
+        hits = tuple(None if prediction is None else self.place_of(prediction.suit) == places[seat]
+                     for seat, prediction in enumerate(trick.predictions))
         winner, best = ranking[0].seat, ranking[0].cards[0]
         reason = (_card_phrase("tourney.win", best, winner=self.who(winner)),
                   *((trick.npc_reason,) if trick.npc_reason is not None else ()))
@@ -380,9 +435,9 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
             if not isinstance(trick.result, TourneyResult):
                 continue
             for seat in range(self.n):
-                card = trick.predictions[seat]
-                if card is not None and trick.result.hits[seat]:
-                    hits[seat] += self.hit_points(card.suit)
+                prediction = trick.predictions[seat]
+                if prediction is not None and trick.result.hits[seat]:
+                    hits[seat] += self.hit_points(prediction.suit)
         return hits, [self.trick_points(deal.tricks_won[seat]) for seat in range(self.n)]
 
     def score_deal(self, deal: Deal[Any]) -> list[int]:
@@ -405,9 +460,13 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         if isinstance(action, NpcRow):
             deal.npc_laid, deal.npc_left = action.cards, list(action.cards)
             deal.seen.update(dict.fromkeys(action.cards, "npc"))
+            for card in action.cards:
+                deal.told[card.suit] += 1
         elif isinstance(action, Predict):
-            self.trick.predictions[action.seat] = action.card
-            deal.seen[action.card] = "prediction"
+            self.trick.predictions[action.seat] = action
+            if action.card is not None:
+                deal.seen[action.card] = "prediction"
+            deal.told[action.suit] += 1
         else:
             if self.npc_waits(deal):  # a play entered while predictions are open starts the play phase
                 self._play_npc(deal)
@@ -420,10 +479,10 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
             trick = self.trick
             if self.trick_complete(trick):
                 index = len(deal.tricks) - 1
-                for seat, card in enumerate(trick.predictions):
-                    if card is not None:
+                for seat, prediction in enumerate(trick.predictions):
+                    if prediction is not None:
                         # The ignore below: a Tourney deal has its prediction watch
-                        deal.watch.revealed(deal.index, seat, card, index)  # type: ignore[attr-defined]
+                        deal.watch.revealed(deal.index, seat, prediction.suit, index)  # type: ignore[attr-defined]
                 self.finish_trick(self.state, deal)
             elif self.npc_to_play(deal):
                 self._play_npc(deal)
@@ -440,6 +499,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def _put_down(self, deal: TourneyDeal, seat: int, card: SuitedCard) -> None:
         """A playing card goes down: the layer records the turn, the deal marks the card played."""
         self.put_down(deal, Turn(seat, (card,)))
+        if deal.seen.get(card) != "npc":  # the NPC's row was counted when it was laid
+            deal.told[card.suit] += 1
         deal.seen[card] = "played"
 
     def npc_turn(self, deal: TourneyDeal) -> bool:
@@ -499,13 +560,43 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
             if not 0 <= action.seat < self.n or trick.predictions[action.seat] is not None:
                 raise IllegalAction(f"{self._label(action.seat)} has no prediction to make in this trick",
                                     code="tourney.predicted", seat=self._label(action.seat))
+            if action.card is None:
+                self._check_suit(deal, action.suit)
+                return
+            if action.card.suit != action.suit:
+                raise IllegalPlay(f"a prediction's card is of its suit: {action.card} is no {action.suit}",
+                                  code="tourney.suit_mismatch", card=str(action.card), suit=action.suit)
+            self._check_card(action.card)
+            return
         self._check_card(action.card)
+
+    def room(self, suit: str) -> int:
+        """How many cards of ``suit`` can still be in a hand this deal: its numbers, less every card
+        of it played, predicted (by its card or by the suit alone) or lying in the NPC's row."""
+        return self.per_suit - self.deal.told[suit]
+
+    def _check_suit(self, deal: TourneyDeal, suit: str) -> None:
+        """A suit-only prediction: the suit exists, and a card of it can still be in a hand. A
+        suit-only prediction loses the card, so no card can be checked for uniqueness; the count per
+        suit still can be."""
+        if suit not in self.suits:
+            raise IllegalPlay(f"{suit} is not a suit: write {', '.join(self.suits)}", code="tourney.not_a_suit",
+                              text=suit, suits=", ".join(self.suits))
+        self._check_room(deal, suit)
+
+    def _check_room(self, deal: TourneyDeal, suit: str) -> None:
+        """A card of ``suit`` (a suit of the game) can still be in a hand this deal."""
+        if deal.told[suit] >= self.per_suit:
+            raise IllegalPlay(f"no {suit} card is left in a hand: all {len(self.numbers)} were played, predicted"
+                              f" or lie in the NPC's row this deal", code="tourney.suit_out", suit=suit,
+                              count=len(self.numbers))
 
     def _check_card(self, card: SuitedCard) -> None:
         if card.suit not in self.suits or card.rank not in self.numbers:
             raise IllegalPlay(f"{card} is not a card: suits are {', '.join(self.suits)}, numbers"
                               f" {self.numbers[0]}-{self.numbers[-1]}", code="not_a_card", text=str(card))
-        seen = self.deal.seen.get(card)
+        deal = self.deal
+        seen = deal.seen.get(card)
         if seen == "played":
             raise IllegalPlay(f"{card} was already played this deal", code="already_played", card=str(card))
         if seen == "prediction":
@@ -513,6 +604,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
                               card=str(card))
         if seen == "npc":
             raise IllegalPlay(f"{card} lies in the NPC's row", code="tourney.npc_card", card=str(card))
+        self._check_room(deal, card.suit)
 
     def _check_row(self, row: NpcRow, row_due: bool) -> None:
         if not row_due:
@@ -520,7 +612,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         if len(row.cards) != self.npc_cards or len(set(row.cards)) != len(row.cards):
             raise IllegalAction(f"the NPC has {self.npc_cards} different face-up cards, not {len(row.cards)}",
                                 code="tourney.row_size", count=self.npc_cards, given=len(row.cards))
-        for card in row.cards:
+        for card in row.cards:  # the row opens its deal: with 7 cards it never fills a suit's count
             self._check_card(card)
 
     def _label(self, seat: object) -> str:
@@ -551,32 +643,44 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         decision = self.decision
         if decision is None:
             return
-        unseen = [card for card in self.deck() if card not in self.deal.seen]
+        suits = [suit for suit in self.suits if self.room(suit) > 0]  # a card of it can still be in a hand
+        unseen = [card for card in self.deck() if card not in self.deal.seen and card.suit in suits]
         if decision.kind == "npc":  # every ordered row: lazily, there are billions
             yield from (NpcRow(cards) for cards in itertools.permutations(unseen, self.npc_cards))
             return
         trick = self.trick
         if trick.turns:
             for seat in self.missing_predictions(trick):
-                yield from (Predict(seat, card) for card in unseen)
+                yield from (Predict(seat, suit) for suit in suits)
         if len(trick.turns) < self.places:  # late plays too: the engine accepts them (see check)
             yield from (Play(self.next_player(), card) for card in unseen)
 
     def parse(self, text: str) -> Any:
-        """From the short notation: ``W7`` is the awaited card (a lead, play or prediction),
-        ``P3:W7`` P3's play, ``P3?W7`` P3's prediction, and ``W7 W2 F9 ...`` the NPC's row."""
+        """From the short notation: ``W7`` is the awaited card (a lead, play or prediction; a
+        prediction also by its suit alone, ``W``), ``P3:W7`` P3's play, ``P3?W`` P3's prediction (``P3?W7``
+        naming its card), and ``W7 W2 F9 ...`` the NPC's row."""
         decision = self.decision
         if decision is None:
             raise IllegalAction("the game is over", code="game_over")
         text = text.strip()
         if decision.kind == "npc":
             return NpcRow(tuple(SuitedCard.parse(part) for part in text.replace(",", " ").split()))
-        for mark, kind in ((":", Play), ("?", Predict)):
-            if mark in text:
-                who, card = text.split(mark, 1)
-                return kind(self._parse_seat(who), SuitedCard.parse(card.strip()))
-        kind = Predict if decision.kind == "predict" else Play
-        return kind(decision.seat, SuitedCard.parse(text))
+        if ":" in text:
+            who, card = text.split(":", 1)
+            return Play(self._parse_seat(who), SuitedCard.parse(card.strip()))
+        if "?" in text:
+            who, prediction = text.split("?", 1)
+            return self._parse_prediction(self._parse_seat(who), prediction.strip())
+        if decision.kind == "predict":
+            return self._parse_prediction(decision.seat, text)
+        return Play(decision.seat, SuitedCard.parse(text))
+
+    @staticmethod
+    def _parse_prediction(seat: int, text: str) -> Predict:
+        """``S`` (the suit: all a prediction needs) or ``S1`` (its card too)."""
+        if len(text) == 1 and text.isalpha():
+            return Predict(seat, text.upper())
+        return Predict.of_card(seat, SuitedCard.parse(text))
 
     def _parse_seat(self, text: str) -> int:
         label = text.strip().upper()
@@ -595,7 +699,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         return {
             "places": list(trick.result.places),
             "hits": list(trick.result.hits),
-            "predictions": [None if card is None else str(card) for card in trick.predictions],
+            "predictions": [None if prediction is None else prediction.face for prediction in trick.predictions],
         }
 
     def deal_summary(self, deal: Deal[Any]) -> dict[str, Any]:

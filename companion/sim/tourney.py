@@ -6,6 +6,9 @@ table follows the device's prompts: every prediction before the plays. ``reveal_
 test sets it) is the chance that it enters a trick's plays first and the predictions when they are
 revealed, as records from before the device kept the book's order do: the engine still accepts
 them, and both orders must fold to the same state.
+
+A prediction is a real card of the seat's hand put down face down, but what the table enters is
+its suit (all the device asks): the table keeps which card it was and takes it out of the hand.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ class TourneyTable(DealingTable):
         self.hands: list[list[SuitedCard]] = []
         self.npc_row: list[SuitedCard] = []
         self.npc_pile: list[SuitedCard] = []
+        self.predicted: dict[Predict, SuitedCard] = {}  # the card behind each prediction chosen, by its entry
         self.deal_if_new(game, rng)
 
     def deck(self, game: Tourney) -> list[SuitedCard]:
@@ -55,7 +59,10 @@ class TourneyTable(DealingTable):
         next_play = game.next_player() if len(trick.turns) < game.places else None
         if missing and (next_play is None or rng.random() >= self.reveal_rate):
             seat = rng.choice(missing) if rng.random() < self.shuffle_rate else missing[0]
-            return Predict(seat, rng.choice(self.hands[seat]))
+            card = rng.choice(self.hands[seat])
+            prediction = Predict(seat, card.suit)
+            self.predicted[prediction] = card
+            return prediction
         assert next_play is not None
         return Play(next_play, rng.choice(self.playable(next_play, trick.lead_suit)))
 
@@ -65,7 +72,9 @@ class TourneyTable(DealingTable):
         return following or hand
 
     def after(self, game: Tourney, action: Any) -> None:
-        if isinstance(action, (Play, Predict)):
+        if isinstance(action, Predict):
+            self.hands[action.seat].remove(action.card or self.predicted.pop(action))
+        elif isinstance(action, Play):
             self.hands[action.seat].remove(action.card)
 
 

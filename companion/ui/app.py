@@ -278,7 +278,7 @@ class App:
             raise IllegalAction(self.t("undo.nothing"))
         text = ui.describe(session.game.peek())
         self._stack = [s for s in self._stack if not isinstance(s, Confirm)]
-        self.open(Confirm(self, self.t("undo.title"), text, self._undo))
+        self.open(Confirm(self, self.t("undo.title"), text, self.undo))
 
     def open_menu(self) -> None:
         ui = self.ui
@@ -328,7 +328,9 @@ class App:
         self.session, self.ui = session, ui
         self._stack = [ui.base()]
 
-    def _undo(self) -> None:
+    def undo(self) -> None:
+        """Drop the last entry now: the confirmation's OK, or a screen's own take-back of an entry
+        still on show (Tourney's face-down prediction)."""
         session, ui = self._game_parts()
         session.undo()
         self._stack = [ui.base()]

@@ -44,9 +44,9 @@ def presses_for(app: App, action: Any, layout: str = "joystick") -> list[KeyEven
     if plan is None:
         raise ValueError(f"{action!r} is not what {type(screens[0]).__name__} expects now")
     beneath = screens[1] if len(screens) > 1 else None  # the notice right above the game screen
-    passing = isinstance(beneath, Notice) and beneath.passable() and screens[0].typing() is not None
+    passing = isinstance(beneath, Notice) and beneath.passable() and screens[0].picks()
     if layout == "keypad":
-        plan = keypad_plan(screens[0], plan, typed_only=passing)
+        plan = screens[0].plan_keypad(action) or keypad_plan(screens[0], plan, typed_only=passing)
         leave = [on_keypad(key) for key in leave]
     if passing and isinstance(beneath, Notice) and beneath.begins_entry(plan[0]):
         leave = leave[:-1]  # the entry's first key closes the notice it begins on

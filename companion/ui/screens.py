@@ -66,6 +66,7 @@ class Host(Protocol):
     def close(self, screen: Screen) -> None: ...
     def push(self, action: Any) -> None: ...
     def open_menu(self) -> None: ...
+    def undo(self) -> None: ...
     def new_game_form(self) -> None: ...
     def start_game(self, setup: Setup) -> None: ...
     def change_settings(self, **changes: Any) -> None: ...
@@ -101,6 +102,16 @@ class Screen(ABC):
     def typing(self) -> Typing | None:
         """The card picker the card keypad types into here, or None (its keys then act as the
         joystick's: :mod:`companion.ui.keypad`)."""
+        return None
+
+    def picks(self) -> bool:
+        """Whether this screen is a picker whose first key may close a :meth:`Notice.passable`
+        notice above it and act here (a card picker; Tourney's prediction compass too)."""
+        return self.typing() is not None
+
+    def plan_keypad(self, action: Any) -> list[KeyEvent] | None:
+        """The card keypad's keys for ``action`` where they are the screen's own, not the joystick
+        plan typed (:func:`companion.ui.planner.keypad_plan`); None where they are not."""
         return None
 
     def typed(self, state: Typing) -> None:  # noqa: B027 - optional hook; most screens type nothing
@@ -168,8 +179,7 @@ class Notice(Screen):
         """Whether ``event`` begins the next entry now: this notice lies right above a card picker
         (one above another notice waits for OK: the one beneath was not shown yet)."""
         screens = self.app.screens
-        return (len(screens) == 2 and screens[1] is self and screens[0].typing() is not None
-                and self.begins_entry(event))
+        return len(screens) == 2 and screens[1] is self and screens[0].picks() and self.begins_entry(event)
 
     def on_key(self, event: KeyEvent) -> None:
         if self.passes(event):

@@ -2,11 +2,15 @@
 
 **Trick entry** is one row per hand (four: with three players the NPC's row shows the card the
 device put down for it). A row shows its playing card once down, and ``*`` once its prediction is
-in (face down on the table: the device does not show it). The row being entered has the card
-picker: the suit, then its numbers in two halves (1-7, 8-14), a dot where a card was already seen
-this deal; LEFT/RIGHT step through the suit, UP/DOWN go to the other half and on to the next suit,
-OK enters. The cursor starts where the card is likeliest from what the table has seen (a follower's
-lead suit, a suit's highest or lowest; the only card left ready for OK). The screen leads the table
+in (face down on the table: the device does not show it). The row being entered has, for a
+playing card, the card picker: the suit, then its numbers in two halves (1-7, 8-14), a dot where a
+card was already seen this deal; LEFT/RIGHT step through the suit, UP/DOWN go to the other half and
+on to the next suit, OK enters. The cursor starts where the card is likeliest from what the table
+has seen (a follower's lead suit, a suit's highest or lowest; the only card left ready for OK).
+For a prediction, which is its suit alone, the row is a compass of the four suits, each drawn
+after the arrow that chooses it (on the card keypad, its letter): the cursor starts on the likely
+suit, so a right guess is OK alone and any other suit one arrow and OK; BACK takes the last
+prediction back while predictions are open. The screen leads the table
 through the book's order: the lead's playing card, then the predictions (the row marked ``?``; the
 lead's own first), and only when every prediction is in the playing cards in turn from the lead's
 left (the row marked ``>``). Predictions go down in any
@@ -26,24 +30,29 @@ changes nothing). Revokes, deal scores and the ranking are the shared trick-game
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.engine.tricks import Deal, SuitedCard, Term, Turn
 from companion.errors import IllegalAction
 from companion.games.tourney import NpcRow, Play, Predict, Tourney, TourneyResult, TourneyTrick
-from companion.keys import Key, KeyEvent
+from companion.keys import LETTERS, Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
+from companion.ui.keypad import Typing
 from companion.ui.picker import ARROWS, Grid, shortest
 from companion.ui.screens import Choice, Host, Notice, Screen, register_ui
 from companion.ui.tricks import ResultScreen, Snapshot, TrickScreenBase, TrickUI
 
 NAME_X, CARD_X, CELLS_X = 16, 40, 50
 CELL = 10  # pixel width of one number in the picker row
+SUIT_CELL = 22  # pixel width of one suit of a prediction's compass: its key and its mark
+COMPASS = (Key.UP, Key.RIGHT, Key.DOWN, Key.LEFT)  # the arrow that chooses each suit, strongest first
+COMPASS_MARKS = "↑→↓←"  # drawn before each suit, so the table sees which arrow gives which suit
 HALF = 7  # numbers per picker row: 1-7 and 8-14
 OK = KeyEvent(Key.OK)
 AUX, LONG_AUX = KeyEvent(Key.AUX), KeyEvent(Key.AUX, long=True)
+HELD_ZERO = KeyEvent(Key.N0, long=True)  # AUX on the card keypad
 
 
 @dataclass(frozen=True)
@@ -80,12 +89,16 @@ class TourneyUI(TrickUI[Tourney]):
         seat = "N" if turn.seat == self.game.npc else str(turn.seat + 1)
         return f"{seat}:{self.card_text(turn.cards[0])}"
 
+    def prediction_text(self, prediction: Predict) -> str:
+        """A prediction as its suit's mark (with its number where a record named the card)."""
+        return self.suit_mark(prediction.suit) if prediction.card is None else self.card_text(prediction.card)
+
     def describe(self, action: Any) -> str:
         if isinstance(action, NpcRow):
             return self.app.t("tourney.undo.npc", cards=" ".join(self.card_text(card) for card in action.cards))
         if isinstance(action, Predict):
             return self.app.t("tourney.undo.predict", seat=self.seat_name(action.seat),
-                              card=self.card_text(action.card))
+                              card=self.prediction_text(action))
         if isinstance(action, Play):
             return self.app.t("undo.play", seat=self.seat_name(action.seat), play=self.card_text(action.card))
         raise TypeError(f"{action!r} is not a Tourney action")
@@ -205,7 +218,12 @@ class TourneyScreen(TrickScreenBase):
 
 @TourneyUI.enters("lead", "predict", "play")
 class TrickScreen(TourneyScreen):
-    """Enter the lead's card, the predictions and the playing cards; see the module docstring."""
+    """Enter the lead's card, the predictions and the playing cards; see the module docstring.
+
+    A card is picked from the card grid (``grid``); a prediction is its suit alone (``suit``), a
+    compass: each arrow goes straight to its suit (:data:`COMPASS`), each letter of the card keypad
+    too (A the first suit), so every suit but the one the cursor starts on is one press and OK away.
+    """
 
     def __init__(self, app: Host, ui: TourneyUI) -> None:
         super().__init__(app, ui)
@@ -213,7 +231,10 @@ class TrickScreen(TourneyScreen):
         self.trick: TourneyTrick = self.game.trick
         kind = Predict if self.game.decision.kind == "predict" else Play  # type: ignore[union-attr]
         self.entry = Entry(kind, seat)
-        self.grid = self.grid_for(self.entry)
+        if kind is Predict:
+            self.suit = self.likely_suit(seat)
+        else:
+            self.grid = self.grid_for(self.entry)
 
     def entries(self) -> list[Entry]:
         """What may be entered now, in the order AUX steps through them."""
@@ -222,50 +243,115 @@ class TrickScreen(TourneyScreen):
         predictions = [Entry(Predict, seat) for seat in self.game.missing_predictions(self.trick)]
         return predictions or [Entry(Play, self.game.next_player())]
 
+    def predicting(self) -> bool:
+        return self.entry.kind is Predict
+
     def grid_for(self, entry: Entry) -> Grid[SuitedCard]:
         """The unseen cards, the cursor where the card ``entry`` puts down is fewest presses away as
         far as the table knows: a follower's lead suit, a suit's highest and lowest, none of a suit the
         seat proved it lacks (:meth:`TrickScreenBase.likelihood`); the only card left ready for OK."""
-        grid = card_grid(self.game, last_card(self.game))
-        if entry.kind is Predict:
-            return self.likely_start(entry.seat, grid, self.prediction_likelihood(entry.seat, grid))
-        return self.likely_start(entry.seat, grid)
+        return self.likely_start(entry.seat, card_grid(self.game, last_card(self.game)))
 
-    def prediction_likelihood(self, seat: int, grid: Grid[SuitedCard]) -> Callable[[SuitedCard], float]:
-        """A prediction may be any card of the seat's hand: the lead suit is no likelier (a playing
-        card follows it, a prediction does not), a suit the seat proved it lacks is still out."""
-        played = self.likelihood(seat, grid)
-        lead = self.trick.lead_suit
-        return lambda card: played(card) / (self.FOLLOW_WEIGHT if card.suit == lead else 1.0)
+    def likely_suit(self, seat: int) -> str:
+        """The suit a prediction of ``seat`` most likely has, from what the table has seen: the one
+        with most cards that can still be in that hand (a suit's cards not yet played, predicted or in
+        the NPC's row, none of a suit the seat proved it lacks); the stronger suit on a tie."""
+        void = {suit for suit, _ in self.game.deal.watch.declined[seat]}
+        return max(self.game.suits, key=lambda suit: (0 if suit in void else self.game.room(suit),
+                                                      -self.game.suits.index(suit)))
 
     def next_entry(self, entry: Entry, step: int = 1) -> Entry:
         entries = self.entries()
         return entries[(entries.index(entry) + step) % len(entries)] if entry in entries else entries[0]
 
+    def show(self, entry: Entry) -> None:
+        """Make ``entry`` the one being entered, its cursor on the likeliest value."""
+        self.entry = entry
+        if entry.kind is Predict:
+            self.suit = self.likely_suit(entry.seat)
+        else:
+            self.grid = self.grid_for(entry)
+
     # --- keys ----------------------------------------------------------------------------
 
     def on_key(self, event: KeyEvent) -> None:
         if event.key in ARROWS:
-            self.grid = self.grid.moved(event.key)
+            if self.predicting():
+                self.suit = self.game.suits[COMPASS.index(event.key)]
+            else:
+                self.grid = self.grid.moved(event.key)
         elif event.key is Key.OK:
-            self.app.push(self.entry.kind(self.entry.seat, self.grid.value))
+            seat = self.entry.seat
+            self.app.push(Predict(seat, self.suit) if self.predicting() else Play(seat, self.grid.value))
         elif event.key is Key.AUX:  # held: back to the previous open entry
-            self.entry = self.next_entry(self.entry, -1 if event.long else 1)
-            self.grid = self.grid_for(self.entry)
+            self.show(self.next_entry(self.entry, -1 if event.long else 1))
         elif event.key is Key.BACK:
+            self.take_back_or_menu()
+
+    def on_keypad(self, event: KeyEvent) -> None:
+        """A letter names a prediction's suit (A the first); every other key as on any picker."""
+        if self.predicting() and event.key in LETTERS and not event.long:
+            self.suit = self.game.suits[LETTERS.index(event.key)]
+        else:
+            super().on_keypad(event)
+
+    def take_back_or_menu(self) -> None:
+        """BACK while predictions are open takes back the last one entered (it lies face down, ``*``,
+        in its row), and that seat's prediction is asked again; otherwise BACK opens the menu."""
+        last = self.game.actions[-1] if self.game.actions else None
+        if not (self.predicting() and isinstance(last, Predict) and self.trick.predictions[last.seat] is last):
             self.app.open_menu()
+            return
+        self.app.undo()
+        screen = self.app.screens[0]
+        if isinstance(screen, TrickScreen) and Entry(Predict, last.seat) in screen.entries():
+            screen.show(Entry(Predict, last.seat))
+
+    def typing(self) -> Typing | None:
+        """The card keypad types into the card grid; a prediction's suit is a letter (:meth:`on_keypad`)."""
+        return None if self.predicting() else super().typing()
+
+    def picks(self) -> bool:
+        return self.predicting() or super().picks()
 
     def plan(self, action: Any) -> list[KeyEvent] | None:
-        if not isinstance(action, (Play, Predict)):
+        """AUX to the entry, then for a card the picker's fewest arrows, for a prediction the arrow
+        of its suit (none when the cursor starts on it), then OK. A prediction naming its card (a
+        record from before) is not entered here: the device asks its suit."""
+        keys = self.keys_to_entry(action)
+        if keys is None:
+            return None
+        if isinstance(action, Predict):
+            start = self.suit if keys == [] else self.likely_suit(action.seat)
+            return [*keys, *([] if action.suit == start else [KeyEvent(COMPASS[self.game.suits.index(action.suit)])]),
+                    OK]
+        grid = self.grid if keys == [] else self.grid_for(Entry(Play, action.seat))
+        return keys + shortest(grid, lambda g: g.value == action.card, Grid.steps) + [OK]
+
+    def plan_keypad(self, action: Any) -> list[KeyEvent] | None:
+        """On the card keypad a prediction is its suit's letter and ``#`` (``#`` alone for the suit
+        the cursor starts on); to another seat's prediction, held ``0`` first (then plan again)."""
+        if not isinstance(action, Predict):
+            return None
+        keys = self.keys_to_entry(action)
+        if keys is None:
+            return None
+        if keys:
+            return [HELD_ZERO]  # the keypad's AUX (forward only): the planner asks again after it
+        letter = [] if action.suit == self.suit else [KeyEvent(LETTERS[self.game.suits.index(action.suit)])]
+        return [*letter, KeyEvent(Key.HASH)]
+
+    def keys_to_entry(self, action: Any) -> list[KeyEvent] | None:
+        """The AUX presses (held: backwards) from the entry shown to the one ``action`` is, or None
+        when this screen does not enter it now."""
+        if not isinstance(action, (Play, Predict)) or (isinstance(action, Predict) and action.card is not None):
             return None
         wanted = Entry(type(action), action.seat)
-        if wanted not in self.entries():
-            return None
         entries = self.entries()
+        if wanted not in entries or (isinstance(action, Predict) and action.suit not in self.game.suits):
+            return None
         ahead = (entries.index(wanted) - entries.index(self.entry)) % len(entries)
-        keys = [AUX] * ahead if ahead <= len(entries) - ahead else [LONG_AUX] * (len(entries) - ahead)
-        grid = self.grid if wanted == self.entry else self.grid_for(wanted)
-        return keys + shortest(grid, lambda g: g.value == action.card, Grid.steps) + [OK]
+        return [AUX] * ahead if ahead <= len(entries) - ahead else [LONG_AUX] * (len(entries) - ahead)
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -287,6 +373,17 @@ class TrickScreen(TourneyScreen):
             canvas.text(ROWS - 1, self.t("tourney.hint.aux", seat=self.ui.label(following.seat),
                                          mode=self._mode(following)))
 
+    def _compass(self, canvas: Canvas, row: int) -> None:
+        """The four suits, each after the key that chooses it (its arrow, or on the card keypad its
+        letter), the cursor's inverted; a dot for a suit no hand can still hold."""
+        keys = [letter.value for letter in LETTERS] if self.app.card_keypad else list(COMPASS_MARKS)
+        for index, suit in enumerate(self.game.suits):
+            x = CARD_X + index * SUIT_CELL
+            if self.game.room(suit) > 0:
+                canvas.cell(x, row, SUIT_CELL, keys[index] + self.ui.suit_mark(suit), invert=suit == self.suit)
+            else:
+                canvas.dot(x + SUIT_CELL // 2 - 1, row)
+
     def _mode(self, entry: Entry) -> str:
         mode = "lead" if not self.trick.turns else "predict" if entry.kind is Predict else "play"
         return self.t(f"tourney.mode.{mode}")
@@ -300,6 +397,9 @@ class TrickScreen(TourneyScreen):
             canvas.text(row, self.game.setup.players[seat], x=NAME_X, width=CARD_X - NAME_X - 8)
             if self.trick.predictions[seat] is not None:
                 canvas.text(row, "*", x=CARD_X - 6)
+        if entering and self.predicting():
+            self._compass(canvas, row)
+            return
         if entering:
             draw_picker(canvas, self.ui, self.grid, row)
             return
@@ -313,6 +413,9 @@ class TrickScreen(TourneyScreen):
 @TourneyUI.enters("npc")
 class NpcRowScreen(TourneyScreen):
     """The NPC's face-up cards, as they lie: OK adds the cursor's card, BACK takes the last back."""
+
+    # one action, entered as its cards: each typed, shown and confirmed by its own OK (bench/presses.py)
+    confirms_each_card: ClassVar[bool] = True
 
     def __init__(self, app: Host, ui: TourneyUI) -> None:
         super().__init__(app, ui)
@@ -415,7 +518,7 @@ class PlacesScreen(ResultScreen):
             canvas.text(row, ui.seat_name(seat), x=hand, width=card - hand - 2)
             canvas.text(row, ui.card_text(self.trick.card_of(seat)), x=card)
             predicted = self.trick.predictions[seat]
-            canvas.text(row, ui.card_text(predicted) if predicted is not None else "-", x=guess)
+            canvas.text(row, ui.prediction_text(predicted) if predicted is not None else "-", x=guess)
             if result.hits[seat] is not None:
                 canvas.text(row, self.t("tourney.result.yes" if result.hits[seat] else "tourney.result.no"), x=hit)
         if ui.game.npc is not None:

@@ -43,11 +43,16 @@ def test_random_legal_games_end_and_conserve_cards(n: int, seed: int, rate: floa
             checked.add(deal.index)
             assert isinstance(deal, TourneyDeal)
             assert sum(deal.tricks_won) == 7 and all(t.result is not None for t in deal.tricks)
-            # every card: captured by a trick's winner, on a board as a prediction, or unseen by the device
+            # every card: captured by a trick's winner, on a board as a prediction (known to the device
+            # by its suit alone), or unseen by the device; so every suit's 14 cards are accounted for
             captured = [card for seat in deal.captured for card in seat]
             predicted = list(deal.predictions())
             unseen = [card for hand in table.hands for card in hand] + table.npc_pile
-            assert Counter(captured) + Counter(predicted) + Counter(unseen) == Counter(game.deck())
+            known = Counter(captured) + Counter(unseen)
+            assert set(known.values()) == {1} and set(known) <= set(game.deck())
+            suits = Counter(card.suit for card in known) + Counter(prediction.suit for prediction in predicted)
+            assert suits == Counter(card.suit for card in game.deck())
+            assert all(prediction.card is None for prediction in predicted)  # the table enters suits only
             assert not any(table.hands) and deal.npc_left == []
             assert len(predicted) == 7 * n and len(captured) == 28
 

@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.engine.record import read_record
-from companion.games.tourney import Play, Tourney
+from companion.engine.record import export_lines, read_record
+from companion.games.tourney import Play, Predict, Tourney
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "tourney.jsonl"
+# The same game as records wrote it before predictions were entered by suit: each names its card
+CARD_PREDICTIONS = Path(__file__).resolve().parent / "data" / "card-predictions.jsonl"
 
 
 def replay(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
@@ -56,3 +58,31 @@ def test_replay_text_names_the_npc_and_prints_every_trick(capsys: pytest.Capture
     assert out.count("\n  trick ") == 21 and "NPC:" in out and "for predictions" in out and "Winner" in out
     assert "places [" not in out  # the data is in --json; the text says it in words
     assert "front card of" in out  # the NPC's card explained
+
+
+def test_the_example_enters_every_prediction_by_its_suit() -> None:
+    played = read_record(EXAMPLE.read_text(encoding="utf-8").splitlines()).game
+    predictions = [action for action in played.actions if isinstance(action, Predict)]
+    assert len(predictions) == 63 and all(prediction.card is None for prediction in predictions)
+
+
+def test_a_record_naming_each_predictions_card_still_replays_and_exports_unchanged(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Records written before suit-only predictions: read, replayed and written back byte for byte, and
+    scored exactly as the same game with its predictions entered by suit (only ``predictions`` in the
+    summary says the card)."""
+    lines = CARD_PREDICTIONS.read_text(encoding="utf-8").splitlines()
+    old = read_record(lines).game
+    assert export_lines(old) == lines
+    assert all(action.card is not None for action in old.actions if isinstance(action, Predict))
+    new = read_record(EXAMPLE.read_text(encoding="utf-8").splitlines()).game
+    old_summary, new_summary = old.summary(), new.summary()
+    for summary in (old_summary, new_summary):
+        for deal in summary["deals"]:
+            for trick in deal["tricks"]:
+                trick["predictions"] = [None if p is None else p[0] for p in trick["predictions"]]
+    assert old_summary == new_summary
+    assert main(["replay", str(CARD_PREDICTIONS)]) == 0
+    old_text = capsys.readouterr().out
+    assert main(["replay", str(EXAMPLE)]) == 0
+    assert capsys.readouterr().out == old_text and "Winner" in old_text  # the text shows no prediction

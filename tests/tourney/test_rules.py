@@ -111,7 +111,7 @@ def test_the_decision_asks_for_every_prediction_before_any_play() -> None:
     game = new()
     assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("lead", 1)
     with pytest.raises(IllegalAction, match="leads a playing card before any prediction"):
-        game.push(Predict(2, SuitedCard("W", 1)))
+        game.push(Predict.of_card(2, SuitedCard("W", 1)))
     push(game, "C9")
     assert (game.decision.kind, game.decision.seat) == ("predict", 1)
     push(game, "P3?W1")
@@ -123,7 +123,7 @@ def test_the_decision_asks_for_every_prediction_before_any_play() -> None:
     with pytest.raises(IllegalAction, match="enter the missing predictions"):
         game.push(Play(1, SuitedCard("C", 4)))
     with pytest.raises(IllegalAction, match="no prediction to make"):
-        game.push(Predict(2, SuitedCard("C", 4)))
+        game.push(Predict.of_card(2, SuitedCard("C", 4)))
     push(game, "S4", "P4?S5", "P1?S6")
     assert len(game.state.deal.tricks) == 2 and game.decision.kind == "lead"
 
@@ -135,11 +135,74 @@ def test_cards_are_unique_a_prediction_cannot_be_played_nor_a_played_card_predic
         game.push(Play(2, SuitedCard("S", 1)))
     assert info.value.code == "tourney.prediction_card"
     with pytest.raises(IllegalAction, match="already played"):
-        game.push(Predict(2, SuitedCard("C", 9)))
+        game.push(Predict.of_card(2, SuitedCard("C", 9)))
     push(game, "P3?W5", "P4?C2", "P1?F3", "W2", "C13", "C4")
     for text in ("S1", "W5", "C13"):  # the next deal's trick still refuses them: same deal
         with pytest.raises(IllegalAction):
             game.push_text(text)
+
+
+def test_a_prediction_is_entered_by_its_suit_and_scores_as_its_card_did() -> None:
+    """「予想にはカードのスートのみを使用します。数字は無視して下さい。」: the suit alone names the place."""
+    by_card, by_suit = new(), new()
+    push(by_card, "C9", "P2?S1", "P3?W5", "P4?C2", "P1?F3", "W2", "C13", "C4")
+    push(by_suit, "C9", "P2?S", "P3?w", "P4?C", "F", "W2", "C13", "C4")  # a bare suit: the prediction asked
+    assert by_suit.actions[1:5] == [Predict(1, "S"), Predict(2, "W"), Predict(3, "C"), Predict(0, "F")]
+    assert by_suit.state.deal.tricks[0].result == by_card.state.deal.tricks[0].result
+    summary = by_suit.summary()["deals"][0]["tricks"][0]
+    assert summary["predictions"] == ["F", "S", "W", "C"]
+    assert by_card.summary()["deals"][0]["tricks"][0]["predictions"] == ["F3", "S1", "W5", "C2"]
+
+
+def test_the_legal_predictions_are_one_per_suit() -> None:
+    game = new()
+    push(game, "C9")
+    predictions = [action for action in game.generate_legal_actions() if isinstance(action, Predict)]
+    assert predictions == [Predict(seat, suit) for seat in (1, 2, 3, 0) for suit in "WFSC"]
+
+
+def test_a_suit_whose_cards_are_all_accounted_for_is_refused_for_a_prediction_and_a_play() -> None:
+    """A suit-only prediction loses the card, so no card can be refused as seen; the count per suit
+    still can: 14 Shamrocks, played or predicted, leave none in a hand."""
+    game = new()
+    push(game, "S1", "S", "S", "S", "S", "S2", "S3", "S4")  # 8 Shamrocks; P1's S4 wins
+    push(game, "S5", "S", "S", "S", "S", "S6")  # 14: P1 led S5, P2 played S6
+    assert game.room("S") == 0
+    with pytest.raises(IllegalAction, match="no S card is left in a hand") as info:
+        game.push_text("S7")
+    assert info.value.code == "tourney.suit_out"
+    push(game, "C1", "C2")  # P2's S6 wins
+    push(game, "C3")
+    with pytest.raises(IllegalAction, match="no S card is left in a hand"):
+        game.push_text("S")
+    assert all(action.suit != "S" for action in game.generate_legal_actions() if isinstance(action, Predict))
+    assert not any(isinstance(action, Play) and action.card.suit == "S" for action in game.generate_legal_actions())
+    push(game, "W")
+    assert game.actions[-1] == Predict(1, "W")  # P2 leads the third trick: its own prediction first
+
+
+def test_a_prediction_must_name_a_suit_and_a_card_of_that_suit() -> None:
+    game = new()
+    push(game, "C9")
+    for action, code in ((Predict(1, "X"), "tourney.not_a_suit"),
+                         (Predict(1, "S", SuitedCard("W", 3)), "tourney.suit_mismatch")):
+        with pytest.raises(IllegalAction) as info:
+            game.push(action)
+        assert info.value.code == code
+    with pytest.raises(IllegalAction, match="X is not a suit: write W, F, S, C"):
+        game.push_text("P2?X")
+
+
+def test_suit_only_and_card_predictions_write_and_read_their_own_record_lines() -> None:
+    assert Predict(1, "S").to_json() == {"type": "predict", "seat": 1, "suit": "S"}
+    assert Predict.from_json({"type": "predict", "seat": 1, "suit": "S"}) == Predict(1, "S")
+    old = {"type": "predict", "seat": 1, "card": "S1"}
+    assert Predict.from_json(old) == Predict.of_card(1, SuitedCard("S", 1)) and Predict.from_json(old).to_json() == old
+    assert Predict.from_json({**old, "suit": "S"}).to_json() == old
+    for line, message in (({**old, "suit": "W"}, "must be its card's suit"), ({"type": "predict", "seat": 1}, "suit"),
+                          ({"type": "predict", "seat": 1, "suit": 3}, "suit"), ({**old, "card": "S"}, "not a card")):
+        with pytest.raises(RecordError, match=message):
+            Predict.from_json(line)
 
 
 def test_a_refused_action_changes_nothing() -> None:
@@ -176,6 +239,14 @@ def test_a_prediction_card_proves_a_revoke_when_revealed() -> None:
     push(game, "P3:F9", "P3?C6", "P4?F7", "P1?F6", "P2?F5", "P4:F4", "P1:F2")
     assert game.state.revokes == []  # face down until the trick is complete
     push(game, "P2:F1")
+    [revoke] = game.state.revokes
+    assert (revoke.seat, revoke.suit, revoke.trick, revoke.proved_in_trick) == (2, "C", 0, 1)
+
+
+def test_a_suit_only_prediction_proves_a_revoke_by_its_suit() -> None:
+    game = new()
+    push(game, "C9", "P2?S", "P3?W", "P4?C", "P1?F", "W2", "C13", "C4")  # P3 declines Cross
+    push(game, "P3:F9", "P3?C", "P4?F", "P1?F", "P2?F", "P4:F4", "P1:F2", "P2:F1")
     [revoke] = game.state.revokes
     assert (revoke.seat, revoke.suit, revoke.trick, revoke.proved_in_trick) == (2, "C", 0, 1)
 
@@ -270,7 +341,7 @@ def test_with_p3_leading_the_npc_waits_for_the_predictions() -> None:
     push(game, "P2?C4")
     assert game.trick.card_of(3) == SuitedCard("S", 5)
     assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("play", 0)
-    assert game.pop() == Predict(1, SuitedCard("C", 4)) and game.trick.card_of(3) is None  # undo takes it back
+    assert game.pop() == Predict.of_card(1, SuitedCard("C", 4)) and game.trick.card_of(3) is None  # undo takes it back
 
 
 def test_a_play_entered_before_the_predictions_puts_the_npcs_card_down_first() -> None:
@@ -344,20 +415,26 @@ def test_english_refusal_templates_say_exactly_what_the_engine_says() -> None:
     refuse(NpcRow(tuple(cards("W1"))))
     push(game, ROW)
     refuse(NpcRow(tuple(cards(ROW))))
-    refuse(Predict(1, SuitedCard("C", 9)))
+    refuse(Predict.of_card(1, SuitedCard("C", 9)))
     refuse(Play(1, SuitedCard("W", 3)))
     push(game, "C9", "P2?S1")
     refuse(Play(2, SuitedCard("S", 1)))
-    refuse(Predict(1, SuitedCard("S", 2)))
+    refuse(Predict.of_card(1, SuitedCard("S", 2)))
     refuse("P7?S2")
+    refuse(Predict(2, "X"))
+    refuse(Predict(2, "W", SuitedCard("S", 3)))
     push(game, "P3?S2", "P1?S3", "C10")  # P3 follows; the NPC follows with its front Cross, C7
     refuse(Play(3, SuitedCard("C", 11)))
     push(game, "C12", "F5", "P2:F6", "P3:F7")  # P1 wins and leads; every card is down, no prediction yet
     refuse(Play(0, SuitedCard("F", 8)))
+    game = new()  # every Shamrock played or predicted (see the count check's own test)
+    push(game, "S1", "S", "S", "S", "S", "S2", "S3", "S4", "S5", "S", "S", "S", "S", "S6")
+    refuse("S7")
     codes = {code for code in found if code.startswith("tourney.")}
     assert codes == {"tourney.npc_first", "tourney.row_size", "tourney.row_entered", "tourney.lead_first",
                      "tourney.npc_card", "tourney.prediction_card", "tourney.predicted", "tourney.not_a_seat",
-                     "tourney.npc_plays", "tourney.predictions_missing"}
+                     "tourney.npc_plays", "tourney.predictions_missing", "tourney.not_a_suit",
+                     "tourney.suit_mismatch", "tourney.suit_out"}
     for code in codes:
         key = code.replace("tourney.", "tourney.refusal.", 1)
         assert catalog.text("en", key, **found[code].params) == str(found[code])

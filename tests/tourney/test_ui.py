@@ -117,7 +117,7 @@ def test_the_npc_row_is_entered_card_by_card_and_back_takes_the_last_one_back() 
 def test_the_npcs_card_is_announced_and_needs_no_press() -> None:
     app = three_player_app()
     game = app.session.game
-    enter(app, texts(game, ROW, "F5", "P2?S1", "P3?S2", "P1?S3", "F6"))
+    enter(app, texts(game, ROW, "F5", "P2?S", "P3?S", "P1?S", "F6"))
     assert isinstance(app.top, NpcScreen)
     assert game.trick.card_of(3) == SuitedCard("F", 2)
     check_golden(app.render(), "tourney-npc")
@@ -136,7 +136,7 @@ def test_predictions_in_any_order_aux_steps_through_the_open_predictions_only() 
     assert screen.entry == Entry(Predict, 0)
     app.handle(press(Key.AUX))
     assert screen.entry == Entry(Predict, 1)
-    assert presses_for(app, Predict(0, SuitedCard("S", 3)))[0] == KeyEvent(Key.AUX, long=True)
+    assert presses_for(app, Predict(0, "S"))[0] == KeyEvent(Key.AUX, long=True)
     with pytest.raises(ValueError, match="not what TrickScreen expects"):
         presses_for(app, Play(2, SuitedCard("C", 10)))  # the device never prompts a play now
 
@@ -147,13 +147,13 @@ def test_with_p3_leading_the_npc_plays_at_its_turn_after_the_predictions() -> No
     game = Tourney(Tourney.new_setup(["Aki", "Ben", "Chie"], options={"dealer": 1}, cards=simulated(3).setup.cards))
     app = make_app(game)
     enter(app, texts(game, ROW, "S9"))
-    for text in ("P3?C2", "P1?C3"):
+    for text in ("P3?C", "P1?C"):
         screen = app.top
         assert isinstance(screen, TrickScreen) and screen.entry.kind is Predict
         assert game.trick.card_of(3) is None and not any(e.kind is Play for e in screen.entries())
         enter(app, texts(game, text))
     check_golden(app.render(), "tourney-npc-waits")  # P2's prediction open, the NPC's row empty
-    enter(app, texts(game, "P2?C4"))
+    enter(app, texts(game, "P2?C"))
     assert isinstance(app.top, NpcScreen) and game.trick.card_of(3) == SuitedCard("S", 5)
     check_golden(app.render(), "tourney-npc-turn")
     app.handle(press(Key.OK))
@@ -168,7 +168,7 @@ def mid_prediction(language: str = "en") -> Any:
     """Trick 1 of a 4-player game: P2 led Cross 9; P3 and P4 have predicted; P2's prediction is open."""
     game = Tourney(Tourney.new_setup(["Aki", "Ben", "Chie", "Dai"], cards=simulated(4).setup.cards))
     app = make_app(game, language=language)
-    enter(app, texts(game, "C9", "P3?W5", "P4?C2"))
+    enter(app, texts(game, "C9", "P3?W", "P4?C"))
     return app
 
 
@@ -179,14 +179,14 @@ def test_prediction_entry() -> None:
 
 def test_places_and_hits_after_the_trick() -> None:
     app = mid_prediction()
-    enter(app, texts(app.session.game, "S1", "P1?F3", "W2", "C13", "C4"))
+    enter(app, texts(app.session.game, "S", "P1?F", "W2", "C13", "C4"))
     assert isinstance(app.top, PlacesScreen)
     check_golden(app.render(), "tourney-result")
 
 
 def test_places_with_the_npc_and_the_reminder() -> None:
     app = three_player_app()
-    enter(app, texts(app.session.game, ROW, "S9", "P2?C2", "P3?C3", "P1?C4", "S10", "S2"))
+    enter(app, texts(app.session.game, ROW, "S9", "P2?C", "P3?C", "P1?C", "S10", "S2"))
     assert isinstance(app.top, PlacesScreen)
     check_golden(app.render(), "tourney-result-npc")
 
@@ -194,9 +194,9 @@ def test_places_with_the_npc_and_the_reminder() -> None:
 def test_a_revoke_proved_by_a_prediction_is_shown_after_the_places() -> None:
     app = mid_prediction()
     game = app.session.game
-    enter(app, texts(game, "S1", "P1?F3", "W2", "C13", "C4"))  # P3 declined Cross
+    enter(app, texts(game, "S", "P1?F", "W2", "C13", "C4"))  # P3 declined Cross
     keys(app, "OK")
-    enter(app, texts(game, "F9", "P3?C6", "P4?F7", "P1?F6", "P2?F5", "F4", "F2", "F1"))
+    enter(app, texts(game, "F9", "P3?C", "P4?F", "P1?F", "P2?F", "F4", "F2", "F1"))
     assert isinstance(app.top, PlacesScreen)
     keys(app, "OK")
     assert isinstance(app.top, RevokeScreen) and app.top.revoke.seat == 2
@@ -252,29 +252,89 @@ def test_a_follower_starts_on_the_lead_suit_and_a_right_guess_is_one_press() -> 
     assert isinstance(screen, TrickScreen) and screen.entry == Entry(Play, action.seat)
     lead = screen.trick.lead_suit
     assert screen.grid.value.suit == lead
-    ranks = [value.rank for row in screen.grid.rows for _, value in row if value.suit == lead]
-    assert screen.grid.value.rank in (min(ranks), max(ranks))  # people win high or duck low
+    # people win high or duck low: no start is fewer presses away, on average, than the cursor's
+    weight = screen.likelihood(action.seat, screen.grid)
+    grid = screen.grid
+
+    def expected(start: Any) -> float:
+        distance = start.distances()
+        places = [((r, c), value) for r, row in enumerate(grid.rows) for c, (_, value) in enumerate(row)]
+        return sum(weight(value) * distance[place] for place, value in places)
+
+    ranks = [value.rank for row in grid.rows for _, value in row if value.suit == lead]
+    extremes = [grid.at(SuitedCard(lead, rank)) for rank in (min(ranks), max(ranks))]
+    assert all(expected(grid) <= expected(extreme) + 1e-9 for extreme in extremes)
     guessed = Play(action.seat, screen.grid.value)
     assert presses_for(app, guessed) == [KeyEvent(Key.OK)]
     assert presses_for(app, guessed, "keypad") == [KeyEvent(Key.HASH)]
 
 
-def test_a_prediction_does_not_favour_the_lead_suit_and_skips_a_suit_the_seat_lacks() -> None:
-    app = mid_prediction()
+def test_a_prediction_starts_on_the_suit_with_most_cards_left_and_skips_a_suit_the_seat_lacks() -> None:
+    app = mid_prediction()  # C9 led, W and C predicted: 13 W, 14 F, 14 S, 12 C can still be in a hand
     screen = app.top
-    assert isinstance(screen, TrickScreen) and screen.entry == Entry(Predict, 1)
-    weight = screen.prediction_likelihood(1, screen.grid)
-    assert weight(SuitedCard("C", 5)) == weight(SuitedCard("F", 5))  # C led: no likelier as a prediction
-    assert screen.likelihood(1, screen.grid)(SuitedCard("C", 5)) > weight(SuitedCard("C", 5))
+    assert isinstance(screen, TrickScreen) and screen.entry == Entry(Predict, 1) and screen.typing() is None
+    assert screen.suit == "F"  # F and S tie: the stronger; the lead suit is no likelier for a prediction
     game = app.session.game
-    game.state.deal.watch.declined[1].append(("W", 0))  # as if P2 had declined Wyvern earlier
+    game.state.deal.watch.declined[1].append(("F", 0))  # as if P2 had declined Fleur-de-lis earlier
     try:
-        assert weight(SuitedCard("W", 5)) > 0
-        lacking = screen.prediction_likelihood(1, screen.grid)
-        assert lacking(SuitedCard("W", 5)) == 0
-        assert screen.grid_for(Entry(Predict, 1)).value.suit != "W"
+        assert screen.likely_suit(1) == "S"
     finally:
         game.state.deal.watch.declined[1].pop()
+
+
+@pytest.mark.parametrize("suit", ["W", "F", "S", "C"])
+def test_the_likely_suit_is_one_press_and_every_other_suit_two_on_the_joystick(suit: str) -> None:
+    app = mid_prediction()
+    keys_for = presses_for(app, Predict(1, suit))
+    arrow = {"W": Key.UP, "F": Key.RIGHT, "S": Key.DOWN, "C": Key.LEFT}[suit]  # drawn beside each suit
+    assert keys_for == ([KeyEvent(Key.OK)] if suit == "F" else [KeyEvent(arrow), KeyEvent(Key.OK)])
+    for event in keys_for:
+        app.handle(event)
+    assert app.session.game.actions[-1] == Predict(1, suit)
+    assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Predict, 0)  # P1's prediction next
+
+
+@pytest.mark.parametrize(("letter", "suit"), [(Key.A, "W"), (Key.B, "F"), (Key.C, "S"), (Key.D, "C")])
+def test_on_the_keypad_a_letter_names_the_suit_and_hash_enters_it(letter: Key, suit: str) -> None:
+    app = mid_prediction()
+    app.handle(KeyEvent(letter))
+    assert app.top.suit == suit and len(app.session.game.actions) == 3  # shown, not entered yet
+    app.handle(KeyEvent(Key.HASH))
+    assert app.session.game.actions[-1] == Predict(1, suit)
+    expected = [KeyEvent(Key.HASH)] if suit == "F" else [KeyEvent(letter), KeyEvent(Key.HASH)]
+    assert presses_for(mid_prediction(), Predict(1, suit), "keypad") == expected
+    fresh = mid_prediction()
+    fresh.handle(KeyEvent(Key.HASH))  # # alone: the likely suit
+    assert fresh.session.game.actions[-1] == Predict(1, "F")
+
+
+def test_back_takes_the_face_down_prediction_back_and_asks_that_seat_again() -> None:
+    app = mid_prediction()
+    game = app.session.game
+    keys(app, "DOWN", "OK")  # P2 predicts Shamrock; P1's prediction is next
+    assert game.actions[-1] == Predict(1, "S") and app.top.entry == Entry(Predict, 0)
+    assert app.top.trick.predictions[1] == Predict(1, "S")  # in, face down: its row shows `*`
+    keys(app, "BACK")
+    assert game.actions[-1] == Predict(3, "C") and isinstance(app.top, TrickScreen)
+    assert app.top.entry == Entry(Predict, 1) and app.top.suit == "F"  # asked again, on the likely suit
+    keys(app, "LEFT", "OK")
+    assert game.actions[-1] == Predict(1, "C")
+    keys(app, "OK")  # P1's prediction, the last: the plays begin
+    assert isinstance(app.top, TrickScreen) and app.top.entry.kind is Play
+    keys(app, "BACK")  # no prediction open: BACK opens the menu, as on every game screen
+    assert game.actions[-1] == Predict(0, "F") and not isinstance(app.top, TrickScreen)
+
+
+def test_a_suit_whose_cards_are_all_accounted_for_is_drawn_as_a_dot_and_refused() -> None:
+    app = mid_prediction()
+    game = app.session.game
+    game.state.deal.told["W"] = 14  # as if every Wyvern had been played or predicted this deal
+    try:
+        app.render()
+        keys(app, "UP", "OK")
+        assert len(game.actions) == 3 and "no W card is left in a hand" in (app.message or "")
+    finally:
+        game.state.deal.told["W"] = 1
 
 
 def test_the_only_card_left_is_ready_for_ok_on_both_inputs() -> None:
@@ -328,3 +388,31 @@ def test_on_the_keypad_a_follower_types_the_number_alone_and_1_waits_for_hash_be
     assert len(app.session.game.actions) == entered
     app.handle(KeyEvent(Key.N5))
     assert app.session.game.actions[-1] == Play(action.seat, SuitedCard(lead, 5))
+
+
+def test_the_npcs_lead_notice_lets_the_compass_take_the_first_arrow() -> None:
+    """The NPC leads: its card's notice lies right above the prediction compass, so the prediction's
+    arrow closes it and chooses the suit at once (arrow and OK), as a card picker's first key does."""
+    played = simulated(3)
+    app = make_app(Tourney(played.setup))
+    game = app.session.game
+    for action in played.actions:
+        screens = app.screens
+        if (isinstance(action, Predict) and len(screens) >= 2 and isinstance(screens[1], NpcScreen)
+                and isinstance(screens[0], TrickScreen) and screens[0].predicting()):
+            break
+        enter_by_keys(app, action)
+    else:
+        raise AssertionError("the simulated game has no trick the NPC leads")
+    while len(app.screens) > 2:  # the places of the trick the NPC won come first: OK reads them
+        app.handle(KeyEvent(Key.OK))
+    compass = app.screens[0]
+    other = next(suit for suit in game.suits if suit != compass.suit and game.room(suit) > 0)
+    arrow = KeyEvent([Key.UP, Key.RIGHT, Key.DOWN, Key.LEFT][game.suits.index(other)])
+    seat = compass.entry.seat
+    assert presses_for(app, Predict(seat, other)) == [arrow, KeyEvent(Key.OK)]
+    assert presses_for(app, Predict(seat, compass.suit)) == [KeyEvent(Key.OK), KeyEvent(Key.OK)]  # OK reads it
+    app.handle(arrow)
+    assert app.top is compass and compass.suit == other
+    app.handle(KeyEvent(Key.OK))
+    assert game.actions[-1] == Predict(seat, other)

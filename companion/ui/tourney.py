@@ -8,8 +8,8 @@ card was already seen this deal; LEFT/RIGHT step through the suit, UP/DOWN go to
 on to the next suit, OK enters. The cursor starts where the card is likeliest from what the table
 has seen (a follower's lead suit, a suit's highest or lowest; the only card left ready for OK).
 For a prediction, which is its suit alone, the row is a compass of the four suits, each drawn
-after the arrow that chooses it (on the card keypad, its letter): the cursor starts on the likely
-suit, so a right guess is OK alone and any other suit one arrow and OK; BACK takes the last
+after the arrow that chooses it (on the card keypad, its letter, which enters it at once): the cursor starts
+on the likely suit, so a right guess is OK alone and any other suit one arrow and OK; BACK takes the last
 prediction back while predictions are open. The screen leads the table
 through the book's order: the lead's playing card, then the predictions (the row marked ``?``; the
 lead's own first), and only when every prediction is in the playing cards in turn from the lead's
@@ -289,9 +289,10 @@ class TrickScreen(TourneyScreen):
             self.take_back_or_menu()
 
     def on_keypad(self, event: KeyEvent) -> None:
-        """A letter names a prediction's suit (A the first); every other key as on any picker."""
+        """A letter enters a prediction of its suit (A the first) at once: it names the whole entry,
+        as a digit naming a card alone does (BACK takes it back); every other key as on any picker."""
         if self.predicting() and event.key in LETTERS and not event.long:
-            self.suit = self.game.suits[LETTERS.index(event.key)]
+            self.app.push(Predict(self.entry.seat, self.game.suits[LETTERS.index(event.key)]))
         else:
             super().on_keypad(event)
 
@@ -329,8 +330,8 @@ class TrickScreen(TourneyScreen):
         return keys + shortest(grid, lambda g: g.value == action.card, Grid.steps) + [OK]
 
     def plan_keypad(self, action: Any) -> list[KeyEvent] | None:
-        """On the card keypad a prediction is its suit's letter and ``#`` (``#`` alone for the suit
-        the cursor starts on); to another seat's prediction, held ``0`` first (then plan again)."""
+        """On the card keypad a prediction is its suit's letter alone (``#`` for the suit the cursor
+        starts on); to another seat's prediction, held ``0`` first (then plan again)."""
         if not isinstance(action, Predict):
             return None
         keys = self.keys_to_entry(action)
@@ -338,8 +339,9 @@ class TrickScreen(TourneyScreen):
             return None
         if keys:
             return [HELD_ZERO]  # the keypad's AUX (forward only): the planner asks again after it
-        letter = [] if action.suit == self.suit else [KeyEvent(LETTERS[self.game.suits.index(action.suit)])]
-        return [*letter, KeyEvent(Key.HASH)]
+        if action.suit == self.suit:
+            return [KeyEvent(Key.HASH)]
+        return [KeyEvent(LETTERS[self.game.suits.index(action.suit)])]
 
     def keys_to_entry(self, action: Any) -> list[KeyEvent] | None:
         """The AUX presses (held: backwards) from the entry shown to the one ``action`` is, or None

@@ -295,14 +295,15 @@ def test_the_likely_suit_is_one_press_and_every_other_suit_two_on_the_joystick(s
 
 
 @pytest.mark.parametrize(("letter", "suit"), [(Key.A, "W"), (Key.B, "F"), (Key.C, "S"), (Key.D, "C")])
-def test_on_the_keypad_a_letter_names_the_suit_and_hash_enters_it(letter: Key, suit: str) -> None:
+def test_on_the_keypad_a_letter_enters_its_suit_at_once_and_back_takes_it_back(letter: Key, suit: str) -> None:
     app = mid_prediction()
-    app.handle(KeyEvent(letter))
-    assert app.top.suit == suit and len(app.session.game.actions) == 3  # shown, not entered yet
-    app.handle(KeyEvent(Key.HASH))
-    assert app.session.game.actions[-1] == Predict(1, suit)
-    expected = [KeyEvent(Key.HASH)] if suit == "F" else [KeyEvent(letter), KeyEvent(Key.HASH)]
-    assert presses_for(mid_prediction(), Predict(1, suit), "keypad") == expected
+    expected = [KeyEvent(Key.HASH)] if suit == "F" else [KeyEvent(letter)]
+    assert presses_for(app, Predict(1, suit), "keypad") == expected
+    app.handle(KeyEvent(letter))  # the letter names the whole entry, as a digit naming a card alone does
+    game = app.session.game
+    assert game.actions[-1] == Predict(1, suit) and app.top.entry == Entry(Predict, 0)
+    app.handle(KeyEvent(Key.STAR))  # BACK: the face-down prediction comes back and P2 is asked again
+    assert len(game.actions) == 3 and app.top.entry == Entry(Predict, 1)
     fresh = mid_prediction()
     fresh.handle(KeyEvent(Key.HASH))  # # alone: the likely suit
     assert fresh.session.game.actions[-1] == Predict(1, "F")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -68,6 +70,17 @@ def test_export_to_a_path_that_cannot_be_a_file_is_refused_first(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, where: str, says: str) -> None:
     code, out, err = run(capsys, "export", str(EXAMPLES / "tezuma.jsonl"), "-o", str(tmp_path / where))
     assert code == 2 and out == "" and err.count("\n") == 1 and says in err
+
+
+def test_export_to_a_pipe_is_refused_and_leaves_the_pipe_in_place(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The export is renamed into place: over a named pipe (or /dev/stdout, run as root) it would
+    replace the pipe by a regular file instead of writing into it."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    code, out, err = run(capsys, "export", str(EXAMPLES / "tezuma.jsonl"), "-o", str(pipe))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "not a regular file" in err
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
 
 
 def test_replay_words_counts_as_a_person_would(capsys: pytest.CaptureFixture[str]) -> None:

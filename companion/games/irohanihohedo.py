@@ -192,6 +192,9 @@ class Irohanihohedo(TrickGame[IroState]):
                        for k, v in cards["numbers_by_players"].items()),
                    "'numbers_by_players' lists 'cards_per_colour_per_player' x players numbers for each count")
         check.need(cards["hand_size"] > 0, "'hand_size' must be a whole number > 0")
+        # 0 would make every deck empty; more than the numbers allow, no deck a table names could be whole
+        check.need(0 < cards["cards_per_colour_per_player"] * cls.max_players <= len(cards["numbers"]),
+                   "'cards_per_colour_per_player' must be > 0 and, times 6 players, at most the numbers listed")
 
     @classmethod
     def known_deck(cls, cards: Mapping[str, Any], facts: Mapping[str, Any], players: int) -> DeckFacts:

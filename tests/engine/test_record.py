@@ -79,6 +79,16 @@ def test_bad_headers(header, reason):
     assert reason in str(failure) and failure.line == 1
 
 
+def test_a_header_with_bad_table_facts_leaves_no_game(lines):
+    """The game was built before its table facts were checked, and kept: replay showed, and the
+    device resumed, a game from a header it had refused."""
+    header = json.loads(lines[0])
+    header["table_facts"] = {"points": {"3": {"5": {}}}}
+    builder = read_record([json.dumps(header), *lines[1:]])
+    assert builder.failure is not None and builder.failure.line == 1 and "table facts" in str(builder.failure)
+    assert builder.game is None and builder.good == 0
+
+
 def test_a_plain_visitor_raises_and_an_empty_record_is_an_error():
     with pytest.raises(RecordError, match="empty"):
         read_record(["", "  "], RecordVisitor())

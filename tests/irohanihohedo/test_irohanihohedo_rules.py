@@ -236,6 +236,15 @@ def test_damaged_card_data_is_refused_by_name() -> None:
         Irohanihohedo.validate_cards(broken)
 
 
+@pytest.mark.parametrize("per_player", [0, 3])
+def test_cards_per_colour_per_player_must_make_a_deck_the_numbers_hold(per_player: int) -> None:
+    """0 made every deck empty (a device resuming such a record crashed drawing its card grid);
+    3 x 6 players is more numbers than there are."""
+    broken = dict(CARDS, cards_per_colour_per_player=per_player)
+    with pytest.raises(CardDataError, match="'cards_per_colour_per_player' must be > 0"):
+        Irohanihohedo.validate_cards(broken)
+
+
 def test_player_counts_outside_three_to_six_are_refused() -> None:
     with pytest.raises(IllegalAction, match="Irohanihohedo is for 3-6 players, not 2"):
         Irohanihohedo.new_setup("AB", cards=CARDS)

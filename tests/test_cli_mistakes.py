@@ -51,6 +51,29 @@ def test_a_card_fact_out_of_its_range_is_refused_when_imported(
     assert not facts.exists()
 
 
+LONG = "9" * 5000  # more digits than int() reads: is_digits said yes, then int() raised ValueError
+
+
+@pytest.mark.parametrize(("game", "key"), [
+    ("tezuma-2015", f"points:3:{LONG}"),
+    ("zenjidou", f"card:{LONG}:colour"),
+    ("irohanihohedo", f"numbers:{LONG}:5"),
+    ("irohanihohedo", f"numbers:3:{LONG}"),
+])
+def test_a_fact_key_of_thousands_of_digits_is_refused_when_set_or_imported(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, game: str, key: str) -> None:
+    facts, other = tmp_path / "facts.json", tmp_path / "other.json"
+    code, out, err = run(capsys, "cards", "--facts", str(facts), "set", game, key, "1")
+    assert (code, out) == (2, "") and "facts are" in refusal(err)
+    table: dict[str, object] = {}
+    for part in reversed(key.split(":")):
+        table = {part: table or 1}
+    other.write_text(json.dumps({game: table}), encoding="utf-8")
+    code, out, err = run(capsys, "cards", "--facts", str(facts), "import", str(other))
+    assert (code, out) == (2, "") and game in refusal(err)
+    assert not facts.exists()
+
+
 def test_irohanihohedo_facts_are_used_or_not(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     facts = tmp_path / "facts.json"
     code, _, err = run(capsys, "cards", "--facts", str(facts), "set", "irohanihohedo", "numbers:5:11", "2")

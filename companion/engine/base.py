@@ -107,13 +107,19 @@ def is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def is_digits(text: str) -> bool:
-    """Typed digits ``int`` can read: ``str.isdigit`` also accepts superscripts like ``"¹"``, which it cannot.
+MAX_DIGITS = 18
+"""The longest number a record, a facts key or a keypad command may spell: every count, card and
+seat is far shorter, and ``int`` refuses (ValueError) more than 4,300 digits."""
 
-    >>> is_digits("12"), is_digits("¹"), is_digits("")
-    (True, False, False)
+
+def is_digits(text: str) -> bool:
+    """Typed digits ``int`` can read: ``str.isdigit`` also accepts superscripts like ``"¹"``, which it
+    cannot, and a key of thousands of digits (from a damaged file) is no number either.
+
+    >>> is_digits("12"), is_digits("¹"), is_digits(""), is_digits("9" * 5000)
+    (True, False, False, False)
     """
-    return text.isascii() and text.isdigit()
+    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
 
 
 @dataclass(frozen=True)

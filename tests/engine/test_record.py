@@ -51,6 +51,7 @@ def test_meta_keys_are_ignored(lines):
         ('{"type":"castle"}', "unknown action type 'castle'"),
         ('{"type":"play","seat":"one","cards":[]}', "integer 'seat'"),
         ('{"type":"play","seat":0,"cards":["Q7"]}', "suits are"),
+        ('{"type":"play","seat":0,"cards":["B' + "9" * 5000 + '"]}', "is not a card"),  # int() reads 4,300
         ('{"type":"undo"}', None),
     ],
 )

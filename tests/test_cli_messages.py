@@ -138,3 +138,19 @@ def test_run_help_is_plain_text_with_the_exit_statuses(capsys: pytest.CaptureFix
     assert code == 0 and "Exit status: 0 stopped normally, 2 a configuration or usage" in out
     assert "``" not in out and ":class:" not in out
     assert "--config-toml" in out and "--page-address-offset" in out and "--i2c-address" in out
+
+
+def test_replay_prints_no_escape_sequence_a_record_carries(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Seat names and the card data's names come from the record: printed raw, a hostile one
+    cleared the terminal or set its title. They print with "?" for each control character."""
+    first, rest = (EXAMPLES / "tezuma.jsonl").read_text(encoding="utf-8").split("\n", 1)
+    header = json.loads(first)
+    header["players"][0] = "\x1b[2J\x1b[31mAki\u202e"
+    for ability in header["cards"]["abilities"]:
+        ability["en"] = "\x1b]0;pwned\x07" + ability["en"]
+    record = tmp_path / "hostile.jsonl"
+    record.write_text(json.dumps(header) + "\n" + rest, encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(record))
+    assert code == 0 and err == ""
+    assert "P1 ?[2J?[31mAki?" in out and "?]0;pwned?Baby Chicks" in out
+    assert all(char == "\n" or char.isprintable() for char in out)

@@ -22,11 +22,11 @@ import unicodedata
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")  # what spreadsheets read as a formula (OWASP's list)
 
 
-def printable(text: object, limit: int = 200) -> str:
+def printable(text: object, limit: int | None = 200) -> str:
     """``text`` with every control or format character (C0, C1, DEL, bidi overrides) as ``?``,
-    cut to ``limit`` characters."""
+    cut to ``limit`` characters (None: never cut)."""
     value = str(text)
-    if len(value) > limit:
+    if limit is not None and len(value) > limit:
         value = value[: limit - 1] + "…"
     return "".join("?" if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in value)
 

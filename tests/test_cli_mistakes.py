@@ -165,3 +165,18 @@ def test_an_option_mistake_is_one_line_naming_the_option_and_the_command(
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and err.startswith(f"companion: {says}"), err
     assert "usage:" not in err
+
+
+@pytest.mark.parametrize(("event", "says"), [
+    ('broker = "mqtt://[::1"', "[event] broker must be mqtt://HOST[:PORT]"),
+    ('broker = "mqtts://10.0.0.2"\nca_file = "CONFIG"', "not a CA certificate (PEM)"),
+])
+def test_a_broken_event_section_stops_run_with_one_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, event: str, says: str) -> None:
+    """An unclosed IPv6 bracket (urlsplit's ValueError) and a CA file that is no certificate (paho's
+    ssl.SSLError, raised once the device ran) were tracebacks."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'[event]\nevent = "cup"\ntable = "1"\n{event.replace("CONFIG", str(config))}\n',
+                      encoding="utf-8")
+    code, out, err = run(capsys, "run", "--mock", "--check", "--config-toml", str(config))
+    assert (code, out) == (2, "") and says in refusal(err)

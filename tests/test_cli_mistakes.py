@@ -74,6 +74,20 @@ def test_a_fact_key_of_thousands_of_digits_is_refused_when_set_or_imported(
     assert not facts.exists()
 
 
+@pytest.mark.parametrize(("game", "key"), [
+    ("tezuma-2015", "points:3:05"), ("zenjidou", "card:05:colour"), ("irohanihohedo", "numbers:03:5"),
+    ("irohanihohedo", "numbers:3:05"),
+])
+def test_a_number_with_a_leading_zero_in_a_fact_key_is_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, game: str, key: str) -> None:
+    """A second spelling of one number: never looked up (the game asked again), or, for
+    Irohanihohedo's deck, a number counted twice."""
+    facts = tmp_path / "facts.json"
+    code, out, err = run(capsys, "cards", "--facts", str(facts), "set", game, key, "1")
+    assert (code, out) == (2, "") and f"not {key!r}" in refusal(err)
+    assert not facts.exists()
+
+
 def test_irohanihohedo_facts_are_used_or_not(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     facts = tmp_path / "facts.json"
     code, _, err = run(capsys, "cards", "--facts", str(facts), "set", "irohanihohedo", "numbers:5:11", "2")

@@ -113,13 +113,15 @@ seat is far shorter, and ``int`` refuses (ValueError) more than 4,300 digits."""
 
 
 def is_digits(text: str) -> bool:
-    """Typed digits ``int`` can read: ``str.isdigit`` also accepts superscripts like ``"¹"``, which it
-    cannot, and a key of thousands of digits (from a damaged file) is no number either.
+    """A whole number >= 0 as the product writes one, which ``int`` reads back: ``str.isdigit`` also
+    accepts superscripts like ``"¹"``, which it cannot; a key of thousands of digits (from a damaged
+    file) is no number; and a leading zero would be a second spelling of a number ("01" and "1",
+    two facts for one card, or a card counted twice in a deck).
 
-    >>> is_digits("12"), is_digits("¹"), is_digits(""), is_digits("9" * 5000)
-    (True, False, False, False)
+    >>> is_digits("12"), is_digits("0"), is_digits("¹"), is_digits(""), is_digits("9" * 5000), is_digits("01")
+    (True, True, False, False, False, False)
     """
-    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
+    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS and (text == "0" or text[0] != "0")
 
 
 @dataclass(frozen=True)

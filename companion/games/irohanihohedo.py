@@ -208,7 +208,9 @@ class Irohanihohedo(TrickGame[IroState]):
             return DeckFacts(wanted, tuple(cards["numbers"]))
         by_count = facts.get("numbers") if isinstance(facts.get("numbers"), dict) else {}
         told_facts = by_count.get(str(players), {}) if isinstance(by_count, dict) else {}
-        told = tuple(sorted(int(n) for n, used in told_facts.items() if used)) if isinstance(told_facts, dict) else ()
+        # each number of the deck looked up by its own key: a hand-edited file's "01" or "99" names
+        # no card, and must not count one twice or add one the deck lacks
+        told = tuple(sorted(n for n in cards["numbers"] if isinstance(told_facts, dict) and told_facts.get(str(n))))
         return DeckFacts(wanted, told if len(told) == wanted else None, told)
 
     @classmethod

@@ -154,3 +154,13 @@ def test_replay_prints_no_escape_sequence_a_record_carries(capsys: pytest.Captur
     assert code == 0 and err == ""
     assert "P1 ?[2J?[31mAki?" in out and "?]0;pwned?Baby Chicks" in out
     assert all(char == "\n" or char.isprintable() for char in out)
+
+
+def test_replay_on_a_terminal_that_cannot_show_japanese_escapes_it(tmp_path: Path) -> None:
+    """A Latin-1 or ASCII terminal (PYTHONIOENCODING=ascii here) raised UnicodeEncodeError at the
+    first Japanese seat name, and the rest of the replay was lost behind a traceback."""
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    child = subprocess.run([sys.executable, "-m", "companion", "replay", str(EXAMPLES / "tezuma.jsonl")],
+                           capture_output=True, text=True, timeout=120, env=env, encoding="ascii")
+    assert child.returncode == 0 and child.stderr == ""
+    assert "P2 \\u3079\\u3093" in child.stdout and "Totals:" in child.stdout

@@ -24,8 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from companion.engine.tricks import Phrase, ReportRows, Term, TrickGame
-from companion.event.text import printable
-from companion.text import Catalog, Formatter
+from companion.text import Catalog, Formatter, printable
 
 
 def rendered_summary(game: TrickGame[Any], lang: str = "en", catalog: Catalog | None = None) -> dict[str, Any]:

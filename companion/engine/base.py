@@ -108,7 +108,7 @@ def is_int(value: object) -> TypeGuard[int]:
 
 
 MAX_DIGITS = 18
-"""The longest number a record, a facts key or a keypad command may spell: every count, card and
+"""The longest number a record, a facts key or a typed command may spell: every count, card and
 seat is far shorter, and ``int`` refuses (ValueError) more than 4,300 digits."""
 
 

@@ -97,7 +97,6 @@ class Broker:
         except (OSError, IndexError) as err:
             raise ConfigError(f"cannot read the broker password from {self.password_file}: {err}") from None
 
-
     def check_ca_file(self) -> None:
         """Load the CA certificate now: a wrong file is said at start, in one line, not raised by
         the MQTT client's TLS set-up (an ssl.SSLError traceback) once the device or scoreboard runs."""

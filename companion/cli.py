@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import io
 import json
 import os
 import sys
@@ -40,6 +41,11 @@ it); 2 a mistake in the command, its options or its files (one line says which),
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    # a terminal whose encoding lacks a record's characters (a Latin-1 locale, PYTHONIOENCODING=ascii)
+    # shows them escaped: raised instead, UnicodeEncodeError lost the rest of a replay
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     if argv[:1] == ["run"]:
         # the device takes luma's display options too, so it parses its own command line
         from companion.daemon.app import main_run

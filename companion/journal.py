@@ -22,6 +22,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
@@ -29,7 +30,7 @@ from typing import Any
 
 from companion.engine.record import DroppedLine, RecordLines, encode_line, parse_lines
 from companion.errors import CompanionError, StorageError
-from companion.storage import WriteUnsure, durable_temp_file, fsync_directory, reason, write_all
+from companion.storage import NotRegularFile, WriteUnsure, durable_temp_file, fsync_directory, reason, write_all
 
 CURRENT_JOURNAL = "current.jsonl"
 GAMES_DIR = "games"
@@ -142,8 +143,11 @@ class Journal:
         OSError when the file cannot be read or repaired (it is then left as it was).
         """
         path = Path(path)
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+        # O_NONBLOCK: opening a device may wait (it has no effect on a regular file's reads and writes)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC | os.O_NONBLOCK)
         try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # reading a pipe never ends, nor /dev/zero
+                raise NotRegularFile(errno.EINVAL, "not a regular file (a device or a pipe?)", str(path))
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

@@ -48,7 +48,8 @@ def tools_state_dir(environ: Mapping[str, str] = os.environ, device: Path = DEVI
 
 
 def check_output_file(path: Path, option: str) -> None:
-    """Refuse, before any work is done, an output path that cannot become a file.
+    """Refuse, before any work is done, an output path that cannot become a file, or that is
+    something other than a file (a pipe, a device) the write would replace.
 
     >>> check_output_file(Path("/"), "-o")
     Traceback (most recent call last):
@@ -57,6 +58,9 @@ def check_output_file(path: Path, option: str) -> None:
     """
     if path.is_dir():
         raise ConfigError(f"{option} {path}: that is a directory; name a file in it")
+    if path.exists() and not path.is_file():
+        # the new file is renamed into place: a pipe or device there would be replaced, not written to
+        raise ConfigError(f"{option} {path}: not a regular file (a device or a pipe?); name a file")
     folder = path.parent
     if not folder.is_dir():
         problem = "is not a directory" if folder.exists() else "does not exist"

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from companion.engine.tricks import Phrase, ReportRows, Term, TrickGame
-from companion.text import Catalog, Formatter
+from companion.text import Catalog, Formatter, printable
 
 
 def rendered_summary(game: TrickGame[Any], lang: str = "en", catalog: Catalog | None = None) -> dict[str, Any]:
@@ -110,7 +110,9 @@ def write_text(summary: Mapping[str, Any], out: TextIO, *, seat_label: Callable[
     if seat_label is not None:
         wording = replace(wording, seat_label=seat_label)
     for line in TextReport(wording, summary["players"]).lines(summary):
-        print(line, file=out)
+        # seat names and card names come from the record: escape sequences in a hostile one would
+        # drive the reader's terminal (clear it, set its title), so they print as "?"
+        print("\n".join(printable(part, None) for part in line.split("\n")), file=out)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import string
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any
@@ -30,6 +31,15 @@ from companion.errors import ConfigError
 LANGUAGES = ("en", "ja")
 SEAT_NAMES_FILE = "seat-names.json"
 NAME_CELLS = 4  # a seat name fits a 16-pixel field: 4 half-width or 2 full-width characters
+
+
+def printable(text: object, limit: int | None = 200) -> str:
+    """``text`` with every control or format character (C0, C1, DEL, bidi overrides) as ``?``,
+    cut to ``limit`` characters (None: never cut)."""
+    value = str(text)
+    if limit is not None and len(value) > limit:
+        value = value[: limit - 1] + "…"
+    return "".join("?" if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in value)
 
 
 def _read(name: str) -> Any:

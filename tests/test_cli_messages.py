@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -70,6 +72,17 @@ def test_export_to_a_path_that_cannot_be_a_file_is_refused_first(
     assert code == 2 and out == "" and err.count("\n") == 1 and says in err
 
 
+def test_export_to_a_pipe_is_refused_and_leaves_the_pipe_in_place(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The export is renamed into place: over a named pipe (or /dev/stdout, run as root) it would
+    replace the pipe by a regular file instead of writing into it."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    code, out, err = run(capsys, "export", str(EXAMPLES / "tezuma.jsonl"), "-o", str(pipe))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "not a regular file" in err
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
+
+
 def test_replay_words_counts_as_a_person_would(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "replay", str(EXAMPLES / "tezuma-2015.jsonl"))
     assert code == 0
@@ -125,3 +138,29 @@ def test_run_help_is_plain_text_with_the_exit_statuses(capsys: pytest.CaptureFix
     assert code == 0 and "Exit status: 0 stopped normally, 2 a configuration or usage" in out
     assert "``" not in out and ":class:" not in out
     assert "--config-toml" in out and "--page-address-offset" in out and "--i2c-address" in out
+
+
+def test_replay_prints_no_escape_sequence_a_record_carries(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Seat names and the card data's names come from the record: printed raw, a hostile one
+    cleared the terminal or set its title. They print with "?" for each control character."""
+    first, rest = (EXAMPLES / "tezuma.jsonl").read_text(encoding="utf-8").split("\n", 1)
+    header = json.loads(first)
+    header["players"][0] = "\x1b[2J\x1b[31mAki\u202e"
+    for ability in header["cards"]["abilities"]:
+        ability["en"] = "\x1b]0;pwned\x07" + ability["en"]
+    record = tmp_path / "hostile.jsonl"
+    record.write_text(json.dumps(header) + "\n" + rest, encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(record))
+    assert code == 0 and err == ""
+    assert "P1 ?[2J?[31mAki?" in out and "?]0;pwned?Baby Chicks" in out
+    assert all(char == "\n" or char.isprintable() for char in out)
+
+
+def test_replay_on_a_terminal_that_cannot_show_japanese_escapes_it(tmp_path: Path) -> None:
+    """A Latin-1 or ASCII terminal (PYTHONIOENCODING=ascii here) raised UnicodeEncodeError at the
+    first Japanese seat name, and the rest of the replay was lost behind a traceback."""
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    child = subprocess.run([sys.executable, "-m", "companion", "replay", str(EXAMPLES / "tezuma.jsonl")],
+                           capture_output=True, text=True, timeout=120, env=env, encoding="ascii")
+    assert child.returncode == 0 and child.stderr == ""
+    assert "P2 \\u3079\\u3093" in child.stdout and "Totals:" in child.stdout

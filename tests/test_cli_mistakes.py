@@ -51,6 +51,43 @@ def test_a_card_fact_out_of_its_range_is_refused_when_imported(
     assert not facts.exists()
 
 
+LONG = "9" * 5000  # more digits than int() reads: is_digits said yes, then int() raised ValueError
+
+
+@pytest.mark.parametrize(("game", "key"), [
+    ("tezuma-2015", f"points:3:{LONG}"),
+    ("zenjidou", f"card:{LONG}:colour"),
+    ("irohanihohedo", f"numbers:{LONG}:5"),
+    ("irohanihohedo", f"numbers:3:{LONG}"),
+])
+def test_a_fact_key_of_thousands_of_digits_is_refused_when_set_or_imported(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, game: str, key: str) -> None:
+    facts, other = tmp_path / "facts.json", tmp_path / "other.json"
+    code, out, err = run(capsys, "cards", "--facts", str(facts), "set", game, key, "1")
+    assert (code, out) == (2, "") and "facts are" in refusal(err)
+    table: dict[str, object] = {}
+    for part in reversed(key.split(":")):
+        table = {part: table or 1}
+    other.write_text(json.dumps({game: table}), encoding="utf-8")
+    code, out, err = run(capsys, "cards", "--facts", str(facts), "import", str(other))
+    assert (code, out) == (2, "") and game in refusal(err)
+    assert not facts.exists()
+
+
+@pytest.mark.parametrize(("game", "key"), [
+    ("tezuma-2015", "points:3:05"), ("zenjidou", "card:05:colour"), ("irohanihohedo", "numbers:03:5"),
+    ("irohanihohedo", "numbers:3:05"),
+])
+def test_a_number_with_a_leading_zero_in_a_fact_key_is_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, game: str, key: str) -> None:
+    """A second spelling of one number: never looked up (the game asked again), or, for
+    Irohanihohedo's deck, a number counted twice."""
+    facts = tmp_path / "facts.json"
+    code, out, err = run(capsys, "cards", "--facts", str(facts), "set", game, key, "1")
+    assert (code, out) == (2, "") and f"not {key!r}" in refusal(err)
+    assert not facts.exists()
+
+
 def test_irohanihohedo_facts_are_used_or_not(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     facts = tmp_path / "facts.json"
     code, _, err = run(capsys, "cards", "--facts", str(facts), "set", "irohanihohedo", "numbers:5:11", "2")
@@ -142,3 +179,18 @@ def test_an_option_mistake_is_one_line_naming_the_option_and_the_command(
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and err.startswith(f"companion: {says}"), err
     assert "usage:" not in err
+
+
+@pytest.mark.parametrize(("event", "says"), [
+    ('broker = "mqtt://[::1"', "[event] broker must be mqtt://HOST[:PORT]"),
+    ('broker = "mqtts://10.0.0.2"\nca_file = "CONFIG"', "not a CA certificate (PEM)"),
+])
+def test_a_broken_event_section_stops_run_with_one_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, event: str, says: str) -> None:
+    """An unclosed IPv6 bracket (urlsplit's ValueError) and a CA file that is no certificate (paho's
+    ssl.SSLError, raised once the device ran) were tracebacks."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'[event]\nevent = "cup"\ntable = "1"\n{event.replace("CONFIG", str(config))}\n',
+                      encoding="utf-8")
+    code, out, err = run(capsys, "run", "--mock", "--check", "--config-toml", str(config))
+    assert (code, out) == (2, "") and says in refusal(err)

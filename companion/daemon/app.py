@@ -403,7 +403,9 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     if config.path is not None and not args.check:
         log.info("options from %s", config.path)
     options = resolve_options(args, config)
-    event_config(config.sections)  # a wrong [event] stops here, before anything is opened
+    event = event_config(config.sections)  # a wrong [event] stops here, before anything is opened
+    if event is not None:
+        event.broker.check_ca_file()
     if options.verbose:
         logging.getLogger("companion").setLevel(logging.DEBUG)
     script = None

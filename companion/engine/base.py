@@ -107,13 +107,21 @@ def is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def is_digits(text: str) -> bool:
-    """Typed digits ``int`` can read: ``str.isdigit`` also accepts superscripts like ``"¹"``, which it cannot.
+MAX_DIGITS = 18
+"""The longest number a record, a facts key or a typed command may spell: every count, card and
+seat is far shorter, and ``int`` refuses (ValueError) more than 4,300 digits."""
 
-    >>> is_digits("12"), is_digits("¹"), is_digits("")
-    (True, False, False)
+
+def is_digits(text: str) -> bool:
+    """A whole number >= 0 as the product writes one, which ``int`` reads back: ``str.isdigit`` also
+    accepts superscripts like ``"¹"``, which it cannot; a key of thousands of digits (from a damaged
+    file) is no number; and a leading zero would be a second spelling of a number ("01" and "1",
+    two facts for one card, or a card counted twice in a deck).
+
+    >>> is_digits("12"), is_digits("0"), is_digits("¹"), is_digits(""), is_digits("9" * 5000), is_digits("01")
+    (True, True, False, False, False, False)
     """
-    return text.isascii() and text.isdigit()
+    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS and (text == "0" or text[0] != "0")
 
 
 @dataclass(frozen=True)

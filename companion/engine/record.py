@@ -264,7 +264,7 @@ class GameBuilder(RecordVisitor):
         cls = self.find_class(setup.game)
         check_options(cls, setup)
         try:
-            self.game = cls(setup)
+            game = cls(setup)
             validate_table_facts(cls.game_id, setup.cards, setup.table_facts)
         except (TypeError, KeyError, AttributeError, IndexError, ValueError) as err:
             # The header is untrusted input: the card data's shape is checked first, but a game's
@@ -272,6 +272,7 @@ class GameBuilder(RecordVisitor):
             if isinstance(err, CompanionError):
                 raise
             raise RecordError(f"the header cannot set up a {cls.game_id} game ({type(err).__name__}: {err})") from None
+        self.game = game  # only once the whole header passed: a refused one leaves no game to show or resume
         self.good = 1
 
     def action(self, data: Mapping[str, Any], line: int) -> None:

@@ -33,8 +33,8 @@ from companion.engine.record import dumps, header_json
 from companion.errors import RecordError
 from companion.event.names import CATCH_UP, PlayedGame, Seating, name_flags, standing_key, table_order
 from companion.event.stream import MAX_AHEAD, MAX_LINES, LineStream
-from companion.event.text import printable
 from companion.event.wire import JournalMessage
+from companion.text import printable
 
 log = logging.getLogger(__name__)
 

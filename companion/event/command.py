@@ -121,6 +121,7 @@ def _run(args: argparse.Namespace, stop: threading.Event, reload: threading.Even
     # Everything that can be wrong is found before anything starts: one line, exit status 2.
     broker = parse_broker(args.broker, ca_file=args.ca_file, username=args.username, password_file=args.password_file)
     broker.password()  # an unreadable password file is said now, not on the first connection
+    broker.check_ca_file()
     topics = Topics(check_id("prefix", args.prefix), check_id("event", args.event))
     seating = read_seating(args.seating) if args.seating is not None else None
     board = Board(parse_rank_points(args.rank_points), seating=seating)

@@ -19,6 +19,7 @@ companion.errors.ConfigError: [event] broker must be mqtt://HOST[:PORT] or mqtts
 from __future__ import annotations
 
 import re
+import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from companion.errors import ConfigError
+from companion.storage import reason
 
 DEFAULT_PREFIX = "companion"
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
@@ -95,12 +97,29 @@ class Broker:
         except (OSError, IndexError) as err:
             raise ConfigError(f"cannot read the broker password from {self.password_file}: {err}") from None
 
+    def check_ca_file(self) -> None:
+        """Load the CA certificate now: a wrong file is said at start, in one line, not raised by
+        the MQTT client's TLS set-up (an ssl.SSLError traceback) once the device or scoreboard runs."""
+        if self.ca_file is None:
+            return
+        if not self.ca_file.is_file():  # a device such as /dev/zero would be read for ever
+            problem = "no such file" if not self.ca_file.exists() else "not a regular file"
+            raise ConfigError(f"[event] ca_file {self.ca_file}: {problem}")
+        try:
+            ssl.create_default_context().load_verify_locations(cafile=str(self.ca_file))
+        except OSError as err:  # ssl.SSLError is one: no PEM certificate in it
+            raise ConfigError(f"[event] ca_file {self.ca_file}: not a CA certificate (PEM) this host can load"
+                              f" ({reason(err)})") from None
+
 
 def parse_broker(
     url: object, *, ca_file: object = None, username: object = None, password_file: object = None
 ) -> Broker:
     """``mqtt://host[:port]`` or ``mqtts://host[:port]`` plus the account, checked."""
-    parts = urlsplit(url) if isinstance(url, str) else None
+    try:
+        parts = urlsplit(url) if isinstance(url, str) else None
+    except ValueError:  # e.g. "mqtt://[::1": an unclosed IPv6 bracket
+        parts = None
     if parts is None or parts.scheme not in DEFAULT_PORTS or not parts.hostname or parts.path not in ("", "/"):
         raise ConfigError(f"[event] broker must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], not {url!r}")
     try:

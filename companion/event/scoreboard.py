@@ -29,9 +29,10 @@ from companion.errors import CompanionError, ConfigError, StorageError
 from companion.event.board import MAX_TABLES, Board
 from companion.event.config import Broker, Topics
 from companion.event.state import BoardState, safe_name
-from companion.event.text import columns, fit, printable, spreadsheet_safe
+from companion.event.text import columns, fit, spreadsheet_safe
 from companion.event.wire import MAX_MESSAGE, decode_journal, decode_status, resend_message
 from companion.storage import atomic_replace
+from companion.text import printable
 
 log = logging.getLogger(__name__)
 

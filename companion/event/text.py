@@ -19,16 +19,9 @@ from __future__ import annotations
 
 import unicodedata
 
+from companion.text import printable  # the rule the replay uses too
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")  # what spreadsheets read as a formula (OWASP's list)
-
-
-def printable(text: object, limit: int = 200) -> str:
-    """``text`` with every control or format character (C0, C1, DEL, bidi overrides) as ``?``,
-    cut to ``limit`` characters."""
-    value = str(text)
-    if len(value) > limit:
-        value = value[: limit - 1] + "…"
-    return "".join("?" if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in value)
 
 
 def _char_columns(char: str) -> int:

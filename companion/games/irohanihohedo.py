@@ -192,6 +192,9 @@ class Irohanihohedo(TrickGame[IroState]):
                        for k, v in cards["numbers_by_players"].items()),
                    "'numbers_by_players' lists 'cards_per_colour_per_player' x players numbers for each count")
         check.need(cards["hand_size"] > 0, "'hand_size' must be a whole number > 0")
+        # 0 would make every deck empty; more than the numbers allow, no deck a table names could be whole
+        check.need(0 < cards["cards_per_colour_per_player"] * cls.max_players <= len(cards["numbers"]),
+                   "'cards_per_colour_per_player' must be > 0 and, times 6 players, at most the numbers listed")
 
     @classmethod
     def known_deck(cls, cards: Mapping[str, Any], facts: Mapping[str, Any], players: int) -> DeckFacts:
@@ -205,7 +208,9 @@ class Irohanihohedo(TrickGame[IroState]):
             return DeckFacts(wanted, tuple(cards["numbers"]))
         by_count = facts.get("numbers") if isinstance(facts.get("numbers"), dict) else {}
         told_facts = by_count.get(str(players), {}) if isinstance(by_count, dict) else {}
-        told = tuple(sorted(int(n) for n, used in told_facts.items() if used)) if isinstance(told_facts, dict) else ()
+        # each number of the deck looked up by its own key: a hand-edited file's "01" or "99" names
+        # no card, and must not count one twice or add one the deck lacks
+        told = tuple(sorted(n for n in cards["numbers"] if isinstance(told_facts, dict) and told_facts.get(str(n))))
         return DeckFacts(wanted, told if len(told) == wanted else None, told)
 
     @classmethod

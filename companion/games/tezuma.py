@@ -811,6 +811,10 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         need(cards.get("ranks") == list(range(1, 10)), "'ranks' must be 1..9")
         need(is_int(cards.get("trumps_per_suit")) and cards["trumps_per_suit"] > 0, "'trumps_per_suit' must be > 0")
         need(is_int(cards.get("tricks_per_deal")), "'tricks_per_deal' must be an integer")
+        # 0 closed every deal before its first trick (a RuntimeError); more than a hand holds, no deal ends
+        hand = (len(cards["ranks"]) + cards["trumps_per_suit"]) * len(cards["suits"]) // cls.max_players
+        need(0 < cards["tricks_per_deal"] <= hand, f"'tricks_per_deal' must be 1 to a hand at {cls.max_players}"
+             f" players ({hand})")
         three = cards.get("three_players", {})
         need(isinstance(three.get("remove_ranks"), list), "'three_players.remove_ranks' must be a list")
         abilities: Any = cards.get("abilities")  # JSON not yet checked: need() checks it here

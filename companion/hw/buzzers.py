@@ -61,6 +61,13 @@ class BuzzerArbiter:
         self._out: set[int] = set()
         self._armed = False
         self.token: object = None
+        self._seats: int | None = None  # seats the game has; None: any
+
+    def seat_count(self, seats: int | None) -> None:
+        """Only seats 0 to ``seats`` - 1 answer (None: any): the keypad has six buzzer inputs, and a
+        press on one a smaller table leaves free claimed the quiz for a player nobody is."""
+        with self._lock:
+            self._seats = seats
 
     def arm(self, now: float, out: set[int] | frozenset[int] = frozenset(), token: object = None) -> None:
         """Start listening for a new question (``token`` names it); seats in ``out`` may not answer it."""
@@ -78,6 +85,8 @@ class BuzzerArbiter:
         """A press of ``seat``'s buzzer whose edge happened at ``at``; a seat's later presses are bounce."""
         with self._lock:
             if not self._armed or seat in self._out or seat in self._presses:
+                return
+            if seat < 0 or (self._seats is not None and seat >= self._seats):
                 return
             self._presses[seat] = (at, now)
 

@@ -326,6 +326,8 @@ class App:
     def _attach(self, session: Session) -> None:
         ui = self.ui_class(session.game.game_id)(self, session)
         self.session, self.ui = session, ui
+        if self.buzzers is not None:
+            self.buzzers.seat_count(len(session.game.setup.players))
         self._stack = [ui.base()]
 
     def undo(self) -> None:

@@ -154,7 +154,8 @@ class TrickScreen(TrickScreenBase):
         played = sum(1 for trick in self.deal.tricks for turn in trick.turns if turn.seat == seat)
         held = max(1, min(self.game.hand_size - played, len(cards)))  # bounded: a revoke may have misled
         owed_count = sum(card.suit in owed for card in cards)
-        out_of_owed = math.comb(len(cards) - owed_count, held) / math.comb(len(cards), held) if owed else 1.0
+        # no unseen card outside the declined colours (revokes entered): the seat is owed nothing it can hold
+        out_of_owed = math.comb(len(cards) - owed_count, held) / math.comb(len(cards), held) if owed and cards else 1.0
         ranks: dict[str, list[int]] = {}
         for card in cards:
             ranks.setdefault(card.suit, []).append(card.rank)

@@ -4,6 +4,8 @@ device, with the good prefix resumed and every byte of the rest kept."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -111,3 +113,22 @@ def test_replay_and_the_device_read_a_journal_the_same_way(played) -> None:
         assert list(dev.game.actions) == actions
     finally:
         dev.close()
+
+
+@pytest.mark.parametrize("kind", ["a named pipe", "a device"])
+def test_a_journal_that_is_no_regular_file_is_left_alone_and_said(tmp_path: Path, kind: str) -> None:
+    """A pipe there hung the start-up for ever (reading it waits for a writer), /dev/zero would
+    have filled the memory: the journal is opened only when it is a regular file."""
+    from companion.daemon.store import Store
+
+    journal = tmp_path / "current.jsonl"
+    if kind == "a named pipe":
+        os.mkfifo(journal)
+    else:
+        journal.symlink_to("/dev/null")  # ends at once, so the old reader ended too: it must not read it
+    store = Store(tmp_path)
+    found = store.recover()
+    store.close()
+    assert found.game is None
+    assert any("not a regular file" in message for message in found.messages), found.messages
+    assert journal.is_symlink() if kind == "a device" else stat.S_ISFIFO(journal.lstat().st_mode)

@@ -51,6 +51,7 @@ def test_meta_keys_are_ignored(lines):
         ('{"type":"castle"}', "unknown action type 'castle'"),
         ('{"type":"play","seat":"one","cards":[]}', "integer 'seat'"),
         ('{"type":"play","seat":0,"cards":["Q7"]}', "suits are"),
+        ('{"type":"play","seat":0,"cards":["B' + "9" * 5000 + '"]}', "is not a card"),  # int() reads 4,300
         ('{"type":"undo"}', None),
     ],
 )
@@ -77,6 +78,16 @@ def test_bad_line_names_its_number_and_keeps_what_came_before(lines, bad, reason
 def test_bad_headers(header, reason):
     failure = read_record([json.dumps(header)]).failure
     assert reason in str(failure) and failure.line == 1
+
+
+def test_a_header_with_bad_table_facts_leaves_no_game(lines):
+    """The game was built before its table facts were checked, and kept: replay showed, and the
+    device resumed, a game from a header it had refused."""
+    header = json.loads(lines[0])
+    header["table_facts"] = {"points": {"3": {"5": {}}}}
+    builder = read_record([json.dumps(header), *lines[1:]])
+    assert builder.failure is not None and builder.failure.line == 1 and "table facts" in str(builder.failure)
+    assert builder.game is None and builder.good == 0
 
 
 def test_a_plain_visitor_raises_and_an_empty_record_is_an_error():

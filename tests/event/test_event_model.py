@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import ssl
 from pathlib import Path
 
 import pytest
@@ -160,6 +162,7 @@ BASE = {"broker": "mqtt://10.0.0.2", "event": "cup", "table": 12}
         ({"table": "a/b"}, "table must be"),
         ({"event": "#"}, "event must be"),
         ({"broker": "mqtt://host:99999"}, "bad port"),
+        ({"broker": "mqtt://[::1"}, "broker must be"),  # urlsplit raised ValueError: a traceback
         ({"ca_file": "/etc/ca.pem"}, "only used with an mqtts://"),
         ({"password_file": "/etc/pw"}, "needs a username"),
         ({"passwd": "x"}, "unknown settings passwd"),
@@ -168,6 +171,33 @@ BASE = {"broker": "mqtt://10.0.0.2", "event": "cup", "table": 12}
 def test_a_bad_event_section_says_what_is_wrong(change, message):
     with pytest.raises(ConfigError, match=message):
         event_config({"event": {**BASE, **change}})
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    (None, "no such file"),
+    ("1: Aki, Ben\n", "not a CA certificate (PEM)"),
+    ("/dev/zero", "not a regular file"),
+])
+def test_a_ca_file_that_cannot_be_loaded_is_said_at_start(tmp_path: Path, content: str | None, says: str):
+    """paho's tls_set loaded it once the device or the scoreboard ran: an ssl.SSLError traceback."""
+    ca = tmp_path / "ca.pem"
+    if content == "/dev/zero":
+        ca.symlink_to("/dev/zero")
+    elif content is not None:
+        ca.write_text(content)
+    config = event_config({"event": {**BASE, "broker": "mqtts://10.0.0.2", "ca_file": str(ca)}})
+    assert config is not None
+    with pytest.raises(ConfigError, match=f"ca_file {ca}: {re.escape(says)}"):
+        config.broker.check_ca_file()
+
+
+def test_a_ca_file_that_loads_passes(tmp_path: Path):
+    system = ssl.get_default_verify_paths().cafile
+    if system is None or not Path(system).is_file():
+        pytest.skip("this system has no CA bundle file to load")
+    config = event_config({"event": {**BASE, "broker": "mqtts://10.0.0.2", "ca_file": system}})
+    assert config is not None
+    config.broker.check_ca_file()
 
 
 def test_a_good_event_section(tmp_path: Path):

@@ -220,6 +220,16 @@ def test_a_partial_set_of_told_numbers_is_never_used_as_the_deck() -> None:
         "numbers:4: 5 of 8 numbers told (3 missing): not used; the device asks at the next 4-player game"]
 
 
+def test_a_number_spelt_twice_in_a_hand_edited_facts_file_is_not_two_cards() -> None:
+    """"01" and "1" made the deck (1, 1, 2, 3, 4, 5): a card twice, so too few for the hands, and
+    the device's card picker ran out of cards (a ValueError) before the deal ended."""
+    facts = {"numbers": {"3": {"1": 1, "01": 1, "2": 1, "3": 1, "4": 1, "5": 1, "99": 1}}}
+    game = Irohanihohedo(Irohanihohedo.new_setup("ABC", cards=CARDS, table_facts=facts))
+    assert game.state.numbers is None and game.decision.kind == "answer"  # 5 of 6 told: asked
+    with pytest.raises(CardDataError, match="not 'numbers:3:01'"):
+        Irohanihohedo.check_fact_key(CARDS, "numbers:3:01")
+
+
 def test_the_lost_icons_are_listed_as_gaps_and_fact_keys_are_checked() -> None:
     gaps = Irohanihohedo.card_gaps(CARDS)
     assert len(gaps) == 3 and gaps[0].startswith("numbers:3:<number>")  # 6 players use every number
@@ -233,6 +243,15 @@ def test_the_lost_icons_are_listed_as_gaps_and_fact_keys_are_checked() -> None:
 def test_damaged_card_data_is_refused_by_name() -> None:
     broken = dict(CARDS, colours=CARDS["colours"][:4])
     with pytest.raises(CardDataError, match="'colours' must list 5 colours"):
+        Irohanihohedo.validate_cards(broken)
+
+
+@pytest.mark.parametrize("per_player", [0, 3])
+def test_cards_per_colour_per_player_must_make_a_deck_the_numbers_hold(per_player: int) -> None:
+    """0 made every deck empty (a device resuming such a record crashed drawing its card grid);
+    3 x 6 players is more numbers than there are."""
+    broken = dict(CARDS, cards_per_colour_per_player=per_player)
+    with pytest.raises(CardDataError, match="'cards_per_colour_per_player' must be > 0"):
         Irohanihohedo.validate_cards(broken)
 
 

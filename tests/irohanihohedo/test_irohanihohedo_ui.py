@@ -237,3 +237,26 @@ def test_too_many_numbers_told_are_not_the_deck_either() -> None:
     assert app.session.game.numbers_by_house  # type: ignore[union-attr]
     enter(app, texts(app.session.game, "1 2 3 4 5 6 7 8"))  # type: ignore[union-attr]
     assert app.session.game.numbers == list(range(1, 9))  # type: ignore[union-attr]
+
+
+
+REVOKED_EVERY_UNSEEN_COLOUR = """
+O8 O5 O1 O2 O4 O12 | R3 R5 R9 R4 R1 R12 | Y3 O3 Y2 Y1 Y12 Y5 | B2 B5 B3 Y10 B7 B1
+G2 R2 G11 Y4 O11 Y8 | B8 Y11 B6 G3 G1 O6 | O9 O10 R10 G5 B10 R7 | R6 R11 G4 B4 G12 G10
+Y9 G7 G8 O7 B12
+"""
+
+
+def test_a_seat_that_declined_every_colour_still_unseen_gets_its_card_picker() -> None:
+    """Random keys entered eight tricks of revokes after which every card P1 was not proved out of
+    was seen: the picker's likelihood divided C(0, 1) by C(0, 1), and the press that entered the
+    card before P1's turn raised ZeroDivisionError out of App.handle."""
+    game = Irohanihohedo(Irohanihohedo.new_setup("ABCDEF", options={"dealer": 0}, seed=1,
+                                                  cards=printed_cards("irohanihohedo")))
+    for card in REVOKED_EVERY_UNSEEN_COLOUR.replace("|", " ").split():
+        game.push(game.action_from_json({"type": "play", "seat": game.decision.actor, "card": card}))
+    app = make_app(game)
+    assert isinstance(app.top, TrickScreen) and app.top.seat == 0
+    assert app.render().size == (128, 64)
+    app.handle(press(Key.OK))
+    assert app.session is not None and app.session.game.actions[-1].seat == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 
@@ -9,6 +10,12 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from companion.hw.buzzers import BuzzerArbiter, GpioBuzzers, Verdict
+from companion.hw.keys import Key, KeyEvent
+from companion.session import Session
+from companion.sim import new_random_game
+from companion.sim.zenjidou import ZenjidouTable
+from companion.ui import App
+from tests.ui.helpers import FakeClock
 
 BUSY_TIMEOUT_S = 5.0
 
@@ -101,3 +108,28 @@ def test_bad_buzzer_pins_are_refused(pins: list[object]) -> None:
 
     with pytest.raises(ConfigError):
         check_buzzer_pins(pins)
+
+
+def test_a_buzzer_no_player_has_is_ignored_and_the_quiz_goes_on() -> None:
+    """The keypad has six buzzer inputs: at a table of three, a press on the sixth claimed the quiz
+    for a P6 the engine refused ("P6 cannot point again"), and no other press could answer it."""
+    rng = random.Random(0)
+    game = new_random_game("zenjidou", 3, rng)
+    table = ZenjidouTable(game, rng, rules="B")
+    while game.decision is not None and game.decision.kind != "quiz":
+        game.push(table.choose(game, rng))
+    assert game.decision is not None
+    clock, arbiter = FakeClock(), BuzzerArbiter(settle_s=0.05)
+    app = App(Session(game), clock=clock, rng=rng, buzzers=arbiter)
+    actions = len(game.actions)
+    arbiter.press(5, at=clock.now, now=clock.now)  # seat 6's input, unused at three
+    clock.advance(1.0)
+    app.tick()
+    assert arbiter.verdict(clock.now) is None
+    arbiter.press(1, at=clock.now, now=clock.now)
+    clock.advance(1.0)
+    app.tick()
+    assert arbiter.verdict(clock.now) == Verdict("first", (1,))
+    app.handle(KeyEvent(Key.OK))  # P2 points at the card first offered
+    assert len(app.session.game.actions) == actions + 1
+    assert app.session.game.actions[-1].to_json()["player"] == 1

@@ -11,7 +11,8 @@
   of their own): LEFT/RIGHT through the cursor's colour, UP/DOWN to the next row, both wrapping,
   starting where the card that comes is fewest presses away as far as the table has seen
   (:meth:`ListScreen.weight`: a follower in the lead colour, L's likeliest card under the cursor,
-  ready for OK). Any other choice is a list, LEFT/RIGHT by one and UP/DOWN by 5. The card keypad types a
+  ready for OK; a hand's own shown bottom card, surely held, as likely as any card the hand has
+  left). Any other choice is a list, LEFT/RIGHT by one and UP/DOWN by 5. The card keypad types a
   card by its number (1-32 name it alone; a number no other unseen card begins with enters at
   once) and any other choice by its place in the list (the ``n/count`` of the hint row); after a
   card keypad key a card screen starts on the likeliest card a digit alone would not enter, ``#``
@@ -285,7 +286,9 @@ class ListScreen(ZScreen):
         """How likely each offered action is to be the one entered, from what the table has seen only
         (the device never sees a hand): a card known to be of the lead colour from a hand that must
         follow and has not declined it; under L lowest the lowest unseen cards, under L closest those
-        nearest the last card put down. Every other choice alike (then the cursor stays on the first)."""
+        nearest the last card put down; the hand's own shown bottom card, which it surely holds, as
+        likely as one of the hand's cards left (elsewhere the order says which card comes). Every
+        other choice alike (then the cursor stays on the first)."""
         deal = self.game.state.deal
         rule, seat = deal.rule, self.decision.actor
         if self.decision.kind != "play" or rule is None or seat is None:
@@ -306,7 +309,15 @@ class ListScreen(ZScreen):
                 likely *= ORDER_WEIGHT / (1 + abs(card - last))
             return likely
 
-        return lambda action: seen_weight(action.card)
+        held = deal.bottoms.get(seat)
+        ordered = rule.variant in ("lowest", "closest")  # the order, not chance, says which card comes
+        if held not in numbers or ordered or self.game.may_hold_bottom(deal, seat) != (seat,):
+            return lambda action: seen_weight(action.card)
+        # the hand's own shown bottom card is surely in it; any other unseen card only as likely as
+        # the hand's other cards are among the unseen ones
+        left = self.game.tricks - sum(turn.seat == seat for done in deal.tricks for turn in done.turns)
+        surely = (len(numbers) - 1) / (left - 1) if left > 1 else float(len(numbers))
+        return lambda action: seen_weight(action.card) * (surely if action.card == held else 1.0)
 
     def move(self, index: int, key: Key) -> int | None:
         """The list index after an arrow from ``index`` (wrapping), or None for any other key."""

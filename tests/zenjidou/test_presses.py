@@ -195,6 +195,22 @@ def test_on_the_card_keypad_a_follower_starts_on_a_likely_card_no_digit_enters_a
     assert game.actions[-1] == Play(leader, 10)
 
 
+@pytest.mark.parametrize("layout", ["joystick", "keypad"])
+def test_a_hand_starts_on_its_own_shown_bottom_card_which_it_surely_holds(layout: str) -> None:
+    game = new_game(3, plain_facts())
+    game.push_text("rest 30")
+    for card in (31, 32, 29):
+        game.push_text(f"bottom {card}")
+    app = make_app(game)
+    enter_by_keys(app, game.parse("rule K"), layout)  # the hand's screen opens after a key of ``layout``
+    seat = game.decision.seat
+    held = game.state.deal.bottoms[seat]
+    screen = app.top
+    assert isinstance(screen, CardScreen) and screen.grid.value == held
+    ok = KeyEvent(Key.HASH if layout == "keypad" else Key.OK)
+    assert presses_for(app, Play(seat, held), layout) == [ok]
+
+
 @pytest.mark.parametrize(("rules", "players"), [("DEF", 2), ("JKL", 4), ("ABC", 3)])
 def test_whole_games_by_card_keypad_presses_match_their_replays(rules: str, players: int) -> None:
     played = simulated(rules, players, misplay_rate=0.2)

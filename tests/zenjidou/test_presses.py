@@ -195,6 +195,16 @@ def test_on_the_card_keypad_a_follower_starts_on_a_likely_card_no_digit_enters_a
     assert game.actions[-1] == Play(leader, 10)
 
 
+def test_three_enters_at_once_when_thirty_to_thirty_two_are_seen_or_held_elsewhere() -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 30, "A", [31, 32, 29])  # A: the shown bottoms play themselves, no hand offers them
+    app = make_app(game)
+    seat = game.decision.seat
+    assert not any(str(action.card).startswith("3") and action.card != 3 for action in app.top.options)
+    app.handle(KeyEvent(Key.N3))
+    assert game.actions[-1] == Play(seat, 3)
+
+
 @pytest.mark.parametrize("layout", ["joystick", "keypad"])
 def test_a_hand_starts_on_its_own_shown_bottom_card_which_it_surely_holds(layout: str) -> None:
     game = new_game(3, plain_facts())

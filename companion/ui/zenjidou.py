@@ -11,9 +11,12 @@
   of their own): LEFT/RIGHT through the cursor's colour, UP/DOWN to the next row, both wrapping,
   starting where the card that comes is fewest presses away as far as the table has seen
   (:meth:`ListScreen.weight`: a follower in the lead colour, L's likeliest card under the cursor,
-  ready for OK). Any other choice is a list, LEFT/RIGHT by one and UP/DOWN by 5. The card keypad
-  types a card by its number (1-32 name it alone) and any other choice by its place in the list
-  (the ``n/count`` of the hint row).
+  ready for OK; a hand's own shown bottom card, surely held, as likely as any card the hand has
+  left). Any other choice is a list, LEFT/RIGHT by one and UP/DOWN by 5. The card keypad types a
+  card by its number (1-32 name it alone; a number no other unseen card begins with enters at
+  once) and any other choice by its place in the list (the ``n/count`` of the hint row); after a
+  card keypad key a card screen starts on the likeliest card a digit alone would not enter, ``#``
+  then entering it.
   Above the list, the open trick and the effects its cards put in force so far; below it, what the
   round's rule asks of the player (who draws under L, a house ruling that applies).
 * Hands are never typed in: each card is entered as it goes down. After the rule is chosen, H and I
@@ -283,7 +286,9 @@ class ListScreen(ZScreen):
         """How likely each offered action is to be the one entered, from what the table has seen only
         (the device never sees a hand): a card known to be of the lead colour from a hand that must
         follow and has not declined it; under L lowest the lowest unseen cards, under L closest those
-        nearest the last card put down. Every other choice alike (then the cursor stays on the first)."""
+        nearest the last card put down; the hand's own shown bottom card, which it surely holds, as
+        likely as one of the hand's cards left (elsewhere the order says which card comes). Every
+        other choice alike (then the cursor stays on the first)."""
         deal = self.game.state.deal
         rule, seat = deal.rule, self.decision.actor
         if self.decision.kind != "play" or rule is None or seat is None:
@@ -296,8 +301,7 @@ class ListScreen(ZScreen):
         numbers = sorted(action.card for action in self.options)
         last = self.game.last_played()
 
-        def weight(action: Any) -> float:
-            card: int = action.card
+        def seen_weight(card: Card) -> float:
             likely = FOLLOW_WEIGHT if follows and self.game.fact(card, "colour") == lead else 1.0
             if rule.variant == "lowest":
                 likely *= ORDER_WEIGHT / (1 + numbers.index(card))
@@ -305,7 +309,15 @@ class ListScreen(ZScreen):
                 likely *= ORDER_WEIGHT / (1 + abs(card - last))
             return likely
 
-        return weight
+        held = deal.bottoms.get(seat)
+        ordered = rule.variant in ("lowest", "closest")  # the order, not chance, says which card comes
+        if held not in numbers or ordered or self.game.may_hold_bottom(deal, seat) != (seat,):
+            return lambda action: seen_weight(action.card)
+        # the hand's own shown bottom card is surely in it; any other unseen card only as likely as
+        # the hand's other cards are among the unseen ones
+        left = self.game.tricks - sum(turn.seat == seat for done in deal.tricks for turn in done.turns)
+        surely = (len(numbers) - 1) / (left - 1) if left > 1 else float(len(numbers))
+        return lambda action: seen_weight(action.card) * (surely if action.card == held else 1.0)
 
     def move(self, index: int, key: Key) -> int | None:
         """The list index after an arrow from ``index`` (wrapping), or None for any other key."""
@@ -335,9 +347,14 @@ class ListScreen(ZScreen):
 
     def typing(self) -> Typing | None:
         if self._typing is None or self._typing.grid.col != self.index:
-            row = tuple((self.number_of(option) or 0, option) for option in self.options)
-            self._typing = Typing(Grid((row,), (0,), 0, self.index))
+            self._typing = Typing(self.typed_list())
         return self._typing
+
+    def typed_list(self) -> Grid[Any]:
+        """The choices as the card keypad types into them: one row, each by :meth:`number_of`, the
+        cursor on the choice under the list's."""
+        row = tuple((self.number_of(option) or 0, option) for option in self.options)
+        return Grid((row,), (0,), 0, self.index)
 
     def typed(self, state: Typing) -> None:
         self._typing, self.index = state, state.grid.col
@@ -382,7 +399,9 @@ class CardScreen(ListScreen):
     likeliest colour first and the next likeliest one UP or DOWN from it. LEFT/RIGHT step through
     the cursor's colour, UP/DOWN go to the row above or below, every arrow wrapping; the cursor
     starts where the card that comes is fewest presses away (:meth:`weight`). The card keypad types
-    a card by its number, as in the list."""
+    a card by its number, as in the list; after a card keypad key the cursor starts instead where
+    typing expects the fewest presses (:meth:`typing_start`, as in the trick games): on the likeliest
+    card a digit alone would not enter, so that ``#`` alone enters it."""
 
     grid: Grid[Card]
 
@@ -410,6 +429,8 @@ class CardScreen(ListScreen):
             mass[group] = mass.get(group, 0.0) + likely(option)
         ranked = sorted(mass, key=lambda group: (-mass[group], group))
         self.grid = self.card_grid(ranked[0::2] + ranked[1::2][::-1]).best_start(weight)
+        if self.app.card_keypad:
+            self.index = self.typing_start(self.typed_list(), likely).col
         return self.index
 
     def group_of(self, option: Any) -> int:

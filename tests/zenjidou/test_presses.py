@@ -174,6 +174,53 @@ def test_l_lowest_offers_the_lowest_unseen_card_ready_for_ok() -> None:
     assert app.session.game.actions[-1] == Play(seat, 1)
 
 
+def test_on_the_card_keypad_a_follower_starts_on_a_likely_card_no_digit_enters_alone_so_hash_does() -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 30, "K", [31, 32, 29])
+    app = make_app(game)
+    leader = game.decision.seat
+    app.handle(KeyEvent(Key.N1))
+    app.handle(KeyEvent(Key.N0))  # the lead, 10 (colour 0): the unseen followers are 5, 15, 20, 25
+    assert game.actions[-1] == Play(leader, 10)
+    screen = app.top
+    assert isinstance(screen, CardScreen)
+    seat, under = game.decision.seat, screen.grid.value
+    assert under in (15, 20, 25)  # of the lead colour, and two digits to type (5 is one press anyway)
+    assert presses_for(app, Play(seat, under), "keypad") == [KeyEvent(Key.HASH)]
+    app.handle(KeyEvent(Key.HASH))
+    assert game.actions[-1] == Play(seat, under)
+    assert str(under) in screen.ui.trick_text(game.state.deal.open_trick.turns)  # shown before the next is asked
+    app.handle(KeyEvent(Key.STAR, long=True))
+    app.handle(KeyEvent(Key.HASH))
+    assert game.actions[-1] == Play(leader, 10)
+
+
+def test_three_enters_at_once_when_thirty_to_thirty_two_are_seen_or_held_elsewhere() -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 30, "A", [31, 32, 29])  # A: the shown bottoms play themselves, no hand offers them
+    app = make_app(game)
+    seat = game.decision.seat
+    assert not any(str(action.card).startswith("3") and action.card != 3 for action in app.top.options)
+    app.handle(KeyEvent(Key.N3))
+    assert game.actions[-1] == Play(seat, 3)
+
+
+@pytest.mark.parametrize("layout", ["joystick", "keypad"])
+def test_a_hand_starts_on_its_own_shown_bottom_card_which_it_surely_holds(layout: str) -> None:
+    game = new_game(3, plain_facts())
+    game.push_text("rest 30")
+    for card in (31, 32, 29):
+        game.push_text(f"bottom {card}")
+    app = make_app(game)
+    enter_by_keys(app, game.parse("rule K"), layout)  # the hand's screen opens after a key of ``layout``
+    seat = game.decision.seat
+    held = game.state.deal.bottoms[seat]
+    screen = app.top
+    assert isinstance(screen, CardScreen) and screen.grid.value == held
+    ok = KeyEvent(Key.HASH if layout == "keypad" else Key.OK)
+    assert presses_for(app, Play(seat, held), layout) == [ok]
+
+
 @pytest.mark.parametrize(("rules", "players"), [("DEF", 2), ("JKL", 4), ("ABC", 3)])
 def test_whole_games_by_card_keypad_presses_match_their_replays(rules: str, players: int) -> None:
     played = simulated(rules, players, misplay_rate=0.2)

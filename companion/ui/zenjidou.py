@@ -16,7 +16,8 @@
   card by its number (1-32 name it alone; a number no other unseen card begins with enters at
   once) and any other choice by its place in the list (the ``n/count`` of the hint row); after a
   card keypad key a card screen starts on the likeliest card a digit alone would not enter, ``#``
-  then entering it.
+  then entering it, and the letters A-D enter the next likeliest such cards, drawn beside their
+  letters in the hint row (``A20 B25 C29 D31``).
   Above the list, the open trick and the effects its cards put in force so far; below it, what the
   round's rule asks of the player (who draws under L, a house ruling that applies).
 * Hands are never typed in: each card is entered as it goes down. After the rule is chosen, H and I

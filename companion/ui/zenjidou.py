@@ -16,7 +16,8 @@
   card by its number (1-32 name it alone; a number no other unseen card begins with enters at
   once) and any other choice by its place in the list (the ``n/count`` of the hint row); after a
   card keypad key a card screen starts on the likeliest card a digit alone would not enter, ``#``
-  then entering it.
+  then entering it, and the letters A-D enter the next likeliest such cards, drawn beside their
+  letters in the hint row (``A20 B25 C29 D31``).
   Above the list, the open trick and the effects its cards put in force so far; below it, what the
   round's rule asks of the player (who draws under L, a house ruling that applies).
 * Hands are never typed in: each card is entered as it goes down. After the rule is chosen, H and I
@@ -58,9 +59,9 @@ from companion.games.zenjidou import (
     Side,
     Zenjidou,
 )
-from companion.keys import Key, KeyEvent
+from companion.keys import LETTERS, Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
-from companion.ui.keypad import Typing
+from companion.ui.keypad import Typing, keys_to_type
 from companion.ui.picker import ARROWS, Grid, shortest
 from companion.ui.screens import Choice, Host, Notice, Screen, register_ui
 from companion.ui.tricks import (
@@ -401,9 +402,13 @@ class CardScreen(ListScreen):
     starts where the card that comes is fewest presses away (:meth:`weight`). The card keypad types
     a card by its number, as in the list; after a card keypad key the cursor starts instead where
     typing expects the fewest presses (:meth:`typing_start`, as in the trick games): on the likeliest
-    card a digit alone would not enter, so that ``#`` alone enters it."""
+    card a digit alone would not enter, so that ``#`` alone enters it; and the letters A-D stand for
+    the next likeliest such cards (:meth:`letter_cards`), drawn beside their letters in the hint row
+    while the card keypad is in use: a letter names the whole entry, so it enters its card at once."""
 
     grid: Grid[Card]
+    _letters: dict[Key, Card] | None = None
+    _letters_drawn = False  # whether the glass shows the letters now: only then does a letter enter
 
     @property
     def index(self) -> int:
@@ -470,7 +475,62 @@ class CardScreen(ListScreen):
             canvas.cell(CELLS_X + offset * CELL, row, CELL, str(number), invert=offset == grid.col)
 
     def hint(self) -> str:
+        letters = self.letter_cards() if self.app.card_keypad else {}
+        self._letters_drawn = bool(letters)
+        if letters:
+            shown = " ".join(f"{letter.name}{card}" for letter, card in letters.items())
+            return self.t("zenjidou.hint.letters", letters=shown)
         return self.t("zenjidou.hint.cards", count=len(self.options))
+
+    def letter_cards(self) -> dict[Key, Card]:
+        """The cards the letters A-D enter, fixed for the screen once asked (so they stay put while a
+        number is typed): of the cards other than the one under the cursor (``#`` enters that), the
+        ones a letter saves the most presses on as far as the table knows, by :meth:`weight` times the
+        presses typing would take beyond one (two digits, or a digit and ``#`` where another number
+        begins with it); cards a digit alone enters get none. In number order, A the lowest."""
+        if self._letters is None:
+            likely, state, under = self.weight(), Typing(self.typed_list()), self.options[self.index]
+            saving: dict[Card, float] = {}
+            for option in self.options:
+                keys = keys_to_type(state, option, self.number_of, typed_only=True)
+                if option != under and keys is not None and len(keys) > 1:
+                    saving[option.card] = likely(option) * (len(keys) - 1)
+            best = sorted(saving, key=lambda card: (-saving[card], card))[:len(LETTERS)]
+            self._letters = dict(zip(LETTERS, sorted(best), strict=False))
+        return self._letters
+
+    def letters_usable(self) -> bool:
+        """Whether a letter pressed now, or after the keys that leave the screens above, enters its
+        card: the letters are on the glass, or will be once a notice or menu above is left by its key
+        (not when the next key closes a notice the entry may begin on: the letters were not shown)."""
+        screens = self.app.screens
+        if screens[-1] is self:
+            return self._letters_drawn
+        above = screens[1] if len(screens) > 1 else None
+        return not (isinstance(above, Notice) and above.passable())
+
+    def on_keypad(self, event: KeyEvent) -> None:
+        """A letter enters the card drawn beside it, or does nothing while the letters are not drawn
+        (over a notice it only closed); any other key as on every card picker."""
+        if event.key not in LETTERS or event.long:
+            super().on_keypad(event)
+            return
+        card = self.letter_cards().get(event.key) if self._letters_drawn else None
+        if card is not None:
+            self.index = self.places[card]
+            self.on_key(KeyEvent(Key.OK))
+
+    def plan_keypad(self, action: Any) -> list[KeyEvent] | None:
+        """A letter where it is fewer presses than typing the card (one against two or three);
+        None (the typed plan) elsewhere."""
+        if action not in self.options or not self.letters_usable():
+            return None
+        letter = next((key for key, card in self.letter_cards().items() if card == action.card), None)
+        state = self.typing()
+        typed = None if state is None else keys_to_type(state, action, self.number_of)
+        if letter is None or (typed is not None and len(typed) <= 1):
+            return None
+        return [KeyEvent(letter)]
 
 
 def list_keys(start: int, target: int, count: int, jump: int) -> list[KeyEvent]:

@@ -10,12 +10,13 @@ import random
 import pytest
 
 from companion.engine.base import Answer
-from companion.games.zenjidou import Card, Play, Rest
+from companion.games.zenjidou import Card, Play, Rest, Zenjidou
 from companion.hw.keys import Key, KeyEvent
 from companion.sim.zenjidou import ZenjidouTable
+from companion.ui.app import App
 from companion.ui.planner import enter_by_keys, presses_for
 from companion.ui.zenjidou import UNTOLD, CardScreen, FactsScreen, ListScreen
-from tests.ui.helpers import make_app
+from tests.ui.helpers import check_golden, make_app
 from tests.zenjidou.helpers import new_game, plain_facts, start_round
 from tests.zenjidou.test_ui import simulated
 
@@ -242,3 +243,80 @@ def test_a_simulated_tables_facts_are_all_typed_one_press_each_on_the_card_keypa
         if isinstance(action, Answer):
             assert presses == 1, action
     assert app.session.game.summary() == game.summary()
+
+
+def lead_ten_by_keypad() -> tuple[Zenjidou, App, int]:
+    """Rule K, the lead 10 (colour 0) typed on the card keypad: the unseen followers are 5, 15, 20, 25."""
+    game = new_game(3, plain_facts())
+    start_round(game, 30, "K", [31, 32, 29])
+    app = make_app(game)
+    leader = game.decision.seat
+    app.handle(KeyEvent(Key.N1))
+    app.handle(KeyEvent(Key.N0))
+    assert game.actions[-1] == Play(leader, 10)
+    return game, app, leader
+
+
+def test_the_letters_stand_for_the_next_likeliest_cards_a_digit_alone_would_not_enter() -> None:
+    _, app, _ = lead_ten_by_keypad()
+    screen = app.top
+    assert isinstance(screen, CardScreen)
+    letters = screen.letter_cards()
+    assert list(letters) == [Key.A, Key.B, Key.C, Key.D]
+    followers = {15, 20, 25} - {screen.grid.value}  # the cursor's follower is # alone
+    assert followers <= set(letters.values())  # the lead colour's other two-digit cards come first
+    assert screen.grid.value not in letters.values() and 5 not in letters.values()  # 5: one press anyway
+    assert list(letters.values()) == sorted(letters.values())
+    drawn = " ".join(f"{letter.name}{card}" for letter, card in letters.items())
+    assert screen.hint().startswith(drawn)  # e.g. "A15 B25 C11 D12": what each letter gives, on the glass
+
+
+def test_a_letter_enters_the_card_drawn_beside_it_at_once_the_trick_shows_it_and_held_star_undoes_it() -> None:
+    game, app, leader = lead_ten_by_keypad()
+    screen = app.top
+    assert isinstance(screen, CardScreen)
+    seat = game.decision.seat
+    letter, card = next((key, card) for key, card in screen.letter_cards().items() if card in (15, 20, 25))
+    app.handle(KeyEvent(letter))
+    assert game.actions[-1] == Play(seat, card)
+    assert f":{card}" in screen.ui.trick_text(game.state.deal.open_trick.turns)  # shown before the next is asked
+    app.handle(KeyEvent(Key.STAR, long=True))
+    app.handle(KeyEvent(Key.HASH))
+    assert game.actions[-1] == Play(leader, 10) and game.decision.seat == seat
+
+
+def test_the_letters_are_drawn_only_on_the_card_keypad_and_enter_only_once_drawn() -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 30, "K", [31, 32, 29])
+    app = make_app(game)
+    enter_by_keys(app, Play(game.decision.seat, 10), "joystick")
+    screen = app.top
+    assert isinstance(screen, CardScreen)
+    seat = game.decision.seat
+    assert screen.hint() == app.t("zenjidou.hint.cards", count=len(screen.options))  # no letters on the joystick
+    entered = len(game.actions)
+    app.handle(KeyEvent(Key.A))  # the letters were not on the glass: this press only draws them
+    assert len(game.actions) == entered
+    card = screen.letter_cards()[Key.A]
+    assert screen.hint().startswith(f"A{card} ")
+    app.handle(KeyEvent(Key.A))
+    assert game.actions[-1] == Play(seat, card)
+
+
+def test_the_planner_presses_a_letter_where_it_is_the_fewest_presses() -> None:
+    game, app, _ = lead_ten_by_keypad()
+    screen = app.top
+    assert isinstance(screen, CardScreen)
+    seat = game.decision.seat
+    for letter, card in screen.letter_cards().items():
+        assert presses_for(app, Play(seat, card), "keypad") == [KeyEvent(letter)]
+    assert presses_for(app, Play(seat, screen.grid.value), "keypad") == [KeyEvent(Key.HASH)]
+    assert presses_for(app, Play(seat, 5), "keypad") == [KeyEvent(Key.N5)]  # a digit alone: no letter needed
+    lettered = set(screen.letter_cards().values()) | {screen.grid.value}
+    other = next(option.card for option in screen.options if option.card >= 10 and option.card not in lettered)
+    assert len(presses_for(app, Play(seat, other), "keypad")) == 2  # two digits, as before
+
+
+def test_golden_the_card_keypad_draws_each_letters_card_in_the_hint_row() -> None:
+    _, app, _ = lead_ten_by_keypad()
+    check_golden(app.render(), "zenjidou-letters")

@@ -69,7 +69,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from companion.carddata import CardCheck, named
 from companion.engine.actions import RecordAction
@@ -152,8 +152,7 @@ class Predict(RecordAction):
         if data.get("card") is None:
             return super().from_json(data)
         seat_and_card = super().from_json({"suit": "", **data})  # the checks of the seat and the card
-        card = seat_and_card.card
-        assert card is not None  # "card" is in the line and not null
+        card = cast(SuitedCard, seat_and_card.card)  # "card" is in the line and not null: read as a card
         if data.get("suit", card.suit) != card.suit:
             raise RecordError(f"a predict's 'suit' must be its card's suit, {card.suit}")
         return cls.of_card(seat_and_card.seat, card)

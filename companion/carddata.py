@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from companion.codec import decode_json
-from companion.errors import CardDataError, RecordError, StorageError
+from companion.errors import CardDataError, RecordError, StorageError, quoted
 from companion.registry import game_class
 from companion.storage import atomic_replace, exclusive, read_text, reason, remove_stale_temps
 
@@ -71,9 +71,7 @@ _NAMES = {str: "a string", int: "a whole number", bool: "true or false"}
 
 
 def _fail(data: object, expected: str, where: str, path: str) -> NoReturn:
-    shown = repr(data) if isinstance(data, (str, int, float, bool)) or data is None else type(data).__name__
-    if isinstance(data, str) and len(shown) > 40:
-        shown = shown[:40] + "..."
+    shown = quoted(data) if isinstance(data, (str, int, float, bool)) or data is None else type(data).__name__
     raise CardDataError(f"{where}: {path or 'the whole'} must be {expected}, not {shown}")
 
 
@@ -305,7 +303,7 @@ def validate_facts(facts: object, where: str = "card facts") -> None:
         raise CardDataError(f"{where}: expected an object of games")
     for game, key, value in _walk(facts, where):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise CardDataError(f"{where}: {game} {key} must be a whole number >= 0, not {value!r}")
+            raise CardDataError(f"{where}: {game} {key} must be a whole number >= 0, not {quoted(value)}")
 
 
 def _walk(node: Any, where: str, path: tuple[str, ...] = ()) -> Iterator[tuple[str, str, Any]]:

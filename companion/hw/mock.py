@@ -38,6 +38,7 @@ SETTLE_FACTOR = 2.5
 
 MAX_REPEAT = 10_000
 MAX_SCRIPT_BYTES = 1024 * 1024  # a long demo is a few KiB
+MAX_WAIT_S = 3600.0  # a demo waits seconds, or ten minutes for the screen to go off; more is a typo
 SETTLE_CHECKS = 40  # wait at most ten more settle periods for a late timer
 
 
@@ -248,7 +249,9 @@ def _parse_seconds(text: str) -> float:
     except ValueError:
         raise ConfigError(f"{quoted(text)} is not a number of seconds") from None
     if not math.isfinite(seconds) or seconds < 0:
-        raise ConfigError(f"wait {text} must be zero or more seconds")
+        raise ConfigError(f"wait {quoted(text)} must be zero or more seconds")
+    if seconds > MAX_WAIT_S:
+        raise ConfigError(f"wait {quoted(text)} is more than {MAX_WAIT_S:g} seconds (an hour)")
     return seconds
 
 

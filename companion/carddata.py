@@ -19,6 +19,7 @@ Table facts are keyed like the engine's question keys, a colon path: ``points:3:
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from companion.codec import decode_json
-from companion.errors import CardDataError, RecordError, StorageError
+from companion.errors import CardDataError, RecordError, StorageError, quoted
 from companion.registry import game_class
 from companion.storage import atomic_replace, exclusive, read_text, reason, remove_stale_temps
 
@@ -71,9 +72,7 @@ _NAMES = {str: "a string", int: "a whole number", bool: "true or false"}
 
 
 def _fail(data: object, expected: str, where: str, path: str) -> NoReturn:
-    shown = repr(data) if isinstance(data, (str, int, float, bool)) or data is None else type(data).__name__
-    if isinstance(data, str) and len(shown) > 40:
-        shown = shown[:40] + "..."
+    shown = quoted(data) if isinstance(data, (str, int, float, bool)) or data is None else type(data).__name__
     raise CardDataError(f"{where}: {path or 'the whole'} must be {expected}, not {shown}")
 
 
@@ -274,7 +273,7 @@ def update_facts(path: Path, change: Callable[[dict[str, Any]], Result]) -> Resu
     except OSError as err:
         raise StorageError(f"could not write {path}: {reason(err)}") from err
     with _facts_lock(path):
-        remove_stale_temps(path.parent, path.name)
+        _remove_stale_temps(path)
         facts = load_facts(path)
         result = change(facts)
         save_facts(path, facts)
@@ -285,11 +284,19 @@ def remove_stale_fact_temps(path: Path) -> int:
     """Remove the temp files of facts writers killed mid-write, holding the lock so that no
     running writer's temp file is taken; returns how many."""
     with _facts_lock(path):
-        return remove_stale_temps(path.parent, path.name)
+        return _remove_stale_temps(path)
 
 
 def _facts_lock(path: Path) -> AbstractContextManager[None]:
-    return exclusive(path.with_name(f".{path.name}.lock"))
+    """The lock beside the file itself, so writers through a symbolic link and through its target
+    take the same one (the file is replaced there too, see :func:`~companion.storage.atomic_replace`)."""
+    target = Path(os.path.realpath(path))
+    return exclusive(target.with_name(f".{target.name}.lock"))
+
+
+def _remove_stale_temps(path: Path) -> int:
+    target = Path(os.path.realpath(path))
+    return remove_stale_temps(target.parent, target.name)
 
 
 def validate_table_facts(game_id: str, cards: Mapping[str, Any], table_facts: object) -> None:
@@ -305,7 +312,7 @@ def validate_facts(facts: object, where: str = "card facts") -> None:
         raise CardDataError(f"{where}: expected an object of games")
     for game, key, value in _walk(facts, where):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise CardDataError(f"{where}: {game} {key} must be a whole number >= 0, not {value!r}")
+            raise CardDataError(f"{where}: {game} {key} must be a whole number >= 0, not {quoted(value)}")
 
 
 def _walk(node: Any, where: str, path: tuple[str, ...] = ()) -> Iterator[tuple[str, str, Any]]:

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from companion import __version__, carddata
 from companion.engine.record import GameBuilder, export_lines, read_bytes
 from companion.engine.tricks import TrickGame
-from companion.errors import CompanionError, ConfigError
+from companion.errors import CompanionError, ConfigError, quoted
 from companion.event.command import add_scoreboard_command
 from companion.inputs import CommandLineParser, read_text_file
 from companion.journal import held_by_a_writer
@@ -64,13 +64,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def parse_command_line(argv: Sequence[str]) -> argparse.Namespace:
     """The command and its options; a mistake is a ConfigError naming the option and the command."""
     if argv and argv[0].startswith("-") and argv[0].split("=")[0] not in ("-h", "--help", "--version"):
-        raise ConfigError(f"unknown option {argv[0]}: a command comes first, its options after it;"
+        raise ConfigError(f"unknown option {quoted(argv[0])}: a command comes first, its options after it;"
                           " see 'companion --help'")
     args, unknown = build_parser().parse_known_args(argv)
     if unknown:
         command = " ".join(filter(None, (args.command, getattr(args, "verb", None))))
         what = "option" if unknown[0].startswith("-") else "argument"
-        raise ConfigError(f"{command}: unknown {what} {unknown[0]}; see 'companion {command} --help'")
+        raise ConfigError(f"{command}: unknown {what} {quoted(unknown[0])}; see 'companion {command} --help'")
     return args
 
 
@@ -269,7 +269,7 @@ def cmd_cards_delete(args: argparse.Namespace) -> int:
     def delete(facts: dict[str, Any]) -> int | None:
         old = carddata.get_fact(facts, args.game, args.key)
         if not carddata.delete_fact(facts, args.game, args.key):
-            raise CompanionError(f"no fact {args.game} {args.key} to delete")
+            raise CompanionError(f"no fact {args.game} {quoted(args.key)} to delete")
         return old
 
     old = _update_facts(_facts_path(args), delete)

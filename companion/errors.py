@@ -1,8 +1,32 @@
 """One root exception for the product; each subclass also inherits the builtin it refines.
 
 Callers that only know Python can catch ``ValueError``; callers that know the product can
-catch :class:`CompanionError` and show ``str(err)``, which is always a sentence a player can read.
+catch :class:`CompanionError` and show ``str(err)``, which is always a sentence a player can read;
+:func:`quoted` keeps it a readable line when it repeats a value the user gave. It lives here, at
+the bottom of the layers, because every reader of user input raises these errors.
 """
+
+QUOTED_CHARS = 40
+"""The most of a user's value a refusal repeats: enough to recognise it, never a page of it."""
+
+
+def quoted(value: object, limit: int = QUOTED_CHARS) -> str:
+    """``value`` quoted as ``!r`` would, for a message that refuses it; a longer one is cut to
+    ``limit`` characters and its length said, so a pasted 5,000-digit key costs one readable line.
+
+    >>> quoted("points:3:5")
+    "'points:3:5'"
+    >>> quoted("9" * 5000, 10)
+    "'999999999'… (5000 characters)"
+    >>> quoted(["x" * 50], 10)
+    "['xxxxxxx… (54 characters)"
+    """
+    if not isinstance(value, str):
+        shown = repr(value)
+        return shown if len(shown) <= limit else f"{shown[: limit - 1]}… ({len(shown)} characters)"
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[: limit - 1]!r}… ({len(value)} characters)"
 
 
 class CompanionError(Exception):

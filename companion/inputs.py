@@ -9,15 +9,19 @@ both read such input, so neither imports the other's helpers.
 from __future__ import annotations
 
 import argparse
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, NoReturn
 
-from companion.errors import ConfigError
+from companion.errors import QUOTED_CHARS, ConfigError, quoted
 from companion.storage import TooLarge, read_bounded
 
 MAX_FILE_BYTES = 256 * 1024
 """Config and board files are a few hundred bytes; anything this big is the wrong file."""
+
+_LONG_QUOTED = re.compile(rf"'([^']{{{QUOTED_CHARS + 1},}})'")
+"""A value argparse quotes in its message (``invalid int value: '...'``) too long to repeat whole."""
 
 
 class CommandLineParser(argparse.ArgumentParser):
@@ -34,6 +38,7 @@ class CommandLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.partition(" ")[2]
+        message = _LONG_QUOTED.sub(lambda value: quoted(value[1]), message)
         raise ConfigError(f"{command + ': ' if command else ''}{message}; see '{self.prog} --help'")
 
 

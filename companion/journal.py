@@ -30,11 +30,23 @@ from typing import Any
 
 from companion.engine.record import DroppedLine, RecordLines, encode_line, parse_lines
 from companion.errors import CompanionError, StorageError
-from companion.storage import NotRegularFile, WriteUnsure, durable_temp_file, fsync_directory, reason, write_all
+from companion.storage import (
+    NotRegularFile,
+    TooLarge,
+    WriteUnsure,
+    durable_temp_file,
+    fsync_directory,
+    reason,
+    write_all,
+)
 
 CURRENT_JOURNAL = "current.jsonl"
 GAMES_DIR = "games"
 DROPPED_SUFFIX = ".dropped"
+MAX_JOURNAL_BYTES = 4 << 20
+"""The most a journal may hold to be opened. The longest of 30 simulated games per game at its
+largest table (6-player Irohanihohedo and Zenjidou, 4-player Tezuma) wrote 16 KB; undo lines at most
+double that. A larger file is not one game's journal, and reading it whole could fill the memory."""
 
 JournalRead = RecordLines  # what a journal holds: the accepted objects, and the line dropped if any
 __all__ = ["DroppedLine", "Journal", "JournalClosed", "JournalInUse", "JournalRead", "encode_line", "parse_journal"]
@@ -140,7 +152,8 @@ class Journal:
         (the bytes are kept in ``.dropped``); a whole last line without its newline gets one.
 
         Raises FileNotFoundError when no game is running, JournalInUse for a second writer, and
-        OSError when the file cannot be read or repaired (it is then left as it was).
+        OSError when the file cannot be read or repaired, or is larger than :data:`MAX_JOURNAL_BYTES`
+        (TooLarge); it is then left as it was.
         """
         path = Path(path)
         # O_NONBLOCK: opening a device may wait (it has no effect on a regular file's reads and writes)
@@ -156,7 +169,10 @@ class Journal:
                     "(sudo systemctl stop tabletop-companion)"
                 ) from None
             with open(fd, "rb", closefd=False) as stream:
-                data = stream.read()
+                data = stream.read(MAX_JOURNAL_BYTES + 1)  # no more, should the file grow meanwhile
+            if len(data) > MAX_JOURNAL_BYTES:
+                raise TooLarge(errno.EFBIG, f"larger than {MAX_JOURNAL_BYTES >> 20} MiB: not one game's journal",
+                               str(path))
             recovered = parse_journal(data)
             journal = cls(path, fd, recovered)
             if recovered.good_size < len(data):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import RecordError
+from companion.errors import RecordError, quoted
 
 if TYPE_CHECKING:
     from companion.engine.base import Game
@@ -37,7 +37,7 @@ def game_class(game_id: str) -> type[Game[Any]]:
         return _REGISTRY[game_id]
     except KeyError:
         known = ", ".join(sorted(_REGISTRY))
-        raise RecordError(f"unknown game {game_id!r} (playable: {known})") from None
+        raise RecordError(f"unknown game {quoted(game_id)} (playable: {known})") from None
 
 
 def game_ids() -> list[str]:

@@ -162,18 +162,21 @@ def durable_temp_file(directory: Path, name: str, data: bytes) -> Path:
 def atomic_replace(path: Path, data: bytes) -> None:
     """Replace a whole file so that readers, and a crash, see the old or the new bytes, never half.
 
-    Temp file, ``fsync``, rename over the target, ``fsync`` the directory. Raises
-    :class:`StorageError` naming the file; the old file is then untouched and no temp is left.
+    Temp file, ``fsync``, rename over the target, ``fsync`` the directory. A symbolic link is
+    written through: the file it points to is replaced (beside it, where the rename is atomic)
+    and the link stays, as a shell's ``>`` would leave it. Raises :class:`StorageError` naming the
+    file; the old file is then untouched and no temp is left.
     """
     path = Path(path)
+    target = Path(os.path.realpath(path))
     try:
-        temp = durable_temp_file(path.parent, path.name, data)
+        temp = durable_temp_file(target.parent, target.name, data)
         try:
-            os.replace(temp, path)
+            os.replace(temp, target)
         except BaseException:
             temp.unlink(missing_ok=True)
             raise
-        fsync_directory(path.parent)
+        fsync_directory(target.parent)
     except OSError as err:
         raise StorageError(f"could not write {path}: {reason(err)}") from err
 

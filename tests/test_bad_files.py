@@ -109,3 +109,15 @@ def test_cards_set_on_a_fresh_install_creates_the_state_directory(tmp_path: Path
     code, err = run(capsys, "cards", "--facts", str(facts), "set", "tezuma-2015", "points:2:5", "7")
     assert code == 0, err
     assert json.loads(facts.read_text(encoding="utf-8")) == {"tezuma-2015": {"points": {"2": {"5": 7}}}}
+
+
+def test_cards_set_through_a_symlinked_facts_file_writes_the_file_it_points_to(tmp_path: Path, capsys) -> None:
+    """A facts file kept elsewhere (a synced folder) and linked into place stays linked."""
+    (tmp_path / "synced").mkdir()
+    target, link = tmp_path / "synced" / "card-facts.json", tmp_path / "card-facts.json"
+    target.write_text(json.dumps({"tezuma-2015": {"points": {"3": {"5": 8}}}}), encoding="utf-8")
+    link.symlink_to(target)
+    assert run(capsys, "cards", "--facts", str(link), "set", "tezuma-2015", "points:4:2", "6")[0] == 0
+    assert link.is_symlink() and link.resolve() == target
+    assert json.loads(target.read_text(encoding="utf-8")) == {"tezuma-2015": {"points": {"3": {"5": 8}, "4": {"2": 6}}}}
+    assert sorted(p.name for p in target.parent.iterdir()) == [".card-facts.json.lock", "card-facts.json"]

@@ -51,6 +51,7 @@ def test_a_card_fact_out_of_its_range_is_refused_when_imported(
     assert not facts.exists()
 
 
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "tezuma.jsonl"
 LONG = "9" * 5000  # more digits than int() reads: is_digits said yes, then int() raised ValueError
 
 
@@ -166,8 +167,8 @@ def test_the_companion_script_starts_from_the_interrupt_safe_entry_point() -> No
     (["run", "--display", "bogus"], "run: argument --display/-d: invalid choice: 'bogus'"),
     (["run", "--frobnicate"], "run: unrecognized arguments: --frobnicate"),
     (["run", "--contrast", "x"], "run: argument --contrast: invalid int value: 'x'"),
-    (["--frobnicate"], "unknown option --frobnicate: a command comes first"),
-    (["replay", "--frobnicate", "x.jsonl"], "replay: unknown option --frobnicate"),
+    (["--frobnicate"], "unknown option '--frobnicate': a command comes first"),
+    (["replay", "--frobnicate", "x.jsonl"], "replay: unknown option '--frobnicate'"),
     (["cards", "set", "zenjidou", "card:1:colour", "x"], "cards set: argument value: invalid int value: 'x'"),
     ([], "the following arguments are required: COMMAND"),
 ])
@@ -194,3 +195,30 @@ def test_a_broken_event_section_stops_run_with_one_line(
                       encoding="utf-8")
     code, out, err = run(capsys, "run", "--mock", "--check", "--config-toml", str(config))
     assert (code, out) == (2, "") and says in refusal(err)
+
+
+@pytest.mark.parametrize("argv", [
+    ["set", "tezuma-2015", f"points:{LONG}:5", "8"],
+    ["set", "tezuma-2015", LONG, "8"],
+    ["set", LONG, "points:3:5", "8"],
+    ["set", "tezuma-2015", "points:3:5", LONG],
+    ["delete", "zenjidou", LONG],
+])
+def test_a_refusal_quotes_a_long_value_cut_short_with_its_length(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str]) -> None:
+    facts = tmp_path / "facts.json"
+    code, out, err = run(capsys, "cards", "--facts", str(facts), *argv)
+    line = refusal(err)
+    assert (code, out) == (2, "") and len(line) < 300 and "'… (500" in line and " characters)" in line, line
+    assert not facts.exists()
+
+
+def test_a_record_field_of_thousands_of_characters_is_quoted_short(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    header = json.dumps({**json.loads(EXAMPLE.read_text(encoding="utf-8").splitlines()[0]), "game": "x" * 5000})
+    record.write_text(header + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(record))
+    line = refusal(err)
+    assert code != 0 and len(line) < 400 and "unknown game 'xxxx" in line and "(5000 characters)" in line, line
+    assert record.read_text(encoding="utf-8") == header + "\n"

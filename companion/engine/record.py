@@ -24,7 +24,7 @@ from typing import Any
 from companion.carddata import validate_table_facts
 from companion.codec import decode_json
 from companion.engine.base import Game, Setup, is_int, setup_to_json
-from companion.errors import CompanionError, IllegalAction, RecordError
+from companion.errors import CompanionError, IllegalAction, RecordError, quoted
 from companion.registry import game_class
 
 FORMAT = "tabletop-companion-record"
@@ -173,7 +173,7 @@ def setup_from_header(data: Mapping[str, Any]) -> Setup:
         raise RecordError(f"not a game record: the header's 'format' must be {FORMAT!r}")
     version = data.get("version")
     if type(version) is not int or version != VERSION:
-        raise RecordError(f"record version {version!r} is not supported (this reads {VERSION})")
+        raise RecordError(f"record version {quoted(version)} is not supported (this reads {VERSION})")
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise RecordError("the header's 'players' must list the seat names")

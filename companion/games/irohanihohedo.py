@@ -62,7 +62,7 @@ from companion.engine.tricks import (
     Turn,
     check_unseen,
 )
-from companion.errors import CardDataError, IllegalAction, IllegalPlay
+from companion.errors import CardDataError, IllegalAction, IllegalPlay, quoted
 from companion.registry import register
 
 
@@ -266,7 +266,7 @@ class Irohanihohedo(TrickGame[IroState]):
             raise CardDataError(
                 f"{cls.game_id} facts are numbers:<players>:<number> = 1 (used) or 0, with players"
                 f" {cls.min_players}-{cls.max_players} and a number of {cards['numbers'][0]}-{cards['numbers'][-1]},"
-                f" not {key!r}"
+                f" not {quoted(key)}"
             )
 
     @classmethod

@@ -44,7 +44,7 @@ from companion.engine import tricks as layer
 from companion.engine.actions import RecordAction
 from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
-from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError, quoted
 from companion.registry import register
 from companion.report import plural
 
@@ -87,12 +87,12 @@ class Card(SuitedCard):
     @classmethod
     def parse(cls, text: object) -> Card:
         if not isinstance(text, str) or len(text) != 2:
-            raise IllegalPlay(f"{text!r} is not a card: write a suit letter and 1-9 or T, like B7 or BT")
+            raise IllegalPlay(f"{quoted(text)} is not a card: write a suit letter and 1-9 or T, like B7 or BT")
         suit, rank = text[0].upper(), text[1].upper()
         if rank == "T":
             return cls(suit, 0)
         if not is_digits(rank) or rank == "0":
-            raise IllegalPlay(f"{text!r} is not a card: the rank is 1-9 or T (trump)")
+            raise IllegalPlay(f"{quoted(text)} is not a card: the rank is 1-9 or T (trump)")
         return cls(suit, int(rank))
 
 
@@ -865,7 +865,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         ):
             raise CardDataError(
                 f"{cls.game_id} facts are points:<card>:<tricks> with card one of {', '.join(ids)}"
-                f" and tricks 0-{tricks}, not {key!r}"
+                f" and tricks 0-{tricks}, not {quoted(key)}"
             )
 
     @classmethod

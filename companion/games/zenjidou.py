@@ -54,7 +54,7 @@ from companion.engine.tricks import (
     first_decision,
     seats_in_order,
 )
-from companion.errors import CardDataError, IllegalAction, IllegalPlay, NoSeat, RecordError
+from companion.errors import CardDataError, IllegalAction, IllegalPlay, NoSeat, RecordError, quoted
 from companion.registry import register
 
 # --- the printed facts of a card ---------------------------------------------------------------
@@ -991,7 +991,7 @@ class Zenjidou(TrickGame[ZState]):
         parts = key.split(":")
         if not (len(parts) == 3 and parts[0] == "card" and is_digits(parts[1]) and int(parts[1]) in cards["numbers"]
                 and parts[2] in FACT_NAMES):
-            raise CardDataError(f"{cls.game_id} facts are card:<1-32>:{'|'.join(FACT_NAMES)}, not {key!r}")
+            raise CardDataError(f"{cls.game_id} facts are card:<1-32>:{'|'.join(FACT_NAMES)}, not {quoted(key)}")
 
     @classmethod
     def fact_range(cls, cards: Mapping[str, Any], key: str) -> range:
@@ -1478,7 +1478,7 @@ class Zenjidou(TrickGame[ZState]):
         kind = VERBS.get(verb)
         action = kind.read(hand, words[1:]) if kind is not None else None
         if action is None:
-            raise IllegalAction(f"cannot read {text!r}", code="zenjidou.refusal.unreadable", text=text)
+            raise IllegalAction(f"cannot read {quoted(text)}", code="zenjidou.refusal.unreadable", text=text)
         return action
 
     # --- the replay schema ------------------------------------------------------------------------

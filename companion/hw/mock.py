@@ -27,7 +27,7 @@ from typing import IO, Any, Protocol
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from companion.errors import ConfigError
+from companion.errors import ConfigError, quoted
 from companion.hw.buttons import ButtonPad, Cancel, Timer, thread_timer
 from companion.hw.debounce import DEFAULT_DEBOUNCE_S, DEFAULT_HOLD_S
 from companion.inputs import read_text_file
@@ -38,6 +38,7 @@ SETTLE_FACTOR = 2.5
 
 MAX_REPEAT = 10_000
 MAX_SCRIPT_BYTES = 1024 * 1024  # a long demo is a few KiB
+MAX_WAIT_S = 3600.0  # a demo waits seconds, or ten minutes for the screen to go off; more is a typo
 SETTLE_CHECKS = 40  # wait at most ten more settle periods for a late timer
 
 
@@ -217,7 +218,7 @@ def parse_script(text: str, name: str = "<script>") -> list[ScriptStep]:
         try:
             steps.extend(_parse_line(line))
         except ConfigError as err:
-            raise ConfigError(f"{name}, line {number}: {err}: {line!r}") from None
+            raise ConfigError(f"{name}, line {number}: {err}: {quoted(line)}") from None
     return steps
 
 
@@ -238,7 +239,7 @@ def _parse_line(line: str) -> list[ScriptStep]:
 
 def _parse_count(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= MAX_REPEAT:
-        raise ConfigError(f"repeat count {text!r} must be a whole number from 1 to {MAX_REPEAT}")
+        raise ConfigError(f"repeat count {quoted(text)} must be a whole number from 1 to {MAX_REPEAT}")
     return int(text)
 
 
@@ -246,9 +247,11 @@ def _parse_seconds(text: str) -> float:
     try:
         seconds = float(text)
     except ValueError:
-        raise ConfigError(f"{text!r} is not a number of seconds") from None
+        raise ConfigError(f"{quoted(text)} is not a number of seconds") from None
     if not math.isfinite(seconds) or seconds < 0:
-        raise ConfigError(f"wait {text} must be zero or more seconds")
+        raise ConfigError(f"wait {quoted(text)} must be zero or more seconds")
+    if seconds > MAX_WAIT_S:
+        raise ConfigError(f"wait {quoted(text)} is more than {MAX_WAIT_S:g} seconds (an hour)")
     return seconds
 
 

@@ -132,3 +132,23 @@ def test_a_journal_that_is_no_regular_file_is_left_alone_and_said(tmp_path: Path
     assert found.game is None
     assert any("not a regular file" in message for message in found.messages), found.messages
     assert journal.is_symlink() if kind == "a device" else stat.S_ISFIFO(journal.lstat().st_mode)
+
+
+def test_a_journal_too_large_for_one_game_is_left_whole_and_named(played) -> None:
+    """A current.jsonl of gigabytes was read whole at start-up and could fill the memory: past the
+    bound it is not opened at all, so its lines are neither replayed nor cut off."""
+    from companion.daemon.store import Store
+    from companion.journal import MAX_JOURNAL_BYTES
+
+    state, _ = played
+    journal = state / "current.jsonl"
+    with journal.open("ab") as out:
+        line = b'{"type":"filler"}\n'
+        out.write(line * (MAX_JOURNAL_BYTES // len(line) + 1))
+    before = journal.read_bytes()
+    store = Store(state)
+    found = store.recover()
+    store.close()
+    assert found.game is None
+    assert any(str(journal) in m and "larger than 4 MiB" in m for m in found.messages), found.messages
+    assert journal.read_bytes() == before and not (state / "current.jsonl.dropped").exists()

@@ -99,8 +99,10 @@ def test_an_error_in_the_source_thread_is_raised_by_join() -> None:
 @pytest.mark.parametrize(("script", "message"), [
     ("press OK\npress SELECT", r"demo\.keys, line 2: unknown key 'SELECT'.*: 'press SELECT'"),
     ("\n\nwait soon", r"line 3: 'soon' is not a number of seconds"),
-    ("wait -1", r"line 1: wait -1 must be zero or more seconds"),
-    ("wait nan", r"line 1: wait nan must be zero or more"),
+    ("wait -1", r"line 1: wait '-1' must be zero or more seconds"),
+    ("wait nan", r"line 1: wait 'nan' must be zero or more"),
+    ("press OK\nwait 100000000000", r"line 2: wait '100000000000' is more than 3600 seconds .*: 'wait 100000000000'"),
+    ("wait 1e400", r"line 1: wait '1e400' must be zero or more"),
     ("repeat 0 press OK", r"line 1: repeat count '0' must be a whole number from 1"),
     ("repeat many press OK", r"line 1: repeat count 'many'"),
     ("press", r"line 1: press needs a key"),

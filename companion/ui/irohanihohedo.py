@@ -39,7 +39,7 @@ from companion.games.irohanihohedo import Irohanihohedo, Play, deck_mask, marker
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
-from companion.ui.picker import ARROWS, Grid, shortest
+from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
 from companion.ui.screens import Choice, Host, Screen, register_ui
 from companion.ui.tricks import CARD_X, OK, AnswerScreen, FinalScreen, TrickScreenBase, TrickUI, seat_row, yes_no
 
@@ -123,10 +123,8 @@ class TrickScreen(TrickScreenBase):
         away; the cursor where the card to come is fewest presses away (:meth:`likelihood`)."""
         grid = self.colour_rows(range(len(self.game.colours)))
         weight = self.likelihood(self.seat, grid)
-        mass = [sum(weight(card) for row, group in zip(grid.rows, grid.groups, strict=True) if group == colour
-                    for _, card in row) for colour in range(len(self.game.colours))]
-        ranked = sorted(range(len(mass)), key=lambda colour: -mass[colour])
-        return self.likely_start(self.seat, self.colour_rows(ranked[0::2] + ranked[1::2][::-1]))
+        mass = dict.fromkeys(range(len(self.game.colours)), 0.0) | grid.group_mass(weight)
+        return self.likely_start(self.seat, self.colour_rows(likeliest_middle(mass)))
 
     def colour_rows(self, order: Iterable[int]) -> Grid[SuitedCard]:
         """The unseen cards in the colours of ``order`` (indexes, which are also the rows' groups)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
@@ -95,6 +95,17 @@ class Grid(Generic[T]):
             if found is not None:
                 return found
         return self
+
+    def group_mass(self, weight: Callable[[T], float]) -> dict[int, float]:
+        """How likely each group is to hold the value that comes: the sum of ``weight`` over its rows.
+
+        >>> Grid.of([[(1, 1), (2, 2)], [(3, 3)]], groups=[0, 1]).group_mass(float)
+        {0: 3.0, 1: 3.0}
+        """
+        mass: dict[int, float] = {}
+        for row, group in zip(self.rows, self.groups, strict=True):
+            mass[group] = mass.get(group, 0.0) + sum(weight(value) for _, value in row)
+        return mass
 
     def best_start(self, weight: Callable[[T], float], *, candidates: int = 12) -> Grid[T]:
         """The cursor where the expected arrow presses to the card that comes are fewest, ``weight``
@@ -185,3 +196,14 @@ def shortest(start: S, goal: Callable[[S], bool], steps: Callable[[S], Iterable[
                 queue.append(following)
     raise ValueError("that choice cannot be reached from here")
 
+
+def likeliest_middle(mass: Mapping[int, float]) -> list[int]:
+    """Groups in the order a wrapping picker's rows take them, by how likely each is (``mass``): the
+    likeliest first, the second likeliest last (one UP, wrapping), the third second (one DOWN), and
+    so on outwards; on a tie the lower group first. A group's likely neighbours are then one press away.
+
+    >>> likeliest_middle({0: 1.0, 1: 5.0, 2: 3.0, 3: 2.0})
+    [1, 3, 0, 2]
+    """
+    ranked = sorted(mass, key=lambda group: (-mass[group], group))
+    return ranked[0::2] + ranked[1::2][::-1]

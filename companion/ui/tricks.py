@@ -266,9 +266,7 @@ class TrickScreenBase(Screen):
         likeliest of its cards a digit alone would not enter (two digits, or a number another begins
         with), which ``#`` then enters in one press; without such a card, on its likeliest card. The
         only card left is ready for OK."""
-        mass: dict[int, float] = {}
-        for row, group in zip(grid.rows, grid.groups, strict=True):
-            mass[group] = mass.get(group, 0.0) + sum(weight(value) for _, value in row)
+        mass = grid.group_mass(weight)
 
         def letters(shown: int) -> float:  # the letter presses expected from the suit shown
             at = grid.at_place(grid.places(shown)[0])

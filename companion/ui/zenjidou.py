@@ -62,7 +62,7 @@ from companion.games.zenjidou import (
 from companion.keys import LETTERS, Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing, keys_to_type
-from companion.ui.picker import ARROWS, Grid, shortest
+from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
 from companion.ui.screens import Choice, Host, Notice, Screen, register_ui
 from companion.ui.tricks import (
     OK,
@@ -432,8 +432,7 @@ class CardScreen(ListScreen):
         for option in self.options:
             group = self.group_of(option)
             mass[group] = mass.get(group, 0.0) + likely(option)
-        ranked = sorted(mass, key=lambda group: (-mass[group], group))
-        self.grid = self.card_grid(ranked[0::2] + ranked[1::2][::-1]).best_start(weight)
+        self.grid = self.card_grid(likeliest_middle(mass)).best_start(weight)
         if self.app.card_keypad:
             self.index = self.typing_start(self.typed_list(), likely).col
         return self.index

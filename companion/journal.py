@@ -22,7 +22,6 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import stat
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
@@ -31,11 +30,11 @@ from typing import Any
 from companion.engine.record import DroppedLine, RecordLines, encode_line, parse_lines
 from companion.errors import CompanionError, StorageError
 from companion.storage import (
-    NotRegularFile,
-    TooLarge,
     WriteUnsure,
+    check_regular_file,
     durable_temp_file,
     fsync_directory,
+    read_open_file,
     reason,
     write_all,
 )
@@ -159,8 +158,7 @@ class Journal:
         # O_NONBLOCK: opening a device may wait (it has no effect on a regular file's reads and writes)
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC | os.O_NONBLOCK)
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):  # reading a pipe never ends, nor /dev/zero
-                raise NotRegularFile(errno.EINVAL, "not a regular file (a device or a pipe?)", str(path))
+            check_regular_file(fd, path)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -168,11 +166,8 @@ class Journal:
                     f"{path} is open in another companion process; stop that one first "
                     "(sudo systemctl stop tabletop-companion)"
                 ) from None
-            with open(fd, "rb", closefd=False) as stream:
-                data = stream.read(MAX_JOURNAL_BYTES + 1)  # no more, should the file grow meanwhile
-            if len(data) > MAX_JOURNAL_BYTES:
-                raise TooLarge(errno.EFBIG, f"larger than {MAX_JOURNAL_BYTES >> 20} MiB: not one game's journal",
-                               str(path))
+            data = read_open_file(fd, path, MAX_JOURNAL_BYTES,
+                                  f"larger than {MAX_JOURNAL_BYTES >> 20} MiB: not one game's journal")
             recovered = parse_journal(data)
             journal = cls(path, fd, recovered)
             if recovered.good_size < len(data):

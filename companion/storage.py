@@ -203,24 +203,37 @@ def read_bounded(path: Path, limit: int) -> bytes:
     """
     fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
     try:
-        kind = os.fstat(fd).st_mode
-        if stat.S_ISDIR(kind):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        if not stat.S_ISREG(kind):
-            raise NotRegularFile(errno.EINVAL, "not a regular file (a device or a pipe?)", str(path))
-        chunks = []
-        size = 0
-        while True:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > limit:
-                raise TooLarge(errno.EFBIG, f"larger than {limit} bytes", str(path))
-        return b"".join(chunks)
+        check_regular_file(fd, path)
+        return read_open_file(fd, path, limit)
     finally:
         os.close(fd)
+
+
+def check_regular_file(fd: int, path: Path) -> None:
+    """Raise IsADirectoryError or :class:`NotRegularFile` unless ``fd`` (opened from ``path`` with
+    ``O_NONBLOCK``, so a pipe did not block the open) is a regular file: reading a pipe or a device
+    such as /dev/zero may never end."""
+    kind = os.fstat(fd).st_mode
+    if stat.S_ISDIR(kind):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if not stat.S_ISREG(kind):
+        raise NotRegularFile(errno.EINVAL, "not a regular file (a device or a pipe?)", str(path))
+
+
+def read_open_file(fd: int, path: Path, limit: int, too_large: str | None = None) -> bytes:
+    """The bytes of the regular file open as ``fd``, from where it stands, at most ``limit`` of them;
+    more raise :class:`TooLarge` saying ``too_large`` (by default the limit in bytes)."""
+    chunks = []
+    size = 0
+    while True:
+        chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise TooLarge(errno.EFBIG, too_large or f"larger than {limit} bytes", str(path))
+    return b"".join(chunks)
 
 
 def read_file(path: Path, limit: int) -> bytes:

@@ -24,10 +24,11 @@ already entered at the reveal show beside their cards: they are face up.
 
 **The NPC** (three players): at each deal's start its seven face-up cards are entered with the same
 picker, front card first within each suit (OK adds, BACK takes the last back). Its card is shown at
-its turn in the play phase: when it leads, a notice says at once which card to put down for it;
-when its turn comes straight after a player's lead, the device first asks for one press saying the
-predictions are down (:class:`DownScreen`), so nobody predicts having seen it; later in the trick,
-as soon as the card before it is entered. No press enters its card. A new 3-player game first names
+its turn in the play phase, on the trick screen where the next entry begins: the card to put down
+for it highlighted, and why the NPC plays it. When it leads, at once; when its turn comes straight
+after a player's lead, only after one press saying the predictions are down (:class:`DownScreen`),
+so nobody predicts having seen it; later in the trick, as soon as the card before it is entered. No
+press enters its card, and none is needed to read it. A new 3-player game first names
 the house ruling that seats the NPC.
 
 **After each trick** a result screen lists places 1-4 with each hand's card and prediction and
@@ -37,7 +38,7 @@ changes nothing). Revokes, deal scores and the ranking are the shared trick-game
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -49,7 +50,7 @@ from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
 from companion.ui.picker import ARROWS, Grid, shortest
 from companion.ui.screens import Choice, Host, Notice, Screen, register_ui
-from companion.ui.tricks import ResultScreen, Snapshot, TrickScreenBase, TrickUI
+from companion.ui.tricks import ResultScreen, TrickScreenBase, TrickUI
 
 NAME_X, CARD_X, CELLS_X = 16, 40, 50
 CELL = 10  # pixel width of one number in the picker row
@@ -141,27 +142,6 @@ class TourneyUI(TrickUI[Tourney]):
         return super().refusal(error)
 
     # --- notices -------------------------------------------------------------------------------
-
-    def snapshot(self) -> tuple[Snapshot, int]:  # type: ignore[override]
-        return super().snapshot(), len(self.npc_cards())
-
-    def npc_cards(self) -> list[tuple[int, int]]:
-        """(deal, trick) of every card the NPC put down so far."""
-        npc = self.game.npc
-        return [(d, k) for d, deal in enumerate(self.game.state.deals) for k, trick in enumerate(deal.tricks)
-                if npc is not None and trick.card_of(npc) is not None]
-
-    def notices(self, before: object) -> list[Screen]:
-        """The NPC's cards to put down around the trick's result: one it played in the trick that just
-        ended comes before the result, one it leads the next trick with after it."""
-        if not isinstance(before, tuple):
-            raise TypeError("notices() takes the snapshot taken before the action")
-        common, npc_before = before
-        played = self.npc_cards()[npc_before:]
-        ended = common.open_trick
-        first = [NpcScreen(self.app, self, d, k) for d, k in played if (d, k) == ended]
-        later = [NpcScreen(self.app, self, d, k) for d, k in played if (d, k) != ended]
-        return [*first, *super().notices(common), *later]
 
     def result_screen(self, deal: int, trick: int) -> Screen:
         return PlacesScreen(self.app, self, deal, trick)
@@ -291,6 +271,18 @@ class TrickScreen(TourneyScreen):
         seat proved it lacks (:meth:`TrickScreenBase.likelihood`); the only card left ready for OK."""
         return self.likely_start(entry.seat, card_grid(self.game, last_card(self.game)))
 
+    def likelihood(self, seat: int, grid: Grid[Any]) -> Callable[[Any], float]:
+        """The shared likelihood, each card scaled by the share of its suit's unseen cards that can
+        still be in a hand: a suit whose cards were revealed by suit alone (the engine's ``room``) has
+        fewer left than its unseen numbers, and which of them is not known."""
+        common = super().likelihood(seat, grid)
+        unseen: dict[str, int] = {}
+        for row in grid.rows:
+            for _, card in row:
+                unseen[card.suit] = unseen.get(card.suit, 0) + 1
+        share = {suit: min(1.0, self.game.room(suit) / count) for suit, count in unseen.items()}
+        return lambda card: common(card) * share[card.suit]
+
     def likely_suit(self, seat: int) -> str:
         """The suit a prediction of ``seat`` most likely has, from what the table has seen: the open
         suit with most cards that can still be out of sight (a suit's cards not yet played, revealed or
@@ -411,16 +403,35 @@ class TrickScreen(TourneyScreen):
         for seat in range(self.game.places):
             self._seat_row(canvas, 1 + seat, seat)
         finished = [trick for trick in deal.tricks if trick.result is not None]
-        if finished:
+        if self._npc_put_down(canvas):
+            pass  # the NPC's card and why take the rows of the last trick and the lead's card
+        elif finished:
             reason = self.ui.formatter.phrase(finished[-1].result.reason[0])  # type: ignore[union-attr]
             canvas.text(5, self.t("trick.last", trick=len(finished), reason=reason))
-        lead, led = self.ui.seat_name(self.trick.lead), self.trick.card_of(self.trick.lead)
-        canvas.text(6, self.t("tourney.led", seat=lead, card=self.ui.card_text(led)) if led is not None
-                    else self.t("trick.leads", seat=lead))
+        if not self._npc_card():
+            lead, led = self.ui.seat_name(self.trick.lead), self.trick.card_of(self.trick.lead)
+            canvas.text(6, self.t("tourney.led", seat=lead, card=self.ui.card_text(led)) if led is not None
+                        else self.t("trick.leads", seat=lead))
         following = self.next_entry(self.entry)
         if following != self.entry:  # where AUX goes: another seat's prediction, at the reveal
             canvas.text(ROWS - 1, self.t("tourney.hint.aux", seat=self.ui.label(following.seat),
                                          mode=self._mode(following)))
+
+    def _npc_card(self) -> SuitedCard | None:
+        """The NPC's card when it is the last one put down (its turn just came), else None."""
+        turns = self.trick.turns
+        return turns[-1].cards[0] if turns and turns[-1].seat == self.game.npc else None
+
+    def _npc_put_down(self, canvas: Canvas) -> bool:
+        """At the NPC's turn, the card to put down for it, highlighted, and why the NPC plays it (the
+        rows of the last trick's reason and the lead's card): shown on the screen where the next entry
+        begins, so the table reads it with no press of its own."""
+        card, why = self._npc_card(), self.trick.npc_reason
+        if card is None or why is None:
+            return False
+        canvas.text(5, self.t("tourney.announce.text", card=self.ui.card_text(card)), invert=True)
+        canvas.text(6, self.t(why.code.replace("tourney.npc.", "tourney.npc.why.", 1)))
+        return True
 
     def _compass(self, canvas: Canvas, row: int) -> None:
         """The four suits, each after the key that chooses it (its arrow, or on the card keypad its
@@ -536,30 +547,6 @@ class NpcRowScreen(TourneyScreen):
         canvas.text(5, ">", x=CARD_X - 8)
         draw_picker(canvas, self.ui, self.grid, 5)
         canvas.lines(6, 2, self.t("tourney.npc.hint"))
-
-
-class NpcScreen(Notice):
-    """The card the device plays for the NPC: put it down, then OK."""
-
-    def __init__(self, app: Host, ui: TourneyUI, deal: int, trick: int) -> None:
-        super().__init__(app)
-        self.ui, self.deal, self.index = ui, deal, trick
-        self.trick: TourneyTrick = ui.game.state.deals[deal].tricks[trick]  # type: ignore[assignment]
-
-    def passable(self) -> bool:
-        """The next entry may begin over it: the NPC's card stays in its row on the trick screen."""
-        return True
-
-    def draw(self, canvas: Canvas) -> None:
-        npc = self.ui.game.npc
-        card = self.trick.card_of(npc) if npc is not None else None
-        if card is None:
-            raise ValueError("the NPC screen needs the NPC's card")
-        canvas.title(self.t("tourney.announce.title", deal=self.deal + 1, trick=self.index + 1))
-        canvas.lines(1, 2, self.t("tourney.announce.text", card=self.ui.card_text(card)))
-        if self.trick.npc_reason is not None:
-            canvas.lines(3, 4, self.ui.formatter.phrase(self.trick.npc_reason))
-        canvas.text(ROWS - 1, self.t("tourney.announce.hint"))
 
 
 class NpcSeatNotice(Notice):

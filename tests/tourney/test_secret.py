@@ -19,7 +19,7 @@ from companion.hw.keys import Key, KeyEvent
 from companion.ui.canvas import Canvas
 from companion.ui.planner import enter_by_keys
 from companion.ui.screens import Confirm
-from companion.ui.tourney import COMPASS_MARKS, SUIT_KEYS, DownScreen, NpcScreen, TrickScreen
+from companion.ui.tourney import COMPASS_MARKS, SUIT_KEYS, DownScreen, TrickScreen
 from tests.ui.helpers import make_app, texts
 
 ROW = "W3 W12 F2 F11 S5 C7 C1"
@@ -109,7 +109,7 @@ class Watch:
 
 def reveal(app: Any, suits: str) -> None:
     """The reveal: the compass of the first seat open, inverted on a suit; then each prediction."""
-    screen = app.screens[0]  # under the NPC's notice where the NPC played last
+    screen = app.top
     assert isinstance(screen, TrickScreen) and screen.predicting()
     shown = frame(app, screen)
     assert any(drawn.inverted and drawn.text in prediction_marks(app) for drawn in shown)
@@ -138,18 +138,19 @@ def test_the_npc_leading_its_card_shows_at_once_and_no_frame_names_a_prediction(
         game.push_text(text)
     assert game.trick.lead == 3 and game.trick.card_of(3) == SuitedCard("W", 12)  # at once, as the lead
     app = make_app(game)
+    assert any("W12" in drawn.text and drawn.inverted for drawn in frame(app))  # shown for P1's entry
     watch = Watch(app)
     watch.enter(*texts(game, "W13", "W14", "W4"), layout="keypad")
     reveal(app, "WSC")
 
 
-def test_the_npc_last_its_notice_lies_over_the_reveal() -> None:
+def test_the_npc_last_its_card_shows_on_the_reveal() -> None:
     game = three_players(dealer=2)  # P1 leads: P2, P3, then the NPC last
     app = make_app(game)
     watch = Watch(app)
     watch.enter(*texts(game, "F5", "F6", "F7"))
-    assert isinstance(app.top, NpcScreen) and game.trick.card_of(3) == SuitedCard("F", 2)
-    assert isinstance(app.screens[0], TrickScreen) and app.screens[0].predicting()  # the reveal, beneath
+    assert game.trick.card_of(3) == SuitedCard("F", 2)
+    assert isinstance(app.top, TrickScreen) and app.top.predicting()  # the reveal, the NPC's card on it
     reveal(app, "CSW")
 
 
@@ -161,7 +162,8 @@ def test_the_npc_straight_after_the_lead_waits_for_one_press_before_its_card_sho
     assert isinstance(app.top, DownScreen) and game.trick.card_of(3) is None
     assert not any("S5" in drawn.text for drawn in frame(app))  # the NPC's card (its front Shamrock) not yet
     watch.enter(PredictionsDown())
-    assert isinstance(app.top, NpcScreen) and game.trick.card_of(3) == SuitedCard("S", 5)
+    assert game.trick.card_of(3) == SuitedCard("S", 5)
+    assert any("S5" in drawn.text and drawn.inverted for drawn in frame(app))  # shown only now
     watch.enter(*texts(game, "S10", "S11"))
     reveal(app, "CCC")
 

@@ -19,8 +19,9 @@ from companion.sim import new_random_game, play_out, random_game
 from companion.ui import presses_for
 from companion.ui.planner import enter_by_keys
 from companion.ui.screens import SetupForm
-from companion.ui.tourney import DownScreen, Entry, NpcRowScreen, NpcScreen, NpcSeatNotice, PlacesScreen, TrickScreen
+from companion.ui.tourney import DownScreen, Entry, NpcRowScreen, NpcSeatNotice, PlacesScreen, TrickScreen
 from companion.ui.tricks import DealScreen, FinalScreen, RevokeScreen
+from tests.tourney.test_secret import frame
 from tests.ui.helpers import check_golden, choose_game, make_app, press, press_all, renamed, texts
 
 ROW = "W3 W12 F2 F11 S5 C7 C1"
@@ -114,15 +115,19 @@ def test_the_npc_row_is_entered_card_by_card_and_back_takes_the_last_one_back() 
     assert isinstance(app.top, TrickScreen) and app.top.entry.seat == 1  # P1 deals, P2 leads
 
 
-def test_the_npcs_card_is_announced_and_needs_no_press() -> None:
+def test_the_npcs_card_is_shown_where_the_next_entry_begins_and_needs_no_press() -> None:
     app = three_player_app()
     game = app.session.game
-    enter(app, texts(game, ROW, "F5", "F6"))  # P2 leads, P3 plays: the NPC's turn, shown at once
-    assert isinstance(app.top, NpcScreen)
+    enter(app, texts(game, ROW, "F5", "F6"))  # P2 leads, P3 plays: the NPC's turn, its card shown at once
     assert game.trick.card_of(3) == SuitedCard("F", 2)
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and screen.entry == Entry(Play, 0) and len(app.screens) == 1
+    drawn = frame_texts(app)
+    assert ("Put down F2 for the NPC", True) in drawn  # highlighted
+    assert ("the front card of the lead suit", False) in drawn  # and why
     check_golden(app.render(), "tourney-npc")
-    app.handle(press(Key.OK))
-    assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Play, 0)
+    enter(app, texts(game, "F7"))
+    assert not any("for the NPC" in text for text, _ in frame_texts(app))  # the next entry: read
 
 
 def test_at_the_reveal_aux_steps_through_the_open_predictions_only() -> None:
@@ -153,11 +158,10 @@ def test_with_p3_leading_the_npc_plays_once_the_predictions_are_down() -> None:
     assert presses_for(app, PredictionsDown(), "keypad") == [KeyEvent(Key.HASH)]
     check_golden(app.render(), "tourney-down")
     keys(app, "OK")
-    assert game.actions[-1] == PredictionsDown()
-    assert isinstance(app.top, NpcScreen) and game.trick.card_of(3) == SuitedCard("S", 5)
-    check_golden(app.render(), "tourney-npc-turn")
-    app.handle(press(Key.OK))
+    assert game.actions[-1] == PredictionsDown() and game.trick.card_of(3) == SuitedCard("S", 5)
     assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Play, 0)
+    assert ("Put down S5 for the NPC", True) in frame_texts(app)
+    check_golden(app.render(), "tourney-npc-turn")
     enter(app, texts(game, "S10", "S11"))
     assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Predict, 2)  # the reveal, from the lead
     enter(app, texts(game, "C", "C", "C"))
@@ -405,30 +409,19 @@ def test_on_the_keypad_a_follower_types_the_number_alone_and_1_waits_for_hash_be
     assert app.session.game.actions[-1] == Play(action.seat, SuitedCard(lead, 5))
 
 
-def test_the_npcs_last_card_notice_lets_the_reveal_take_the_first_key() -> None:
-    """The NPC plays the trick's last card: its notice lies right above the reveal's compass, so the
-    prediction's arrow (or suit key) closes it and chooses the suit at once, as a card picker's first
-    key does."""
-    played = simulated(3)
-    app = make_app(Tourney(played.setup))
-    game = app.session.game
-    for action in played.actions:
-        screens = app.screens
-        if (isinstance(action, Predict) and len(screens) == 2 and isinstance(screens[1], NpcScreen)
-                and isinstance(screens[0], TrickScreen) and screens[0].predicting()):
-            break
-        enter_by_keys(app, action)
-    else:
-        raise AssertionError("the simulated game has no trick the NPC ends")
-    compass = app.screens[0]
-    other = next(suit for suit in game.open_suits() if suit != compass.suit)
-    arrow = KeyEvent([Key.UP, Key.RIGHT, Key.DOWN, Key.LEFT][game.suits.index(other)])
-    seat = compass.entry.seat
-    assert presses_for(app, Predict(seat, other)) == [arrow, KeyEvent(Key.OK)]
-    assert presses_for(app, Predict(seat, compass.suit)) == [KeyEvent(Key.OK), KeyEvent(Key.OK)]  # OK reads it
-    suit_key = KeyEvent([Key.A, Key.B, Key.C, Key.D][game.suits.index(compass.suit)])
-    assert presses_for(app, Predict(seat, compass.suit), "keypad") == [suit_key]  # one press: closes it too
-    app.handle(arrow)
-    assert app.top is compass and compass.suit == other
-    app.handle(KeyEvent(Key.OK))
-    assert game.actions[-1] == Predict(seat, other)
+def test_the_npcs_last_card_is_shown_on_the_reveal() -> None:
+    """The NPC plays the trick's last card: the reveal's screen says which card to put down for it, and
+    the first prediction is one press, as at every reveal."""
+    game = Tourney(Tourney.new_setup(["Aki", "Ben", "Chie"], options={"dealer": 2}, cards=simulated(3).setup.cards))
+    app = make_app(game)
+    enter(app, texts(game, ROW, "F5", "F6", "F7"))  # P1 leads: P2, P3, then the NPC last
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and screen.predicting() and len(app.screens) == 1
+    assert ("Put down F2 for the NPC", True) in frame_texts(app)
+    assert presses_for(app, Predict(0, "C"), "keypad") == [KeyEvent(Key.D)]
+    assert presses_for(app, Predict(0, screen.suit)) == [KeyEvent(Key.OK)]
+
+
+def frame_texts(app: Any) -> list[tuple[str, bool]]:
+    """The strings the screen on top draws, each with whether it is inverted (test_secret.py's text model)."""
+    return [(drawn.text, drawn.inverted) for drawn in frame(app)]

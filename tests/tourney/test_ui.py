@@ -425,3 +425,15 @@ def test_the_npcs_last_card_is_shown_on_the_reveal() -> None:
 def frame_texts(app: Any) -> list[tuple[str, bool]]:
     """The strings the screen on top draws, each with whether it is inverted (test_secret.py's text model)."""
     return [(drawn.text, drawn.inverted) for drawn in frame(app)]
+
+
+def test_the_picker_weighs_a_suits_unseen_cards_by_how_many_can_still_be_in_a_hand() -> None:
+    """Four Shamrocks played and four revealed by suit alone: ten are unseen, but only six can still be
+    in a hand, so each unseen Shamrock is 6/10 as likely as an unseen card of a suit with none revealed."""
+    game = Tourney(Tourney.new_setup(["Aki", "Ben", "Chie", "Dai"], cards=simulated(4).setup.cards))
+    app = make_app(game)
+    enter(app, texts(game, "S1", "S2", "S3", "S4", "S", "S", "S", "S"))
+    screen = app.screens[0]  # under the trick's places
+    assert isinstance(screen, TrickScreen) and screen.entry.kind is Play and game.room("S") == 6
+    weight = screen.likelihood(screen.entry.seat, screen.grid)
+    assert weight(SuitedCard("S", 7)) == pytest.approx(0.6 * weight(SuitedCard("W", 7)))

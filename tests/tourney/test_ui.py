@@ -180,7 +180,7 @@ def mid_prediction(language: str = "en") -> Any:
 
 
 def test_prediction_entry() -> None:
-    check_golden(mid_prediction().render(), "tourney-predict")
+    check_golden(mid_prediction().render(), "tourney-predict", docs=True)
     check_golden(mid_prediction("ja").render(), "tourney-predict-ja")
 
 
@@ -195,7 +195,7 @@ def test_places_with_the_npc_and_the_reminder() -> None:
     app = three_player_app()
     enter(app, texts(app.session.game, ROW, "S9", "S10", "S2", "C", "C", "C"))
     assert isinstance(app.top, PlacesScreen)
-    check_golden(app.render(), "tourney-result-npc")
+    check_golden(app.render(), "tourney-result-npc", docs=True)
 
 
 def test_a_revoke_proved_by_a_prediction_is_shown_after_the_places() -> None:

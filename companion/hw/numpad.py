@@ -66,11 +66,14 @@ NUMPAD_KEYS: Mapping[int, Key] = {
 }
 """Each numeric-keypad key code as the card keypad key it types."""
 
-NUMPAD_LEGEND: Mapping[str, Key] = {
-    **{str(digit): key for digit, key in zip(range(10), (Key.N0, Key.N1, Key.N2, Key.N3, Key.N4, Key.N5, Key.N6,
-                                                         Key.N7, Key.N8, Key.N9), strict=True)},
-    "/": Key.A, "*": Key.B, "-": Key.C, "+": Key.D, "Enter": Key.HASH, "Backspace": Key.STAR, ".": Key.AUX,
+PRINTED_KEYS: Mapping[str, int] = {
+    **{str(digit): code for digit, code in enumerate(KEYPAD_DIGIT_CODES)},
+    "/": KEY_KPSLASH, "*": KEY_KPASTERISK, "-": KEY_KPMINUS, "+": KEY_KPPLUS, "Enter": KEY_KPENTER,
+    "Backspace": KEY_BACKSPACE, ".": KEY_KPDOT,
 }
+"""The 17 keys as printed on a numeric keypad, and the code each sends with NumLock on."""
+
+NUMPAD_LEGEND: Mapping[str, Key] = {label: NUMPAD_KEYS[code] for label, code in PRINTED_KEYS.items()}
 """The 17 keys as printed on a numeric keypad, and what each types (the legend in hardware/numpad.md)."""
 
 class NumpadDecoder:

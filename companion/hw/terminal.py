@@ -31,7 +31,7 @@ _DOT_BITS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10
              (0, 3, 0x40), (1, 3, 0x80))
 KEY_LEGEND = (
     "arrows/WASD move · Enter/o OK · Backspace/Esc/b BACK · Space/x AUX",
-    "4x4 card keys: 0-9 * # as printed, f g h j = A B C D; numpad: / * - + = A B C D",
+    "card keys: 0-9 * # as printed, f g h j = A-D, numpad / * - + too",
     "Shift+key or a capital = long press (Alt+digit) · Ctrl-C quits",
 )
 DIM_BELOW = 16

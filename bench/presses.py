@@ -198,8 +198,9 @@ def bound(game_id: str, players: int, table: str, games: int, seed: int, facts_k
     known = ", facts known" if facts_known else ""
     if not floors:
         return f"{game_id} {players}p bound {table}{known}: no card is picked from a grid"
-    return (f"{game_id} {players}p bound {table}{known}: at least {sum(floors) / len(floors):.2f} presses per card"
-            f" on any four-arrow picker, the suit told for free; this one {picked / len(floors):.2f}"
+    floor, this_one = sum(floors) / len(floors), picked / len(floors)
+    return (f"{game_id} {players}p bound {table}{known}: at least {floor:.2f} presses per card"
+            f" on any four-arrow picker, the suit told for free; this one {this_one:.2f}, gap {this_one - floor:.2f}"
             f" ({len(floors)} cards)")
 
 

@@ -292,3 +292,12 @@ def test_hardware_doc_states_the_key_map() -> None:
         else:
             documented[printed] = card_keypad[typed]
     assert documented == dict(NUMPAD_LEGEND)
+
+
+def test_a_pcs_numpad_in_mock_mode_types_the_same_keys() -> None:
+    from companion.hw.mock import decode_keys
+
+    application = b"".join(b"\x1bO" + code for code in (b"o", b"j", b"m", b"k", b"M", b"n", b"p", b"y"))
+    assert decode_keys(application) == [KeyEvent(key) for key in (Key.A, Key.B, Key.C, Key.D, Key.HASH, Key.AUX,
+                                                                  Key.N0, Key.N9)]
+    assert decode_keys(b"/-+.7\r") == [KeyEvent(key) for key in (Key.A, Key.C, Key.D, Key.AUX, Key.N7, Key.OK)]

@@ -6,7 +6,7 @@ how an action is entered.
 
 >>> import random
 >>> from companion.carddata import printed_cards
->>> from companion.games.tezuma import Draft, Tezuma2015
+>>> from companion.games.tezuma.rules import Draft, Tezuma2015
 >>> from companion.session import Session
 >>> game = Tezuma2015(Tezuma2015.new_setup(["Aki", "Ben", "Chie"], cards=printed_cards("tezuma-2015")))
 >>> app = App(Session(game), clock=lambda: 0.0, rng=random.Random(1))

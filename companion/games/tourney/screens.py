@@ -44,12 +44,12 @@ from typing import Any, ClassVar
 
 from companion.engine.tricks import Deal, SuitedCard, Term, Turn
 from companion.errors import IllegalAction
-from companion.games.tourney import NpcRow, Play, Predict, PredictionsDown, Tourney, TourneyResult, TourneyTrick
+from companion.games.tourney.rules import NpcRow, Play, Predict, PredictionsDown, Tourney, TourneyResult, TourneyTrick
 from companion.keys import LETTERS, Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
 from companion.ui.picker import ARROWS, Grid, shortest
-from companion.ui.screens import Choice, Host, Notice, Screen, register_ui
+from companion.ui.screens import Choice, Host, Notice, Screen
 from companion.ui.tricks import ResultScreen, TrickScreenBase, TrickUI
 
 NAME_X, CARD_X, CELLS_X = 16, 40, 50
@@ -85,9 +85,7 @@ class Entry:
     seat: int
 
 
-@register_ui
 class TourneyUI(TrickUI[Tourney]):
-    game_ids = ("tourney",)
     game_type = Tourney
 
     # --- words ---------------------------------------------------------------------------------

@@ -437,3 +437,15 @@ def test_the_picker_weighs_a_suits_unseen_cards_by_how_many_can_still_be_in_a_ha
     assert isinstance(screen, TrickScreen) and screen.entry.kind is Play and game.room("S") == 6
     weight = screen.likelihood(screen.entry.seat, screen.grid)
     assert weight(SuitedCard("S", 7)) == pytest.approx(0.6 * weight(SuitedCard("W", 7)))
+
+
+def test_the_npc_row_is_asked_as_listed_strongest_suit_first() -> None:
+    """The screen lists the suits' rows strongest first and starts on Wyvern; the simulated table
+    enters them in that order (the NPC's rules need each suit's order only)."""
+    app = three_player_app()
+    screen = app.top
+    assert isinstance(screen, NpcRowScreen) and screen.grid.value.suit == "W"
+    game = simulated(3)
+    for row in (action for action in game.actions if isinstance(action, NpcRow)):
+        suits = [card.suit for card in row.cards]
+        assert suits == sorted(suits, key=game.suits.index)

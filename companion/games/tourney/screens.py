@@ -23,7 +23,8 @@ suit one arrow and OK. BACK takes the last prediction back while the reveal is o
 already entered at the reveal show beside their cards: they are face up.
 
 **The NPC** (three players): at each deal's start its seven face-up cards are entered with the same
-picker, front card first within each suit (OK adds, BACK takes the last back). Its card is shown at
+picker, suit by suit as the screen lists them (strongest first), front card first within each suit
+(OK adds, BACK takes the last back). Its card is shown at
 its turn in the play phase, on the trick screen where the next entry begins: the card to put down
 for it highlighted, and why the NPC plays it. When it leads, at once; when its turn comes straight
 after a player's lead, only after one press saying the predictions are down (:class:`DownScreen`),

@@ -44,9 +44,9 @@ class TourneyTable(DealingTable):
         self.hands = [sorted(hand) for hand in cut(deck, size, game.n)]
         rest = deck[game.n * size:]
         laid = rest[: game.npc_cards] if game.npc is not None else []
-        suit_rows = list(game.suits)
-        rng.shuffle(suit_rows)  # the rows lie in any order; within a row, in the random order dealt
-        self.npc_row = [card for suit in suit_rows for card in laid if card.suit == suit]
+        # within a suit's row the cards lie in the random order dealt; the table enters the rows as the
+        # device's screen lists them, strongest suit first
+        self.npc_row = [card for suit in game.suits for card in laid if card.suit == suit]
         self.npc_pile = rest[game.npc_cards:] if game.npc is not None else []
 
     def choose(self, game: Tourney, rng: random.Random) -> Any:

@@ -9,11 +9,14 @@ pixels of a golden image.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from companion.carddata import printed_cards
+from companion.engine.record import export_lines
 from companion.engine.tricks import SuitedCard
+from companion.event.publisher import game_status
 from companion.games.tourney.rules import NpcRow, Play, Predict, PredictionsDown, Tourney
 from companion.games.tourney.screens import COMPASS_MARKS, SUIT_KEYS, DownScreen, TrickScreen
 from companion.hw.keys import Key, KeyEvent
@@ -202,3 +205,19 @@ def test_plays_are_the_only_entries_before_the_reveal() -> None:
         game.push_text(text)
     assert kinds == ["lead", "down", "play", "play"] and game.decision.kind == "predict"
     assert isinstance(game.actions[-1], Play)
+
+
+def test_event_lines_name_no_prediction_before_the_reveal() -> None:
+    """What event mode sends for a Tourney game: its journal lines as they are written, and a status
+    of where the game stands (publisher.game_status). Before the trick's last card neither holds a
+    prediction, nor the NPC's card before the predictions are down; at the reveal the lines do."""
+    game = three_players(dealer=1)  # P3 leads: the NPC's turn comes straight after
+    for text in ("S9", "down", "S10", "S11"):
+        status = json.dumps(game_status(game))
+        lines = export_lines(game)
+        assert not any('"predict"' in line for line in lines) and "predict" not in status
+        if text == "down":
+            assert game.trick.card_of(3) is None  # nor the NPC's card, which follows from the lines
+        game.push_text(text)
+    game.push_text("C")
+    assert any('"predict"' in line for line in export_lines(game))  # at the reveal

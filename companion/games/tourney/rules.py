@@ -490,7 +490,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         elif isinstance(action, PredictionsDown):
             self.trick.down = True
         else:
-            if self.npc_waits(deal):  # a play entered while predictions are open starts the play phase
+            if self.npc_waits(deal):  # a player's card entered while the NPC waits: the predictions are down
                 self._play_npc(deal)
             self._put_down(deal, action.seat, action.card)
         self._settle()
@@ -543,13 +543,14 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         return self.npc_turn(deal) and (not trick.turns or self.play_phase(trick))
 
     def next_player(self) -> int:
-        """The seat whose playing card comes next: after the NPC's while the NPC waits for the
-        predictions (its card goes down first when a play is entered early)."""
+        """The seat whose playing card comes next: after the NPC's while the NPC waits (a player's card
+        then says the predictions are down, and the NPC's goes down first)."""
         seat = self.seat_to_play(self.trick)
         return (seat + 1) % self.places if self.npc_waits(self.deal) else seat
 
     def npc_waits(self, deal: TourneyDeal) -> bool:
-        """It is the NPC's turn, but predictions are open: its card waits for them."""
+        """It is the NPC's turn, but the play phase has not begun (the predictions are not said to be
+        down): its card waits."""
         return self.npc_turn(deal) and not self.npc_to_play(deal)
 
     def check(self, action: object) -> None:

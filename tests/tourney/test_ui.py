@@ -449,3 +449,21 @@ def test_the_npc_row_is_asked_as_listed_strongest_suit_first() -> None:
     for row in (action for action in game.actions if isinstance(action, NpcRow)):
         suits = [card.suit for card in row.cards]
         assert suits == sorted(suits, key=game.suits.index)
+
+
+def test_the_card_picker_offers_no_suit_whose_cards_are_all_accounted_for() -> None:
+    """Fourteen Shamrocks played or revealed (eight of them by suit alone, so eight Shamrock numbers
+    are still unseen): the engine says no Shamrock can be in a hand, and the card picker offers none,
+    on either input (before, it offered them and the engine refused)."""
+    game = Tourney(Tourney.new_setup(["Aki", "Ben", "Chie", "Dai"], cards=simulated(4).setup.cards))
+    for text in ("S1", "S2", "S3", "S4", "S", "S", "S", "S", "S5", "S6", "P1?S", "P2?S", "P3?S", "P4?S"):
+        game.push_text(text)
+    unseen = [card for card in game.deck() if card.suit == "S" and card not in game.deal.seen]
+    assert game.open_suits() == ("W", "F", "C") and len(unseen) == 8
+    app = make_app(game)
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and screen.entry == Entry(Play, 2)
+    offered = {card.suit for row in screen.grid.rows for _, card in row}
+    assert offered == {"W", "F", "C"}
+    app.handle(KeyEvent(Key.C))  # the card keypad's Shamrock: not offered, the picker stays
+    assert screen.grid.value.suit != "S" and app.message is None

@@ -152,7 +152,7 @@ def _read_record(path: Path) -> GameBuilder:
             data = read_file(path, RECORD_LIMIT)  # StorageError (a CompanionError) names other problems
         except FileNotFoundError:
             raise CompanionError(f"cannot read {path}: no such file") from None
-    builder: GameBuilder = read_bytes(data, GameBuilder())
+    builder: GameBuilder = read_bytes(data, GameBuilder(defers=True))
     return builder
 
 

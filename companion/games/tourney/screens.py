@@ -10,7 +10,7 @@ device put down for it). A row shows its playing card once down. The row being e
 has the card picker: the suit, then its numbers in two halves (1-7, 8-14), a dot where a card was
 already seen this deal; LEFT/RIGHT step through the suit, UP/DOWN go to the other half and on to
 the next suit, OK enters. A suit none of whose cards can still be in a hand (all played, revealed or
-in the NPC's row: the engine's :meth:`~companion.games.tourney.Tourney.open_suits`) is not offered.
+in the NPC's row: the engine's :meth:`~companion.games.tourney.rules.Tourney.open_suits`) is not offered.
 The cursor starts where the card is likeliest from what the table has seen (a follower's lead suit,
 a suit's highest or lowest; the only card left ready for OK).
 
@@ -24,13 +24,12 @@ already entered at the reveal show beside their cards: they are face up.
 
 **The NPC** (three players): at each deal's start its seven face-up cards are entered with the same
 picker, suit by suit as the screen lists them (strongest first), front card first within each suit
-(OK adds, BACK takes the last back). Its card is shown at
-its turn in the play phase, on the trick screen where the next entry begins: the card to put down
-for it highlighted, and why the NPC plays it. When it leads, at once; when its turn comes straight
-after a player's lead, only after one press saying the predictions are down (:class:`DownScreen`),
-so nobody predicts having seen it; later in the trick, as soon as the card before it is entered. No
-press enters its card, and none is needed to read it. A new 3-player game first names
-the house ruling that seats the NPC.
+(OK adds, BACK takes the last back). Its card is shown at its turn in the play phase, on the trick
+screen where the next entry begins: the card to put down for it highlighted, and why the NPC plays
+it. When it leads, at once; when its turn comes straight after a player's lead, only after one
+press saying the predictions are down (:class:`DownScreen`), so nobody predicts having seen it;
+later in the trick, as soon as the card before it is entered. No press enters its card, and none is
+needed to read it. A new 3-player game first names the house ruling that seats the NPC.
 
 **After each trick** a result screen lists places 1-4 with each hand's card and prediction and
 whether it hit, and with three players reminds the table to turn an NPC prediction card (which

@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.engine.base import Game
-from companion.engine.record import GameBuilder, export_lines, read_record
 from companion.errors import CompanionError
+from companion.record import GameBuilder, export_lines, read_record
 from companion.registry import game_class
 from companion.sim import new_random_game, play_out, table_model
 from tests.games import every_simulated_game

@@ -20,8 +20,12 @@ A game may change (hooks with the common rule as default): ``must_follow(trick)`
 owes: the lead suit), ``follow_exempt(trick, turn)`` (a turn the rules let ignore them: none),
 ``captured_cards(trick)`` (what the winner takes: every card), ``deal_count()``, ``first_lead``,
 ``next_deal_lead``, ``seat_to_play``, ``trick_complete``, ``new_state``/``new_deal``/``new_trick``
-(its own state, deals and tricks), ``kept_in_snapshot`` (what undo snapshots may share) and the
-replay schema's ``trick_summary``/``deal_summary``.
+(its own state, deals and tricks), ``opens_first_trick`` (False: the game opens a deal's first trick
+itself, after a draft), ``per_player`` (each player's share of per-seat figures: Zenjidou's players
+play hands), ``kept_in_snapshot`` (what undo snapshots may share) and the replay schema's
+``trick_summary``/``deal_summary``. The fold itself (``start_deal``, ``open_trick``,
+``finish_trick``, ``close_deal``, ``totals``) is the layer's and final: a game varies it only
+through those hooks.
 
 A game calls, from its ``apply``: :meth:`TrickGame.put_down` with each :class:`Turn` that reaches
 the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finish_trick` once
@@ -42,9 +46,9 @@ hand in public). Both are flagged at once, naming the trick of the decline.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, final
 
 from companion.engine.actions import RecordAction
 from companion.engine.base import Answer, Decision, Game, Question, is_digits, is_int, snapshot
@@ -502,12 +506,20 @@ class TrickGame(Game[StateT], ReportRows):
     def new_state(self) -> StateT:
         return TrickState()  # type: ignore[return-value]  # a game with a richer state overrides new_state
 
+    opens_first_trick: ClassVar[bool] = True  # False: the game opens its first trick itself (after a draft)
+
+    @final
     def start_deal(self, state: StateT, lead: int) -> None:
+        """Append :meth:`new_deal` and open its first trick, unless the game opens it itself
+        (``opens_first_trick = False``: Tezuma's draft, Zenjidou's choice of the round rule)."""
         deal = self.new_deal(len(state.deals), lead)
         state.deals.append(deal)
-        self.open_trick(deal, lead)
+        if self.opens_first_trick:
+            self.open_trick(deal, lead)
 
+    @final
     def open_trick(self, deal: Deal[Any], lead: int) -> None:
+        """Append the game's :meth:`new_trick` led by ``lead``."""
         deal.tricks.append(self.new_trick(lead))
 
     def new_trick(self, lead: int) -> Trick[Any]:
@@ -543,6 +555,7 @@ class TrickGame(Game[StateT], ReportRows):
         if self.trick_complete(deal.trick):
             self.finish_trick(state, deal)
 
+    @final
     def finish_trick(self, state: StateT, deal: Deal[Any]) -> None:
         """Resolve the complete open trick, hand the winner its :meth:`captured_cards`, and go on:
         the next trick, or once the deal is played :meth:`close_deal`."""
@@ -556,6 +569,7 @@ class TrickGame(Game[StateT], ReportRows):
         else:
             self.close_deal(state)
 
+    @final
     def close_deal(self, state: StateT) -> None:
         """Score the played last deal and start the next one; or, while the score needs a card fact,
         leave the deal waiting for it in ``missing_fact`` (the question :meth:`fact_decision` asks)."""
@@ -622,8 +636,14 @@ class TrickGame(Game[StateT], ReportRows):
                 return name if isinstance(name, str) else None
         return None
 
+    @final
     def totals(self) -> list[int]:
-        return list(self.state.totals)
+        """Each player's total: :meth:`per_player` of the seats' totals."""
+        return self.per_player(self.state.totals)
+
+    def per_player(self, per_seat: Sequence[int]) -> list[int]:
+        """Per-seat figures as each player's (a seat is a player, by default; Zenjidou's players play hands)."""
+        return list(per_seat)
 
     def summary(self) -> dict[str, Any]:
         """The common replay schema (docs/record-format.md), plus the game's own keys per deal and trick."""

@@ -772,6 +772,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     term_tables: ClassVar[Mapping[str, str]] = {"suit": "suits", "ability": "abilities"}
     reason_join = "tezuma.join"
+    opens_first_trick = False  # a deal's first trick opens after the draft
     option_kinds: ClassVar[Mapping[str, str]] = {
         **TrickGame.option_kinds,
         "start_seat": "seat", "beginner": "bool", "redraw_each_deal": "bool", "layouts": "list",
@@ -976,9 +977,6 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     def tricks_in_deal(self, deal: layer.Deal[Any]) -> int:
         return self.tricks_per_deal
-
-    def start_deal(self, state: TrickState[DealState], lead: int) -> None:
-        state.deals.append(self.new_deal(len(state.deals), lead))  # its first trick opens after the draft
 
     def new_deal(self, index: int, lead: int) -> DealState:
         order: list[tuple[int, int]] = []

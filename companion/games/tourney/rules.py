@@ -391,8 +391,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def new_deal(self, index: int, lead: int) -> TourneyDeal:
         return TourneyDeal(index, lead, self.places, told=dict.fromkeys(self.suits, 0))
 
-    def open_trick(self, deal: Deal[Any], lead: int) -> None:
-        deal.tricks.append(TourneyTrick(lead, predictions=[None] * self.places))
+    def new_trick(self, lead: int) -> TourneyTrick:
+        return TourneyTrick(lead, predictions=[None] * self.places)
 
     def tricks_in_deal(self, deal: Deal[Any]) -> int:
         return int(self.setup.cards["tricks_per_deal"])

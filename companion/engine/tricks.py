@@ -6,7 +6,9 @@ keeps that lifecycle, the cards each seat captured, per-deal and total scores, a
 revoke the table's public information gives.
 
 The contract of :class:`TrickGame`, one method per question the layer asks a game. A game must
-give (abstract methods):
+give (abstract methods) what every :class:`~companion.engine.base.Game` gives (its ``decision``,
+``check``, ``apply``, ``parse``, ``generate_legal_actions`` and ``validate_cards``) and the three
+trick questions:
 
 * ``tricks_in_deal(deal)``: how many tricks the deal has;
 * ``resolve(trick)``: who won a complete trick and why, as a :class:`TrickResult` whose reason is

@@ -29,7 +29,10 @@ def new_game() -> PlainTricks:
 
 
 def test_a_trick_game_must_give_the_contracts_abstract_methods() -> None:
-    assert {"tricks_in_deal", "resolve", "score_deal"} <= TrickGame.__abstractmethods__
+    """Exactly what the docstring of engine/tricks.py lists: the three trick questions and what every Game gives."""
+    trick_questions = {"tricks_in_deal", "resolve", "score_deal"}
+    every_game = {"decision", "check", "apply", "parse", "generate_legal_actions", "validate_cards"}
+    assert TrickGame.__abstractmethods__ == trick_questions | every_game
     lacking = type("Lacking", (PlainTricks,), {"resolve": TrickGame.resolve})  # the layer's, not Plain's
     with pytest.raises(TypeError, match=r"abstract method.*resolve"):
         lacking(lacking.new_setup(["A", "B"], cards={}))

@@ -2,8 +2,9 @@
 
 Three suits of six cards; each seat is dealt four. Follow the lead suit if able; the highest card of
 the lead suit wins the trick and leads the next. A deal scores one point per trick won and one more
-per captured 6; there are as many deals as seats. It gives the layer's three abstract methods and
-nothing else of the rules: turn order, revokes, captures, scores, undo and replay come from the layer.
+per captured 6; there are as many deals as seats. It gives the layer's abstract methods (the three
+trick questions, its decision, its card data check, and how it checks, applies, parses and lists its
+one action) and nothing else of the rules: turn order, revokes, captures, scores, undo and replay come from the layer.
 It is known only to the tests (its plugin record in tests/plain_tricks/__init__.py is registered by
 tests/games.py), never to the product's registry.
 

@@ -52,6 +52,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, final
 
+from typing_extensions import TypeVar as DefaultTypeVar  # a TypeVar with a default (PEP 696)
+
 from companion.engine.actions import RecordAction
 from companion.engine.base import Answer, Decision, Game, Question, is_digits, is_int, snapshot
 from companion.errors import IllegalPlay, RecordError
@@ -319,8 +321,15 @@ class FactNeeded:
     question: Question
 
 
+# The trick type of a deal: a game whose tricks keep more (Tezuma, Tourney) names its own, so its
+# deal's tricks are typed as what its new_trick makes; ``Deal[Card]`` alone means plain Tricks.
+# Covariant, so the layer takes any game's deal: only the layer's open_trick appends a trick, and
+# it appends what the game's new_trick made.
+TrickT = DefaultTypeVar("TrickT", bound="Trick[Any]", default="Trick[CardT]", covariant=True)
+
+
 @dataclass
-class Deal(Generic[CardT]):
+class Deal(Generic[CardT, TrickT]):
     """One deal: its tricks, what each seat captured and won, revokes, and its scores once known.
 
     A played deal has ``scores``, or ``missing_fact``: the question its score waits for.
@@ -329,7 +338,7 @@ class Deal(Generic[CardT]):
     index: int
     start: int
     seats: int
-    tricks: list[Trick[CardT]] = field(default_factory=list)
+    tricks: list[TrickT] = field(default_factory=list)
     captured: list[list[CardT]] = field(default_factory=list)
     tricks_won: list[int] = field(default_factory=list)
     watch: RevokeWatch = field(default_factory=lambda: RevokeWatch([], []))
@@ -350,7 +359,7 @@ class Deal(Generic[CardT]):
         return self.watch.found
 
     @property
-    def trick(self) -> Trick[CardT]:
+    def trick(self) -> TrickT:
         return self.tricks[-1]
 
     def shown_cards(self) -> Iterator[CardT]:

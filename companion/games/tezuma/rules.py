@@ -193,15 +193,8 @@ class Trick(layer.Trick[Card]):
 
 
 @dataclass
-class DealState(layer.Deal[Card]):
+class DealState(layer.Deal[Card, Trick]):
     """A Tezuma deal: the draft before the tricks, ability uses, cards in hand and the scoring parts."""
-
-    # new_trick opens only Tezuma's tricks; the layer's Deal is not generic in its trick type.
-    tricks: list[Trick] = field(default_factory=list)  # type: ignore[assignment]
-
-    @property
-    def trick(self) -> Trick:
-        return self.tricks[-1]
     layout: Mapping[str, Sequence[str]] = field(default_factory=dict)
     draft_order: list[tuple[int, int]] = field(default_factory=list)
     picks: list[dict[str, str]] = field(default_factory=list)

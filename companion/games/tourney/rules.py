@@ -201,7 +201,7 @@ class PredictionWatch(RevokeWatch):
 
 
 @dataclass
-class TourneyDeal(Deal[SuitedCard]):
+class TourneyDeal(Deal[SuitedCard, TourneyTrick]):
     """A deal; with three players also the NPC's row as laid out and the cards it has left."""
 
     npc_laid: tuple[SuitedCard, ...] | None = None
@@ -220,7 +220,7 @@ class TourneyDeal(Deal[SuitedCard]):
 
     @property
     def tourney_tricks(self) -> list[TourneyTrick]:
-        return self.tricks  # type: ignore[return-value]  # new_trick makes every trick a TourneyTrick
+        return self.tricks
 
     def predictions(self) -> Iterator[Predict]:
         for trick in self.tourney_tricks:

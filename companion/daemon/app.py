@@ -9,6 +9,7 @@ blank, the end of a flash) or the systemd watchdog's next beat.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
 import random
@@ -28,7 +29,7 @@ from companion.config import SETTINGS, RunConfig, load_config
 from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
-from companion.errors import CompanionError, ConfigError
+from companion.errors import CompanionError, ConfigError, quoted
 from companion.event.config import event_config
 from companion.event.device import start_event_mode
 from companion.hw.boards import Board, list_presets, load_board
@@ -36,7 +37,9 @@ from companion.hw.buzzers import BuzzerArbiter, parse_buzzer_pins
 from companion.hw.display import (
     EMULATORS,
     Display,
+    bus_problem,
     check_emulator_available,
+    check_panel,
     display_parser,
     open_display,
     parse_display_args,
@@ -52,6 +55,7 @@ from companion.text import LANGUAGES
 from companion.ui.app import App
 
 if TYPE_CHECKING:
+    from companion.event.config import EventConfig
     from companion.event.publisher import LinkStatus
 
 log = logging.getLogger(__name__)
@@ -405,7 +409,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     options = resolve_options(args, config)
     event = event_config(config.sections)  # a wrong [event] stops here, before anything is opened
     if event is not None:
-        event.broker.check_ca_file()
+        check_event_ready(event)
     if options.verbose:
         logging.getLogger("companion").setLevel(logging.DEBUG)
     script = None
@@ -417,6 +421,11 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         check_buzzers_free(parse_buzzer_pins(options.buzzers), board)
     luma_args = _display_args(options, board, [*config.luma_argv(), *luma_argv])
     if options.check:  # what the service would run with, without touching the panel it may be driving
+        problems = hardware_problems(options, luma_args)
+        for problem in problems:
+            print(f"companion: {problem}", file=sys.stderr)
+        if problems:
+            return 2
         source = f"options from {config.path}" if config.path is not None else "no config.toml"
         print(f"companion: all is right ({source}): board {board.name}, display {luma_args.display}"
               f" on {'a simulated bus' if options.mock else luma_args.interface}", file=sys.stderr)
@@ -444,6 +453,30 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
             except OSError as err:
                 raise ConfigError(f"--save-frame {options.save_frame}: cannot write it: {err.strerror}") from None
     return 0
+
+
+EVENT_INSTALL = ".venv/bin/pip install '.[event]'"
+"""The README's command that installs event mode's MQTT client (paho-mqtt) beside the device."""
+
+
+def check_event_ready(event: EventConfig) -> None:
+    """Refuse, before anything opens, an ``[event]`` section the run could not serve: its CA file or
+    password file unreadable, or paho-mqtt not installed (the hint is the README's install command)."""
+    event.broker.check_ca_file()
+    event.broker.password()  # a ConfigError naming the file and why it cannot be read
+    if importlib.util.find_spec("paho") is None:
+        raise ConfigError(f"config.toml has an [event] section but paho-mqtt is not installed: {EVENT_INSTALL}"
+                          " in the folder the device was installed from (README.md)")
+
+
+def hardware_problems(options: argparse.Namespace, luma_args: argparse.Namespace) -> list[str]:
+    """What ``run --check`` finds absent on this machine: the display's bus or device (not in mock
+    mode) and the keypad's serial port, which the run would wait for instead of using."""
+    problems = [] if options.mock else list(filter(None, [bus_problem(luma_args)]))
+    if options.keypad and not os.path.exists(options.keypad):
+        problems.append(f"keypad {quoted(options.keypad, 120)}: no such serial port (is the Pico plugged in?"
+                        " the device would start and wait for it)")
+    return problems
 
 
 def _state_root(options: argparse.Namespace, script: str | None, cleanup: ExitStack) -> Path:
@@ -482,6 +515,7 @@ def _display_args(options: argparse.Namespace, board: Board, luma_argv: Sequence
     """luma's display options, parsed and checked (nothing is opened)."""
     check_emulator_available(requested_display(luma_argv))
     luma_args = parse_display_args(luma_argv, board)
+    check_panel(luma_args)
     if options.page_address_offset is not None:
         luma_args.page_address_offset = options.page_address_offset
     if getattr(luma_args, "page_address_offset", None) is not None and luma_args.display != "sh1106":

@@ -430,12 +430,14 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         print(f"companion: all is right ({source}): board {board.name}, display {luma_args.display}"
               f" on {'a simulated bus' if options.mock else luma_args.interface}", file=sys.stderr)
         return 0
-    display, screen = _open_display(options, luma_args)
     with ExitStack() as cleanup:
         root = _state_root(options, script, cleanup)
+        # held for the device's whole life; a second device stops here, before it resets the panel
+        store = Store(root)
+        cleanup.callback(store.close)
+        display, screen = _open_display(options, luma_args)
         override = {name: getattr(options, name) for name in ("language", "contrast")
                     if getattr(options, name) is not None}
-        store = Store(root)
         buzzers = BuzzerArbiter() if options.buzzers or options.keypad_buzzers else None
         device = Device(store, display, rng=random.Random(options.seed), notifier=Notifier.from_environ(),
                         settings_override=override, buzzers=buzzers)

@@ -281,7 +281,7 @@ class GameBuilder(RecordVisitor):
         try:
             game.push(action)
         except IllegalAction as err:
-            raise RecordError(f"illegal action {dumps(data)}: {err}", line) from None
+            raise RecordError(f"illegal action {quoted(dumps(data), 80)}: {err}", line) from None
         self.good += 1
 
     def undo(self, line: int) -> None:

@@ -1,0 +1,95 @@
+"""Wrapping and fitting text on the panel: the same lines as plain greedy breaking, measured in one
+pass (a 5,000-character value once froze the start-up for 40 s), and user values quoted short."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.daemon.virtual import VirtualDevice
+from companion.engine.record import export_lines
+from companion.errors import QUOTED_CHARS
+from companion.sim import random_game
+from companion.ui.canvas import ELLIPSIS, MISAKI_PATHS, Typeface
+
+FACES = {"misaki": Typeface.find(MISAKI_PATHS), "bitmap": Typeface.find(())}
+TEXT = st.text(alphabet="abcWiI1 .,;アカ漢字…\u200b\u0301", max_size=160)
+
+
+def greedy_wrap(face: Typeface, text: str, width: int) -> list[str]:
+    """The definition: words joined while they fit; a word too wide cut into the longest prefixes
+    that fit (at least one character each)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if face.width(candidate) <= width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = word
+        while face.width(line) > width:
+            cut = max([1] + [n for n in range(1, len(line) + 1) if face.width(line[:n]) <= width])
+            lines.append(line[:cut])
+            line = line[cut:]
+    if line:
+        lines.append(line)
+    return lines
+
+
+def greedy_fit(face: Typeface, text: str, width: int) -> str:
+    if face.width(text) <= width:
+        return text
+    ends = [n for n in range(len(text) + 1) if face.width(text[:n] + ELLIPSIS) <= width]
+    return text[: max(ends, default=0)] + ELLIPSIS
+
+
+@pytest.mark.parametrize("face", FACES.values(), ids=FACES.keys())
+@given(text=TEXT, width=st.sampled_from([128, 127, 64, 30, 5, 1]))
+def test_wrap_and_fit_are_plain_greedy(face: Typeface, text: str, width: int) -> None:
+    assert face.wrap(text, width) == greedy_wrap(face, text, width)
+    assert face.fit(text, width) == greedy_fit(face, text, width)
+
+
+class CountingFont:
+    """A font that counts the characters it was asked to measure."""
+
+    def __init__(self, font: Any) -> None:
+        self.font = font
+        self.measured = 0
+
+    def getlength(self, text: str, *args: Any, **kwargs: Any) -> float:
+        self.measured += len(text)
+        return float(self.font.getlength(text, *args, **kwargs))
+
+
+@pytest.mark.parametrize("text", ["Z" * 5000, "ア" * 5000, "word " * 1000, "\u200b" * 2500 + "W" * 2500])
+def test_wrapping_a_long_value_measures_each_character_a_bounded_number_of_times(text: str) -> None:
+    face = Typeface(MISAKI_PATHS[0])
+    counting = CountingFont(face._font)
+    face._font = counting  # type: ignore[assignment]
+    lines = face.wrap(text, 128)
+    face.fit(text, 128)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert counting.measured <= 12 * len(text)  # measuring ever-shorter prefixes was about len² / 2
+
+
+def test_a_journal_line_with_a_long_value_is_named_short_on_the_screen(tmp_path: Path) -> None:
+    lines = export_lines(random_game("tezuma", 3, random.Random(1)))[:12]
+    draft = json.loads(lines[5])
+    lines[5] = json.dumps({**draft, "card": "Z" * 5000})
+    (tmp_path / "current.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    device = VirtualDevice(tmp_path)
+    try:
+        [message] = device.device.startup_messages
+        assert "5000 characters" in message and "Z" * (QUOTED_CHARS + 1) not in message
+        assert len(message) < 400
+    finally:
+        device.close()

@@ -402,7 +402,7 @@ def check_image_type(path: Path, option: str) -> None:
                           f" (not {path.suffix or 'nothing'!r})")
 
 
-def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
+def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: bool = False) -> int:
     config = load_config(args.config_toml)
     if config.path is not None and not args.check:
         log.info("options from %s", config.path)
@@ -431,6 +431,9 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
               f" on {'a simulated bus' if options.mock else luma_args.interface}", file=sys.stderr)
         return 0
     with ExitStack() as cleanup:
+        # entered first, left last: a second SIGTERM while closing everything below changes nothing
+        signals = cleanup.enter_context(Signals(hangup_stops=options.mock and sys.stdout.isatty(),
+                                                own_process=own_process))
         root = _state_root(options, script, cleanup)
         # held for the device's whole life; a second device stops here, before it resets the panel
         store = Store(root)
@@ -442,6 +445,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         device = Device(store, display, rng=random.Random(options.seed), notifier=Notifier.from_environ(),
                         settings_override=override, buzzers=buzzers)
         cleanup.callback(device.close)
+        signals.attach(device.loop)
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
         # None (and no network) without [event]; with it, the link's mark goes to the screen's corner
@@ -479,6 +483,55 @@ def hardware_problems(options: argparse.Namespace, luma_args: argparse.Namespace
         problems.append(f"keypad {quoted(options.keypad, 120)}: no such serial port (is the Pico plugged in?"
                         " the device would start and wait for it)")
     return problems
+
+
+class Signals:
+    """How the device answers signals for its whole life, shutdown included (a context manager).
+
+    SIGTERM and SIGINT stop the loop; one that comes before the loop exists stops it as soon as it
+    is attached, and one that comes while the device is already saving and closing changes nothing
+    (systemd, or an impatient user, may send a second: the run still ends cleanly, exit status 0).
+    SIGHUP is logged and ignored, as a service that reads its config only at start: config.toml
+    applies at the next start (``systemctl restart``); a hangup of the terminal the panel is drawn
+    in (``hangup_stops``) stops the device like SIGTERM. Outside the main thread nothing changes.
+    ``own_process``: the run is the whole process (the ``companion`` command), which exits next.
+    """
+
+    def __init__(self, *, hangup_stops: bool, own_process: bool = False) -> None:
+        self.loop: EventLoop[Any] | None = None
+        self.requested = False
+        self._hangup_stops = hangup_stops
+        self._own_process = own_process
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> Signals:
+        if threading.current_thread() is threading.main_thread():
+            handlers = {signal.SIGTERM: self._stop, signal.SIGINT: self._stop,
+                        signal.SIGHUP: self._stop if self._hangup_stops else self._ignore_hangup}
+            self._previous = {signum: signal.signal(signum, handler) for signum, handler in handlers.items()}
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        """Give the caller its handlers back; a process that only exits now (``own_process``)
+        ignores these signals instead, so a late one cannot cut the exit short."""
+        for signum, handler in self._previous.items():
+            signal.signal(signum, signal.SIG_IGN if self._own_process else handler)
+
+    def attach(self, loop: EventLoop[Any]) -> None:
+        """From now on a stop signal stops ``loop`` (at once, if one came already)."""
+        self.loop = loop
+        if self.requested:
+            loop.stop()
+
+    def _stop(self, signum: int, _frame: object) -> None:
+        self.requested = True
+        if self.loop is not None:
+            self.loop.stop()  # once stopped, a no-op: the shutdown in progress goes on
+
+    @staticmethod
+    def _ignore_hangup(_signum: int, _frame: object) -> None:
+        log.info("SIGHUP ignored: config.toml is read at start; restart the device to apply a change"
+                 " (sudo systemctl restart tabletop-companion)")
 
 
 def _state_root(options: argparse.Namespace, script: str | None, cleanup: ExitStack) -> Path:
@@ -584,8 +637,9 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
         )
 
 
-def main_run(argv: Sequence[str]) -> int:
-    """Entry for ``companion run``: our options, then luma's display options."""
+def main_run(argv: Sequence[str], *, own_process: bool = False) -> int:
+    """Entry for ``companion run``: our options, then luma's display options. ``own_process``: the
+    run is the whole process (the ``companion`` command), so its signal handlers stay to the end."""
     parser = CommandLineParser(prog="companion run", description=RUN_DESCRIPTION, add_help=False,
                                allow_abbrev=False)  # a prefix must never take one of luma's options
     add_run_arguments(parser)
@@ -606,7 +660,7 @@ def main_run(argv: Sequence[str]) -> int:
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, signal.default_int_handler) if in_main_thread else None
     try:
-        return cmd_run(ours, luma_argv)
+        return cmd_run(ours, luma_argv, own_process=own_process)
     except CompanionError as err:
         print(f"companion: {err}", file=sys.stderr)
         return 2

@@ -47,7 +47,7 @@ from companion.hw.display import (
 )
 from companion.hw.mock import MAX_SCRIPT_BYTES, parse_script
 from companion.hw.terminal import TerminalScreen, terminal_size
-from companion.inputs import CommandLineParser, read_text_file
+from companion.inputs import CommandLineParser, named_path, read_text_file
 from companion.keys import KeyEvent
 from companion.paths import check_output_file, state_dir
 from companion.settings import Settings
@@ -250,7 +250,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--state-dir",
-        type=Path,
+        type=named_path,
         help="where games are journalled (default: $STATE_DIRECTORY or ~/.local/state/tabletop-companion; "
         "with --keys, a fresh temporary directory)",
     )

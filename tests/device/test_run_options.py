@@ -67,6 +67,7 @@ def mistakes(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "keys binary": ([*run, "--keys", str(binary)], "not UTF-8"),
         "keys missing": ([*run, "--keys", str(tmp_path / "absent.keys")], "cannot read key script"),
         "keys a directory": ([*run, "--keys", str(tmp_path)], "Is a directory"),
+        "state-dir empty": (["--mock", "--check", "--state-dir", ""], "--state-dir: an empty name: give a directory"),
         "keys without mock": (["--state-dir", str(state), "--keys", str(keys)], "add --mock"),
         "exit-when-done without keys": ([*run, "--exit-when-done"], "give one with --keys"),
         "config unknown key": (

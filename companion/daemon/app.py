@@ -556,7 +556,9 @@ def _serve(options: argparse.Namespace, script: str | None, board: Board, device
             if screen is not None:  # entered first, left last: errors print on the restored terminal
                 running.enter_context(screen.shown(on_resize=lambda redraw: device.loop.post(Call(redraw))))
                 display.watchers.append(screen.draw)
-            _open_keys(options, script, board, device, running)
+            # keys pressed while the terminal is too small to show the panel act on nothing seen: dropped
+            post = device.post if screen is None else screen.while_shown(device.post)
+            _open_keys(options, script, board, device, running, post)
             device.start()
             device.run()
     finally:
@@ -597,12 +599,13 @@ def _open_display(options: argparse.Namespace,
 
 
 def _open_keys(options: argparse.Namespace, script: str | None, board: Board, device: Device,
-               keys: ExitStack) -> None:
-    """Open every key source the options ask for; ``keys`` closes them in reverse order."""
+               keys: ExitStack, post: Callable[[KeyEvent], None]) -> None:
+    """Open every key source the options ask for, each handing its keys to ``post``; ``keys``
+    closes them in reverse order."""
     if options.mock:
         from companion.hw.mock import MockPad, ScriptKeySource, ThreadedSource, key_source_for
 
-        pad = MockPad(board.buttons, device.post, encoder_pins=board.encoder_pins)
+        pad = MockPad(board.buttons, post, encoder_pins=board.encoder_pins)
         source: ThreadedSource
         if script is not None:
             done = (lambda: device.loop.post(ScriptDone())) if options.exit_when_done else None
@@ -615,7 +618,7 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
     else:
         from companion.hw.buttons import ButtonPad
 
-        keys.enter_context(ButtonPad(board.buttons, device.post, encoder_pins=board.encoder_pins))
+        keys.enter_context(ButtonPad(board.buttons, post, encoder_pins=board.encoder_pins))
     arbiter = device.app.buzzers
     if options.buzzers and arbiter is not None:
         from companion.hw.buzzers import GpioBuzzers
@@ -632,7 +635,7 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
             else None
         )
         keys.enter_context(  # entering starts its reader thread; leaving stops and joins it
-            SerialKeypad(options.keypad, device.post, on_problem=lambda text: log.warning("keypad: %s", text),
+            SerialKeypad(options.keypad, post, on_problem=lambda text: log.warning("keypad: %s", text),
                          on_seat=seats or (lambda press: None))
         )
 

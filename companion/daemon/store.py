@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from companion import carddata
 from companion.codec import decode_json
 from companion.engine.base import Game, Setup
-from companion.engine.record import GameBuilder, header_json, read_lines
+from companion.engine.record import DroppedLine, GameBuilder, header_json, read_lines
 from companion.errors import CompanionError, ConfigError, StorageError
 from companion.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, JournalClosed, JournalInUse, archive_journal
 from companion.registry import game_class
@@ -171,7 +171,11 @@ class Store:
                 " a new game will move it into games/",
             ))
             return
+        header_dropped: DroppedLine | None = None
         for dropped in journal.recovered.dropped:
+            if dropped.line == 1:  # the header itself: the journal is set aside below, said once there
+                header_dropped = dropped
+                continue
             torn = dropped.last <= dropped.line  # what a pulled plug leaves: no cause for alarm
             what = "a torn last line" if torn else "a damaged journal, from the first bad line on"
             found.messages.append(self._logged(
@@ -179,9 +183,13 @@ class Store:
                 f"dropped {what}: {dropped}; kept in {self.journal_path.name}.dropped",
             ))
         builder = read_lines(journal.recovered, GameBuilder())
-        if builder.game is None:
+        if builder.game is None:  # a header is written whole (temp file, then linked): never torn
             journal.close()
-            found.messages.append(self._set_aside(f"journal unreadable ({builder.failure})"))
+            kept = "" if header_dropped is None else (
+                f"; {'it is' if header_dropped.last <= 1 else f'lines 1-{header_dropped.last} are'}"
+                f" in {self.journal_path.name}.dropped")
+            found.messages.append(self._set_aside(
+                f"the journal's header (the game's setup) is refused ({builder.failure}){kept}"))
             return
         objects = len(journal.recovered.objects)
         if builder.good < objects:

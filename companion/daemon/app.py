@@ -421,15 +421,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: 
         check_buzzers_free(parse_buzzer_pins(options.buzzers), board)
     luma_args = _display_args(options, board, [*config.luma_argv(), *luma_argv])
     if options.check:  # what the service would run with, without touching the panel it may be driving
-        problems = hardware_problems(options, luma_args)
-        for problem in problems:
-            print(f"companion: {problem}", file=sys.stderr)
-        if problems:
-            return 2
-        source = f"options from {config.path}" if config.path is not None else "no config.toml"
-        print(f"companion: all is right ({source}): board {board.name}, display {luma_args.display}"
-              f" on {'a simulated bus' if options.mock else luma_args.interface}", file=sys.stderr)
-        return 0
+        return report_check(options, config, board, luma_args)
     with ExitStack() as cleanup:
         # entered first, left last: a second SIGTERM while closing everything below changes nothing
         signals = cleanup.enter_context(Signals(hangup_stops=options.mock and sys.stdout.isatty(),
@@ -458,6 +450,20 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: 
                 scaled(device.app.render(), options.save_frame_scale).save(options.save_frame)
             except OSError as err:
                 raise ConfigError(f"--save-frame {options.save_frame}: cannot write it: {err.strerror}") from None
+    return 0
+
+
+def report_check(options: argparse.Namespace, config: RunConfig, board: Board, luma_args: argparse.Namespace) -> int:
+    """``run --check``'s verdict on checked options: "all is right" (0) only if the run would start,
+    else each absent part named on its own line (2)."""
+    problems = hardware_problems(options, luma_args)
+    for problem in problems:
+        print(f"companion: {problem}", file=sys.stderr)
+    if problems:
+        return 2
+    source = f"options from {config.path}" if config.path is not None else "no config.toml"
+    print(f"companion: all is right ({source}): board {board.name}, display {luma_args.display}"
+          f" on {'a simulated bus' if options.mock else luma_args.interface}", file=sys.stderr)
     return 0
 
 

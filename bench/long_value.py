@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.daemon.virtual import VirtualDevice
-from companion.engine.record import export_lines
+from companion.record import export_lines
 from companion.sim import random_game
 
 CASES = ("card", "kind", "type", "name")

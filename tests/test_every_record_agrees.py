@@ -21,8 +21,8 @@ import pytest
 
 from companion.cli import main
 from companion.daemon.virtual import VirtualDevice
-from companion.engine.record import export_lines
 from companion.hw.keys import Key, KeyEvent
+from companion.record import export_lines
 from companion.registry import game_class, game_ids
 from companion.report import rendered_summary
 from companion.sim import random_game

@@ -30,8 +30,6 @@ from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
 from companion.errors import CompanionError, ConfigError, quoted
-from companion.event.config import event_config
-from companion.event.device import start_event_mode
 from companion.hw.boards import Board, list_presets, load_board
 from companion.hw.buzzers import BuzzerArbiter, parse_buzzer_pins
 from companion.hw.display import (
@@ -144,6 +142,15 @@ class Device:
     def buzzed(self) -> None:
         """A quiz buzzer was pressed (its press is already with the arbiter); safe from any thread."""
         self.loop.post(Buzzed())
+
+    def say(self, text: str) -> None:
+        """Put a sentence from outside the UI (a keypad plugged in or out) on the screen; safe from any thread."""
+        self.loop.post(Call(lambda: self._show_message(text)))
+
+    def _show_message(self, text: str) -> None:
+        self.app.show_message(text)
+        self._show()
+        self._schedule()
 
     def link_changed(self, status: LinkStatus) -> None:
         """Event mode's link status changed; safe from the publisher's thread (the loop draws it)."""
@@ -264,6 +271,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--exit-when-done", action="store_true", help="with --keys: stop once the script has been played"
     )
     parser.add_argument("--keypad", metavar="PORT", help="serial port of the optional Pico keypad, e.g. /dev/ttyACM0")
+    parser.add_argument("--numpad", metavar="WHICH",
+                        help="a USB or Bluetooth numeric keypad as the card keypad: auto (the first one plugged in), "
+                        "its /dev/input path, or part of its name (needs the [pi] extra's python-evdev)")
     parser.add_argument(
         "--buzzers",
         metavar="PINS",
@@ -407,9 +417,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: 
     if config.path is not None and not args.check:
         log.info("options from %s", config.path)
     options = resolve_options(args, config)
-    event = event_config(config.sections)  # a wrong [event] stops here, before anything is opened
-    if event is not None:
-        check_event_ready(event)
+    event = checked_event_section(config)  # a wrong [event] stops here, before anything is opened
     if options.verbose:
         logging.getLogger("companion").setLevel(logging.DEBUG)
     script = None
@@ -419,6 +427,10 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: 
     board = load_board(options.board or DEFAULT_BOARD)
     if options.buzzers is not None:
         check_buzzers_free(parse_buzzer_pins(options.buzzers), board)
+    if options.numpad is not None:
+        from companion.hw.numpad import EvdevBackend
+
+        EvdevBackend()  # says which extra to install when python-evdev is missing
     luma_args = _display_args(options, board, [*config.luma_argv(), *luma_argv])
     if options.check:  # what the service would run with, without touching the panel it may be driving
         return report_check(options, config, board, luma_args)
@@ -441,7 +453,11 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: 
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
         # None (and no network) without [event]; with it, the link's mark goes to the screen's corner
-        events = start_event_mode(config.sections, store, on_status=device.link_changed)
+        events = None
+        if event is not None:
+            from companion.event.device import start_event_mode
+
+            events = start_event_mode(config.sections, store, on_status=device.link_changed)
         if events is not None:
             cleanup.callback(events.close)
         _serve(options, script, board, device, display, screen)
@@ -469,6 +485,19 @@ def report_check(options: argparse.Namespace, config: RunConfig, board: Board, l
 
 EVENT_INSTALL = ".venv/bin/pip install '.[event]'"
 """The README's command that installs event mode's MQTT client (paho-mqtt) beside the device."""
+
+
+def checked_event_section(config: RunConfig) -> EventConfig | None:
+    """config.toml's ``[event]`` section, checked, and ready to serve (:func:`check_event_ready`);
+    None without one. Event mode's modules (ssl among them) load only for a device in an event."""
+    if "event" not in config.sections:
+        return None
+    from companion.event.config import event_config
+
+    event = event_config(config.sections)
+    if event is not None:
+        check_event_ready(event)
+    return event
 
 
 def check_event_ready(event: EventConfig) -> None:
@@ -644,6 +673,14 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
             SerialKeypad(options.keypad, post, on_problem=lambda text: log.warning("keypad: %s", text),
                          on_seat=seats or (lambda press: None))
         )
+    if options.numpad is not None:
+        from companion.hw.numpad import EvdevBackend, Numpad
+
+        def numpad_status(text: str) -> None:
+            log.warning("%s", text)
+            device.say(text)
+
+        keys.enter_context(Numpad(options.numpad, EvdevBackend(), post, on_status=numpad_status))
 
 
 def main_run(argv: Sequence[str], *, own_process: bool = False) -> int:

@@ -20,9 +20,9 @@ from typing import Any, TextIO
 from companion import carddata
 from companion.codec import decode_json
 from companion.engine.base import Game, Setup
-from companion.engine.record import DroppedLine, GameBuilder, header_json, read_lines
 from companion.errors import CompanionError, ConfigError, StorageError
 from companion.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, JournalClosed, JournalInUse, archive_journal
+from companion.record import DroppedLine, GameBuilder, header_json, read_lines
 from companion.registry import game_class
 from companion.session import Session
 from companion.settings import Settings
@@ -182,7 +182,7 @@ class Store:
                 logging.WARNING if torn else logging.ERROR,
                 f"dropped {what}: {dropped}; kept in {self.journal_path.name}.dropped",
             ))
-        builder = read_lines(journal.recovered, GameBuilder())
+        builder = read_lines(journal.recovered, GameBuilder(defers=True))
         if builder.game is None:  # a header is written whole (temp file, then linked): never torn
             journal.close()
             kept = "" if header_dropped is None else (

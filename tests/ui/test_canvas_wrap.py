@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.daemon.virtual import VirtualDevice
-from companion.engine.record import export_lines
 from companion.errors import QUOTED_CHARS
+from companion.record import export_lines
 from companion.sim import random_game
 from companion.ui.canvas import ELLIPSIS, MISAKI_PATHS, Typeface
 

@@ -22,26 +22,23 @@ FACES = {"misaki": Typeface.find(MISAKI_PATHS), "bitmap": Typeface.find(())}
 TEXT = st.text(alphabet="abcWiI1 .,;アカ漢字…\u200b\u0301", max_size=160)
 
 
-def greedy_wrap(face: Typeface, text: str, width: int) -> list[str]:
-    """The definition: words joined while they fit; a word too wide cut into the longest prefixes
-    that fit (at least one character each)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        candidate = f"{line} {word}" if line else word
-        if face.width(candidate) <= width:
-            line = candidate
-            continue
-        if line:
-            lines.append(line)
-        line = word
-        while face.width(line) > width:
-            cut = max([1] + [n for n in range(1, len(line) + 1) if face.width(line[:n]) <= width])
-            lines.append(line[:cut])
-            line = line[cut:]
-    if line:
-        lines.append(line)
-    return lines
+def greedy_lines(face: Typeface, words: list[str], width: int) -> list[str]:
+    """The definition, line by line: a line starts at the next word that is not empty (an empty
+    word is where two spaces met); it holds the most words that fit, joined by spaces; when not even
+    that word fits, the longest start of it that does (one character at least), and its rest begins
+    the next line."""
+    while words and not words[0]:
+        words = words[1:]
+    if not words:
+        return []
+    count = 0
+    while count < len(words) and face.width(" ".join(words[: count + 1])) <= width:
+        count += 1
+    if count:
+        return [" ".join(words[:count]), *greedy_lines(face, words[count:], width)]
+    first = words[0]
+    cut = max([1] + [n for n in range(1, len(first)) if face.width(first[:n]) <= width])
+    return [first[:cut], *greedy_lines(face, [first[cut:], *words[1:]], width)]
 
 
 def greedy_fit(face: Typeface, text: str, width: int) -> str:
@@ -54,7 +51,7 @@ def greedy_fit(face: Typeface, text: str, width: int) -> str:
 @pytest.mark.parametrize("face", FACES.values(), ids=FACES.keys())
 @given(text=TEXT, width=st.sampled_from([128, 127, 64, 30, 5, 1]))
 def test_wrap_and_fit_are_plain_greedy(face: Typeface, text: str, width: int) -> None:
-    assert face.wrap(text, width) == greedy_wrap(face, text, width)
+    assert face.wrap(text, width) == greedy_lines(face, text.split(" "), width)
     assert face.fit(text, width) == greedy_fit(face, text, width)
 
 

@@ -452,14 +452,13 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: 
         signals.attach(device.loop)
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
-        # None (and no network) without [event]; with it, the link's mark goes to the screen's corner
-        events = None
+        # no network without [event]; with it, the link's mark goes to the screen's corner
         if event is not None:
             from companion.event.device import start_event_mode
 
             events = start_event_mode(config.sections, store, on_status=device.link_changed)
-        if events is not None:
-            cleanup.callback(events.close)
+            if events is not None:
+                cleanup.callback(events.close)
         _serve(options, script, board, device, display, screen)
         if options.save_frame:
             try:

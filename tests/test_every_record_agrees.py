@@ -1,5 +1,5 @@
-"""Every game at every player count it allows: a simulated whole game's record must replay (as text
-and as JSON), export and resume on the device as the same game.
+"""Every game at every player count it allows: a simulated game's record, whole or cut off halfway,
+must replay (as text and as JSON), export and resume on the device as the same game.
 
 The games come from the registry and their tables from companion/sim, so a new game is covered
 without an edit here. Each case runs in a worker thread that the harness waits for at most
@@ -46,13 +46,13 @@ def run_command(argv: list[str]) -> tuple[int, str]:
     return status, out.getvalue()
 
 
-def within_limit(case: Any, *args: Any) -> None:
-    """Run ``case(*args)`` on a worker thread; fail if it raises or outlasts :data:`CASE_LIMIT`."""
+def within_limit(case: Any, *args: Any, **options: Any) -> None:
+    """Run ``case(*args, **options)`` on a worker thread; fail if it raises or outlasts :data:`CASE_LIMIT`."""
     failure: list[BaseException] = []
 
     def work() -> None:
         try:
-            case(*args)
+            case(*args, **options)
         except BaseException as err:  # handed to the test's thread, which reports it
             failure.append(err)
 
@@ -64,16 +64,19 @@ def within_limit(case: Any, *args: Any) -> None:
         raise failure[0]
 
 
-def agree(game_id: str, players: int, tmp: Path) -> None:
+def agree(game_id: str, players: int, tmp: Path, *, whole: bool = True) -> None:
     game = random_game(game_id, players, random.Random(players))
     assert game.is_over()
+    if not whole:  # a game cut off halfway, as a journal is while the table plays
+        for _ in range(len(game.actions) - len(game.actions) // 2):
+            game.pop()
     lines = export_lines(game)
     record = tmp / "game.jsonl"
     record.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     status, text = run_command(["replay", str(record)])
     assert status == 0
-    assert text.startswith(f"{game_id}: ") and "Totals: " in text
+    assert text.startswith(f"{game_id}: ") and "Totals: " in text and ("Winner" in text) == whole
 
     status, data = run_command(["replay", str(record), "--json"])
     assert status == 0
@@ -97,5 +100,7 @@ def agree(game_id: str, players: int, tmp: Path) -> None:
 
 
 @pytest.mark.parametrize(("game_id", "players"), every_game_and_count())
-def test_a_whole_game_replays_exports_and_resumes_as_itself(game_id: str, players: int, tmp_path: Path) -> None:
-    within_limit(agree, game_id, players, tmp_path)
+@pytest.mark.parametrize("whole", [True, False], ids=["whole", "halfway"])
+def test_a_game_replays_exports_and_resumes_as_itself(game_id: str, players: int, whole: bool,
+                                                      tmp_path: Path) -> None:
+    within_limit(agree, game_id, players, tmp_path, whole=whole)

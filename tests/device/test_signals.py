@@ -73,3 +73,12 @@ def test_a_stop_signal_before_the_loop_exists_stops_it_once_attached() -> None:
         os.kill(os.getpid(), signal.SIGTERM)  # again, after the stop: nothing happens
         os.kill(os.getpid(), signal.SIGHUP)  # logged and ignored
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_a_hangup_of_the_terminal_the_panel_is_drawn_in_stops_the_device() -> None:
+    loop: EventLoop[object] = EventLoop(lambda event: None)
+    with Signals(hangup_stops=True) as signals:
+        signals.attach(loop)
+        os.kill(os.getpid(), signal.SIGHUP)
+        assert signals.requested
+        loop.run()  # returns at once

@@ -369,7 +369,11 @@ def bus_problem(args: argparse.Namespace) -> str | None:
     from smbus2 import SMBus  # luma's own I2C library
 
     try:
-        with SMBus(args.i2c_port) as bus:
+        bus = SMBus(args.i2c_port)
+    except OSError as err:  # most often a user outside the i2c group: the service's user is in it
+        return f"cannot open {node} ({err.strerror or err}): run the check as the service's user (sudo -u companion)"
+    try:
+        with bus:
             bus.write_quick(int(args.i2c_address, 0))
     except OSError as err:
         return (f"no I2C device answers at {args.i2c_address} on {node} ({err.strerror or err}): check the wiring,"

@@ -86,3 +86,17 @@ def test_an_i2c_device_that_does_not_answer_is_named(tmp_path: Path, capsys: pyt
     assert check(tmp_path, 'i2c_address = "0x3D"\n') == 2
     lines = said(capsys)
     assert len(lines) == 1 and "no I2C device answers at 0x3D on /dev/i2c-1" in lines[0]
+
+
+def test_an_i2c_bus_this_user_cannot_open_is_named_as_that(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import smbus2
+
+    def refused(port: int) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("companion.hw.display.os.path.exists", lambda path: path == "/dev/i2c-1")
+    monkeypatch.setattr(smbus2, "SMBus", refused)
+    assert check(tmp_path, "") == 2
+    [line] = said(capsys)
+    assert "cannot open /dev/i2c-1 (Permission denied)" in line and "sudo -u companion" in line

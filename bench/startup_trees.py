@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from bench.device import spawn_until_ready
 
 BARE = (
     "import os, socket, time\n"
@@ -37,20 +36,12 @@ def start(argv: list[str], tree: str | None) -> tuple[float, float]:
     if tree is not None:
         env["PYTHONPATH"] = tree
     with tempfile.TemporaryDirectory() as tmp:
-        address = str(Path(tmp) / "notify")
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
-            listener.bind(address)
-            listener.settimeout(120)
-            began = time.perf_counter()
-            child = subprocess.Popen([arg.replace("STATE", tmp) for arg in argv], stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     env={**env, "NOTIFY_SOCKET": address})
-            while b"READY=1" not in listener.recv(4096):
-                pass
-            wall = time.perf_counter() - began
-            child.terminate()
-            _, _, usage = os.wait4(child.pid, 0)
-            child.returncode = 0  # reaped by wait4
+        wall, child = spawn_until_ready(argv, env, tmp)
+        child.terminate()
+        _, _, usage = os.wait4(child.pid, 0)
+        child.returncode = 0  # reaped by wait4
+        if child.stderr is not None:
+            child.stderr.close()
     return wall, usage.ru_utime + usage.ru_stime
 
 

@@ -63,6 +63,7 @@ from companion.engine.tricks import (
     check_unseen,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, quoted
+from companion.games.irohanihohedo import PLUGIN
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,7 @@ class Irohanihohedo(TrickGame[IroState]):
     """3-6 players, as many deals as players, 9 tricks a deal; the dealer moves left each deal."""
 
     game_id = "irohanihohedo"
-    title = "Irohanihohedo"
+    title = PLUGIN.titles[game_id]
     min_players = 3
     max_players = 6
     action_types: ClassVar[Mapping[str, ActionType]] = {"play": Play, "answer": Answer}

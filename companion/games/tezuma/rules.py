@@ -45,6 +45,7 @@ from companion.engine.actions import RecordAction
 from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError, quoted
+from companion.games.tezuma import PLUGIN
 from companion.report import plural
 
 PENALTY, SCORING, ABILITY = "penalty", "scoring", "ability"
@@ -1388,7 +1389,7 @@ class Tezuma2015(TezumaGame):
     """First edition: score charts, minus cards, marbles; the draft goes round clockwise three times."""
 
     game_id = "tezuma-2015"
-    title = "Tezuma (2015)"
+    title = PLUGIN.titles[game_id]
     draft_laps = (1, 1, 1)
     beginner_variant = True
     redraw_variant = False  # box-returned charts are not used next deal, abilities are not turned
@@ -1410,7 +1411,7 @@ class TezumaTrick(TezumaGame):
     """Later edition: bid cards, pain suits, gems; a snake draft; the table is drawn at random."""
 
     game_id = "tezuma"
-    title = "Tezuma Trick"
+    title = PLUGIN.titles[game_id]
     draft_laps = (1, -1, 1)
     beginner_variant = False
     redraw_variant = True

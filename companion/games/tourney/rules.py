@@ -98,6 +98,7 @@ from companion.engine.tricks import (
     seats_in_order,
 )
 from companion.errors import IllegalAction, IllegalPlay, RecordError, quoted
+from companion.games.tourney import PLUGIN
 
 NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogue's "tourney.seat.npc")
 
@@ -341,7 +342,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     """3-4 players (three play with the NPC), as many deals as players, 7 tricks of 4 cards a deal."""
 
     game_id = "tourney"
-    title = "Tourney"
+    title = PLUGIN.titles[game_id]
     min_players = 3
     max_players = 4
     action_types: ClassVar[Mapping[str, ActionType]] = {"play": Play, "predict": Predict, "down": PredictionsDown,

@@ -55,6 +55,7 @@ from companion.engine.tricks import (
     seats_in_order,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, NoSeat, RecordError, quoted
+from companion.games.zenjidou import PLUGIN
 
 # --- the printed facts of a card ---------------------------------------------------------------
 
@@ -928,7 +929,7 @@ class Zenjidou(TrickGame[ZState]):
     """2-6 players (2 players hold two hands each), 3 rounds of 5 tricks, play clockwise."""
 
     game_id = "zenjidou"
-    title = "Zenjidou Torite"
+    title = PLUGIN.titles[game_id]
     min_players = 2
     max_players = 6
     action_types: ClassVar[Mapping[str, ActionType]] = {Answer.type: Answer, **{kind.type: kind for kind in ACTIONS}}

@@ -805,14 +805,18 @@ class GuessScreen(ZScreen):
 
 
 class OrderScreen(Notice):
-    """An L play (lowest, closest) a later card proved wrong: the device names it, the table decides."""
+    """A play out of the rule's order, proved by a card known to be in the hand (L lowest and closest:
+    a later card or round 1's shown bottom; D, E, J, F from the top: round 1's shown bottom, the top
+    card): the device names it, the table decides."""
 
     def __init__(self, app: Host, ui: ZenjidouUI, broken: OutOfOrder) -> None:
         super().__init__(app)
         self.ui, self.broken = ui, broken
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.app.t("zenjidou.out_of_order.title"))
+        rule = self.ui.game.state.deals[self.broken.deal].rule
+        assert rule is not None  # cards go down only once the rule is chosen
+        canvas.title(self.app.t("zenjidou.out_of_order.title", rule=rule.letter))
         canvas.lines(1, 5, self.ui.formatter.phrase(self.ui.game.order_phrase(self.broken)))
         canvas.text(ROWS - 1, self.app.t("revoke.hint"))
 

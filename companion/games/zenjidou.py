@@ -969,6 +969,8 @@ class Zenjidou(TrickGame[ZState]):
     term_tables: ClassVar[Mapping[str, str]] = {"colour": "colours", "suit": "colours"}
     # configure refuses any direction but DIRECTION, naming why.
     option_kinds: ClassVar[Mapping[str, str]] = {"direction": "text"}
+    # The book's ラウンド: shared texts that say deal say round (zenjidou.<key> in the catalogue).
+    wording = "zenjidou"
 
     def configure(self) -> None:
         if self.setup.options.get("direction") != DIRECTION:

@@ -165,11 +165,13 @@ class ZenjidouUI(TrickUI[Zenjidou]):
         return self.option_text(action)
 
     def deal_columns(self, deal: Any) -> list[tuple[str, list[int]]]:
-        """Per hand: tricks, the captured cards' marks, rule C's bonus (in a C round), the round's score."""
-        columns = [("deal.tricks", list(deal.tricks_won)), ("zenjidou.deal.marks", list(deal.marks or []))]
+        """Per player (with 2 players, both hands added up): tricks, the captured cards' marks, rule
+        C's bonus (in a C round), the round's score."""
+        per_player = self.game.per_player
+        columns = [("deal.tricks", per_player(deal.tricks_won)), ("zenjidou.deal.marks", per_player(deal.marks or []))]
         if deal.guesses is not None:
-            columns.append(("zenjidou.deal.bonus", list(deal.bonus or [])))
-        return [*columns, ("deal.score", list(deal.scores or []))]
+            columns.append(("zenjidou.deal.bonus", per_player(deal.bonus or [])))
+        return [*columns, ("deal.score", per_player(deal.scores or []))]
 
     def revoke_text(self, revoke: Revoke) -> str:
         return self.formatter.phrase(self.game.revoke_phrase(revoke))
@@ -192,9 +194,6 @@ class ZenjidouUI(TrickUI[Zenjidou]):
     def passes_text(self) -> str:
         """Rule I: who passes to whom, each hand to its right neighbour (the previous seat)."""
         return " ".join(f"{self.hand_label(h)}>{self.hand_label(self.game.right_of(h))}" for h in range(self.game.n))
-
-    def t(self, key: str, **params: Any) -> str:
-        return self.app.t(key, **params)
 
     def snapshot(self) -> ZSnapshot:
         shared = super().snapshot()
@@ -856,9 +855,14 @@ class PlayedScreen(ResultScreen):
 
 
 class ZDealScreen(DealScreen):
-    """A round's scores; a house ruling that decided rule C's bonus is named on the last row."""
+    """A round's scores, one row per player (with 2 players each row adds up the player's two hands,
+    so each player's total shows, as in the ranking); a house ruling that decided rule C's bonus is
+    named on the last row."""
 
     ui: ZenjidouUI
+
+    def totals(self) -> list[int]:
+        return self.ui.game.per_player(super().totals())
 
     def draw(self, canvas: Canvas) -> None:
         super().draw(canvas)

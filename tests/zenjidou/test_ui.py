@@ -475,3 +475,25 @@ def test_golden_rule_I_notice_in_japanese() -> None:
     walk(app, texts(game, "rest 32", "bottom 31", "bottom 20", "bottom 5", "bottom 2", "rule I"))
     assert isinstance(app.top, RuleNotice)
     check_golden(app.render(), "zenjidou-pass-ja")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_out_of_order_notice_fits_its_five_rows_in_both_languages(lang: str) -> None:
+    """The longest case of each: two-digit cards, an unnamed colour (`colour 3`) as the lead colour."""
+    from companion.ui.canvas import WIDTH
+    from tests.zenjidou.helpers import new_game, plain_facts, push, start_round
+
+    flagged = []
+    for rule, bottoms, plays in (("J", [12, 27, 13, 14], ["22", "17", "32", "lead self", "18"]),
+                                 ("E", [31, 20, 15, 2], ["11", "28"]),
+                                 ("L lowest", [31, 20, 15, 2], ["14", "26"]),
+                                 ("L closest", [31, 20, 15, 2], ["13"])):
+        game = new_game(4, plain_facts(rule="smaller_first"))
+        start_round(game, 1, rule, bottoms)
+        push(game, *plays)
+        flagged += [(game, broken) for broken in game.state.deals[0].out_of_order]
+    assert {broken.variant for _, broken in flagged} == {"top_follower", "top_lead", "top_neither", "lowest",
+                                                          "closest"}
+    for game, broken in flagged:
+        app = make_app(game, language=lang)
+        assert len(app.face.wrap(app.ui.formatter.phrase(game.order_phrase(broken)), WIDTH)) <= 5

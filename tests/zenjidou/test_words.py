@@ -62,8 +62,7 @@ def test_a_whole_game_by_keys_says_round_on_every_screen_and_never_deal(lang: st
         if isinstance(app.top, DealScreen):
             app.handle(KeyEvent(Key.RIGHT))  # the chart too
         shown.update(type(screen) for screen in app.screens)
-        if game.state.deal.tricks:
-            offers.append(app.ui.where())
+        offers.append(app.ui.where())
         for event in presses_for(app, table.choose(game, rng)):
             app.handle(event)
             shown.update(type(screen) for screen in app.screens)
@@ -71,7 +70,9 @@ def test_a_whole_game_by_keys_says_round_on_every_screen_and_never_deal(lang: st
     texts = [text for _, text in face.drawn] + offers
     assert not [text for text in texts if DEAL[lang].search(text)]
     assert any(ROUND[lang] in text.lower() for text in texts if "{" not in text)
+    assert offers[0] == {"en": "Resume round 1 (set-up)?", "ja": "第1ラウンドの準備から再開?"}[lang]
     assert offers[-1] == {"en": "Resume round 3 trick 5?", "ja": "第3ラウンド 5トリックから再開?"}[lang]
+    assert not [text for text in texts if re.search(r"trick 0\b|T0\b|\b0トリック", text)]  # a set-up is named so
 
 
 def test_the_replay_says_round_in_both_languages() -> None:

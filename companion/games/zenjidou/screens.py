@@ -174,6 +174,11 @@ class ZenjidouUI(TrickUI[Zenjidou]):
     def revoke_text(self, revoke: Revoke) -> str:
         return self.formatter.phrase(self.game.revoke_phrase(revoke))
 
+    def where(self) -> str:
+        """The resume offer names the round's set-up before its first trick (never "trick 0")."""
+        deal = self.game.state.deal
+        return super().where() if deal.tricks else self.t("zenjidou.resume.setup", deal=deal.index + 1)
+
     def rule_note(self, hand: int) -> str:
         """What the round's rule asks of ``hand``'s player as they put a card down, or "": who draws it
         (L draw), or the house ruling that says which card (F from the bottom, G)."""
@@ -240,7 +245,8 @@ class ZScreen(TrickScreenBase):
     def header(self, canvas: Canvas) -> None:
         deal = self.game.state.deal
         rule = deal.rule.letter if deal.rule else "-"
-        canvas.title(self.t("zenjidou.header", round=deal.index + 1, trick=len(deal.tricks), rule=rule))
+        key = "zenjidou.header" if deal.tricks else "zenjidou.header.setup"  # no trick 0: the round's set-up
+        canvas.title(self.t(key, round=deal.index + 1, trick=len(deal.tricks), rule=rule))
 
     def trick_lines(self, canvas: Canvas, first: int) -> int:
         """The open trick's cards and the effects they put in force, or before its first card the

@@ -114,7 +114,7 @@ class TrickUI(GameUI, Generic[GameT]):
         return " ".join(self.turn_text(turn) for turn in trick.turns)
 
     def revoke_text(self, revoke: Revoke) -> str:
-        return self.formatter.phrase(revoke.phrase())
+        return self.formatter.phrase(self.game.revoke_phrase(revoke))
 
     # --- the app's questions ------------------------------------------------------------------
 

@@ -184,6 +184,23 @@ def test_D_declining_the_colour_of_a_shown_bottom_card_still_held_is_a_revoke_at
     assert game.state.revokes == [Revoke(0, 1, 1, BLUE, 1)]
 
 
+def test_a_revoke_says_where_the_card_that_proved_it_was_seen_a_later_trick_or_set_up() -> None:
+    from companion.text import Catalog, Formatter
+
+    def said(game: Zenjidou) -> list[str]:
+        english = Formatter.for_game(Catalog.load(), "en", game)
+        return [english.phrase(game.revoke_phrase(revoke)) for revoke in game.state.revokes]
+
+    game = new_game(3, plain_facts())
+    start_round(game, 32, "D", BOTTOMS)
+    push(game, "20", "5", "4", "6")  # hand 1 declined red 31 in trick 1, then shows red 6 in trick 2
+    assert said(game) == ["P2 did not follow red in trick 1 of round 1 but held it (shown in trick 2)"]
+    game = new_game(3, plain_facts())
+    start_round(game, 32, "D", BOTTOMS)
+    push(game, "6", "11", "15", "26")  # blue 15 led; hand 1 declines it while its shown 20 (blue) is held
+    assert said(game) == ["P2 did not follow blue in trick 2 of round 1 but held it (shown at set-up)"]
+
+
 def test_D_the_same_hand_order_entered_card_by_card_adjudicates_as_the_book() -> None:
     game = new_game(3, plain_facts())
     start_round(game, 32, "D", BOTTOMS)

@@ -1445,8 +1445,7 @@ class Zenjidou(TrickGame[ZState]):
         where the held card was shown (a later trick, or set-up) and, for a rule played from the top,
         the lead colour."""
         deal = self.state.deals[broken.deal]
-        shown = (Phrase("zenjidou.shown.setup") if broken.shown_in is None
-                 else Phrase("zenjidou.shown.trick", {"trick": broken.shown_in + 1}))
+        shown = self.shown_phrase(broken.shown_in)
         lead = self.facts(deal.tricks[broken.trick].turns[0].cards[0]).colour
         assert deal.rule is not None  # cards go down only once the rule is chosen
         return Phrase(f"zenjidou.out_of_order.{broken.variant}",
@@ -1454,10 +1453,18 @@ class Zenjidou(TrickGame[ZState]):
                        "held": broken.held, "shown": shown, "rule": deal.rule.letter,
                        "colour": self.colour_terms[lead]})
 
+    @staticmethod
+    def shown_phrase(trick: int | None) -> Phrase:
+        """Where a card that proved a play wrong was seen: in a trick (0-based), or None at set-up."""
+        return Phrase("zenjidou.shown.setup") if trick is None else Phrase("zenjidou.shown.trick", {"trick": trick + 1})
+
     def revoke_phrase(self, revoke: Revoke) -> Phrase:
-        """A revoke names the player, not the hand (with 2 players each plays two)."""
+        """A revoke names the player, not the hand (with 2 players each plays two), and where the card
+        that proved it was seen: a revoke proved in the trick of the decline was proved by a shown
+        bottom card still held (the only cards the device knows in a hand), seen at set-up."""
         phrase = revoke.phrase()
-        return Phrase(phrase.code, {**phrase.params, "seat": Seat(self.player_of(revoke.seat))})
+        shown = self.shown_phrase(None if revoke.proved_in_trick == revoke.trick else revoke.proved_in_trick)
+        return Phrase(phrase.code, {**phrase.params, "seat": Seat(self.player_of(revoke.seat)), "shown": shown})
 
     def per_player(self, per_hand: Sequence[int]) -> list[int]:
         totals = [0] * self.players

@@ -35,7 +35,7 @@ from functools import cache
 from typing import Any
 
 from companion.engine.base import Answer
-from companion.engine.tricks import Revoke, Turn
+from companion.engine.tricks import Turn
 from companion.games.zenjidou.rules import (
     COLOURS,
     FACT_NAMES,
@@ -170,9 +170,6 @@ class ZenjidouUI(TrickUI[Zenjidou]):
         if deal.guesses is not None:
             columns.append(("zenjidou.deal.bonus", per_player(deal.bonus or [])))
         return [*columns, ("deal.score", per_player(deal.scores or []))]
-
-    def revoke_text(self, revoke: Revoke) -> str:
-        return self.formatter.phrase(self.game.revoke_phrase(revoke))
 
     def where(self) -> str:
         """The resume offer names the round's set-up before its first trick (never "trick 0")."""

@@ -376,7 +376,7 @@ class PlayRule:
     def plays_from_top(self, deal: Round, hand: int) -> bool:
         """Whether ``hand`` holds its cards in order and puts down the top one unless the rule lets a
         follower come first (D, E, J; F from the top): round 1's shown bottom card is then its top
-        card until it goes down, so every other play is checked against it (:func:`top_order`)."""
+        card until it goes down, so every other play is checked against it (:meth:`top_broken`)."""
         return self.from_top
 
     def bottom_holders(self, game: Zenjidou, owner: int) -> tuple[int, ...]:

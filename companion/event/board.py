@@ -176,6 +176,7 @@ class Board:
         self.problems: list[str] = []  # about no table in particular, each once (bounded like a table's)
         self.problems_unshown = 0
         self.broker_down_since: float | None = None  # set by the scoreboard while it cannot reach the broker
+        self.notice: str | None = None  # what the scoreboard sees wrong with the broker's set-up (an ACL)
         self.dirty: set[tuple[str, str]] = set()  # (table, game) whose lines changed since the last save
         self._order = 0
         self.version = 0
@@ -364,6 +365,7 @@ class Board:
                 "version": self.version,
                 "now": time.time() if now is None else now,
                 "broker_down_since": self.broker_down_since,
+                "notice": self.notice,
                 "tables": tables,
                 "standings": rows,
                 "rank_points": list(self.rank_points),
@@ -375,6 +377,14 @@ class Board:
         with self._changed:
             if since != self.broker_down_since:
                 self.broker_down_since = since
+                self._bump()
+
+    def set_notice(self, text: str | None) -> None:
+        """What is wrong with the broker's set-up as the scoreboard sees it (None: nothing); the
+        page and the terminal show it at the top."""
+        with self._changed:
+            if text != self.notice:
+                self.notice = text
                 self._bump()
 
     def take_dirty(self) -> list[tuple[str, str, list[dict[str, Any]]]]:

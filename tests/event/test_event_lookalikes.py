@@ -1,6 +1,6 @@
 """Look-alike names are one name everywhere: the seating list, contested names and the standings.
 
-Cyrillic ``Gеn``, ``Gen`` with a zero-width space and full-width ``Ｇen`` read as ``Gen``: played at
+Cyrillic ``G\\u0435n``, ``Gen`` with a zero-width space and full-width ``\\uff27en`` read as ``Gen``: played at
 the same time as ``Gen`` at another table they are contested; played one after the other they are
 one row of the standings; and each is shown flagged, since nobody can see the difference.
 """

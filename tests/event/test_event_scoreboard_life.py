@@ -117,6 +117,27 @@ def test_export_http_and_state_are_checked_before_anything_starts(tmp_path):
             assert said in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err, (what, err)
 
 
+def test_a_command_line_mistake_names_the_option_given(tmp_path):
+    """Not worded as a config-file error: the organiser typed an option, not an ``[event]`` key."""
+    pw = tmp_path / "pw"
+    pw.write_text("secret\n")
+    cases = {
+        "--broker must be mqtt://HOST[:PORT]": ["--broker", "localhost"],
+        "--broker has a bad port": ["--broker", "mqtt://127.0.0.1:99999"],
+        "--event must be 1-64 letters": ["--event", "autumn/cup"],
+        "--prefix must be 1-64 letters": ["--prefix", "a+b"],
+        "--ca-file is only used with an mqtts:// broker": ["--ca-file", str(pw)],
+        "--password-file needs --username": ["--password-file", str(pw)],
+        "--username must be a non-empty string": ["--username", ""],
+        f"--ca-file {tmp_path / 'none.pem'}: no such file": ["--broker", "mqtts://127.0.0.1", "--ca-file",
+                                                               str(tmp_path / "none.pem")],
+    }
+    for said, options in cases.items():
+        status, err = run_scoreboard("--state", str(tmp_path / "state"), *options)
+        assert status == 2 and said in err and "[event]" not in err, (options, err)
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+
 @pytest.mark.parametrize("when", ["as it starts", "while it cannot reach the broker", "twice, then during the export"])
 def test_ctrl_c_at_any_moment_ends_it_without_a_traceback(tmp_path, when):
     command = [sys.executable, "-m", "companion.cli", "scoreboard", "--broker", f"mqtt://127.0.0.1:{free_port()}",

@@ -141,8 +141,10 @@ def _run(args: argparse.Namespace, stop: threading.Event, reload: threading.Even
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     scoreboard = None
     try:
-        resumed = state.load(board)
-        print(f"scoreboard state: {state.directory} ({resumed} games resumed)", file=sys.stderr)
+        loaded = state.load(board, stop)
+        print(f"scoreboard state: {state.directory} ({loaded.summary()})", file=sys.stderr)
+        if stop.is_set():
+            return 0  # Ctrl-C while the state was read: nothing was started
         if server is not None:
             server.serve_in_thread()
             print(f"scoreboard page: {server.url}", file=sys.stderr)

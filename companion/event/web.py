@@ -153,7 +153,8 @@ class ScoreboardServer(GuardedHTTPServer):
     def stop(self, timeout: float = 3.0) -> None:
         self.stopping.set()
         self.board.close()  # wakes every event stream so its thread ends
-        self.shutdown()
+        if self._thread is not None:
+            self.shutdown()  # waits for serve_forever to return: only if it ever ran
         self.server_close()
         if self._thread is not None:
             self._thread.join(timeout)

@@ -85,7 +85,8 @@ class Loaded:
         if self.set_aside:
             named = "; ".join(self.set_aside[:limit])
             more = f", and {len(self.set_aside) - limit} more" if len(self.set_aside) > limit else ""
-            said += f"; {len(self.set_aside)} files set aside (*{SET_ASIDE}): {named}{more}"
+            files = f"{len(self.set_aside)} file{'s' if len(self.set_aside) > 1 else ''}"
+            said += f"; {files} set aside (*{SET_ASIDE}): {named}{more}"
         return said
 
 

@@ -145,7 +145,7 @@ def parse_broker(
     if ca_file is not None and parts.scheme != "mqtts":
         raise ConfigError(f"{names['ca_file']} is only used with an mqtts:// broker")
     if password_file is not None and username is None:
-        raise ConfigError(f"{names['password_file']} needs {names['username']}")
+        raise ConfigError(f"{names['password_file']} needs a username ({names['username']})")
     return Broker(
         parts.hostname,
         port,

@@ -166,7 +166,7 @@ def test_a_command_line_mistake_names_the_option_given(tmp_path):
         "--event must be 1-64 letters": ["--event", "autumn/cup"],
         "--prefix must be 1-64 letters": ["--prefix", "a+b"],
         "--ca-file is only used with an mqtts:// broker": ["--ca-file", str(pw)],
-        "--password-file needs --username": ["--password-file", str(pw)],
+        "--password-file needs a username (--username)": ["--password-file", str(pw)],
         "--username must be a non-empty string": ["--username", ""],
         f"--ca-file {tmp_path / 'none.pem'}: no such file": ["--broker", "mqtts://127.0.0.1", "--ca-file",
                                                                str(tmp_path / "none.pem")],

@@ -41,6 +41,7 @@ from companion.event.config import Broker, Topics
 from companion.event.state import BoardState, safe_name
 from companion.event.text import columns, fit, spreadsheet_safe
 from companion.event.wire import MAX_MESSAGE, decode_journal, decode_status, resend_message
+from companion.names import shown_name
 from companion.storage import atomic_replace
 from companion.text import printable
 
@@ -341,7 +342,7 @@ def games_csv(board: Board) -> str:
         elif tracked.name_flag:
             problem = f"{tracked.name_flag}: not scored"
         rows.append([
-            table, tracked.id, game.game_id, " / ".join(game.setup.players),
+            table, tracked.id, game.game_id, " / ".join(shown_name(name) for name in game.setup.players),
             " / ".join(map(str, game.totals())),
             "yes" if over else "no",
             " / ".join(game.setup.players[s] for s in game.winners()) if over else "",

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.event.board import Board, standings
 from companion.event.names import PlayedGame, name_flags, parse_seating, read_seating, standing_key
-from companion.event.scoreboard import render_text
+from companion.event.scoreboard import games_csv, render_text
 from companion.event.wire import JournalMessage
 from companion.names import FLAG, is_flagged, name_key, shown_name
 from tests.event.test_event_hostile import example_lines
@@ -70,6 +70,7 @@ def test_the_board_shows_look_alike_players_flagged() -> None:
     players = board.snapshot(now=0.0)["tables"][0]["game"]["players"]
     assert players == ["Gen", CYRILLIC + FLAG, "Hana"]
     assert CYRILLIC + FLAG in render_text(board.snapshot(now=0.0), now=0.0)
+    assert f"Gen / {CYRILLIC}{FLAG} / Hana" in games_csv(board)
 
 
 def test_a_seating_list_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:

@@ -29,8 +29,6 @@ from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
 from companion.errors import CompanionError, ConfigError
-from companion.event.config import event_config
-from companion.event.device import start_event_mode
 from companion.hw.boards import Board, list_presets, load_board
 from companion.hw.buzzers import BuzzerArbiter, parse_buzzer_pins
 from companion.hw.display import (
@@ -140,6 +138,15 @@ class Device:
     def buzzed(self) -> None:
         """A quiz buzzer was pressed (its press is already with the arbiter); safe from any thread."""
         self.loop.post(Buzzed())
+
+    def say(self, text: str) -> None:
+        """Put a sentence from outside the UI (a keypad plugged in or out) on the screen; safe from any thread."""
+        self.loop.post(Call(lambda: self._show_message(text)))
+
+    def _show_message(self, text: str) -> None:
+        self.app.show_message(text)
+        self._show()
+        self._schedule()
 
     def link_changed(self, status: LinkStatus) -> None:
         """Event mode's link status changed; safe from the publisher's thread (the loop draws it)."""
@@ -260,6 +267,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--exit-when-done", action="store_true", help="with --keys: stop once the script has been played"
     )
     parser.add_argument("--keypad", metavar="PORT", help="serial port of the optional Pico keypad, e.g. /dev/ttyACM0")
+    parser.add_argument("--numpad", metavar="WHICH",
+                        help="a USB or Bluetooth numeric keypad as the card keypad: auto (the first one plugged in), "
+                        "its /dev/input path, or part of its name (needs the [pi] extra's python-evdev)")
     parser.add_argument(
         "--buzzers",
         metavar="PINS",
@@ -403,7 +413,11 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     if config.path is not None and not args.check:
         log.info("options from %s", config.path)
     options = resolve_options(args, config)
-    event = event_config(config.sections)  # a wrong [event] stops here, before anything is opened
+    event = None
+    if "event" in config.sections:  # event mode's modules (ssl among them) load only for a device in an event
+        from companion.event.config import event_config
+
+        event = event_config(config.sections)  # a wrong [event] stops here, before anything is opened
     if event is not None:
         event.broker.check_ca_file()
     if options.verbose:
@@ -415,6 +429,10 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     board = load_board(options.board or DEFAULT_BOARD)
     if options.buzzers is not None:
         check_buzzers_free(parse_buzzer_pins(options.buzzers), board)
+    if options.numpad is not None:
+        from companion.hw.numpad import EvdevBackend
+
+        EvdevBackend()  # says which extra to install when python-evdev is missing
     luma_args = _display_args(options, board, [*config.luma_argv(), *luma_argv])
     if options.check:  # what the service would run with, without touching the panel it may be driving
         source = f"options from {config.path}" if config.path is not None else "no config.toml"
@@ -434,7 +452,11 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
         # None (and no network) without [event]; with it, the link's mark goes to the screen's corner
-        events = start_event_mode(config.sections, store, on_status=device.link_changed)
+        events = None
+        if event is not None:
+            from companion.event.device import start_event_mode
+
+            events = start_event_mode(config.sections, store, on_status=device.link_changed)
         if events is not None:
             cleanup.callback(events.close)
         _serve(options, script, board, device, display, screen)
@@ -546,6 +568,14 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
             SerialKeypad(options.keypad, device.post, on_problem=lambda text: log.warning("keypad: %s", text),
                          on_seat=seats or (lambda press: None))
         )
+    if options.numpad is not None:
+        from companion.hw.numpad import EvdevBackend, Numpad
+
+        def numpad_status(text: str) -> None:
+            log.warning("%s", text)
+            device.say(text)
+
+        keys.enter_context(Numpad(options.numpad, EvdevBackend(), device.post, on_status=numpad_status))
 
 
 def main_run(argv: Sequence[str]) -> int:

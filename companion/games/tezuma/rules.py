@@ -3,7 +3,7 @@
 The editions share the cards, the tricks and the twelve abilities; they differ in how the scoring
 cards read (a chart of points for every trick count, or a bid card that pays only an exact hit), the
 draft order, how the cards on the table are laid out and how many uses an ability has. Those
-differences are data (``companion/data/cards/*.json``) plus two class attributes here.
+differences are data (``cards.*.json`` beside this module) plus two class attributes here.
 
 A quick deal start, beginner variant (no abilities), four players:
 
@@ -45,7 +45,6 @@ from companion.engine.actions import RecordAction
 from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError, quoted
-from companion.registry import register
 from companion.report import plural
 
 PENALTY, SCORING, ABILITY = "penalty", "scoring", "ability"
@@ -194,15 +193,8 @@ class Trick(layer.Trick[Card]):
 
 
 @dataclass
-class DealState(layer.Deal[Card]):
+class DealState(layer.Deal[Card, Trick]):
     """A Tezuma deal: the draft before the tricks, ability uses, cards in hand and the scoring parts."""
-
-    # new_trick opens only Tezuma's tricks; the layer's Deal is not generic in its trick type.
-    tricks: list[Trick] = field(default_factory=list)  # type: ignore[assignment]
-
-    @property
-    def trick(self) -> Trick:
-        return self.tricks[-1]
     layout: Mapping[str, Sequence[str]] = field(default_factory=dict)
     draft_order: list[tuple[int, int]] = field(default_factory=list)
     picks: list[dict[str, str]] = field(default_factory=list)
@@ -773,6 +765,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     term_tables: ClassVar[Mapping[str, str]] = {"suit": "suits", "ability": "abilities"}
     reason_join = "tezuma.join"
+    opens_first_trick = False  # a deal's first trick opens after the draft
     option_kinds: ClassVar[Mapping[str, str]] = {
         **TrickGame.option_kinds,
         "start_seat": "seat", "beginner": "bool", "redraw_each_deal": "bool", "layouts": "list",
@@ -977,9 +970,6 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     def tricks_in_deal(self, deal: layer.Deal[Any]) -> int:
         return self.tricks_per_deal
-
-    def start_deal(self, state: TrickState[DealState], lead: int) -> None:
-        state.deals.append(self.new_deal(len(state.deals), lead))  # its first trick opens after the draft
 
     def new_deal(self, index: int, lead: int) -> DealState:
         order: list[tuple[int, int]] = []
@@ -1394,7 +1384,6 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         return cards
 
 
-@register
 class Tezuma2015(TezumaGame):
     """First edition: score charts, minus cards, marbles; the draft goes round clockwise three times."""
 
@@ -1417,7 +1406,6 @@ class Tezuma2015(TezumaGame):
         return super().default_layout(cards, n, chosen, rng, beginner)
 
 
-@register
 class TezumaTrick(TezumaGame):
     """Later edition: bid cards, pain suits, gems; a snake draft; the table is drawn at random."""
 

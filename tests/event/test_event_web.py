@@ -76,13 +76,31 @@ def wait_until(condition, what: str) -> None:
 
 
 def closed_by_server(sock: socket.socket) -> bool:
-    """Whether the server ended this connection (whatever it had sent before)."""
-    try:
-        while sock.recv(65536):
-            pass
-    except OSError:
-        return True  # reset
-    return True
+    """Whether the server ends this connection within SETTLE s (whatever it sent before: a stream's
+    keep-alive lines keep coming while it is open)."""
+    deadline = time.monotonic() + SETTLE
+    sock.settimeout(0.2)
+    while time.monotonic() < deadline:
+        try:
+            if sock.recv(65536) == b"":
+                return True
+        except TimeoutError:
+            continue
+        except OSError:
+            return True  # reset
+    return False
+
+
+def open_in_order(server: ScoreboardServer, count: int, phase: str, first: bytes, source=lambda n: "127.0.0.1",
+                  clock: StepClock | None = None) -> list[socket.socket]:
+    """``count`` connections, each one in ``phase`` before the next is opened, so the first is the oldest."""
+    opened = []
+    for n in range(count):
+        opened.append(connect(server, source(n), first))
+        wait_until(lambda n=n: server.connections(phase) == n + 1, f"connection {n + 1} in phase {phase}")
+        if clock is not None:
+            clock.now += 0.001
+    return opened
 
 
 @pytest.mark.parametrize("path", ["", "board.json", "standings.csv", "games.csv", "nothing-here"])
@@ -122,9 +140,9 @@ def test_64_trickling_clients_do_not_keep_the_page_out(serve):
     """Every slot held by clients sending their request a byte at a time, from 64 addresses."""
     clock = StepClock()
     server = serve(clock=clock)
-    slow = [connect(server, f"127.0.1.{n}", b"GET / HTTP/1.1\r\nHo") for n in range(1, MAX_CONNECTIONS + 1)]
+    slow = open_in_order(server, MAX_CONNECTIONS, "request", b"GET / HTTP/1.1\r\nHo", lambda n: f"127.0.1.{n + 1}",
+                         clock)
     try:
-        wait_until(lambda: server.connections("request") == MAX_CONNECTIONS, "64 slow requests held")
         clock.now += SLOW_REQUEST  # they are slow now: a newcomer may take the slowest one's slot
         assert page(server) == 200
         assert server.evicted == 1 and closed_by_server(slow[0])
@@ -135,10 +153,9 @@ def test_64_trickling_clients_do_not_keep_the_page_out(serve):
 
 def test_64_unread_event_streams_do_not_keep_the_page_out(serve):
     server = serve()
-    streams = [connect(server, f"127.0.2.{n}", b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-               for n in range(1, MAX_CONNECTIONS + 1)]
+    streams = open_in_order(server, MAX_CONNECTIONS, "stream", b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n",
+                            lambda n: f"127.0.2.{n + 1}")
     try:
-        wait_until(lambda: server.connections("stream") == MAX_CONNECTIONS, "64 streams open")
         assert page(server) == 200
         assert server.evicted == 1 and server.refused == 0
         assert closed_by_server(streams[0])  # the oldest stream made room
@@ -150,10 +167,12 @@ def test_64_unread_event_streams_do_not_keep_the_page_out(serve):
 
 def test_one_address_holds_at_most_its_cap_and_others_are_served(serve):
     server = serve()
-    mine = [connect(server, first=b"GET /events HTTP/1.1\r\n\r\n") for _ in range(MAX_PER_CLIENT + 4)]
+    mine = open_in_order(server, MAX_PER_CLIENT, "stream", b"GET /events HTTP/1.1\r\n\r\n")
     try:
-        wait_until(lambda: server.evicted == 4 and server.connections("stream") == MAX_PER_CLIENT,
-                   "the per-address cap")
+        for n in range(4):  # each one more from the same address takes the slot of its oldest stream
+            mine.append(connect(server, first=b"GET /events HTTP/1.1\r\n\r\n"))
+            wait_until(lambda n=n: server.evicted == n + 1 and server.connections("stream") == MAX_PER_CLIENT,
+                       "the per-address cap")
         assert all(closed_by_server(sock) for sock in mine[:4])  # the oldest four went
         other = connect(server, "127.0.3.1", b"GET /events HTTP/1.1\r\n\r\n")
         wait_until(lambda: server.connections("stream", "127.0.3.1") == 1, "another address's stream")
@@ -173,8 +192,9 @@ def test_an_unread_stream_ends_on_its_write_timeout(serve):
     unread.sendall(b"GET /events HTTP/1.1\r\n\r\n")
     try:
         wait_until(lambda: server.connections("stream") == 1, "the stream")
-        table = 0
+        table, deadline = 0, time.monotonic() + SETTLE
         while server.connections("stream"):  # every change sends the whole board: a large one
+            assert time.monotonic() < deadline, "the unread stream was never closed"
             for _ in range(50):
                 board.status(str(table % MAX_TABLES), {"online": True}, now=0.0)
                 table += 1

@@ -74,7 +74,7 @@ LAYERS: list[tuple[str, ...]] = [
      "companion.inputs"),
     ("companion.hw", "companion.hw.*"),
     ("companion.engine", "companion.engine.base", "companion.engine.actions", "companion.engine.tricks"),
-    ("companion.text", "companion.settings", "companion.session", "companion.report", "companion.registry",
+    ("companion.text", "companion.names", "companion.settings", "companion.session", "companion.report", "companion.registry",
      "companion.games", "companion.carddata", "companion.record", "companion.journal", "companion.config"),
     ("companion.games.{game}", "companion.games.{game}.rules"),
     ("companion.sim", "companion.sim.*", "companion.ui", "companion.ui.*", "companion.event", "companion.event.*"),

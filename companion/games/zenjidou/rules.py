@@ -1486,7 +1486,7 @@ class Zenjidou(TrickGame[ZState]):
         question, need = self.waiting()
         if isinstance(action, Answer):
             if question is None or question.key != action.key:
-                raise IllegalAction(f"no question about {action.key!r} is open")
+                raise IllegalAction(f"no question about {quoted(action.key)} is open")
             if not question.minimum <= action.value <= question.maximum:
                 raise IllegalAction(
                     f"the answer is an index {question.minimum}-{question.maximum}, not {action.value}",
@@ -1503,13 +1503,13 @@ class Zenjidou(TrickGame[ZState]):
         if type(action) not in ANSWERING.get(need.kind, ()):  # only ZAction kinds answer a need
             kind = getattr(action, "type", None)
             raise IllegalAction(
-                f"waiting for {need.kind}, not {kind or action!r}",
+                f"waiting for {need.kind}, not {quoted(kind or action)}",
                 code="zenjidou.refusal.wrong_action",
                 expected=need.kind,
             )
         hand = getattr(action, "hand", need.hand)
         if hand != need.hand:
-            raise IllegalAction(f"it is hand {need.acting_hand + 1}'s turn, not {hand!r}'s", code="not_your_turn",
+            raise IllegalAction(f"it is hand {need.acting_hand + 1}'s turn, not {quoted(hand)}'s", code="not_your_turn",
                                 expected=self.seat_label(need.acting_hand), actual=str(hand))
         cast(ZAction, action).check(self, need)
 

@@ -165,8 +165,11 @@ class TextReport:
         return f"  trick {number:2}: {plays}  -> {trick['reason']}"
 
     def scores(self, deal: Mapping[str, Any]) -> Iterator[str]:
-        """Per seat: its tricks, the parts its game names, its catalogue-labelled figures, its score."""
-        rows, count = self.wording.rows, len(self.names)
+        """Per seat: its tricks, the parts its game names, its catalogue-labelled figures, its score.
+
+        A seat is one of the deal's scores, which need not be a player (2-player Zenjidou scores four
+        hands), so a per-seat figure is a list as long as the scores, never one per player."""
+        rows, count = self.wording.rows, len(deal["scores"])
         own = {key: value for key, value in deal.items() if key not in DEAL_KEYS and key not in rows.report_keys
                and isinstance(value, list) and len(value) == count}
         for seat, score in enumerate(deal["scores"]):

@@ -60,7 +60,7 @@ from typing_extensions import TypeVar as DefaultTypeVar  # a TypeVar with a defa
 
 from companion.engine.actions import GameAction, RecordAction
 from companion.engine.base import Answer, Decision, Game, Question, is_digits, is_int, snapshot
-from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError, quoted
 
 # A card as the layer keeps it in tricks and deals: any hashable value (a deal's cards are compared
 # and counted) written by str(); a suited game's are SuitedCards, Zenjidou's are numbers.
@@ -93,8 +93,8 @@ class SuitedCard:
     @classmethod
     def parse(cls, text: object) -> SuitedCard:
         if not isinstance(text, str) or len(text) < 2 or not text[0].isalpha() or not is_digits(text[1:]):
-            raise IllegalPlay(f"{text!r} is not a card: write a suit letter and a number, like B7", code="not_a_card",
-                              text=str(text))
+            raise IllegalPlay(f"{quoted(text)} is not a card: write a suit letter and a number, like B7",
+                              code="not_a_card", text=str(text))
         return cls(text[0].upper(), int(text[1:]))
 
     @classmethod
@@ -462,7 +462,7 @@ class TrickGame(Game[StateT], ReportRows):
         self.n = len(self.setup.players)
         dealer = self.setup.options.get("dealer", 0)
         if not is_int(dealer) or not 0 <= dealer < self.n:
-            raise RecordError(f"options.dealer must be a seat 0-{self.n - 1}, not {dealer!r}")
+            raise RecordError(f"options.dealer must be a seat 0-{self.n - 1}, not {quoted(dealer)}")
 
     # --- setup -----------------------------------------------------------------------------------
 

@@ -55,6 +55,7 @@ from companion.engine.tricks import (
     seats_in_order,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, NoSeat, RecordError, quoted
+from companion.games.zenjidou import PLUGIN
 
 # --- the printed facts of a card ---------------------------------------------------------------
 
@@ -959,7 +960,7 @@ class Zenjidou(TrickGame[ZState]):
     """2-6 players (2 players hold two hands each), 3 rounds of 5 tricks, play clockwise."""
 
     game_id = "zenjidou"
-    title = "Zenjidou Torite"
+    title = PLUGIN.titles[game_id]
     min_players = 2
     max_players = 6
     action_types: ClassVar[Mapping[str, ActionType]] = {Answer.type: Answer, **{kind.type: kind for kind in ACTIONS}}
@@ -1485,7 +1486,7 @@ class Zenjidou(TrickGame[ZState]):
         question, need = self.waiting()
         if isinstance(action, Answer):
             if question is None or question.key != action.key:
-                raise IllegalAction(f"no question about {action.key!r} is open")
+                raise IllegalAction(f"no question about {quoted(action.key)} is open")
             if not question.minimum <= action.value <= question.maximum:
                 raise IllegalAction(
                     f"the answer is an index {question.minimum}-{question.maximum}, not {action.value}",
@@ -1502,13 +1503,13 @@ class Zenjidou(TrickGame[ZState]):
         if type(action) not in ANSWERING.get(need.kind, ()):  # only ZAction kinds answer a need
             kind = getattr(action, "type", None)
             raise IllegalAction(
-                f"waiting for {need.kind}, not {kind or action!r}",
+                f"waiting for {need.kind}, not {quoted(kind or action)}",
                 code="zenjidou.refusal.wrong_action",
                 expected=need.kind,
             )
         hand = getattr(action, "hand", need.hand)
         if hand != need.hand:
-            raise IllegalAction(f"it is hand {need.acting_hand + 1}'s turn, not {hand!r}'s", code="not_your_turn",
+            raise IllegalAction(f"it is hand {need.acting_hand + 1}'s turn, not {quoted(hand)}'s", code="not_your_turn",
                                 expected=self.seat_label(need.acting_hand), actual=str(hand))
         cast(ZAction, action).check(self, need)
 

@@ -452,6 +452,9 @@ class TrickGame(Game[StateT], ReportRows):
     term_tables: ClassVar[Mapping[str, str]] = {}
     # The catalogue key that joins a reason's phrases into one text (a game may punctuate its own).
     reason_join: ClassVar[str] = "phrase.join"
+    # The prefix under which the game's catalogue fragment words a shared text its own way, as
+    # ``<wording>.<key>`` (Catalog.worded): Zenjidou's book says round where the others say deal.
+    wording: ClassVar[str] = ""
     option_kinds: ClassVar[Mapping[str, str]] = {"dealer": "seat"}
     n: int
 

@@ -112,6 +112,7 @@ class App:
         self._card_keypad = False
         self._status_mark = ""
         self._image: Image.Image | None = None
+        self._canvas: Canvas | None = None
         if session is not None:
             self._attach(session)
         elif resume_offer is not None:
@@ -215,6 +216,13 @@ class App:
         assert self._image is not None  # drawn in __init__ and after every change
         return self._image.copy()
 
+    @property
+    def canvas(self) -> Canvas:
+        """The current picture's canvas: its text model says what is on the glass, and where
+        (``Canvas.drawn``, ``Canvas.bands``)."""
+        assert self._canvas is not None  # drawn in __init__ and after every change
+        return self._canvas
+
     # --- what screens use ----------------------------------------------------------------
 
     @property
@@ -315,6 +323,7 @@ class App:
         if settings != self.settings:
             self.settings = settings
             self._on_settings(settings)
+            self._refresh()
 
     # --- inside ----------------------------------------------------------------------------
 
@@ -371,6 +380,7 @@ class App:
             self._draw_message(canvas, self._message, flashing=self._flashing_until is not None)
         if self._status_mark:
             self._draw_status_mark(canvas, self._status_mark)
+        self._canvas = canvas
         image = canvas.image
         if self._image is None or image.tobytes() != self._image.tobytes():
             self._image = image

@@ -277,6 +277,7 @@ class DeckScreen(AnswerScreen):
         if value == SKIP:
             self.answer(0)
         elif value == DONE:
+            self.game.check_deck(sorted(self.ticked))  # none ticked is refused: Skip is the skip
             self.answer(deck_mask(self.game.setup.cards, sorted(self.ticked)))
         elif isinstance(value, int):
             self.ticked = self.ticked ^ {value}
@@ -303,22 +304,22 @@ class DeckScreen(AnswerScreen):
         icons = ", ".join(f"{count}-{self.game.max_players}" if count < self.game.max_players else str(count)
                           for count in range(self.game.min_players, players + 1))
         canvas.title(self.t("irohanihohedo.deck.title", players=players))
-        canvas.lines(1, 2, self.t("irohanihohedo.deck.text", icons=icons, wanted=deck.wanted))
+        canvas.lines(1, 1, self.t("irohanihohedo.deck.text", icons=icons, wanted=deck.wanted))
         for r, row in enumerate(self.grid.rows):
             for c, (_, value) in enumerate(row):
                 at = (r, c) == (self.grid.row, self.grid.col)
                 if isinstance(value, int):
                     text = f"{value}*" if value in self.ticked else str(value)
-                    canvas.cell(c * self.CELL + 4, 3 + r, self.CELL, text, invert=at)
+                    canvas.cell(c * self.CELL + 4, 2 + r, self.CELL, text, invert=at)
                 else:
-                    canvas.cell(c * (self.WORDS + 8) + 4, 3 + r, self.WORDS, self.t(f"irohanihohedo.deck.{value}"),
+                    canvas.cell(c * (self.WORDS + 8) + 4, 2 + r, self.WORDS, self.t(f"irohanihohedo.deck.{value}"),
                                 invert=at)
         status = self.t("irohanihohedo.deck.count", count=len(self.ticked), wanted=deck.wanted)
         if len(deck.told) > deck.wanted:  # a table told too many: also never used as the deck
             status += "  " + self.t("irohanihohedo.deck.extra", told=len(deck.told), extra=len(deck.told) - deck.wanted)
         elif deck.told:
             status += "  " + self.t("irohanihohedo.deck.partial", told=len(deck.told), missing=deck.missing)
-        canvas.text(6, status)
+        canvas.text(ROWS - 2, status)
         canvas.text(ROWS - 1, self.t("irohanihohedo.deck.hint"))
 
 

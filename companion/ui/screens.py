@@ -261,6 +261,55 @@ def register_ui(cls: type[GameUI]) -> type[GameUI]:
     return cls
 
 
+@dataclass
+class Scroll:
+    """Which entries of a list longer than its rows are on the glass. Every screen that lists seats
+    shows them through one, the same way in every game: UP/DOWN bring the others into view, at
+    every player count, and ``↑`` ``↓`` at the end of the hint row say more lies above or below.
+
+    >>> scroll = Scroll()
+    >>> list(scroll.window(6, 4)), scroll.more()
+    ([0, 1, 2, 3], '↓')
+    >>> scroll.on_key(Key.DOWN), list(scroll.window(6, 4)), scroll.more()
+    (True, [1, 2, 3, 4], '↑↓')
+    """
+
+    first: int = 0
+    count: int = 0
+    room: int = 0
+
+    def window(self, count: int, room: int, keep: int | None = None) -> range:
+        """The entries shown in ``room`` rows of ``count``; ``keep`` (a cursor) is always among them."""
+        self.count, self.room = count, max(1, room)
+        if keep is not None:
+            self.first = min(max(self.first, keep - self.room + 1), keep)
+        self.first = max(0, min(self.first, count - self.room))
+        return range(self.first, min(count, self.first + self.room))
+
+    def on_key(self, key: Key) -> bool:
+        """UP/DOWN move the window a row when the list is longer than its rows; whether it moved."""
+        if key not in (Key.UP, Key.DOWN) or self.count <= self.room:
+            return False
+        step = 1 if key is Key.DOWN else -1
+        first = max(0, min(self.first + step, self.count - self.room))
+        moved, self.first = first != self.first, first
+        return moved
+
+    def more(self) -> str:
+        """``↑`` when entries lie above the window, ``↓`` when some lie below: drawn on the hint row."""
+        return ("↑" if self.first > 0 else "") + ("↓" if self.first + self.room < self.count else "")
+
+    def hint(self, canvas: Canvas, row: int, text: str) -> None:
+        """``text`` on ``row`` with :meth:`more`'s arrows at its right end."""
+        marks = self.more()
+        if not marks:
+            canvas.text(row, text)
+            return
+        room = WIDTH - canvas.face.width(marks) - 2
+        canvas.text(row, text, width=room)
+        canvas.text(row, marks, x=room + 2)
+
+
 class ListScreen(Screen):
     """A title and a scrolling list; UP/DOWN move (wrapping), OK picks."""
 

@@ -368,12 +368,13 @@ class TrickScreen(TourneyScreen):
             reason = self.ui.formatter.phrase(finished[-1].result.reason[0])  # type: ignore[union-attr]
             canvas.text(5, self.t("trick.last", trick=len(finished), reason=reason))
         lead, led = self.ui.seat_name(self.trick.lead), self.trick.card_of(self.trick.lead)
-        canvas.text(6, self.t("tourney.led", seat=lead, card=self.ui.card_text(led)) if led is not None
-                    else self.t("trick.leads", seat=lead))
         following = self.next_entry(self.entry)
         if following != self.entry:  # where AUX goes: another seat's prediction
             canvas.text(ROWS - 1, self.t("tourney.hint.aux", seat=self.ui.label(following.seat),
                                          mode=self._mode(following)))
+        else:
+            canvas.text(ROWS - 1, self.t("tourney.led", seat=lead, card=self.ui.card_text(led)) if led is not None
+                        else self.t("trick.leads", seat=lead))
 
     def _compass(self, canvas: Canvas, row: int) -> None:
         """The four suits, each after the key that chooses it (its arrow, or on the card keypad its

@@ -256,11 +256,11 @@ class ZScreen(TrickScreenBase):
             results = [t.result for t in deal.tricks if t.result is not None]
             if not results:
                 return first
-            canvas.lines(first, 3, self.t("trick.last", trick=len(results), reason=self.ui.reason(results[-1])))
-            return first + 3
+            canvas.lines(first, 2, self.t("trick.last", trick=len(results), reason=self.ui.reason(results[-1])))
+            return first + 2
         canvas.text(first, self.ui.trick_text(trick.turns))
-        canvas.lines(first + 1, 2, self.ui.effects_line(self.game.effects_of(trick)))
-        return first + 3
+        canvas.lines(first + 1, 1, self.ui.effects_line(self.game.effects_of(trick)))
+        return first + 2
 
 
 @ZenjidouUI.enters("rule", "side", "lead")
@@ -860,4 +860,5 @@ class ZDealScreen(DealScreen):
         super().draw(canvas)
         deal = self.ui.game.state.deals[self.index]
         if deal.house and not self.chart:
+            canvas.fill(0, ROWS - 1, 128, value=0)  # in place of the hint
             canvas.text(ROWS - 1, " ".join(self.t(code) for code in deal.house), invert=True)

@@ -78,7 +78,7 @@ def test_the_setup_form_starts_a_game_with_the_chosen_dealer() -> None:
     game = app.session.game
     assert game.setup.players == ("Aki", "Ben", "Chie") and game.setup.options["dealer"] == 2
     assert isinstance(app.top, NpcSeatNotice)  # the house ruling that seats the NPC, named at set-up
-    check_golden(app.render(), "tourney-npc-seat")
+    check_golden(app, "tourney-npc-seat")
     keys(app, "OK")
     assert isinstance(app.top, NpcRowScreen)
 
@@ -106,7 +106,7 @@ def test_the_npc_row_is_entered_card_by_card_and_back_takes_the_last_one_back() 
         app.handle(event)
     assert screen.chosen == [SuitedCard("W", 3)]
     assert screen.plan(NpcRow((SuitedCard("W", 4), *row.cards[1:]))) is None  # not the row begun
-    check_golden(app.render(), "tourney-npc-row")
+    check_golden(app, "tourney-npc-row")
     app.handle(press(Key.BACK))
     assert screen.chosen == [] and app.top is screen
     enter(app, [row])
@@ -120,7 +120,7 @@ def test_the_npcs_card_is_announced_and_needs_no_press() -> None:
     enter(app, texts(game, ROW, "F5", "P2?S", "P3?S", "P1?S", "F6"))
     assert isinstance(app.top, NpcScreen)
     assert game.trick.card_of(3) == SuitedCard("F", 2)
-    check_golden(app.render(), "tourney-npc")
+    check_golden(app, "tourney-npc")
     app.handle(press(Key.OK))
     assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Play, 0)
 
@@ -152,10 +152,10 @@ def test_with_p3_leading_the_npc_plays_at_its_turn_after_the_predictions() -> No
         assert isinstance(screen, TrickScreen) and screen.entry.kind is Predict
         assert game.trick.card_of(3) is None and not any(e.kind is Play for e in screen.entries())
         enter(app, texts(game, text))
-    check_golden(app.render(), "tourney-npc-waits")  # P2's prediction open, the NPC's row empty
+    check_golden(app, "tourney-npc-waits")  # P2's prediction open, the NPC's row empty
     enter(app, texts(game, "P2?C"))
     assert isinstance(app.top, NpcScreen) and game.trick.card_of(3) == SuitedCard("S", 5)
-    check_golden(app.render(), "tourney-npc-turn")
+    check_golden(app, "tourney-npc-turn")
     app.handle(press(Key.OK))
     assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Play, 0)
     enter(app, texts(game, "S10", "S11"))
@@ -173,22 +173,22 @@ def mid_prediction(language: str = "en") -> Any:
 
 
 def test_prediction_entry() -> None:
-    check_golden(mid_prediction().render(), "tourney-predict")
-    check_golden(mid_prediction("ja").render(), "tourney-predict-ja")
+    check_golden(mid_prediction(), "tourney-predict")
+    check_golden(mid_prediction("ja"), "tourney-predict-ja")
 
 
 def test_places_and_hits_after_the_trick() -> None:
     app = mid_prediction()
     enter(app, texts(app.session.game, "S", "P1?F", "W2", "C13", "C4"))
     assert isinstance(app.top, PlacesScreen)
-    check_golden(app.render(), "tourney-result")
+    check_golden(app, "tourney-result")
 
 
 def test_places_with_the_npc_and_the_reminder() -> None:
     app = three_player_app()
     enter(app, texts(app.session.game, ROW, "S9", "P2?C", "P3?C", "P1?C", "S10", "S2"))
     assert isinstance(app.top, PlacesScreen)
-    check_golden(app.render(), "tourney-result-npc")
+    check_golden(app, "tourney-result-npc")
 
 
 def test_a_revoke_proved_by_a_prediction_is_shown_after_the_places() -> None:

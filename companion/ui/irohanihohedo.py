@@ -40,7 +40,7 @@ from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
 from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
-from companion.ui.screens import Choice, Host, Screen, register_ui
+from companion.ui.screens import Choice, Host, Screen, Scroll, register_ui
 from companion.ui.tricks import CARD_X, OK, AnswerScreen, FinalScreen, TrickScreenBase, TrickUI, seat_row, yes_no
 
 CELLS_X = 48
@@ -339,11 +339,17 @@ def deck_grid(numbers: Sequence[int]) -> Grid[int | str]:
 
 
 class WonScreen(TrickScreenBase):
-    """What the table sees of the cards won this deal; OK, BACK or AUX goes back."""
+    """What the table sees of the cards won this deal; OK, BACK or AUX goes back, UP/DOWN scroll the seats."""
 
     ui: IrohanihohedoUI
 
+    def __init__(self, app: Host, ui: IrohanihohedoUI) -> None:
+        super().__init__(app, ui)
+        self.scroll = Scroll()
+
     def on_key(self, event: KeyEvent) -> None:
+        if self.scroll.on_key(event.key):
+            return
         if event.key in (Key.OK, Key.BACK, Key.AUX):
             self.app.close(self)
 
@@ -357,10 +363,10 @@ class LowestScreen(WonScreen):
         if shown is None:
             raise ValueError("only the strategic variant shows the lowest cards")
         canvas.title(self.t("irohanihohedo.lowest.title", deal=deal.index + 1))
-        for seat, lowest in enumerate(shown[: ROWS - 1]):
-            cards = " ".join(self.ui.card_text(SuitedCard(colour, rank)) for colour, rank in lowest.items())
-            canvas.text(1 + seat, self.app.seat_label(seat), width=14)
-            canvas.text(1 + seat, cards or "-", x=14)
+        for row, seat in enumerate(self.scroll.window(len(shown), ROWS - 1), start=1):
+            cards = " ".join(self.ui.card_text(SuitedCard(colour, rank)) for colour, rank in shown[seat].items())
+            canvas.text(row, self.app.seat_label(seat), width=14)
+            canvas.text(row, cards or "-", x=14)
 
 
 class TricksWonScreen(WonScreen):
@@ -369,10 +375,10 @@ class TricksWonScreen(WonScreen):
     def draw(self, canvas: Canvas) -> None:
         deal = self.game.state.deal
         canvas.title(self.t("irohanihohedo.won.title", deal=deal.index + 1))
-        for seat, won in enumerate(deal.tricks_won[: ROWS - 2]):
-            canvas.text(1 + seat, self.ui.seat_name(seat), width=80)
-            canvas.text(1 + seat, str(won), x=80, width=20, right=True)
-        canvas.text(ROWS - 1, self.t("irohanihohedo.won.hidden"))
+        for row, seat in enumerate(self.scroll.window(len(deal.tricks_won), ROWS - 2), start=1):
+            canvas.text(row, self.ui.seat_name(seat), width=80)
+            canvas.text(row, str(deal.tricks_won[seat]), x=80, width=20, right=True)
+        self.scroll.hint(canvas, ROWS - 1, self.t("irohanihohedo.won.hidden"))
 
 
 class IrohanihohedoFinal(FinalScreen):

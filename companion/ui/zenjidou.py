@@ -63,7 +63,7 @@ from companion.keys import LETTERS, Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing, keys_to_type
 from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
-from companion.ui.screens import Choice, Host, Notice, Screen, register_ui
+from companion.ui.screens import Choice, Host, Notice, Screen, Scroll, register_ui
 from companion.ui.tricks import (
     OK,
     AnswerScreen,
@@ -733,6 +733,7 @@ class GuessScreen(ZScreen):
         self.counting = True
         self.guesses = [0] * self.game.players
         self.row = 0
+        self.scroll = Scroll()  # six players outnumber the rows: the cursor's player stays in view
 
     def deadline(self) -> float | None:
         """The next whole second of the countdown, or its end."""
@@ -796,11 +797,11 @@ class GuessScreen(ZScreen):
             canvas.text(ROWS - 1, self.t("zenjidou.hint.countdown"))
             return
         canvas.text(1, self.t("zenjidou.guess.enter"))
-        for player in range(min(self.game.players, ROWS - 3)):
+        for row, player in enumerate(self.scroll.window(self.game.players, ROWS - 3, keep=self.row), start=2):
             mark = ">" if player == self.row else " "
             named = self.app.seat_label(self.guesses[player])
-            canvas.text(2 + player, f"{mark}{self.app.seat_label(player)} -> {named}")
-        canvas.text(ROWS - 1, self.t("zenjidou.hint.guess"))
+            canvas.text(row, f"{mark}{self.app.seat_label(player)} -> {named}")
+        self.scroll.hint(canvas, ROWS - 1, self.t("zenjidou.hint.guess"))
 
 
 

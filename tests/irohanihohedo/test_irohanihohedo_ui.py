@@ -201,6 +201,16 @@ def test_the_deck_question_at_four_players_is_answered_on_one_screen_and_remembe
     assert isinstance(again.top, TrickScreen) and again.session.game.numbers == game.numbers and not asked  # type: ignore[union-attr]
 
 
+def test_done_with_nothing_ticked_is_refused_not_taken_for_skip() -> None:
+    """Only Skip skips: Done with no number ticked is refused with the engine's reason."""
+    app, remembered = four_player_deck_question()
+    screen = app.top
+    for key in ["UP", "OK"]:  # Done (UP wraps to the last row), nothing ticked
+        app.handle(press(Key[key]))
+    assert app.message == "4 players use 8 numbers: tick 8, not 0 (or skip)"
+    assert app.top is screen and not app.session.game.actions and remembered == []  # type: ignore[union-attr]
+
+
 def test_the_deck_question_may_be_skipped_and_then_the_house_ruling_is_named() -> None:
     app, remembered = four_player_deck_question()
     for key in ["UP", "RIGHT", "OK"]:  # Skip

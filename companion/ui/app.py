@@ -33,7 +33,7 @@ from companion.keys import JOYSTICK_KEYS, Key, KeyEvent
 from companion.plugins import load_parts
 from companion.registry import game_class, game_ids
 from companion.session import Session
-from companion.settings import CONTRAST_RANGE, Settings
+from companion.settings import CONTRAST_RANGE, LastSetup, Settings
 from companion.text import Catalog, load_seat_names
 from companion.ui.canvas import ROWS, WIDTH, Canvas, Typeface
 from companion.ui.screens import (
@@ -309,12 +309,14 @@ class App:
 
     def new_game_form(self) -> None:
         ids = [game_id for game_id in game_ids() if game_id in UIS]
-        form = SetupForm(self, ids)
+        form = SetupForm(self, ids, self.settings.last_setup)
         self._stack = [*self._stack[:1], form] if self.session is not None else [form]
 
     def start_game(self, setup: Setup) -> None:
-        """Hand a new game's setup to the daemon, which journals it and returns the session."""
+        """Hand a new game's setup to the daemon, which journals it and returns the session; the
+        settings remember the game, its player count and names for the next setup form."""
         self._attach(self._on_new_game(setup))
+        self.change_settings(last_setup=LastSetup(setup.game, len(setup.players), tuple(setup.players)))
 
     def change_settings(self, **changes: Any) -> None:
         low, high = CONTRAST_RANGE

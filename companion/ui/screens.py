@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from companion.engine.base import Game, Setup
     from companion.hw.buzzers import BuzzerArbiter
     from companion.session import Session
-    from companion.settings import Settings
+    from companion.settings import LastSetup, Settings
     from companion.text import Catalog
     from companion.ui.canvas import Typeface
 
@@ -477,9 +477,14 @@ class Choice:
 
 
 class SetupForm(Screen):
-    """A new game: which game, how many players, their names, then the game's own options; Start."""
+    """A new game: which game, how many players, their names, then the game's own options; Start.
 
-    def __init__(self, app: Host, game_ids: Sequence[str]) -> None:
+    It opens on the game last started (``last``: its game, player count and names, as the settings
+    remember them), else on the first game at its largest count. The Start row stays on the glass
+    at the bottom while the rows above it scroll, and UP from the first row reaches it: one press.
+    """
+
+    def __init__(self, app: Host, game_ids: Sequence[str], last: LastSetup | None = None) -> None:
         super().__init__(app)
         self.game_ids = list(game_ids)
         self.game = Choice("game", self.t("setup.game"), self.game_ids, [app.game_title(g) for g in self.game_ids])
@@ -487,6 +492,13 @@ class SetupForm(Screen):
         self.names: list[Choice] = []
         self.extra: list[Choice] = []
         self.row = 0
+        self.scroll = Scroll()
+        if last is not None and last.game in self.game_ids:
+            self.game.index = self.game_ids.index(last.game)
+            self.players.options = self.players.labels = [str(last.players)]
+            pool = app.seat_names()
+            known = list(dict.fromkeys(name for name in last.names if name in pool))
+            self.names = [Choice(f"seat{seat}", "", pool, pool, pool.index(name)) for seat, name in enumerate(known)]
         self._rebuild()
 
     def _rebuild(self) -> None:
@@ -516,15 +528,17 @@ class SetupForm(Screen):
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.t("setup.title"))
         rows = self.rows
-        room = ROWS - 1
-        top = min(max(0, self.row - room + 1), len(rows) - room) if len(rows) > room else 0
-        for offset, choice in enumerate(rows[top : top + room]):
-            chosen = top + offset == self.row
+        start = len(rows) - 1
+        above = self.scroll.window(start, canvas.rows - 2, keep=min(self.row, start - 1))
+        for screen_row, index in enumerate([*above, start], start=1):
+            choice, chosen = rows[index], index == self.row
             label = self.t("setup.start") if choice is None else choice.label
-            canvas.text(1 + offset, ("> " if chosen else "  ") + label, width=56, invert=chosen)
+            canvas.text(screen_row, ("> " if chosen else "  ") + label, width=56, invert=chosen)
             if choice is not None:
                 value = choice.labels[choice.index]
-                canvas.text(1 + offset, f"< {value} >" if chosen else f"  {value}", x=56)
+                canvas.text(screen_row, f"< {value} >" if chosen else f"  {value}", x=56)
+            elif self.scroll.more():
+                canvas.text(screen_row, self.scroll.more(), x=56)
 
     def on_key(self, event: KeyEvent) -> None:
         rows = self.rows

@@ -62,8 +62,8 @@ def renamed(game: Game[Any]) -> Game[Any]:
 def make_app(game: Game[Any] | None = None, *, clock: FakeClock | None = None, language: str = "en",
              **kwargs: Any) -> App:
     session = Session(game) if game is not None else None
-    return App(session, clock=clock or FakeClock(), rng=random.Random(0), settings=Settings(language=language),
-               **kwargs)
+    kwargs.setdefault("settings", Settings(language=language))
+    return App(session, clock=clock or FakeClock(), rng=random.Random(0), **kwargs)
 
 
 def press_all(game: Game[Any], rng: random.Random, events: Iterable[KeyEvent], *,

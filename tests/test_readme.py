@@ -1,4 +1,4 @@
-"""README.md stays true: its key table is what mock mode's keyboard does."""
+"""README.md stays true: its key table is what mock mode's keyboard does, its first-game walk what the device does."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import io
 import re
 from pathlib import Path
 
+from companion.daemon.virtual import VirtualDevice
 from companion.hw.keys import Key, KeyEvent
-from companion.hw.mock import decode_keys
+from companion.hw.mock import decode_keys, parse_script
 from companion.keys import CARD_KEYPAD_ROWS
+from companion.ui.screens import ResumeOffer
 
 README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
 NAMED = {"arrow keys": [b"\x1b[A", b"\x1b[B", b"\x1b[D", b"\x1b[C"],
@@ -70,3 +72,30 @@ def test_the_card_keypad_table_is_what_the_keyboard_does() -> None:
             assert decode_keys(b"\x1b" + stroke) == [KeyEvent(key, long=True)]  # Alt+key: held
             checked.add(key)
     assert checked == set(CARD_KEYPAD_ROWS[0] + CARD_KEYPAD_ROWS[1] + CARD_KEYPAD_ROWS[2] + CARD_KEYPAD_ROWS[3])
+
+
+def test_the_first_game_walk_does_what_it_says(tmp_path: Path) -> None:
+    """README's first-game walk, as its key script on a whole virtual device: UP and OK start the
+    game the form opens on (Irohanihohedo, 6 players), one OK per seat enters a trick, held BACK and
+    OK undo the last card; started again, the device offers to resume the game."""
+    walk = README.split("## Your first game in mock mode", 1)[1].split("\n## ", 1)[0]
+    script = re.search(r"--keys (\S+\.keys)", walk)
+    assert script is not None
+    steps = parse_script((Path(__file__).parents[1] / script[1]).read_text(encoding="utf-8"), script[1])
+    device = VirtualDevice(tmp_path)
+    try:
+        for step in steps:
+            assert isinstance(step, KeyEvent)
+            device.press(step)
+            if len(device.pressed) == 2:  # UP, OK: the game started
+                assert device.game.game_id == "irohanihohedo" and len(device.game.setup.players) == 6
+            if len(device.pressed) == 8:  # an OK per seat: the first trick is whole
+                assert device.game.state.deal.tricks[0].result is not None
+        assert len(device.game.actions) == 5 and device.game.state.deal.tricks[0].result is None  # last card undone
+    finally:
+        device.close()
+    again = VirtualDevice(tmp_path)
+    try:
+        assert isinstance(again.app.top, ResumeOffer)
+    finally:
+        again.close()

@@ -6,7 +6,7 @@ line above the glyphs, seven for them, one below. An inverted row (a cursor, a h
 title bar are lit over the whole 9 lines, so their text keeps a lit line above and below it and
 the lit column either side, and the title bar is set one dark line apart from the row under it, so
 a highlighted first row never merges with it and the row under it keeps its top stroke
-(``tests/ui/test_glyph_margins.py`` checks every screen the golden tests draw, in both languages).
+(every golden test checks it on each screen it draws, in both languages: ``tests/ui/margins.py``).
 The same grid serves English and Japanese: one layout for both. Rows no longer match the
 display's 8-pixel pages one for one: a changed row touches two pages at most.
 

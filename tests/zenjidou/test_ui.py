@@ -432,3 +432,29 @@ def test_golden_rule_I_notice_in_japanese() -> None:
     walk(app, texts(game, "rest 32", "bottom 31", "bottom 20", "bottom 5", "bottom 2", "rule I"))
     assert isinstance(app.top, RuleNotice)
     check_golden(app, "zenjidou-pass-ja")
+
+
+def test_six_players_guesses_keep_every_player_in_reach_of_the_cursor() -> None:
+    """Rule C with 6 players: the guesses list more players than the rows hold; DOWN moves the
+    cursor through all six, each on the glass as it comes, the hint's arrows saying more lie off it."""
+    played = simulated("CCC", players=6)
+    guesses_at = next(i for i, a in enumerate(played.actions) if a.type == "guesses")
+    app = make_app(up_to(played, guesses_at))
+    screen = app.top
+    assert isinstance(screen, GuessScreen)
+    app.handle(KeyEvent(Key.OK))  # end the countdown
+    seen = set()
+    for player in range(6):
+        assert screen.row == player
+        shown = app.canvas.texts
+        seen |= {label for label in (f"P{n}" for n in range(1, 7)) if any(text.startswith(f">{label} ") for text in shown)}
+        assert shown[-1] in ("↓", "↑", "↑↓")
+        app.handle(KeyEvent(Key.DOWN))
+    assert seen == {f"P{n}" for n in range(1, 7)}
+
+
+def up_to(game: Any, stop: int) -> Any:
+    copy = type(game)(game.setup)
+    for action in game.actions[:stop]:
+        copy.push(action)
+    return copy

@@ -243,9 +243,9 @@ class ZScreen(TrickScreenBase):
         rule = deal.rule.letter if deal.rule else "-"
         canvas.title(self.t("zenjidou.header", round=deal.index + 1, trick=len(deal.tricks), rule=rule))
 
-    def trick_lines(self, canvas: Canvas, first: int) -> int:
+    def trick_lines(self, canvas: Canvas, first: int, rows: int = 2) -> int:
         """The open trick's cards and the effects they put in force, or before its first card the
-        last trick's result; returns the next free row."""
+        last trick's result, in at most ``rows`` rows; returns the next free row."""
         deal = self.game.state.deal
         trick = deal.tricks[-1] if deal.tricks else None
         if trick is None or self.game.open_question() is not None:
@@ -254,11 +254,11 @@ class ZScreen(TrickScreenBase):
             results = [t.result for t in deal.tricks if t.result is not None]
             if not results:
                 return first
-            canvas.lines(first, 2, self.t("trick.last", trick=len(results), reason=self.ui.reason(results[-1])))
-            return first + 2
+            canvas.lines(first, rows, self.t("trick.last", trick=len(results), reason=self.ui.reason(results[-1])))
+            return first + rows
         canvas.text(first, self.ui.trick_text(trick.turns))
-        canvas.lines(first + 1, 1, self.ui.effects_line(self.game.effects_of(trick)))
-        return first + 2
+        canvas.lines(first + 1, rows - 1, self.ui.effects_line(self.game.effects_of(trick)))
+        return first + rows
 
 
 @ZenjidouUI.enters("rule", "side", "lead")
@@ -369,9 +369,11 @@ class ListScreen(ZScreen):
         self.header(canvas)
         who = self.ui.seat_name(self.decision.actor) if self.decision.actor is not None else ""
         canvas.text(1, self.t(f"zenjidou.ask.{self.decision.kind}", seat=who))
-        row = self.trick_lines(canvas, 2)
-        self.draw_choice(canvas, max(row, ROWS - 3))
-        canvas.text(ROWS - 2, self.note())
+        note = self.note()
+        choice = ROWS - 3 if note else ROWS - 2  # without a note, the trick's lines take its row
+        row = self.trick_lines(canvas, 2, choice - 2)
+        self.draw_choice(canvas, max(row, choice))
+        canvas.text(ROWS - 2, note)
         canvas.text(ROWS - 1, self.hint())
 
     def hint(self) -> str:

@@ -114,7 +114,8 @@ class Typeface:
         return text + ELLIPSIS
 
     def wrap(self, text: str, width: int) -> list[str]:
-        """Greedy line breaking at spaces; words (or Japanese runs) wider than a line break anywhere."""
+        """Greedy line breaking at spaces; a word wider than a line (a Japanese run, which has no
+        spaces) goes on filling the line it starts on and breaks anywhere."""
         lines: list[str] = []
         line = ""
         for word in text.split(" "):
@@ -122,15 +123,18 @@ class Typeface:
             if self.width(candidate) <= width:
                 line = candidate
                 continue
-            if line:
-                lines.append(line)
-            line = word
+            if self.width(word) <= width:
+                if line:
+                    lines.append(line)
+                line = word
+                continue
+            line = candidate
             while self.width(line) > width:
                 cut = len(line)
                 while cut > 1 and self.width(line[:cut]) > width:
                     cut -= 1
-                lines.append(line[:cut])
-                line = line[cut:]
+                lines.append(line[:cut].rstrip(" "))
+                line = line[cut:].lstrip(" ")
         if line:
             lines.append(line)
         return lines

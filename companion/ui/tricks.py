@@ -379,11 +379,11 @@ class ResultScreen(Notice):
         self.details(canvas, result)
 
     def details(self, canvas: Canvas, result: TrickResult) -> None:
-        """The reason under the cards; a house ruling gets its own inverted heading."""
+        """The reason under the cards; a house ruling (its words begin by naming it one) lit as an
+        inverted block of its own under the reason, so both fit whole in Japanese too."""
         if result.house:
-            canvas.lines(2, 2, self.ui.reason(result, house=False))
-            canvas.text(4, self.t("result.house"), invert=True)
-            canvas.lines(5, 2, self.ui.house_ruling(result))
+            canvas.lines(2, ROWS - 4, self.ui.reason(result, house=False))
+            canvas.lines(ROWS - 2, 2, self.ui.house_ruling(result), invert=True)
         else:
             canvas.lines(2, ROWS - 2, self.ui.reason(result))
 

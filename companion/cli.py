@@ -16,7 +16,6 @@ from companion import __version__, carddata
 from companion.engine.record import GameBuilder, export_lines, read_bytes
 from companion.engine.tricks import TrickGame
 from companion.errors import CompanionError, ConfigError, quoted
-from companion.event.command import add_scoreboard_command
 from companion.inputs import CommandLineParser, read_text_file
 from companion.journal import held_by_a_writer
 from companion.paths import check_output_file, tools_state_dir
@@ -130,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("file", type=Path)
     imp.set_defaults(handler=cmd_cards_import)
 
+    from companion.event.command import add_scoreboard_command  # the organiser's side: not for `run`
+
     add_scoreboard_command(commands)
     return parser
 
@@ -152,7 +153,7 @@ def _read_record(path: Path) -> GameBuilder:
             data = read_file(path, RECORD_LIMIT)  # StorageError (a CompanionError) names other problems
         except FileNotFoundError:
             raise CompanionError(f"cannot read {path}: no such file") from None
-    builder: GameBuilder = read_bytes(data, GameBuilder())
+    builder: GameBuilder = read_bytes(data, GameBuilder(defers=True))
     return builder
 
 

@@ -29,8 +29,6 @@ from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
 from companion.errors import CompanionError, ConfigError
-from companion.event.config import event_config
-from companion.event.device import start_event_mode
 from companion.hw.boards import Board, list_presets, load_board
 from companion.hw.buzzers import BuzzerArbiter, parse_buzzer_pins
 from companion.hw.display import (
@@ -415,7 +413,11 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     if config.path is not None and not args.check:
         log.info("options from %s", config.path)
     options = resolve_options(args, config)
-    event = event_config(config.sections)  # a wrong [event] stops here, before anything is opened
+    event = None
+    if "event" in config.sections:  # event mode's modules (ssl among them) load only for a device in an event
+        from companion.event.config import event_config
+
+        event = event_config(config.sections)  # a wrong [event] stops here, before anything is opened
     if event is not None:
         event.broker.check_ca_file()
     if options.verbose:
@@ -450,7 +452,11 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
         # None (and no network) without [event]; with it, the link's mark goes to the screen's corner
-        events = start_event_mode(config.sections, store, on_status=device.link_changed)
+        events = None
+        if event is not None:
+            from companion.event.device import start_event_mode
+
+            events = start_event_mode(config.sections, store, on_status=device.link_changed)
         if events is not None:
             cleanup.callback(events.close)
         _serve(options, script, board, device, display, screen)

@@ -134,7 +134,7 @@ class Store:
                 logging.WARNING if torn else logging.ERROR,
                 f"dropped {what}: {dropped}; kept in {self.journal_path.name}.dropped",
             ))
-        builder = read_lines(journal.recovered, GameBuilder())
+        builder = read_lines(journal.recovered, GameBuilder(defers=True))
         if builder.game is None:
             journal.close()
             found.messages.append(self._set_aside(f"journal unreadable ({builder.failure})"))

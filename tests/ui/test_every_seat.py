@@ -116,3 +116,12 @@ def test_a_scrolled_list_says_more_lies_below_and_above() -> None:
     for _ in range(6):
         app.handle(press(Key.DOWN))
     assert app.canvas.texts[-1] == "↑"
+
+
+def test_irohanihohedo_s_tie_line_is_read_whole() -> None:
+    """The book's tie-break line wraps instead of being cut: every word is on the glass."""
+    game = largest("irohanihohedo", seed=36)
+    assert len(game.winners()) > 1  # type: ignore[attr-defined]
+    app = make_app(game)
+    shown = " ".join(app.canvas.texts)
+    assert "…" not in shown and "first to spot the evening star!" in shown

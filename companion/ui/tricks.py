@@ -158,7 +158,11 @@ class TrickUI(GameUI, Generic[GameT]):
             return False
         last = index == self.game.tricks_in_deal(deal) - 1
         panel = self.app.t("trick.last", trick=index + 1, reason=self.reason(trick.result))
-        return bool(trick.result.house) or last or len(self.app.face.wrap(panel, WIDTH)) > PANEL_ROWS
+        return bool(trick.result.house) or last or len(self.app.face.wrap(panel, WIDTH)) > self.panel_rows()
+
+    def panel_rows(self) -> int:
+        """Rows the trick screen keeps under its seats for the last trick's reason."""
+        return PANEL_ROWS
 
     def history(self) -> list[tuple[str, Callable[[], Screen]]]:
         entries: list[tuple[str, Callable[[], Screen]]] = []

@@ -125,3 +125,24 @@ def test_irohanihohedo_s_tie_line_is_read_whole() -> None:
     app = make_app(game)
     shown = " ".join(app.canvas.texts)
     assert "…" not in shown and "first to spot the evening star!" in shown
+
+
+def test_with_six_irohanihohedo_players_every_trick_s_reason_is_shown() -> None:
+    """The seats fill the trick screen, so no panel row is left for the last reason: each trick's
+    result opens its notice, whose text names why the trick went as it did."""
+    game = largest("irohanihohedo")
+    scored = first_deal_scored(game)
+    app = make_app(up_to(game, 0))
+    for action in game.actions[:scored]:
+        before = finished(app)
+        enter(app, [action])
+        if finished(app) > before:  # this card finished a trick
+            deal = app.session.game.state.deal  # type: ignore[union-attr]
+            result = [trick.result for trick in deal.tricks if trick.result is not None][-1]
+            shown = " ".join(app.canvas.texts).replace(" ", "")
+            assert app.ui.reason(result).replace(" ", "") in shown  # type: ignore[union-attr]
+
+
+def finished(app: App) -> int:
+    """How many tricks of the deal in play are finished."""
+    return sum(trick.result is not None for trick in app.session.game.state.deal.tricks)  # type: ignore[union-attr]

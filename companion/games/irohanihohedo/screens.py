@@ -41,7 +41,17 @@ from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
 from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
 from companion.ui.screens import Choice, Host, Screen, Scroll
-from companion.ui.tricks import CARD_X, OK, AnswerScreen, FinalScreen, TrickScreenBase, TrickUI, seat_row, yes_no
+from companion.ui.tricks import (
+    CARD_X,
+    OK,
+    PANEL_ROWS,
+    AnswerScreen,
+    FinalScreen,
+    TrickScreenBase,
+    TrickUI,
+    seat_row,
+    yes_no,
+)
 
 CELLS_X = 48
 CELL = 12  # pixel width of one number in the picker row (two digits and a margin)
@@ -54,6 +64,10 @@ class IrohanihohedoUI(TrickUI[Irohanihohedo]):
         if self.game.decision is None:
             return IrohanihohedoFinal(self.app, self)
         return super().base()
+
+    def panel_rows(self) -> int:
+        """The rows under one row per seat (none with 6 players: every trick's result opens its notice)."""
+        return min(PANEL_ROWS, ROWS - 1 - self.game.n)
 
     def colour_mark(self, code: str) -> str:
         """One character: the colour letter in lower case in English (an upper-case O reads as a zero

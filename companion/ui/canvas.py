@@ -27,23 +27,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from companion.textrows import GLYPH, ROW, glyph_top, row_top
+from companion.textrows import ROWS as ROWS  # the screens take the row count from here
+
 WIDTH, HEIGHT = 128, 64
-GLYPH = 8  # the font's cell: glyphs use its top 7 lines, the 8th is always blank
-ROW = 9  # a text row's pitch: a line above the glyphs, the glyph cell (whose last line is blank)
-TITLE_GAP = 1  # dark lines between the title row and the first row under it
-ROWS = 7  # the title row and six rows: 9 + 1 + 6 x 9 = 64
-
-
-def row_top(row: int) -> int:
-    """The first pixel line of ``row`` (0 is the title row; the others sit one dark line under it)."""
-    return 0 if row <= 0 else row * ROW + TITLE_GAP
-
-
-def glyph_top(row: int) -> int:
-    """Where ``row``'s glyph cells start: one line under the row's top, so a lit row frames them."""
-    return row_top(row) + 1
-
-
 SHIPPED_MISAKI = Path(str(resources.files("companion.data") / "fonts" / "misaki_gothic.ttf"))
 MISAKI_PATHS = (
     SHIPPED_MISAKI,  # the package's own copy: always first, so every machine draws the same pixels

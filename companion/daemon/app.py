@@ -408,18 +408,25 @@ def check_image_type(path: Path, option: str) -> None:
                           f" (not {path.suffix or 'nothing'!r})")
 
 
+def _checked_event_section(config: RunConfig) -> Any:
+    """config.toml's ``[event]``, checked (None without one). Event mode's modules, ssl among them,
+    are loaded only here, so a device that is in no event starts without them."""
+    if "event" not in config.sections:
+        return None
+    from companion.event.config import event_config
+
+    event = event_config(config.sections)
+    if event is not None:
+        event.broker.check_ca_file()
+    return event
+
+
 def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     config = load_config(args.config_toml)
     if config.path is not None and not args.check:
         log.info("options from %s", config.path)
     options = resolve_options(args, config)
-    event = None
-    if "event" in config.sections:  # event mode's modules (ssl among them) load only for a device in an event
-        from companion.event.config import event_config
-
-        event = event_config(config.sections)  # a wrong [event] stops here, before anything is opened
-    if event is not None:
-        event.broker.check_ca_file()
+    event = _checked_event_section(config)  # a wrong [event] stops here, before anything is opened
     if options.verbose:
         logging.getLogger("companion").setLevel(logging.DEBUG)
     script = None
@@ -451,14 +458,13 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         cleanup.callback(device.close)
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
-        # None (and no network) without [event]; with it, the link's mark goes to the screen's corner
-        events = None
+        # no network without [event]; with it, the link's mark goes to the screen's corner
         if event is not None:
             from companion.event.device import start_event_mode
 
             events = start_event_mode(config.sections, store, on_status=device.link_changed)
-        if events is not None:
-            cleanup.callback(events.close)
+            if events is not None:
+                cleanup.callback(events.close)
         _serve(options, script, board, device, display, screen)
         if options.save_frame:
             try:

@@ -18,9 +18,9 @@ from typing import Any
 from companion import carddata
 from companion.codec import decode_json
 from companion.engine.base import Game, Setup
-from companion.engine.record import GameBuilder, header_json, read_lines
 from companion.errors import CompanionError, ConfigError, StorageError
 from companion.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, JournalClosed, JournalInUse, archive_journal
+from companion.record import GameBuilder, header_json, read_lines
 from companion.registry import game_class
 from companion.session import Session
 from companion.settings import Settings

@@ -13,7 +13,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine.record import GameBuilder, dumps, export_lines, read_record
+from companion.record import GameBuilder, dumps, export_lines, read_record
 from companion.sim import random_game
 
 GAMES = {game_id: random_game(game_id, players, random.Random(3))

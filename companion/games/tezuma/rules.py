@@ -1047,8 +1047,11 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     def must_follow(self, trick: layer.Trick[Any]) -> frozenset[str]:
         """The lead suit, as for every trick game, from sets made once (every play asks)."""
-        lead = trick.lead_suit
-        if lead is None:
+        for turn in trick.turns:  # the lead suit (Trick.lead_suit, without a property call)
+            if turn.cards:
+                lead = turn.cards[0].suit
+                break
+        else:
             return frozenset()
         owed = FOLLOW_SUIT.get(lead)
         if owed is None:
@@ -1200,6 +1203,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if expected is None:
             raise IllegalAction("the game is over", code="game_over")
         kind, seat = expected
+        if action.__class__ is Play and kind == "play" and action.seat == seat:  # most actions: the play awaited
+            self._check_play(action)
+            return
         if isinstance(action, Answer):  # only a deal waiting for a card fact has a question open
             self._check_answer(self.state.deals[-1].missing_fact if kind == "answer" else None, action)
             return

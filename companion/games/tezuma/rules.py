@@ -658,9 +658,15 @@ class LeadView(NamedTuple):
     @classmethod
     def of(cls, declared: Sequence[tuple[int, str]], winner: int, seats: int) -> LeadView:
         if not declared:  # most tricks: no declaration, so no next-lead ability
-            return cls((), winner, seats)
+            return plain_lead_view(winner, seats)
         leaders = tuple([(seat, ability) for seat, ability in declared if ability in (CHICKS, PAIL)])
         return cls(leaders, winner, seats)
+
+
+@cache
+def plain_lead_view(winner: int, seats: int) -> LeadView:
+    """The view of a trick without declarations (most tricks), made once per winner and table size."""
+    return LeadView((), winner, seats)
 
 
 class NextLead(NamedTuple):
@@ -714,20 +720,25 @@ class WinnerLeads:
 NEXT_LEAD_RULES: tuple[TrickRule[LeadView, NextLead], ...] = (LaterNextLeadAbility(), NextLeadAbility(), WinnerLeads())
 NEXT_LEAD_NEEDS = frozenset().union(*(rule.needs for rule in NEXT_LEAD_RULES))
 NEXT_LEAD_RULES_FOR = by_declared(NEXT_LEAD_RULES)
+PLAIN_WINNING_RULES, PLAIN_NEXT_LEAD_RULES = WINNING_RULES_FOR[frozenset()], NEXT_LEAD_RULES_FOR[frozenset()]
 
 
 def resolve_trick(trick: Trick, seats: int) -> TrickResult:
     """Decide a complete trick by the winning rules in rulings.md: the one place their order is set."""
     view = TrickView.of(trick)
     declared = view.first  # the abilities declared this trick
-    win = first_decision(WINNING_RULES_FOR[WINNING_NEEDS.intersection(declared)], view)
-    reason = [win.phrase]
+    if declared:
+        win_rules = WINNING_RULES_FOR[WINNING_NEEDS.intersection(declared)]
+        lead_rules = NEXT_LEAD_RULES_FOR[NEXT_LEAD_NEEDS.intersection(declared)]
+    else:  # most tricks: the rules any trick may meet, looked up without a set made per trick
+        win_rules, lead_rules = PLAIN_WINNING_RULES, PLAIN_NEXT_LEAD_RULES
+    win = first_decision(win_rules, view)
+    reason: tuple[Phrase, ...] = (win.phrase,)
     water_voided = view.water_voided and win.value is not None  # only a following card can win over a voided trump
     if water_voided:
-        reason.append(Phrase("tezuma.water-voided", {"ability": ability_term(WATER)}))
-    lead_rules = NEXT_LEAD_RULES_FOR[NEXT_LEAD_NEEDS.intersection(declared)]
+        reason += (Phrase("tezuma.water-voided", {"ability": ability_term(WATER)}),)
     lead = first_decision(lead_rules, LeadView.of(view.declared, win.winner, seats))
-    return TrickResult.made(win.winner, lead.seat, tuple(reason) + lead.phrases, lead.house, win.rule, win.value,
+    return TrickResult.made(win.winner, lead.seat, reason + lead.phrases, lead.house, win.rule, win.value,
                             lead.by, water_voided, view.returned)
 
 

@@ -543,7 +543,8 @@ class TrickGame(Game[StateT], ReportRows):
 
     def follow_exempt(self, trick: Trick[Any], turn: Turn[Any]) -> bool:
         """Whether the rules let ``turn`` ignore what ``trick`` owes (an ability): it then declines
-        nothing. Asked before the turn joins the trick; by default no turn is exempt."""
+        nothing. Asked before the turn joins the trick, and only of a turn that would decline
+        something (its first card is not of a suit owed); by default no turn is exempt."""
         return False
 
     @abstractmethod

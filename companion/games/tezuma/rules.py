@@ -425,6 +425,8 @@ class TrickView(NamedTuple):
         """Read the trick once, in the order its entries came (a seat declares before its card)."""
         turns: list[Turn] = trick.turns  # type: ignore[assignment]  # Tezuma's tricks hold Tezuma's Turns
         declared, abilities, first, lead_suit = declarations(turns)
+        if not declared:
+            return cls.undeclared(turns, lead_suit)
         water = WATER in first
         valid: list[int] = []
         tied: list[Follower] = []  # the followers at the top value so far, in the order cards went down
@@ -456,6 +458,33 @@ class TrickView(NamedTuple):
             if ability == FIRE:
                 returned = min(cards)
         return cls(tuple(declared), abilities, first, lead_suit, tuple(valid), voided, returned, top, tuple(tied))
+
+    @classmethod
+    def undeclared(cls, turns: list[Turn], lead_suit: str) -> TrickView:
+        """:meth:`of` a trick without declarations (most tricks): with no ability and no Water Trick
+        in play, :func:`card_standing` is the suit's alone (a trump of another suit is valid, a card
+        of the lead suit follows) and a follower has its printed value, so one short pass reads it."""
+        valid: list[int] = []
+        tied: list[Follower] = []
+        top = 0
+        for turn in turns:
+            cards = turn.cards
+            if not cards:
+                continue
+            card = cards[0]
+            if card.suit != lead_suit:
+                if not card.rank:
+                    valid.append(turn.seat)
+                continue
+            if len(cards) == 1:
+                valued = plain_follow_value(card.suit, card.rank, lead_suit)
+            else:
+                valued = follow_value(cards, None, lead_suit)
+            if valued.value > top:
+                top, tied = valued.value, [Follower(turn.seat, valued)]
+            elif valued.value == top:
+                tied.append(Follower(turn.seat, valued))
+        return cls((), {}, {}, lead_suit, tuple(valid), False, None, top, tuple(tied))
 
     def first_declared(self, ability: str) -> int | None:
         return self.first.get(ability)
@@ -1265,12 +1294,11 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     def _check_play(self, play: Play) -> None:
         deal = self.state.deals[-1]
-        trick = deal.tricks[-1]
         seat, ability, cards = play.seat, play.ability, play.cards
-        deferred = trick.acted == self.n
         if ability is not None:
-            self._check_ability(deal, trick, play, deferred)
-        expected = 0 if ability in CARDLESS else 2 if ability == FIRE else 1
+            trick = deal.tricks[-1]
+            self._check_ability(deal, trick, play, trick.acted == self.n)  # deferred: the Paper Egg card
+        expected = 1 if ability is None else 0 if ability in CARDLESS else 2 if ability == FIRE else 1
         if len(cards) != expected:
             raise IllegalPlay(self._card_count_reason(ability, len(cards)))
         if len(cards) > deal.hand[seat]:

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeGuard, TypeVar
 
-from companion.errors import CardDataError, IllegalAction, NoSeat, RecordError
+from companion.errors import CardDataError, IllegalAction, NoSeat, RecordError, quoted
 
 StateT = TypeVar("StateT")
 
@@ -377,7 +377,7 @@ class Game(ABC, Generic[StateT]):
         kind = data.get("type")
         action_type = cls.action_types.get(kind) if isinstance(kind, str) else None
         if action_type is None:
-            raise RecordError(f"unknown action type {kind!r} for {cls.game_id}")
+            raise RecordError(f"unknown action type {quoted(kind)} for {cls.game_id}")
         return action_type.from_json(data)
 
     # --- what subclasses provide -----------------------------------------------------------

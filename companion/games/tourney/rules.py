@@ -97,7 +97,7 @@ from companion.engine.tricks import (
     first_decision,
     seats_in_order,
 )
-from companion.errors import IllegalAction, IllegalPlay, RecordError
+from companion.errors import IllegalAction, IllegalPlay, RecordError, quoted
 from companion.games.tourney import PLUGIN
 
 NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogue's "tourney.seat.npc")
@@ -569,7 +569,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
             self._check_row(action, row_due)
             return
         if not isinstance(action, (Play, Predict, PredictionsDown)):
-            raise IllegalAction(f"{action!r} is not an action of {self.title}")
+            raise IllegalAction(f"{quoted(action)} is not an action of {self.title}")
         if row_due:
             raise IllegalAction(f"first enter the NPC's {self.npc_cards} face-up cards", code="tourney.npc_first",
                                 count=self.npc_cards)

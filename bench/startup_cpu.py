@@ -47,7 +47,9 @@ def cpu_at_ready(tree: str | None) -> float:
             bare = subprocess.run([sys.executable, "-c", BARE], env=env, capture_output=True, text=True, check=True)
             err = bare.stderr
         else:
-            _, child = spawn_until_ready([sys.executable, "-c", DEVICE, "STATE"], {**env, "PYTHONPATH": tree}, tmp)
+            # -P: the tree's companion (PYTHONPATH), not the current directory's, which -c puts first
+            argv = [sys.executable, "-P", "-c", DEVICE, "STATE"]
+            _, child = spawn_until_ready(argv, {**env, "PYTHONPATH": tree}, tmp)
             child.terminate()
             _, err = child.communicate(timeout=30)
     line = next(line for line in err.splitlines() if line.startswith("CPU_AT_READY"))

@@ -461,9 +461,10 @@ class TrickView(NamedTuple):
 
     @classmethod
     def undeclared(cls, turns: list[Turn], lead_suit: str) -> TrickView:
-        """:meth:`of` a trick without declarations (most tricks): with no ability and no Water Trick
-        in play, :func:`card_standing` is the suit's alone (a trump of another suit is valid, a card
-        of the lead suit follows) and a follower has its printed value, so one short pass reads it."""
+        """:meth:`of` a trick without declarations (every trick of the beginner variant, about half
+        at a table using abilities): with no ability and no Water Trick in play, :func:`card_standing`
+        is the suit's alone (a trump of another suit is valid, a card of the lead suit follows) and a
+        follower has its printed value, so one short pass reads it."""
         valid: list[int] = []
         tied: list[Follower] = []
         top = 0
@@ -694,7 +695,7 @@ class LeadView(NamedTuple):
 
 @cache
 def plain_lead_view(winner: int, seats: int) -> LeadView:
-    """The view of a trick without declarations (most tricks), made once per winner and table size."""
+    """The view of a trick without declarations, made once per winner and table size."""
     return LeadView((), winner, seats)
 
 
@@ -759,7 +760,7 @@ def resolve_trick(trick: Trick, seats: int) -> TrickResult:
     if declared:
         win_rules = WINNING_RULES_FOR[WINNING_NEEDS.intersection(declared)]
         lead_rules = NEXT_LEAD_RULES_FOR[NEXT_LEAD_NEEDS.intersection(declared)]
-    else:  # most tricks: the rules any trick may meet, looked up without a set made per trick
+    else:  # no declaration: the rules any trick may meet, looked up without a set made per trick
         win_rules, lead_rules = PLAIN_WINNING_RULES, PLAIN_NEXT_LEAD_RULES
     win = first_decision(win_rules, view)
     reason: tuple[Phrase, ...] = (win.phrase,)

@@ -546,7 +546,8 @@ class TrickGame(Game[StateT], ReportRows):
 
     def follow_exempt(self, trick: Trick[Any], turn: Turn[Any]) -> bool:
         """Whether the rules let ``turn`` ignore what ``trick`` owes (an ability): it then declines
-        nothing. Asked before the turn joins the trick; by default no turn is exempt."""
+        nothing. Asked before the turn joins the trick, and only of a turn that would decline
+        something (its first card is not of a suit owed); by default no turn is exempt."""
         return False
 
     @abstractmethod
@@ -602,16 +603,22 @@ class TrickGame(Game[StateT], ReportRows):
     def put_down(self, deal: Deal[Any], turn: Turn[Any]) -> None:
         """Record one seat's ``turn`` in the open trick and what its cards prove: each card shown,
         and a decline of what the trick owed (unless the turn is :meth:`follow_exempt`)."""
-        trick = deal.trick
-        index = len(deal.tricks) - 1
+        trick = deal.tricks[-1]
         cards = turn.cards
-        # what the seat owed, read before its cards join the trick
-        owed = self.must_follow(trick) if cards and not self.follow_exempt(trick, turn) else frozenset()
+        # What the seat declined, read before its cards join the trick; the exemption is asked only
+        # of a turn that would decline something (every play asks, and most follow).
+        declined: list[str] = []
+        if cards:
+            owed = self.must_follow(trick)
+            if owed and cards[0].suit not in owed and not self.follow_exempt(trick, turn):
+                declined = sorted(owed)
         trick.turns.append(turn)
-        for card in cards:
-            deal.watch.shown(deal.index, turn.seat, card, index)
-        if owed and cards[0].suit not in owed:
-            deal.watch.declined_suits(deal.index, turn.seat, sorted(owed), index)
+        watch, seat = deal.watch, turn.seat
+        if watch.declined[seat] or watch.known[seat]:  # else no card of the seat can prove anything
+            for card in cards:
+                watch.shown(deal.index, seat, card, len(deal.tricks) - 1)
+        if declined:
+            watch.declined_suits(deal.index, seat, declined, len(deal.tricks) - 1)
 
     def play_turn(self, state: StateT, turn: Turn[Any]) -> None:
         """:meth:`put_down` ``turn`` in the open trick, and :meth:`finish_trick` if it completes it:

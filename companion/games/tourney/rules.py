@@ -360,6 +360,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         self.places = len(self.suits)  # every trick has a card for each place: a seat per suit
         self.npc: int | None = self.n if self.n < self.places else None
         self.npc_cards: int = cards["npc_cards"]
+        self.tricks_per_deal = int(cards["tricks_per_deal"])
 
     # --- card data -------------------------------------------------------------------------
 
@@ -419,7 +420,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         return TourneyTrick(lead, predictions=[None] * self.places)
 
     def tricks_in_deal(self, deal: Deal[Any]) -> int:
-        return int(self.setup.cards["tricks_per_deal"])
+        return self.tricks_per_deal
 
     def seat_to_play(self, trick: Trick[Any]) -> int:
         """Play passes round all four hands, the NPC's included."""
@@ -430,9 +431,14 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         return [seat for seat in seats_in_order(trick.lead, self.places)
                 if seat != self.npc and trick.predictions[seat] is None]
 
+    def all_predicted(self, trick: TourneyTrick) -> bool:
+        """No player is still to predict (:meth:`missing_predictions` is empty), asked without listing them."""
+        npc = self.npc
+        return all(prediction is not None or seat == npc for seat, prediction in enumerate(trick.predictions))
+
     def trick_complete(self, trick: Trick[Any]) -> bool:
         assert isinstance(trick, TourneyTrick)
-        return len(trick.turns) == self.places and not self.missing_predictions(trick)
+        return len(trick.turns) == self.places and self.all_predicted(trick)
 
     def resolve(self, trick: Trick[Any]) -> TourneyResult:
         """The strongest card wins; every card's place is its rank by strength among the four. The
@@ -535,7 +541,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def play_phase(self, trick: TourneyTrick) -> bool:
         """The predictions are down: the table said so, a follower's playing card was entered, or (a
         record from before) every prediction is in."""
-        return (trick.down or not self.missing_predictions(trick)
+        return (trick.down or self.all_predicted(trick)
                 or any(turn.seat != self.npc for turn in trick.turns[1:]))
 
     def npc_to_play(self, deal: TourneyDeal) -> bool:

@@ -1430,6 +1430,12 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         cards += [Card(s, 0) for s in self.suits if deal.trumps_down[s] < self.trumps_per_suit]
         return cards
 
+    def fire_partners(self, first: Card) -> list[Card]:
+        """The unseen cards Fire Breathing may pair with ``first``: the other number cards of its suit
+        (a pair with a trump is refused by :meth:`check`, which names why)."""
+        return [card for card in self.unplayed_cards()
+                if card.suit == first.suit and not card.is_trump and card != first]
+
 
 class Tezuma2015(TezumaGame):
     """First edition: score charts, minus cards, marbles; the draft goes round clockwise three times."""

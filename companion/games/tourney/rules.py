@@ -73,7 +73,8 @@ does P2's Shamrock (3rd):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
@@ -616,6 +617,22 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         """The suits a card of which can still be in a hand this deal (:meth:`room` above 0), strongest
         first: a picker offers no other."""
         return tuple(suit for suit in self.suits if self.room(suit) > 0)
+
+    def card_odds(self, seat: int, cards: Iterable[Any]) -> dict[Any, float]:
+        """The common odds, each card scaled by the share of its suit's unseen cards that can still
+        be in a hand: a suit whose cards were revealed by suit alone (:meth:`room`) has fewer left
+        than its unseen numbers, and which of them is not known."""
+        cards = list(cards)
+        unseen = Counter(card.suit for card in cards)
+        return {card: odds * min(1.0, self.room(card.suit) / unseen[card.suit])
+                for card, odds in super().card_odds(seat, cards).items()}
+
+    def suit_odds(self, seat: int) -> dict[str, float]:
+        """How likely a prediction of ``seat`` is of each open suit, from what the table has seen: by
+        the cards of it that can still be out of sight (:meth:`room`); none of a suit the seat
+        proved it lacks."""
+        void = {suit for suit, _ in self.deal.watch.declined[seat]}
+        return {suit: 0 if suit in void else self.room(suit) for suit in self.open_suits()}
 
     def _check_suit(self, deal: TourneyDeal, suit: str) -> None:
         """A suit-only prediction: the suit exists, and a card of it can still be in a hand. A

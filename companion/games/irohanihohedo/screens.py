@@ -29,7 +29,6 @@ trick, whose cards the table has just seen.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -40,8 +39,18 @@ from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
 from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
-from companion.ui.screens import Choice, Host, Screen
-from companion.ui.tricks import CARD_X, OK, AnswerScreen, FinalScreen, TrickScreenBase, TrickUI, seat_row, yes_no
+from companion.ui.screens import Choice, Host, Screen, Scroll
+from companion.ui.tricks import (
+    CARD_X,
+    OK,
+    PANEL_ROWS,
+    AnswerScreen,
+    FinalScreen,
+    TrickScreenBase,
+    TrickUI,
+    seat_row,
+    yes_no,
+)
 
 CELLS_X = 48
 CELL = 12  # pixel width of one number in the picker row (two digits and a margin)
@@ -54,6 +63,10 @@ class IrohanihohedoUI(TrickUI[Irohanihohedo]):
         if self.game.decision is None:
             return IrohanihohedoFinal(self.app, self)
         return super().base()
+
+    def panel_rows(self) -> int:
+        """The rows under one row per seat (none with 6 players: every trick's result opens its notice)."""
+        return min(PANEL_ROWS, ROWS - 1 - self.game.n)
 
     def colour_mark(self, code: str) -> str:
         """One character: the colour letter in lower case in English (an upper-case O reads as a zero
@@ -137,33 +150,6 @@ class TrickScreen(TrickScreenBase):
             rows += [entries[:split], entries[split:]]
             groups += [group, group]
         return Grid.of(rows, groups=groups)
-
-    def likelihood(self, seat: int, grid: Grid[Any]) -> Callable[[Any], float]:
-        """How likely each unseen card is to come from ``seat``, from public information only: every
-        colour already in the trick is owed, so a card of an owed colour the seat is not proved out of
-        is as likely as the chance the seat holds one (a seat dealt ``h`` of the unseen cards holds
-        none of ``k`` owed ones with the chance ``C(u - k, h) / C(u, h)``); a colour the seat declined
-        is out; the highest and lowest unseen of a colour weigh more (people win high or duck low)."""
-        void = {suit for suit, _ in self.deal.watch.declined[seat]}
-        owed = self.game.must_follow(self.trick) - void
-        cards = [card for row in grid.rows for _, card in row if card.suit not in void]
-        played = sum(1 for trick in self.deal.tricks for turn in trick.turns if turn.seat == seat)
-        held = max(1, min(self.game.hand_size - played, len(cards)))  # bounded: a revoke may have misled
-        owed_count = sum(card.suit in owed for card in cards)
-        # no unseen card outside the declined colours (revokes entered): the seat is owed nothing it can hold
-        out_of_owed = math.comb(len(cards) - owed_count, held) / math.comb(len(cards), held) if owed and cards else 1.0
-        ranks: dict[str, list[int]] = {}
-        for card in cards:
-            ranks.setdefault(card.suit, []).append(card.rank)
-        extremes = {(suit, rank) for suit, found in ranks.items() for rank in (min(found), max(found))}
-
-        def weight(card: SuitedCard) -> float:
-            if card.suit in void:
-                return 0.0  # the seat showed it holds none (a revoke is still entered, further away)
-            share = (1 - out_of_owed) / owed_count if card.suit in owed else out_of_owed / (len(cards) - owed_count)
-            return share * (self.EXTREME_WEIGHT if (card.suit, card.rank) in extremes else 1.0)
-
-        return weight
 
     # --- keys ----------------------------------------------------------------------------
 
@@ -275,6 +261,7 @@ class DeckScreen(AnswerScreen):
         if value == SKIP:
             self.answer(0)
         elif value == DONE:
+            self.game.check_deck(sorted(self.ticked))  # none ticked is refused: Skip is the skip
             self.answer(deck_mask(self.game.setup.cards, sorted(self.ticked)))
         elif isinstance(value, int):
             self.ticked = self.ticked ^ {value}
@@ -301,22 +288,22 @@ class DeckScreen(AnswerScreen):
         icons = ", ".join(f"{count}-{self.game.max_players}" if count < self.game.max_players else str(count)
                           for count in range(self.game.min_players, players + 1))
         canvas.title(self.t("irohanihohedo.deck.title", players=players))
-        canvas.lines(1, 2, self.t("irohanihohedo.deck.text", icons=icons, wanted=deck.wanted))
+        canvas.lines(1, 1, self.t("irohanihohedo.deck.text", icons=icons, wanted=deck.wanted))
         for r, row in enumerate(self.grid.rows):
             for c, (_, value) in enumerate(row):
                 at = (r, c) == (self.grid.row, self.grid.col)
                 if isinstance(value, int):
                     text = f"{value}*" if value in self.ticked else str(value)
-                    canvas.cell(c * self.CELL + 4, 3 + r, self.CELL, text, invert=at)
+                    canvas.cell(c * self.CELL + 4, 2 + r, self.CELL, text, invert=at)
                 else:
-                    canvas.cell(c * (self.WORDS + 8) + 4, 3 + r, self.WORDS, self.t(f"irohanihohedo.deck.{value}"),
+                    canvas.cell(c * (self.WORDS + 8) + 4, 2 + r, self.WORDS, self.t(f"irohanihohedo.deck.{value}"),
                                 invert=at)
         status = self.t("irohanihohedo.deck.count", count=len(self.ticked), wanted=deck.wanted)
         if len(deck.told) > deck.wanted:  # a table told too many: also never used as the deck
             status += "  " + self.t("irohanihohedo.deck.extra", told=len(deck.told), extra=len(deck.told) - deck.wanted)
         elif deck.told:
             status += "  " + self.t("irohanihohedo.deck.partial", told=len(deck.told), missing=deck.missing)
-        canvas.text(6, status)
+        canvas.text(ROWS - 2, status)
         canvas.text(ROWS - 1, self.t("irohanihohedo.deck.hint"))
 
 
@@ -336,11 +323,17 @@ def deck_grid(numbers: Sequence[int]) -> Grid[int | str]:
 
 
 class WonScreen(TrickScreenBase):
-    """What the table sees of the cards won this deal; OK, BACK or AUX goes back."""
+    """What the table sees of the cards won this deal; OK, BACK or AUX goes back, UP/DOWN scroll the seats."""
 
     ui: IrohanihohedoUI
 
+    def __init__(self, app: Host, ui: IrohanihohedoUI) -> None:
+        super().__init__(app, ui)
+        self.scroll = Scroll()
+
     def on_key(self, event: KeyEvent) -> None:
+        if self.scroll.on_key(event.key):
+            return
         if event.key in (Key.OK, Key.BACK, Key.AUX):
             self.app.close(self)
 
@@ -354,10 +347,10 @@ class LowestScreen(WonScreen):
         if shown is None:
             raise ValueError("only the strategic variant shows the lowest cards")
         canvas.title(self.t("irohanihohedo.lowest.title", deal=deal.index + 1))
-        for seat, lowest in enumerate(shown[: ROWS - 1]):
-            cards = " ".join(self.ui.card_text(SuitedCard(colour, rank)) for colour, rank in lowest.items())
-            canvas.text(1 + seat, self.app.seat_label(seat), width=14)
-            canvas.text(1 + seat, cards or "-", x=14)
+        for row, seat in enumerate(self.scroll.window(len(shown), ROWS - 1), start=1):
+            cards = " ".join(self.ui.card_text(SuitedCard(colour, rank)) for colour, rank in shown[seat].items())
+            canvas.text(row, self.app.seat_label(seat), width=14)
+            canvas.text(row, cards or "-", x=14)
 
 
 class TricksWonScreen(WonScreen):
@@ -366,10 +359,10 @@ class TricksWonScreen(WonScreen):
     def draw(self, canvas: Canvas) -> None:
         deal = self.game.state.deal
         canvas.title(self.t("irohanihohedo.won.title", deal=deal.index + 1))
-        for seat, won in enumerate(deal.tricks_won[: ROWS - 2]):
-            canvas.text(1 + seat, self.ui.seat_name(seat), width=80)
-            canvas.text(1 + seat, str(won), x=80, width=20, right=True)
-        canvas.text(ROWS - 1, self.t("irohanihohedo.won.hidden"))
+        for row, seat in enumerate(self.scroll.window(len(deal.tricks_won), ROWS - 2), start=1):
+            canvas.text(row, self.ui.seat_name(seat), width=80)
+            canvas.text(row, str(deal.tricks_won[seat]), x=80, width=20, right=True)
+        self.scroll.hint(canvas, ROWS - 1, self.t("irohanihohedo.won.hidden"))
 
 
 class IrohanihohedoFinal(FinalScreen):

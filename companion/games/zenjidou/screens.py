@@ -5,19 +5,19 @@
   the table has told most often for it; LEFT/RIGHT step by one, UP/DOWN by two (every value of the
   four facts is then at most two presses away), OK enters it and the next row is asked on the same
   screen, the rows already told shown above. The card keypad types a value by its place (1 the first).
-* Most decisions (the rest's top card, bottoms, the rule, a card as it is put down, a side, a lead, a
-  quiz point) are one choice among what the engine allows. A card (:class:`CardScreen`) is picked
+* Most decisions (the rest's top card, bottoms, the rule, a card as it is put down, a side, a lead,
+  a quiz point) are one choice among what the engine allows. A card (:class:`CardScreen`) is picked
   from the unseen cards in rows by colour, as far as the table has told colours (the untold in rows
   of their own): LEFT/RIGHT through the cursor's colour, UP/DOWN to the next row, both wrapping,
-  starting where the card that comes is fewest presses away as far as the table has seen
-  (:meth:`ListScreen.weight`: a follower in the lead colour, L's likeliest card under the cursor,
-  ready for OK; a hand's own shown bottom card, surely held, as likely as any card the hand has
-  left). Any other choice is a list, LEFT/RIGHT by one and UP/DOWN by 5. The card keypad types a
-  card by its number (1-32 name it alone; a number no other unseen card begins with enters at
-  once) and any other choice by its place in the list (the ``n/count`` of the hint row); after a
-  card keypad key a card screen starts on the likeliest card a digit alone would not enter, ``#``
-  then entering it, and the letters A-D enter the next likeliest such cards, drawn beside their
-  letters in the hint row (``A20 B25 C29 D31``).
+  starting where the card that comes is fewest presses away as far as the table has seen (the
+  engine's ``card_odds``, through :meth:`ListScreen.weight`: a follower in the lead colour, L's
+  likeliest card under the cursor, ready for OK; a hand's own shown bottom card, surely held, as
+  likely as any card the hand has left). Any other choice is a list, LEFT/RIGHT by one and UP/DOWN
+  by 5. The card keypad types a card by its number (1-32 name it alone; a number no other unseen
+  card begins with enters at once) and any other choice by its place in the list (the ``n/count`` of
+  the hint row); after a card keypad key a card screen starts on the likeliest card a digit alone
+  would not enter, ``#`` then entering it, and the letters A-D enter the next likeliest such cards,
+  drawn beside their letters in the hint row (``A20 B25 C29 D31``).
   Above the list, the open trick and the effects its cards put in force so far; below it, what the
   round's rule asks of the player (who draws under L, a house ruling that applies).
 * Hands are never typed in: each card is entered as it goes down. After the rule is chosen, H and I
@@ -63,7 +63,7 @@ from companion.keys import LETTERS, Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing, keys_to_type
 from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
-from companion.ui.screens import Choice, Host, Notice, Screen
+from companion.ui.screens import Choice, Host, Notice, Screen, Scroll
 from companion.ui.tricks import (
     OK,
     AnswerScreen,
@@ -76,8 +76,6 @@ from companion.ui.tricks import (
 
 JUMP = 5  # UP/DOWN move this many entries in a list (see docs/screens.md: the step for 12-32 entries)
 FACT_JUMP = 2  # UP/DOWN move this many values of a card fact: with LEFT/RIGHT, any of 9 is 2 presses away
-FOLLOW_WEIGHT = 8.0  # how much likelier a card of the lead colour is from a hand that must follow
-ORDER_WEIGHT = 8.0  # how much likelier L's lowest or closest unseen card is than one far from it
 ROW_CARDS = 6  # cards in one picker row: a colour with more takes two rows (the untold ones more)
 UNTOLD = COLOURS  # the row group of the cards whose colour the table has not told yet
 CELLS_X = 36  # where a picker row's cards begin (the colour's name before them)
@@ -245,9 +243,9 @@ class ZScreen(TrickScreenBase):
         key = "zenjidou.header" if deal.tricks else "zenjidou.header.setup"  # no trick 0: the round's set-up
         canvas.title(self.t(key, round=deal.index + 1, trick=len(deal.tricks), rule=rule))
 
-    def trick_lines(self, canvas: Canvas, first: int) -> int:
+    def trick_lines(self, canvas: Canvas, first: int, rows: int = 2) -> int:
         """The open trick's cards and the effects they put in force, or before its first card the
-        last trick's result; returns the next free row."""
+        last trick's result, in at most ``rows`` rows; returns the next free row."""
         deal = self.game.state.deal
         trick = deal.tricks[-1] if deal.tricks else None
         if trick is None or self.game.open_question() is not None:
@@ -256,11 +254,11 @@ class ZScreen(TrickScreenBase):
             results = [t.result for t in deal.tricks if t.result is not None]
             if not results:
                 return first
-            canvas.lines(first, 3, self.t("trick.last", trick=len(results), reason=self.ui.reason(results[-1])))
-            return first + 3
+            canvas.lines(first, rows, self.t("trick.last", trick=len(results), reason=self.ui.reason(results[-1])))
+            return first + rows
         canvas.text(first, self.ui.trick_text(trick.turns))
-        canvas.lines(first + 1, 2, self.ui.effects_line(self.game.effects_of(trick)))
-        return first + 3
+        canvas.lines(first + 1, rows - 1, self.ui.effects_line(self.game.effects_of(trick)))
+        return first + rows
 
 
 @ZenjidouUI.enters("rule", "side", "lead")
@@ -284,41 +282,14 @@ class ListScreen(ZScreen):
         return likeliest_start(list(map(self.weight(), self.options)))
 
     def weight(self) -> Callable[[Any], float]:
-        """How likely each offered action is to be the one entered, from what the table has seen only
-        (the device never sees a hand): a card known to be of the lead colour from a hand that must
-        follow and has not declined it; under L lowest the lowest unseen cards, under L closest those
-        nearest the last card put down; the hand's own shown bottom card, which it surely holds, as
-        likely as one of the hand's cards left (elsewhere the order says which card comes). Every
-        other choice alike (then the cursor stays on the first)."""
-        deal = self.game.state.deal
-        rule, seat = deal.rule, self.decision.actor
-        if self.decision.kind != "play" or rule is None or seat is None:
+        """How likely each offered action is to be the one entered: a card by the game's odds (the
+        engine's ``card_odds``: the lead colour, L's order, the hand's own bottom card); every other
+        choice alike (then the cursor stays on the first)."""
+        seat = self.decision.actor
+        if self.decision.kind != "play" or seat is None:
             return lambda action: 1.0
-        trick = deal.tricks[-1]
-        lead = self.game.fact(trick.turns[0].cards[0], "colour") if trick.turns else None
-        declined = {suit for suit, _ in deal.watch.declined[seat]}
-        follows = (deal.how is not None and deal.how.must_follow and lead is not None
-                   and self.game.colours[lead] not in declined)
-        numbers = sorted(action.card for action in self.options)
-        last = self.game.last_played()
-
-        def seen_weight(card: Card) -> float:
-            likely = FOLLOW_WEIGHT if follows and self.game.fact(card, "colour") == lead else 1.0
-            if rule.variant == "lowest":
-                likely *= ORDER_WEIGHT / (1 + numbers.index(card))
-            elif rule.variant == "closest" and last is not None:
-                likely *= ORDER_WEIGHT / (1 + abs(card - last))
-            return likely
-
-        held = deal.bottoms.get(seat)
-        ordered = rule.variant in ("lowest", "closest")  # the order, not chance, says which card comes
-        if held not in numbers or ordered or self.game.may_hold_bottom(deal, seat) != (seat,):
-            return lambda action: seen_weight(action.card)
-        # the hand's own shown bottom card is surely in it; any other unseen card only as likely as
-        # the hand's other cards are among the unseen ones
-        left = self.game.tricks - sum(turn.seat == seat for done in deal.tricks for turn in done.turns)
-        surely = (len(numbers) - 1) / (left - 1) if left > 1 else float(len(numbers))
-        return lambda action: seen_weight(action.card) * (surely if action.card == held else 1.0)
+        odds = self.game.card_odds(seat, [action.card for action in self.options])
+        return lambda action: odds[action.card]
 
     def move(self, index: int, key: Key) -> int | None:
         """The list index after an arrow from ``index`` (wrapping), or None for any other key."""
@@ -371,9 +342,11 @@ class ListScreen(ZScreen):
         self.header(canvas)
         who = self.ui.seat_name(self.decision.actor) if self.decision.actor is not None else ""
         canvas.text(1, self.t(f"zenjidou.ask.{self.decision.kind}", seat=who))
-        row = self.trick_lines(canvas, 2)
-        self.draw_choice(canvas, max(row, ROWS - 3))
-        canvas.text(ROWS - 2, self.note())
+        note = self.note()
+        choice = ROWS - 3 if note else ROWS - 2  # without a note, the trick's lines take its row
+        row = self.trick_lines(canvas, 2, choice - 2)
+        self.draw_choice(canvas, max(row, choice))
+        canvas.text(ROWS - 2, note)
         canvas.text(ROWS - 1, self.hint())
 
     def hint(self) -> str:
@@ -733,6 +706,7 @@ class GuessScreen(ZScreen):
         self.counting = True
         self.guesses = [0] * self.game.players
         self.row = 0
+        self.scroll = Scroll()  # six players outnumber the rows: the cursor's player stays in view
 
     def deadline(self) -> float | None:
         """The next whole second of the countdown, or its end."""
@@ -796,11 +770,11 @@ class GuessScreen(ZScreen):
             canvas.text(ROWS - 1, self.t("zenjidou.hint.countdown"))
             return
         canvas.text(1, self.t("zenjidou.guess.enter"))
-        for player in range(min(self.game.players, ROWS - 3)):
+        for row, player in enumerate(self.scroll.window(self.game.players, ROWS - 3, keep=self.row), start=2):
             mark = ">" if player == self.row else " "
             named = self.app.seat_label(self.guesses[player])
-            canvas.text(2 + player, f"{mark}{self.app.seat_label(player)} -> {named}")
-        canvas.text(ROWS - 1, self.t("zenjidou.hint.guess"))
+            canvas.text(row, f"{mark}{self.app.seat_label(player)} -> {named}")
+        self.scroll.hint(canvas, ROWS - 1, self.t("zenjidou.hint.guess"))
 
 
 
@@ -869,4 +843,5 @@ class ZDealScreen(DealScreen):
         super().draw(canvas)
         deal = self.ui.game.state.deals[self.index]
         if deal.house and not self.chart:
+            canvas.fill(0, ROWS - 1, 128, value=0)  # in place of the hint
             canvas.text(ROWS - 1, " ".join(self.t(code) for code in deal.house), invert=True)

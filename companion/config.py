@@ -102,8 +102,8 @@ SETTINGS: dict[str, Setting] = {
 }
 
 
-NOT_IN_FILE = ("mock", "config_toml", "state_dir", "keys", "exit_when_done", "save_frame", "save_frame_scale", "seed",
-               "check", "config")
+NOT_IN_FILE = ("mock", "config_toml", "state_dir", "keys", "exit_when_done", "keys_virtual_time", "save_frame",
+               "save_frame_scale", "seed", "check", "config")
 """``run`` options that are not config.toml keys: they choose one run (simulated hardware, a key
 script, a picture, a seed; the service's state directory comes from systemd), or name a file of
 options themselves (luma's ``--config``)."""
@@ -170,7 +170,8 @@ def check_config(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     Traceback (most recent call last):
     ...
     companion.errors.ConfigError: config.toml: seed is an option of one run, not a key of this file
-    (nor are mock, config_toml, state_dir, keys, exit_when_done, save_frame, save_frame_scale, check, config)
+    (nor are mock, config_toml, state_dir, keys, exit_when_done, keys_virtual_time, save_frame, save_frame_scale,
+    check, config)
     """
     values: dict[str, Any] = {}
     settings = all_settings()

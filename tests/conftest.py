@@ -1,6 +1,7 @@
 """Test-wide settings: a deterministic hypothesis profile for CI, the MicroPython unix port, and
 tests that cannot pass under CPU emulation."""
 
+import fcntl
 import importlib.metadata
 import os
 import platform
@@ -91,6 +92,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("wall_clock") is not None:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[object]:
+    """On the README's xdist workers, ``wall_clock`` tests (setup, call and teardown) run one at a
+    time across the workers, so no two of them race each other for the cores.
+
+    A lock file, not xdist's ``--dist loadgroup``: that sets a node id field pytest 9 no longer reads."""
+    basetemp = item.config.getoption("basetemp")
+    if item.get_closest_marker("wall_clock") is None or "PYTEST_XDIST_WORKER" not in os.environ or not basetemp:
+        return (yield)
+    # xdist gives each worker <the run's own temporary root>/popen-gwN: the root is this run's alone
+    with open(Path(basetemp).parent / "wall-clock.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return (yield)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 @pytest.fixture(scope="module")

@@ -43,7 +43,15 @@ from companion.hw.display import (
     parse_display_args,
     requested_display,
 )
-from companion.hw.mock import MAX_SCRIPT_BYTES, parse_script
+from companion.hw.mock import (
+    MAX_SCRIPT_BYTES,
+    MockPad,
+    ScriptKeySource,
+    ThreadedSource,
+    VirtualTime,
+    key_source_for,
+    parse_script,
+)
 from companion.hw.terminal import TerminalScreen, terminal_size
 from companion.inputs import CommandLineParser, named_path, read_text_file
 from companion.keys import KeyEvent
@@ -270,6 +278,11 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exit-when-done", action="store_true", help="with --keys: stop once the script has been played"
     )
+    parser.add_argument(
+        "--keys-virtual-time", action="store_true",
+        help="with --keys: play the script on a clock of its own that jumps, so its waits, holds and each "
+        "press's debounce take no real time (the device's own timers, the screen dimming, still run in real time)",
+    )
     parser.add_argument("--keypad", metavar="PORT", help="serial port of the optional Pico keypad, e.g. /dev/ttyACM0")
     parser.add_argument("--numpad", metavar="WHICH",
                         help="a USB or Bluetooth numeric keypad as the card keypad: auto (the first one plugged in), "
@@ -333,6 +346,8 @@ def resolve_options(args: argparse.Namespace, config: RunConfig) -> argparse.Nam
         raise ConfigError("--keys plays a script on mock keys: add --mock")
     if args.exit_when_done and args.keys is None:
         raise ConfigError("--exit-when-done stops after a key script: give one with --keys")
+    if args.keys_virtual_time and args.keys is None:
+        raise ConfigError("--keys-virtual-time sets a key script's clock: give one with --keys")
 
     def source(name: str) -> str:
         return f"--{name.replace('_', '-')}" if getattr(args, name) is not None else f"{name} in config.toml"
@@ -632,20 +647,29 @@ def _open_display(options: argparse.Namespace,
     return display, None
 
 
+def _mock_keys(options: argparse.Namespace, script: str | None, board: Board, device: Device,
+               post: Callable[[KeyEvent], None]) -> tuple[MockPad, ThreadedSource]:
+    """Mock pins handing their keys to ``post``, and what presses them: the key script (on a clock
+    of its own with ``--keys-virtual-time``), else the terminal's keyboard, else nothing."""
+    if script is None:
+        pad = MockPad(board.buttons, post, encoder_pins=board.encoder_pins)
+        return pad, key_source_for(pad)
+    done = (lambda: device.loop.post(ScriptDone())) if options.exit_when_done else None
+    if not options.keys_virtual_time:
+        pad = MockPad(board.buttons, post, encoder_pins=board.encoder_pins)
+        return pad, ScriptKeySource(script, pad, name=str(options.keys), on_done=done)
+    clock = VirtualTime()  # the debouncer's timers run in the script's thread as its sleeps jump the clock
+    pad = MockPad(board.buttons, post, encoder_pins=board.encoder_pins,
+                  clock=clock.now, sleep=clock.sleep, timer=clock.timer)
+    return pad, ScriptKeySource(script, pad, name=str(options.keys), on_done=done, sleep=clock.sleep)
+
+
 def _open_keys(options: argparse.Namespace, script: str | None, board: Board, device: Device,
                keys: ExitStack, post: Callable[[KeyEvent], None]) -> None:
     """Open every key source the options ask for, each handing its keys to ``post``; ``keys``
     closes them in reverse order."""
     if options.mock:
-        from companion.hw.mock import MockPad, ScriptKeySource, ThreadedSource, key_source_for
-
-        pad = MockPad(board.buttons, post, encoder_pins=board.encoder_pins)
-        source: ThreadedSource
-        if script is not None:
-            done = (lambda: device.loop.post(ScriptDone())) if options.exit_when_done else None
-            source = ScriptKeySource(script, pad, name=str(options.keys), on_done=done)
-        else:
-            source = key_source_for(pad)
+        pad, source = _mock_keys(options, script, board, device, post)
         keys.callback(pad.close)
         source.start()
         keys.callback(source.stop, timeout=2.0)

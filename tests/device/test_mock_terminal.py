@@ -102,10 +102,10 @@ def test_a_small_terminal_is_told_and_a_resize_redraws(tmp_path: Path) -> None:
 def test_mock_mode_needs_neither_pygame_nor_luma_emulator(tmp_path: Path) -> None:
     blocked = ("import sys; sys.modules['pygame'] = sys.modules['luma.emulator'] = None;"
                "from companion.cli import main; sys.exit(main(sys.argv[1:]))")
-    child = subprocess.run(
+    child = subprocess.run(  # what it imports, not when it presses: the script on its own clock
         [sys.executable, "-c", blocked, "run", "--mock", "--state-dir", str(tmp_path), "--keys", str(DEMO),
-         "--exit-when-done", "--seed", "1"], cwd=ROOT, capture_output=True, text=True, timeout=120,
-        stdin=subprocess.DEVNULL)
+         "--exit-when-done", "--keys-virtual-time", "--seed", "1"], cwd=ROOT, capture_output=True, text=True,
+        timeout=120, stdin=subprocess.DEVNULL)
     assert child.returncode == 0, child.stderr
     assert "frames" in child.stderr
 

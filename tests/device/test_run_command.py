@@ -21,9 +21,11 @@ def companion(*args, **kwargs):
 
 
 def test_the_shipped_key_script_plays_two_tricks_and_exits(tmp_path):
+    """What the script enters, not when: it plays on its own clock (the README's example runs it
+    in real time, tests/device/test_run_options.py)."""
     frame = tmp_path / "last.png"
     child = companion("--mock", "--state-dir", str(tmp_path), "--keys", str(DEMO), "--exit-when-done",
-                      "--seed", "1", "--save-frame", str(frame))
+                      "--keys-virtual-time", "--seed", "1", "--save-frame", str(frame))
     _out, err = child.communicate(timeout=120)
     assert child.returncode == 0, err
     game = read_record((tmp_path / "current.jsonl").read_text(encoding="utf-8").splitlines(), GameBuilder()).game
@@ -33,7 +35,7 @@ def test_the_shipped_key_script_plays_two_tricks_and_exits(tmp_path):
         assert saved.size == (512, 256)
     small = tmp_path / "small.png"
     child = companion("--mock", "--state-dir", str(tmp_path / "again"), "--keys", str(DEMO), "--exit-when-done",
-                      "--seed", "1", "--save-frame", str(small), "--save-frame-scale", "1")
+                      "--keys-virtual-time", "--seed", "1", "--save-frame", str(small), "--save-frame-scale", "1")
     assert child.communicate(timeout=120)[0] is not None and child.returncode == 0
     with Image.open(small) as saved, Image.open(frame) as big:
         assert saved.size == (128, 64)

@@ -70,6 +70,7 @@ def mistakes(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "state-dir empty": (["--mock", "--check", "--state-dir", ""], "--state-dir: an empty name: give a directory"),
         "keys without mock": (["--state-dir", str(state), "--keys", str(keys)], "add --mock"),
         "exit-when-done without keys": ([*run, "--exit-when-done"], "give one with --keys"),
+        "keys-virtual-time without keys": ([*run, "--keys-virtual-time"], "give one with --keys"),
         "config unknown key": (
             [*run, "--config-toml", str(tmp_path / "unknown-key.toml")],
             "unknown key 'bord' (did you mean 'board'?)",
@@ -156,16 +157,18 @@ def readme_scripted_example() -> list[str]:
 
 
 def test_the_readme_scripted_example_ends_the_same_every_time(tmp_path: Path) -> None:
-    """Without --state-dir a scripted run plays on a fresh state: it never resumes the last run's game."""
+    """Without --state-dir a scripted run plays on a fresh state: it never resumes the last run's game.
+    The second run plays the script on its own jumping clock (--keys-virtual-time) and must end on the
+    same frame as the first, pressed in real time as the README's words run it."""
     words = readme_scripted_example()
     assert "--state-dir" not in words and "--save-frame" in words
     home = tmp_path / "home"
     frames = []
-    for run in (1, 2):
+    for run, clock in ((1, []), (2, ["--keys-virtual-time"])):
         work = tmp_path / f"run{run}"
         work.mkdir()
         (work / "docs").symlink_to(ROOT / "docs")
-        child = subprocess.run([sys.executable, "-m", "companion", *words[1:]], cwd=work, capture_output=True,
+        child = subprocess.run([sys.executable, "-m", "companion", *words[1:], *clock], cwd=work, capture_output=True,
                                text=True, timeout=120, stdin=subprocess.DEVNULL,
                                env={**os.environ, "HOME": str(home), "PYTHONPATH": str(ROOT)})
         assert child.returncode == 0, child.stderr

@@ -25,20 +25,37 @@ FIFO = "/run/powercut/acks"
 LOG_DEVICE = "logw"
 
 
-def open_port(name: str, mode: str):
+def open_port(name: str) -> int:
+    """The port's file descriptor, read and write (a character device: no buffered text file,
+    which would want to seek)."""
     path = os.path.join(PORTS, name)
     while not os.path.exists(path):
         time.sleep(0.1)
-    return open(path, mode, buffering=1 if "b" not in mode else 0)
+    return os.open(path, os.O_RDWR)
+
+
+def lines(fd: int):
+    """The port's lines as the host sends them; while no host is connected, reads return nothing."""
+    pending = b""
+    while True:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            time.sleep(0.2)
+            continue
+        pending += chunk
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            yield line
+
+
+def write_all(fd: int, data: bytes) -> None:
+    while data:
+        data = data[os.write(fd, data):]
 
 
 def agent() -> None:
-    port = open_port("powercut.agent", "r+")
-    while True:
-        line = port.readline()
-        if not line:  # the host is not connected yet
-            time.sleep(0.2)
-            continue
+    port = open_port("powercut.agent")
+    for line in lines(port):
         try:
             request = json.loads(line)
         except ValueError:
@@ -51,8 +68,7 @@ def agent() -> None:
         except subprocess.TimeoutExpired as err:
             reply = {"rc": -1, "out": f"timed out after {err.timeout} s"}
         reply["id"] = request.get("id")
-        port.write(json.dumps(reply) + "\n")
-        port.flush()
+        write_all(port, (json.dumps(reply) + "\n").encode())
 
 
 def acks() -> None:
@@ -60,15 +76,14 @@ def acks() -> None:
     if not (os.path.exists(FIFO) and stat.S_ISFIFO(os.stat(FIFO).st_mode)):
         os.mkfifo(FIFO)
     os.chmod(FIFO, 0o622)
-    host = open_port("powercut.acks", "w")
+    host = open_port("powercut.acks")
     while True:
         with open(FIFO, encoding="ascii") as pipe:  # blocks until the device opens it
             for line in pipe:
                 size = line.strip()
                 if os.path.exists(f"/dev/mapper/{LOG_DEVICE}"):
                     subprocess.run(["dmsetup", "message", LOG_DEVICE, "0", "mark", f"ack:{size}"], check=False)
-                host.write(f"ack {size}\n")
-                host.flush()
+                write_all(host, f"ack {size}\n".encode())
 
 
 if __name__ == "__main__":

@@ -221,7 +221,7 @@ def stage_rootfs(cache: ImageCache, files: list[str]) -> None:
         "/dev/vda / ext4 defaults 0 1\n"
         # the Pi's mount options for the card (Raspberry Pi OS: defaults,noatime); the disk by its
         # serial, so the bench's dm-log-writes runs (another serial) leave it unmounted
-        f"/dev/disk/by-id/virtio-state {STATE_DIR} ext4 defaults,noatime,nofail,x-systemd.device-timeout=5s 0 2\n"
+        f"/dev/disk/by-id/virtio-state {STATE_DIR} ext4 defaults,noatime,nofail,x-systemd.device-timeout=30s 0 2\n"
         f"{SHARE_TAG} {SHARE_MOUNT} 9p trans=virtio,version=9p2000.L,nofail 0 0\n")
     for group in PI_GROUPS:
         if f"\n{group}:" not in "\n" + (root / "etc/group").read_text():
@@ -285,7 +285,7 @@ def kvm_problem() -> str | None:
     modules = Path("/sys/module")
     if (modules / "kvm_pvm").is_dir() and not any((modules / name).is_dir() for name in ("kvm_intel", "kvm_amd")):
         return ("this /dev/kvm is PVM (kvm_pvm), which boots only PVM guest kernels, not Debian's"
-                " (it hangs at the first instruction of the kernel proper)")
+                " (it hangs as the kernel starts)")
     return None
 
 
@@ -403,7 +403,13 @@ class VM:
         self._requests += 1
         self._agent_file.write((json.dumps({"id": self._requests, "sh": command, "timeout": timeout}) + "\n").encode())
         while True:
-            line = self._agent_file.readline()
+            try:
+                line = self._agent_file.readline()
+            except TimeoutError:  # a socket file that timed out cannot be read again: a fresh connection
+                self._agent.close()
+                self._agent = self._connect(self._agent_path)
+                self._agent_file = self._agent.makefile("rwb", buffering=0)
+                raise
             if not line:
                 raise BenchError("the agent's port closed")
             reply = json.loads(line)
@@ -458,7 +464,12 @@ def build_base(cache: ImageCache) -> None:
     docs/pi-setup.md as written (sections 3-6) and shuts down cleanly."""
     files = project_files()
     blocks = setup_blocks()
-    digest = tree_digest(files, DROP_IN, AGENT_UNIT, ACKS_UNIT, (HERE / "agent.py").read_text())
+    # rebuilt when what the guest runs changes (the program, its packaging, the unit, the docs it is
+    # installed by, the bench's guest side), not for every change to the tests or benches
+    guest = [name for name in files if name.startswith(("companion/", "systemd/", "pyproject.toml"))
+             or name in ("docs/pi-setup.md", "docs/config.example.toml")]
+    digest = tree_digest(guest, DROP_IN, AGENT_UNIT, ACKS_UNIT, (HERE / "agent.py").read_text(),
+                         (HERE / "vm.py").read_text())
     if cache.base.exists() and cache.stamp.exists() and json.loads(cache.stamp.read_text()).get("tree") == digest:
         return
     started = time.monotonic()

@@ -69,8 +69,11 @@ def planned_game(game_id: str) -> list[Any]:
     return plan_game(game_id, PLAN_SEED)[:ACTIONS]
 
 
+STARTED = time.monotonic()
+
+
 def say(line: str) -> None:
-    print(line, flush=True)
+    print(f"[{time.monotonic() - STARTED:5.0f} s] {line}", flush=True)
 
 
 @dataclass
@@ -334,7 +337,12 @@ def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: 
         vm.write_keys(script)
         with booted(vm):
             if pull < pulls:
-                time.sleep(rng.uniform(2.0, 25.0) * vm.slowdown())
+                done = max((mirror / "current.jsonl").read_bytes().count(b"\n") - 1, 0) if mirror.exists() else 0
+                if rng.random() < 0.25 or done >= len(planned) - 1:  # while it boots
+                    time.sleep(rng.uniform(2.0, 20.0) * vm.slowdown())
+                else:  # mid-game: after a random number of acknowledgements, between two writes or in one
+                    wait_acks(vm, 0, rng.randint(1, max((len(planned) - done) // 2, 1)), timeout=600)
+                    time.sleep(rng.uniform(0.0, 0.5))
                 acknowledged = max([acknowledged, *(size for _, size in vm.acks)])
                 vm.pull()
             else:
@@ -451,8 +459,7 @@ def main() -> None:
     check_host(args.accel)
     started = time.monotonic()
     cache = ImageCache(args.cache)
-    built = not cache.base.exists()
-    build_base(cache)
+    built = build_base(cache)
     build = json.loads(cache.stamp.read_text()).get("build_seconds")
     say(f"image: {cache.base} ({'built now' if built else 'cached'}; the build took {build} s)")
     games = args.games.split(",") if args.games else (["zenjidou"] if args.quick else list(game_ids()))
@@ -471,7 +478,7 @@ def main() -> None:
         flaky_writes(cache, work, games[0], figures)
     ready = pulled_plugs(cache, work, games[0], pulls, args.seed, figures) if "pulls" in phases else []
     if "unit" not in phases:
-        say(figures.summary())
+        print(figures.summary(), flush=True)
         return
     unit = unit_checks(cache, work, games[0], watchdog=True)
     say(f"unit: boot-to-READY {unit['boot_to_ready_s']:.2f} s after the kernel started ({unit['systemd_analyze']});"
@@ -487,7 +494,7 @@ def main() -> None:
                                          "build_seconds": build, "seconds": round(time.monotonic() - started)},
                                         indent=1, default=str))
     say(f"run took {time.monotonic() - started:.0f} s")
-    say(figures.summary())
+    print(figures.summary(), flush=True)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import json
 import os
 import re
@@ -459,19 +460,19 @@ def booted(vm: VM) -> Iterator[VM]:
         vm.pull()
 
 
-def build_base(cache: ImageCache) -> None:
+def build_base(cache: ImageCache) -> bool:
     """The cached image: debootstrap, the bench's pieces, then a first boot that runs the steps of
-    docs/pi-setup.md as written (sections 3-6) and shuts down cleanly."""
+    docs/pi-setup.md as written (sections 3-6) and shuts down cleanly. True when it was built now."""
     files = project_files()
     blocks = setup_blocks()
     # rebuilt when what the guest runs changes (the program, its packaging, the unit, the docs it is
     # installed by, the bench's guest side), not for every change to the tests or benches
     guest = [name for name in files if name.startswith(("companion/", "systemd/", "pyproject.toml"))
              or name in ("docs/pi-setup.md", "docs/config.example.toml")]
-    digest = tree_digest(guest, DROP_IN, AGENT_UNIT, ACKS_UNIT, (HERE / "agent.py").read_text(),
-                         (HERE / "vm.py").read_text())
+    digest = tree_digest(guest, DROP_IN, AGENT_UNIT, ACKS_UNIT, BENCH_TARGET, (HERE / "agent.py").read_text(),
+                         inspect.getsource(stage_rootfs), " ".join(GUEST_PACKAGES + PI_GROUPS))
     if cache.base.exists() and cache.stamp.exists() and json.loads(cache.stamp.read_text()).get("tree") == digest:
-        return
+        return False
     started = time.monotonic()
     cache.root.mkdir(parents=True, exist_ok=True)
     build_rootfs(cache)
@@ -500,3 +501,4 @@ def build_base(cache: ImageCache) -> None:
     seconds = time.monotonic() - started
     cache.stamp.write_text(json.dumps({"tree": digest, "build_seconds": round(seconds), "steps": steps}, indent=1))
     cache.say(f"image built in {seconds:.0f} s")
+    return True

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Mapping
+from contextlib import ExitStack
 
 log = logging.getLogger(__name__)
 
@@ -48,3 +49,14 @@ class AckPipe:
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+
+
+def attach(journal_size: Callable[[], int], listeners: list[Callable[[], None]], cleanup: ExitStack,
+           environ: Mapping[str, str] = os.environ) -> AckPipe | None:
+    """Open ``$COMPANION_ACK_PIPE`` if set, tell it of every journalled line (``listeners`` are the
+    store's), and close it with ``cleanup``; None when the variable is unset."""
+    acks = AckPipe.from_environ(journal_size, environ)
+    if acks is not None:
+        cleanup.callback(acks.close)
+        listeners.append(acks)
+    return acks

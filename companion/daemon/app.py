@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image
 
 from companion.config import SETTINGS, RunConfig, load_config
-from companion.daemon.acks import AckPipe
+from companion.daemon.acks import attach as attach_ack_pipe
 from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
@@ -428,10 +428,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         override = {name: getattr(options, name) for name in ("language", "contrast")
                     if getattr(options, name) is not None}
         store = Store(root)
-        acks = AckPipe.from_environ(store.journal_size)  # a power-cut bench's observer; None normally
-        if acks is not None:
-            cleanup.callback(acks.close)
-            store.on_journalled.append(acks)
+        attach_ack_pipe(store.journal_size, store.on_journalled, cleanup)  # a power-cut bench's observer; off normally
         buzzers = BuzzerArbiter() if options.buzzers or options.keypad_buzzers else None
         device = Device(store, display, rng=random.Random(options.seed), notifier=Notifier.from_environ(),
                         settings_override=override, buzzers=buzzers)

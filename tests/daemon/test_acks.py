@@ -4,9 +4,10 @@ import os
 import subprocess
 import sys
 import threading
+from contextlib import ExitStack
 from pathlib import Path
 
-from companion.daemon.acks import ACK_PIPE_ENV, AckPipe
+from companion.daemon.acks import ACK_PIPE_ENV, AckPipe, attach
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -24,6 +25,10 @@ def listen(fifo: Path, lines: list[str]) -> threading.Thread:
 def test_off_unless_the_variable_names_a_pipe():
     assert AckPipe.from_environ(lambda: 0, environ={}) is None
     assert AckPipe.from_environ(lambda: 0, environ={ACK_PIPE_ENV: ""}) is None
+    listeners: list = []
+    with ExitStack() as cleanup:
+        assert attach(lambda: 0, listeners, cleanup, environ={}) is None
+    assert listeners == []
 
 
 def test_each_call_sends_the_journal_size_and_a_gone_reader_stops_it_quietly(tmp_path, caplog):

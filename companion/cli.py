@@ -13,13 +13,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion import __version__, carddata
-from companion.engine.record import GameBuilder, export_lines, read_bytes
 from companion.engine.tricks import TrickGame
 from companion.errors import CompanionError, ConfigError, quoted
-from companion.event.command import add_scoreboard_command
 from companion.inputs import CommandLineParser, read_text_file
 from companion.journal import held_by_a_writer
 from companion.paths import check_output_file, tools_state_dir
+from companion.record import GameBuilder, export_lines, read_bytes
 from companion.registry import game_class, game_ids
 from companion.report import Wording, rendered_summary, write_text
 from companion.storage import atomic_replace, read_file, reason
@@ -35,11 +34,14 @@ EXIT_BAD_RECORD = 1  # a record read but damaged or against the rules; replay pr
 EXIT_USAGE = 2  # a mistake in the command or its files; nothing was changed
 EXIT_STATUS_HELP = """\
 exit status: 0 done; 1 the record is damaged or breaks the rules (replay prints the part before
-it); 2 a mistake in the command, its options or its files (one line says which), nothing changed.
+it); 2 a mistake in the command, its options or its files (one line says which), nothing changed;
+130 interrupted by Ctrl-C, nothing half-written.
 """
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int:
+    """The command line; ``own_process`` when it is the whole process (``python -m companion``),
+    which exits once the command returns."""
     argv = list(sys.argv[1:] if argv is None else argv)
     # a terminal whose encoding lacks a record's characters (a Latin-1 locale, PYTHONIOENCODING=ascii)
     # shows them escaped: raised instead, UnicodeEncodeError lost the rest of a replay
@@ -50,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the device takes luma's display options too, so it parses its own command line
         from companion.daemon.app import main_run
 
-        return main_run(argv[1:])
+        return main_run(argv[1:], own_process=own_process)
     try:
         args = parse_command_line(argv)
         return int(args.handler(args) or EXIT_OK)
@@ -130,6 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("file", type=Path)
     imp.set_defaults(handler=cmd_cards_import)
 
+    from companion.event.command import add_scoreboard_command  # the organiser's side: not for `run`
+
     add_scoreboard_command(commands)
     return parser
 
@@ -152,7 +156,7 @@ def _read_record(path: Path) -> GameBuilder:
             data = read_file(path, RECORD_LIMIT)  # StorageError (a CompanionError) names other problems
         except FileNotFoundError:
             raise CompanionError(f"cannot read {path}: no such file") from None
-    builder: GameBuilder = read_bytes(data, GameBuilder())
+    builder: GameBuilder = read_bytes(data, GameBuilder(defers=True))
     return builder
 
 

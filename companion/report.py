@@ -8,7 +8,7 @@ rows: :meth:`~companion.engine.tricks.TrickGame.report_deal_rows` and the like) 
 labels a per-seat figure, and ``--json`` keeps all the data. No game's keys are named here.
 
 >>> from companion.carddata import printed_cards
->>> from companion.games.irohanihohedo import Irohanihohedo
+>>> from companion.games.irohanihohedo.rules import Irohanihohedo
 >>> game = Irohanihohedo(Irohanihohedo.new_setup("ABC", cards=printed_cards("irohanihohedo")))
 >>> for card in ["O7", "G3", "B2"]:
 ...     _ = game.push_text(card)
@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from companion.engine.tricks import Phrase, ReportRows, Term, TrickGame
+from companion.registry import plugin
 from companion.text import Catalog, Formatter, printable
 
 
@@ -75,13 +76,21 @@ class Wording:
     term_name: Callable[[Term, str], str | None] = _no_names
     catalog: Catalog | None = None
     lang: str = "en"
-    module: str = ""  # the game's module, which prefixes its catalogue keys
+    module: str = ""  # the game's package name (its plugin record's module), which prefixes its catalogue keys
     rows: type[ReportRows] = ReportRows  # the game's class, whose report rows print its own keys
+    words: str = ""  # the game's own wording of shared texts (TrickGame.wording: Zenjidou's rounds)
 
     @classmethod
     def for_game(cls, game: TrickGame[Any], catalog: Catalog | None = None, lang: str = "en") -> Wording:
-        module = type(game).__module__.rpartition(".")[2]
-        return cls(game.seat_label, game.term_name, catalog or Catalog.load(), lang, module, type(game))
+        module = plugin(game.game_id).module
+        return cls(game.seat_label, game.term_name, catalog or Catalog.load(), lang, module, type(game),
+                   game.wording)
+
+    def deal_title(self, number: int) -> str:
+        """A deal's heading, in the game's words (``Round 2`` for Zenjidou); ``Deal 2`` without a catalogue."""
+        if self.catalog is None:
+            return f"Deal {number}"
+        return self.catalog.text(self.lang, self.catalog.worded("report.deal", self.words), n=number)
 
     def term(self, kind: str, ident: str) -> str:
         """A term's name, e.g. ``term("ability", "baby-chicks")`` is "Baby Chicks"; else the id."""
@@ -142,7 +151,7 @@ class TextReport:
 
     def deal(self, number: int, deal: Mapping[str, Any]) -> Iterator[str]:
         start = "not known yet" if deal["start"] is None else self.who(deal["start"])  # Zenjidou: bottom cards
-        yield f"\nDeal {number} (start: {start})"
+        yield f"\n{self.wording.deal_title(number)} (start: {start})"
         rows = self.wording.rows.report_deal_rows(deal, self.wording)
         yield from (f"  {self.who(seat)}: {row}" for seat, row in rows)
         yield from (self.trick(number, trick) for number, trick in enumerate(deal["tricks"], start=1))
@@ -156,8 +165,11 @@ class TextReport:
         return f"  trick {number:2}: {plays}  -> {trick['reason']}"
 
     def scores(self, deal: Mapping[str, Any]) -> Iterator[str]:
-        """Per seat: its tricks, the parts its game names, its catalogue-labelled figures, its score."""
-        rows, count = self.wording.rows, len(self.names)
+        """Per seat: its tricks, the parts its game names, its catalogue-labelled figures, its score.
+
+        A seat is one of the deal's scores, which need not be a player (2-player Zenjidou scores four
+        hands), so a per-seat figure is a list as long as the scores, never one per player."""
+        rows, count = self.wording.rows, len(deal["scores"])
         own = {key: value for key, value in deal.items() if key not in DEAL_KEYS and key not in rows.report_keys
                and isinstance(value, list) and len(value) == count}
         for seat, score in enumerate(deal["scores"]):

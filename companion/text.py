@@ -1,7 +1,7 @@
 """Text in every language the device speaks, from the catalogues in ``companion/data/i18n``.
 
 A catalogue is a flat JSON object of keys to ``str.format`` templates: the generic ``<lang>.json``
-plus one fragment per game module, ``games/<module>.<lang>.json``, so a new game brings its own text.
+plus one fragment per game, ``text.<lang>.json`` in the game's package, so a new game brings its own text.
 The engine never writes sentences: it gives :class:`~companion.engine.tricks.Phrase` codes, and
 :class:`Formatter` turns them into text for the screens and for ``companion replay`` alike. Every
 language must define the same keys with the same placeholders, so a missing or mistyped translation stops the program at
@@ -23,10 +23,12 @@ import string
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from companion.engine.tricks import Phrase, Seat, Term
 from companion.errors import ConfigError
+from companion.registry import plugins
 
 LANGUAGES = ("en", "ja")
 SEAT_NAMES_FILE = "seat-names.json"
@@ -43,13 +45,17 @@ def printable(text: object, limit: int | None = 200) -> str:
 
 
 def _read(name: str) -> Any:
-    resource = resources.files("companion.data").joinpath("i18n", *name.split("/"))
+    """The shared catalogue file ``i18n/<name>``."""
+    return _read_json(resources.files("companion.data").joinpath("i18n", *name.split("/")), f"i18n/{name}")
+
+
+def _read_json(resource: Traversable, where: str) -> Any:
     try:
         return json.loads(resource.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"i18n/{name} is missing from the package") from None
+        raise ConfigError(f"{where} is missing from the package") from None
     except json.JSONDecodeError as err:
-        raise ConfigError(f"i18n/{name}: not valid JSON ({err})") from None
+        raise ConfigError(f"{where}: not valid JSON ({err})") from None
 
 
 def _placeholders(template: str) -> set[str]:
@@ -90,14 +96,16 @@ class Catalog:
     def load(cls) -> Catalog:
         """The catalogues shipped in the package, one per language in :data:`LANGUAGES`."""
         tables = {lang: _read(f"{lang}.json") for lang in LANGUAGES}
-        fragments = resources.files("companion.data") / "i18n" / "games"
-        modules = sorted({entry.name.split(".")[0] for entry in fragments.iterdir() if entry.name.endswith(".json")})
-        for module in modules:
+        for game in plugins():
             for lang in LANGUAGES:
-                fragment = _read(f"games/{module}.{lang}.json")
+                name = game.text_file(lang)
+                if name is None:
+                    continue
+                where = f"games/{game.module}/{name}"
+                fragment = _read_json(resources.files(game.package) / name, where)
                 clash = sorted(set(fragment) & set(tables[lang]))
                 if clash:
-                    raise ConfigError(f"i18n/games/{module}.{lang}.json: keys {clash} are defined twice")
+                    raise ConfigError(f"{where}: keys {clash} are defined twice")
                 tables[lang] = {**tables[lang], **fragment}
         return cls(tables)
 
@@ -110,6 +118,17 @@ class Catalog:
 
     def has(self, key: str) -> bool:
         return key in self._tables["en"]
+
+    def worded(self, key: str, wording: str) -> str:
+        """``key``, or a game's own wording of it, ``<wording>.<key>``, where the game's fragment has one
+        (a game whose book names a thing otherwise says it its way on every screen and in replays).
+
+        >>> catalog = Catalog({"en": {"deal.title": "Deal {n}", "zen.deal.title": "Round {n}"}})
+        >>> catalog.worded("deal.title", "zen"), catalog.worded("deal.title", "")
+        ('zen.deal.title', 'deal.title')
+        """
+        own = f"{wording}.{key}"
+        return own if wording and own in self._tables["en"] else key
 
 
 Names = Callable[[Term, str], "str | None"]
@@ -136,13 +155,15 @@ class Formatter:
     'P2 won, doubled. P3 leads'
     """
 
-    def __init__(self, catalog: Catalog, lang: str, names: Names | None = None, join: str = "phrase.join") -> None:
-        self.catalog, self.lang, self._names, self.join = catalog, lang, names, join
+    def __init__(self, catalog: Catalog, lang: str, names: Names | None = None, join: str = "phrase.join",
+                 wording: str = "") -> None:
+        self.catalog, self.lang, self._names, self.join, self.wording = catalog, lang, names, join, wording
 
     @classmethod
     def for_game(cls, catalog: Catalog, lang: str, game: Any) -> Formatter:
-        """A formatter with a trick-taking game's names for its terms and its way of joining phrases."""
-        return cls(catalog, lang, game.term_name, game.reason_join)
+        """A formatter with a trick-taking game's names for its terms, its way of joining phrases and
+        its own wording of shared phrases (:meth:`Catalog.worded`)."""
+        return cls(catalog, lang, game.term_name, game.reason_join, game.wording)
 
     def value(self, value: object) -> object:
         if isinstance(value, Seat):
@@ -155,7 +176,8 @@ class Formatter:
         return value
 
     def phrase(self, phrase: Phrase) -> str:
-        return self.catalog.text(self.lang, phrase.code, **{k: self.value(v) for k, v in phrase.params.items()})
+        code = self.catalog.worded(phrase.code, self.wording)
+        return self.catalog.text(self.lang, code, **{k: self.value(v) for k, v in phrase.params.items()})
 
     def reason(self, phrases: Sequence[Phrase]) -> str:
         """The phrases joined as one reason, the deciding one first."""

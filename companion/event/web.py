@@ -7,9 +7,9 @@ changed through the server: it answers GET and HEAD only, and it has no login: s
 ``0.0.0.0`` it is readable by anyone on the room's network (docs/event.md).
 
 Every answer carries a Content-Security-Policy that allows only the page's own inline script and
-style (by hash) and connections back to this server, and ``X-Content-Type-Options: nosniff``. A
-connection that sends nothing for ``IDLE_TIMEOUT`` seconds is closed, and at most
-``MAX_CONNECTIONS`` are served at once (one thread each); more are closed at once.
+style (by hash) and connections back to this server, and ``X-Content-Type-Options: nosniff``. Slow
+or unread clients cannot keep others out (:mod:`.httpguard`): a deadline per request, write
+timeouts, a cap per client address, and the oldest idle stream closed first to make room.
 """
 
 from __future__ import annotations
@@ -18,20 +18,17 @@ import base64
 import hashlib
 import json
 import re
-import socket
 import threading
 import time
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from companion.event.board import Board
+from companion.event.httpguard import GuardedHandler, GuardedHTTPServer
 from companion.event.scoreboard import games_csv, standings_csv
 
 MIN_INTERVAL = 0.25  # seconds between two updates of one page: a projector needs no more
 KEEPALIVE = 15.0  # seconds: a comment line keeps proxies and the browser from closing the stream
-IDLE_TIMEOUT = 20.0  # seconds a connection may send nothing (or not take what is sent) before it is closed
-MAX_CONNECTIONS = 64  # served at once, each on its own thread: plenty of projectors and downloads
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Scoreboard</title>
@@ -47,6 +44,7 @@ th { color: #aaa; font-weight: normal; } td.n { text-align: right; font-variant-
 </style></head>
 <body>
 <h1>Scoreboard <span id="state">connecting...</span></h1>
+<p id="notice" class="bad"></p>
 <h2>Tables</h2>
 <table id="tables"><thead><tr><th>table</th><th>game</th><th>deal</th><th>trick</th>
 <th>players and totals</th><th>state</th></tr></thead><tbody></tbody></table>
@@ -107,6 +105,7 @@ const events = new EventSource("events");
 events.onerror = () => { document.getElementById("state").textContent = "reconnecting..."; };
 events.onmessage = (e) => {
   const board = JSON.parse(e.data); draw(board); document.getElementById("state").textContent = live(board);
+  document.getElementById("notice").textContent = board.notice || "";
 };
 </script>
 </body></html>
@@ -131,41 +130,15 @@ SECURITY_HEADERS = {
 }
 
 
-class ScoreboardServer(ThreadingHTTPServer):
-    """Serves one :class:`Board`; :meth:`serve_in_thread`, then :meth:`stop`."""
+class ScoreboardServer(GuardedHTTPServer):
+    """Serves one :class:`Board`; :meth:`serve_in_thread`, then :meth:`stop`. ``guard`` options go
+    to :class:`~.httpguard.GuardedHTTPServer` (its caps and timeouts)."""
 
-    daemon_threads = True
-
-    def __init__(self, address: tuple[str, int], board: Board) -> None:
-        super().__init__(address, _Handler)
+    def __init__(self, address: tuple[str, int], board: Board, **guard: Any) -> None:
+        super().__init__(address, _Handler, **guard)
         self.board = board
         self.stopping = threading.Event()
-        self.refused = 0  # connections closed at once because MAX_CONNECTIONS were being served
-        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._thread: threading.Thread | None = None
-
-    # The ignore below: a TCP server, so each request is a socket; socketserver types requests wider
-    def process_request(self, request: socket.socket, client_address: Any) -> None:  # type: ignore[override]
-        """A thread for the connection if fewer than MAX_CONNECTIONS are served, else close it."""
-        if not self._slots.acquire(blocking=False):
-            self.refused += 1
-            self.shutdown_request(request)
-            return
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self._slots.release()
-            raise
-
-    # The ignore below: as process_request
-    def process_request_thread(self, request: socket.socket, client_address: Any) -> None:  # type: ignore[override]
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self._slots.release()
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # a client that vanished or timed out is not news (the handler ends its thread)
 
     @property
     def url(self) -> str:
@@ -180,16 +153,15 @@ class ScoreboardServer(ThreadingHTTPServer):
     def stop(self, timeout: float = 3.0) -> None:
         self.stopping.set()
         self.board.close()  # wakes every event stream so its thread ends
-        self.shutdown()
+        if self._thread is not None:
+            self.shutdown()  # waits for serve_forever to return: only if it ever ran
         self.server_close()
         if self._thread is not None:
             self._thread.join(timeout)
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(GuardedHandler):
     server: ScoreboardServer
-    protocol_version = "HTTP/1.1"
-    timeout = IDLE_TIMEOUT  # socket timeout: an idle or stalled connection ends its thread
 
     def end_headers(self) -> None:
         for name, value in SECURITY_HEADERS.items():
@@ -237,6 +209,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
+        self.begin_stream()
         board, seen = self.server.board, -1
         try:
             while not self.server.stopping.is_set():
@@ -252,4 +225,4 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 time.sleep(MIN_INTERVAL)
         except OSError:
-            return  # the page was closed, or stopped reading for IDLE_TIMEOUT
+            return  # the page was closed, stopped reading for the write timeout, or made room for another

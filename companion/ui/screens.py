@@ -197,9 +197,7 @@ class Notice(Screen):
 
 
 class GameUI(ABC):
-    """What a game's screens give the app; one subclass per family of games, registered by id."""
-
-    game_ids: ClassVar[tuple[str, ...]] = ()
+    """What a game's screens give the app; one subclass per game package, named in its plugin record."""
 
     def __init__(self, app: Host, session: Session) -> None:
         self.app = app
@@ -229,12 +227,16 @@ class GameUI(ABC):
     def where(self) -> str:
         """How far the game has come, for the resume offer."""
 
+    def t(self, key: str, **fields: object) -> str:
+        """A text in the language on screen; a game family may word shared texts its own way."""
+        return self.app.t(key, **fields)
+
     def refusal(self, error: IllegalAction) -> str:
         """The engine's refusal in the language on screen: its code through the catalogue, where
         the engine gave one, else the engine's own (English) sentence."""
         if self.app.lang == "en" or error.code is None:
             return str(error)
-        return self.app.t(f"refusal.{error.code}", **self.localized(error.params))
+        return self.t(f"refusal.{error.code}", **self.localized(error.params))
 
     def localized(self, params: Mapping[str, object]) -> dict[str, object]:
         """Refusal parameters with ids turned into names on screen; games with named ids override."""
@@ -249,16 +251,6 @@ class GameUI(ABC):
     @abstractmethod
     def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         """Make the setup from the form (perhaps after more screens) and hand it to :meth:`App.start_game`."""
-
-
-UIS: dict[str, type[GameUI]] = {}
-
-
-def register_ui(cls: type[GameUI]) -> type[GameUI]:
-    """Class decorator: ``cls`` draws the games in its ``game_ids`` (the app finds it by id)."""
-    for game_id in cls.game_ids:
-        UIS[game_id] = cls
-    return cls
 
 
 class ListScreen(Screen):

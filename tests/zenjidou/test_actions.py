@@ -5,9 +5,8 @@ import random
 
 import pytest
 
-from companion.engine.record import export_lines, read_record
 from companion.errors import IllegalAction
-from companion.games.zenjidou import (
+from companion.games.zenjidou.rules import (
     ACTIONS,
     ANSWERING,
     FACE_DOWN,
@@ -19,6 +18,7 @@ from companion.games.zenjidou import (
     ZAction,
     Zenjidou,
 )
+from companion.record import export_lines, read_record
 from companion.sim import random_game
 from tests.zenjidou.helpers import new_game, plain_facts, push
 

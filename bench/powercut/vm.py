@@ -27,8 +27,11 @@ SUITE = "bookworm"
 # What the guest needs beyond debootstrap's minimal base: Debian's kernel (dm-log-writes and
 # dm-flakey are modules of it), systemd as init, the Python the device runs on, the tools the
 # docs' commands use (sudo, useradd from passwd), and dmsetup/e2fsprogs for the state disk.
+# What docs/pi-setup.md (section 2) installs from apt for the [pi] extra and Debian also carries: the
+# virtualenv sees it (--system-site-packages), so pip neither downloads nor builds it.
+FROM_APT = {"evdev": "python3-evdev"}
 GUEST_PACKAGES = ["linux-image-amd64", "systemd-sysv", "udev", "kmod", "python3", "python3-venv", "e2fsprogs",
-                  "dmsetup", "procps", "iproute2", "sudo", "passwd"]
+                  "dmsetup", "procps", "iproute2", "sudo", "passwd", *sorted(set(FROM_APT.values()))]
 # Raspberry Pi OS has these groups; Debian has only dialout. The docs' useradd names all four.
 PI_GROUPS = ["gpio", "i2c", "spi"]
 SETUP_BLOCKS = ["user", "copy", "venv", "config", "service"]
@@ -176,7 +179,8 @@ class ImageCache:
 
 
 def build_rootfs(cache: ImageCache) -> None:
-    if (cache.rootfs / "usr/bin/python3").exists() and (cache.rootfs / "usr/bin/sudo").exists():
+    packages = cache.root / "rootfs.packages"
+    if cache.rootfs.is_dir() and packages.is_file() and packages.read_text() == " ".join(GUEST_PACKAGES):
         return
     mirror = debian_mirror()
     cache.say(f"debootstrap {SUITE} from {mirror} (once; a few minutes)")
@@ -186,6 +190,7 @@ def build_rootfs(cache: ImageCache) -> None:
         timeout=3600)
     shutil.rmtree(cache.rootfs, ignore_errors=True)
     temp.rename(cache.rootfs)
+    packages.write_text(" ".join(GUEST_PACKAGES))
 
 
 def build_wheelhouse(cache: ImageCache) -> None:
@@ -204,7 +209,11 @@ def build_wheelhouse(cache: ImageCache) -> None:
     cache.say("wheelhouse: pip download for the guest (python 3.11, x86_64)")
     shutil.rmtree(cache.wheelhouse, ignore_errors=True)
     cache.wheelhouse.mkdir(parents=True)
-    sources = [n for n in needs if n.split(">")[0].split("=")[0].strip().lower() == "spidev"]
+    def name(requirement: str) -> str:
+        return re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].strip().lower()
+
+    needs = [n for n in needs if name(n) not in FROM_APT]
+    sources = [n for n in needs if name(n) == "spidev"]
     binary = [n for n in needs if n not in sources]
     pip = ["python3", "-m", "pip"]
     run([*pip, "download", "--only-binary=:all:", "-d", str(cache.wheelhouse), *binary], timeout=1800)

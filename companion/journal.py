@@ -204,6 +204,11 @@ class Journal:
     def closed(self) -> bool:
         return self._fd < 0
 
+    @property
+    def size(self) -> int:
+        """The bytes of whole lines in the file: where the next append starts."""
+        return self._size
+
     def append(self, record: Mapping[str, Any]) -> None:
         """Add one record; on return it is on disk.
 

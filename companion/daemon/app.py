@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image
 
 from companion.config import SETTINGS, RunConfig, load_config
+from companion.daemon.acks import attach as attach_ack_pipe
 from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
@@ -457,6 +458,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: 
         # held for the device's whole life; a second device stops here, before it resets the panel
         store = Store(root)
         cleanup.callback(store.close)
+        attach_ack_pipe(store.journal_size, store.on_journalled, cleanup)  # a power-cut bench's observer; off normally
         display, screen = _open_display(options, luma_args)
         override = {name: getattr(options, name) for name in ("language", "contrast")
                     if getattr(options, name) is not None}

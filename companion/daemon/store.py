@@ -300,6 +300,10 @@ class Store:
         log.debug("accepted %d", self.accepted)
         self._journalled()
 
+    def journal_size(self) -> int:
+        """Bytes in the open journal (0 when none is open): grows by one line per journalled change."""
+        return self._journal.size if self._journal is not None else 0
+
     def _journalled(self) -> None:
         for listener in self.on_journalled:
             listener()

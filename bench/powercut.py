@@ -1,0 +1,501 @@
+"""Pull the power at the block layer, and boot the shipped unit, on a real Linux kernel under KVM.
+
+Run: python bench/powercut.py [--quick] [--cache DIR] [--games ID,...] [--pulls N]
+(root, /dev/kvm, and Debian's qemu-system-x86, debootstrap and e2fsprogs; docs/reliability.md).
+
+1. A Debian 12 image (debootstrap, Debian's kernel), set up by running the shell blocks of
+   docs/pi-setup.md marked ``<!-- setup:NAME -->`` as written, cached under --cache.
+2. The state disk on dm-log-writes: whole games played by key script through the unit, a mark in
+   the log at each acknowledged journal line; then the disk rebuilt at every flush, FUA write and
+   mark, ``fsck.ext4 -n``, mounted, and the device started on it (tests/powercut/checks.py).
+3. dm-flakey: the state disk failing writes for a while mid-game.
+4. The VM's power pulled at random moments (qemu killed); the next boot's unit resumes.
+5. The unit on a real boot: boot-to-READY, restarts after SIGSEGV and SIGKILL, the watchdog after
+   SIGSTOP, journald, its user, ``systemd-analyze security``.
+
+Prints, last: ``powercut: <flush points> flush points, <marks> acknowledged actions, lost <n>,
+resumed <r>/<t>, fsck clean <c>/<t>, power pulls <p>, lost after pulls <m>``. Without /dev/kvm it
+says so in one line and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import io
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.powercut.vm import (
+    LOG_DISK_MB,
+    STATE_DIR,
+    STATE_DISK_MB,
+    VM,
+    BenchError,
+    ImageCache,
+    booted,
+    build_base,
+    kvm_problem,
+    make_ext4,
+    run,
+)
+from companion.registry import game_ids
+from tests.device.killing import plan_game
+from tests.powercut.checks import Expected, check_state, lost_lines, plan_script, torn_instants
+from tests.powercut.logwrites import WriteLog
+
+TOOLS = {"qemu-system-x86_64": "qemu-system-x86", "qemu-img": "qemu-utils", "debootstrap": "debootstrap",
+         "mkfs.ext4": "e2fsprogs", "fsck.ext4": "e2fsprogs", "losetup": "mount", "mount": "mount"}
+UNIT = "tabletop-companion"
+PLAN_SEED = 1
+ACTIONS: int | None = None  # each game's first N actions only (--actions); None: whole games
+
+
+def planned_game(game_id: str) -> list[Any]:
+    return plan_game(game_id, PLAN_SEED)[:ACTIONS]
+
+
+STARTED = time.monotonic()
+
+
+def say(line: str) -> None:
+    print(f"[{time.monotonic() - STARTED:5.0f} s] {line}", flush=True)
+
+
+@dataclass
+class Figures:
+    flush_points: int = 0
+    marks: int = 0
+    lost: int = 0
+    resumed: int = 0
+    checked: int = 0
+    fsck_clean: int = 0
+    pulls: int = 0
+    lost_after_pulls: int = 0
+    fsck_clean_after_pulls: int = 0
+    control_points: int = 0
+    control_lost: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (f"powercut: {self.flush_points} flush points, {self.marks} acknowledged actions, lost {self.lost},"
+                f" resumed {self.resumed}/{self.checked}, fsck clean {self.fsck_clean}/{self.checked},"
+                f" power pulls {self.pulls}, lost after pulls {self.lost_after_pulls}")
+
+
+def overlay(base: Path, target: Path) -> Path:
+    """A throw-away copy-on-write root disk over the cached image."""
+    run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", str(base), str(target)])
+    return target
+
+
+def guest_state(vm: VM, into: Path) -> Path:
+    """A copy of the guest's state directory (the device's files), unpacked under ``into``."""
+    out = vm.ok(f"tar -C {STATE_DIR} --exclude=lost+found -cf - . | base64 -w0")
+    shutil.rmtree(into, ignore_errors=True)
+    into.mkdir(parents=True)
+    with tarfile.open(fileobj=io.BytesIO(base64.b64decode(out.strip()))) as archive:
+        archive.extractall(into, filter="data")
+    return into
+
+
+def wait_acks(vm: VM, since: int, count: int, timeout: float) -> None:
+    timeout *= vm.slowdown()
+    deadline = time.monotonic() + timeout
+    while len(vm.acks) - since < count:
+        if time.monotonic() > deadline:
+            raise BenchError(f"only {len(vm.acks) - since} of {count} journal lines acknowledged in {timeout:.0f} s;"
+                             f" see {vm.console} and journalctl -u {UNIT} in the guest")
+        vm._check_alive()
+        time.sleep(0.2)
+
+
+# --- 2. every flush point ---------------------------------------------------------------------
+
+
+@dataclass
+class LoggedGame:
+    game_id: str
+    planned: list[Any]
+    journal: bytes  # the finished game's journal, as the guest held it at the end
+
+
+def play_logged(cache: ImageCache, work: Path, games: list[str]) -> list[LoggedGame]:
+    """Play ``games`` in turn on a state disk that sits on dm-log-writes; keep the log."""
+    state_img, log_img = work / "logged-state.img", work / "log.img"
+    for image, size in ((state_img, STATE_DISK_MB), (log_img, LOG_DISK_MB)):
+        image.unlink(missing_ok=True)
+        with open(image, "wb") as disk:
+            disk.truncate(size << 20)
+    vm = VM(cache, work / "vm-log", overlay(cache.base, work / "root-log.qcow2"),
+            [(state_img, "rawstate"), (log_img, "log")], target="powercut.target")
+    played = []
+    with booted(vm):
+        vm.wait_agent()
+        vm.ok("modprobe dm-log-writes && "
+              "dmsetup create logw --table \"0 $(blockdev --getsz /dev/disk/by-id/virtio-rawstate)"
+              " log-writes /dev/disk/by-id/virtio-rawstate /dev/disk/by-id/virtio-log\" && "
+              "mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 -L companion-state /dev/mapper/logw && "
+              "dmsetup message logw 0 mark mkfs && "
+              f"mount -o defaults,noatime /dev/mapper/logw {STATE_DIR}")
+        for game_id in games:
+            planned = planned_game(game_id)
+            script = plan_script(guest_state(vm, work / "mirror"), game_id, planned, resume=False)
+            vm.write_keys(script)
+            since = len(vm.acks)
+            vm.ok(f"dmsetup message logw 0 mark game:{game_id} && systemctl start {UNIT}")
+            wait_acks(vm, since, len(planned) + 1, timeout=60 + 0.5 * len(script.splitlines()))
+            vm.ok(f"systemctl stop {UNIT}")
+            journal = (guest_state(vm, work / "mirror") / "current.jsonl").read_bytes()
+            played.append(LoggedGame(game_id, planned, journal))
+            say(f"logged: {game_id}, {len(planned)} actions, {len(vm.acks) - since} acknowledgements")
+        vm.ok(f"umount {STATE_DIR} && dmsetup message logw 0 mark end && dmsetup remove logw")
+        vm.poweroff()
+    return played
+
+
+@contextmanager
+def mounted(image: Path) -> Iterator[Path]:
+    """``image`` mounted (read-write: mounting replays ext4's journal, as a boot would) on a loop device."""
+    loop = run(["losetup", "-f", "--show", str(image)]).stdout.strip()
+    point = Path(tempfile.mkdtemp(prefix="powercut-mnt-"))
+    try:
+        run(["mount", "-t", "ext4", "-o", "defaults,noatime", loop, str(point)])
+        try:
+            yield point
+        finally:
+            run(["umount", str(point)])
+    finally:
+        subprocess.run(["losetup", "-d", loop], check=False)
+        point.rmdir()
+
+
+def check_every_point(work: Path, played: list[LoggedGame], figures: Figures, *, stride: int = 1) -> None:
+    """Rebuild the state disk at every flush, FUA write and mark of the log and check each."""
+    log_path = work / "log.img"
+    with open(log_path, "rb") as log_file:
+        log = WriteLog.read(log_file)
+        disk_path, scratch = work / "replay.img", work / "scratch.img"
+        disk_path.unlink(missing_ok=True)
+        with open(disk_path, "wb") as disk:
+            disk.truncate(STATE_DISK_MB << 20)
+        by_id = {game.game_id: game for game in played}
+        plans = tuple(tuple(game.planned) for game in played)
+        finished: list[bytes] = []
+        game: LoggedGame | None = None
+        acknowledged = b""
+        started = False
+        applied = 0
+        histories: dict[str, list[bytes | None]] = {}
+        flushes = 0
+        # the control: each acknowledgement's journal size, so that every point can also be asked
+        # for the next one, as if the device had acknowledged one line before its fsync
+        next_ack = {}
+        upcoming = None
+        for entry in reversed(log.entries):
+            next_ack[entry.index] = upcoming
+            if entry.mark and entry.mark.startswith("ack:"):
+                upcoming = int(entry.mark[4:])
+            elif entry.mark and entry.mark.startswith("game:"):
+                upcoming = None
+        with open(disk_path, "r+b") as disk:
+            for entry in log.entries:
+                if entry.mark is not None:
+                    if entry.mark == "mkfs":
+                        started = True
+                    elif entry.mark.startswith("game:"):
+                        if game is not None:
+                            finished.append(game.journal)
+                        game, acknowledged = by_id[entry.mark[5:]], b""
+                    elif entry.mark.startswith("ack:") and game is not None:
+                        acknowledged = game.journal[: int(entry.mark[4:])]
+                        figures.marks += 1
+                is_flush = bool(entry.flags & 0b11)
+                flushes += is_flush
+                if not started or not (entry.mark is not None or is_flush):
+                    continue
+                if entry.mark is None and flushes % stride:
+                    continue
+                log.replay(log_file, disk, applied, entry.index + 1)
+                applied = entry.index + 1
+                figures.flush_points += is_flush
+                expected = Expected(tuple(finished), acknowledged, plans)
+                early_size = next_ack[entry.index]
+                early = (Expected(tuple(finished), game.journal[:early_size], plans)
+                         if game is not None and early_size is not None else None)
+                check_point(disk_path, scratch, expected, figures, histories, entry.index, early)
+    for name, history in histories.items():
+        for index in torn_instants(history):
+            figures.lost += 1
+            figures.notes.append(f"{name} torn or missing at check {index}")
+    say(f"replayed {len(log.entries)} log entries: {figures.flush_points} flush points and {figures.marks} marks"
+        f" checked, lost {figures.lost}, resumed {figures.resumed}/{figures.checked},"
+        f" fsck clean {figures.fsck_clean}/{figures.checked}")
+    say(f"control: had each acknowledgement come one journal line early, the same checks would have found"
+        f" a loss at {figures.control_lost} of {figures.control_points} points")
+
+
+def check_point(disk: Path, scratch: Path, expected: Expected, figures: Figures,
+                histories: dict[str, list[bytes | None]], index: int, early: Expected | None) -> None:
+    run(["cp", "--sparse=always", str(disk), str(scratch)])
+    figures.checked += 1
+    fsck = subprocess.run(["fsck.ext4", "-n", "-f", str(scratch)], capture_output=True, text=True, check=False)
+    if fsck.returncode == 0:
+        figures.fsck_clean += 1
+    else:
+        figures.notes.append(f"entry {index}: fsck.ext4 -n said {fsck.returncode}: {fsck.stdout.strip()[-300:]}")
+    with mounted(scratch) as state:
+        verdict = check_state(state, expected)
+        if early is not None:
+            figures.control_points += 1
+            figures.control_lost += bool(lost_lines(state, early))
+    figures.lost += len(verdict.lost) + len(verdict.unreadable)
+    figures.notes += [f"entry {index}: {what}" for what in verdict.lost + verdict.unreadable]
+    if verdict.resumed:
+        figures.resumed += 1
+    else:
+        figures.notes.append(f"entry {index}: not resumed: {verdict.why_not_resumed}")
+    for name, content in verdict.state_files.items():
+        history = histories.setdefault(name, [None] * (figures.checked - 1))
+        history.append(content)
+
+
+# --- 3. failing writes ------------------------------------------------------------------------
+
+
+def flaky_writes(cache: ImageCache, work: Path, game_id: str, figures: Figures) -> None:
+    """Mid-game, the state disk fails every write for a while (dm-flakey ``error_writes``), then
+    works again: the device says so in one line, and loses nothing it acknowledged."""
+    state_img = work / "flaky-state.img"
+    make_ext4(state_img, STATE_DISK_MB, label="companion-state")
+    vm = VM(cache, work / "vm-flaky", overlay(cache.base, work / "root-flaky.qcow2"), [(state_img, "rawstate")],
+            target="powercut.target")
+    planned = planned_game(game_id)
+    disk = "/dev/disk/by-id/virtio-rawstate"
+    healthy = f"0 $(blockdev --getsz {disk}) linear {disk} 0"
+    failing = f"0 $(blockdev --getsz {disk}) flakey {disk} 0 0 3600 1 error_writes"
+    with booted(vm):
+        vm.wait_agent()
+        vm.ok(f"modprobe dm-flakey && dmsetup create flaky --table \"{healthy}\" && "
+              f"mount -o defaults,noatime /dev/mapper/flaky {STATE_DIR}")
+        vm.write_keys(plan_script(Path("/nonexistent"), game_id, planned, resume=False, pace=0.05))
+        since = len(vm.acks)
+        vm.ok(f"systemctl start {UNIT}")
+        wait_acks(vm, since, len(planned) // 3, timeout=300)
+        # --nolockfs: no freeze of the mounted ext4 around the switch (freezing flushes, which fails
+        # while writes fail); the table swaps between two writes as a card's fault would
+        vm.ok(f"dmsetup load flaky --table \"{failing}\" && dmsetup suspend --nolockfs flaky && dmsetup resume flaky")
+        time.sleep(4)
+        vm.ok(f"dmsetup load flaky --table \"{healthy}\" && dmsetup suspend --nolockfs flaky && dmsetup resume flaky")
+        time.sleep(2)
+        messages = vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | grep -E 'could not save|closed for writing'"
+                         " | head -3 || true")
+        vm.ok(f"systemctl stop {UNIT}; umount {STATE_DIR} && mount -o defaults,noatime /dev/mapper/flaky {STATE_DIR}")
+        acknowledged = max(size for _, size in vm.acks[since:])
+        journal = (guest_state(vm, work / "flaky-mirror") / "current.jsonl").read_bytes()
+        vm.poweroff()
+    kept = len(journal) >= acknowledged
+    figures.lost += not kept
+    first = messages.strip().splitlines()[0] if messages.strip() else "(no message in the log)"
+    say(f"failing writes: acknowledged {acknowledged} journal bytes before and during the outage,"
+        f" {'all kept' if kept else f'only {len(journal)} kept'}; the device said: {first}")
+    figures.notes.append(f"failing writes: {first}")
+
+
+# --- 4. pulled plugs --------------------------------------------------------------------------
+
+
+def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: int, figures: Figures) -> list[float]:
+    """Boot, let the unit play, kill qemu at a random moment; check the disk; boot again. Returns
+    each boot's boot-to-READY (seconds since the kernel started, systemd's clock)."""
+    rng = random.Random(seed)
+    state_img = work / "pull-state.img"
+    make_ext4(state_img, STATE_DISK_MB, label="companion-state")
+    root = overlay(cache.base, work / "root-pull.qcow2")
+    planned = planned_game(game_id)
+    mirror = work / "pull-mirror"
+    shutil.rmtree(mirror, ignore_errors=True)
+    acknowledged = 0
+    ready: list[float] = []
+    for pull in range(pulls + 1):
+        script = plan_script(mirror, game_id, planned, resume=True, pace=0.05)
+        vm = VM(cache, work / "vm-pull", root, [(state_img, "state")])
+        vm.write_keys(script)
+        with booted(vm):
+            if pull < pulls:
+                done = max((mirror / "current.jsonl").read_bytes().count(b"\n") - 1, 0) if mirror.exists() else 0
+                if rng.random() < 0.25 or done >= len(planned) - 1:  # while it boots
+                    time.sleep(rng.uniform(2.0, 20.0) * vm.slowdown())
+                else:  # mid-game: after a random number of acknowledgements, between two writes or in one
+                    wait_acks(vm, 0, rng.randint(1, max((len(planned) - done) // 2, 1)), timeout=600)
+                    time.sleep(rng.uniform(0.0, 0.5))
+                acknowledged = max([acknowledged, *(size for _, size in vm.acks)])
+                vm.pull()
+            else:
+                vm.wait_agent()
+                ready.append(boot_to_ready(vm))
+                done = max((mirror / "current.jsonl").read_bytes().count(b"\n") - 1, 0) if mirror.exists() else -1
+                wait_acks(vm, 0, len(planned) - done, timeout=60 + 0.5 * len(script.splitlines()))
+                vm.poweroff()
+        figures.pulls += pull < pulls
+        scratch = work / "pull-scratch.img"
+        run(["cp", "--sparse=always", str(state_img), str(scratch)])
+        fsck = subprocess.run(["fsck.ext4", "-n", "-f", str(scratch)], capture_output=True, check=False)
+        with mounted(scratch) as state:
+            journal = state / "current.jsonl"
+            data = journal.read_bytes() if journal.is_file() else b""
+            shutil.rmtree(mirror, ignore_errors=True)
+            shutil.copytree(state, mirror, symlinks=True, ignore=shutil.ignore_patterns("lost+found"))
+        lost = len(data) < acknowledged
+        figures.lost_after_pulls += lost
+        lines = data.count(b"\n")
+        if pull < pulls:
+            say(f"pull {pull + 1}/{pulls}: {acknowledged} journal bytes acknowledged, {len(data)} on the disk"
+                f" ({max(lines - 1, 0)} actions), fsck {'clean' if fsck.returncode == 0 else 'NOT clean'}")
+            figures.fsck_clean_after_pulls += fsck.returncode == 0
+        else:
+            say(f"final boot: the game ended with {lines - 1} actions of {len(planned)} planned")
+    final = check_state(mirror, Expected((), b"", (tuple(planned),)))
+    if data.count(b"\n") - 1 != len(planned) or not final.resumed:
+        figures.lost_after_pulls += 1
+        figures.notes.append(f"after the pulls the game did not end as planned: {final.why_not_resumed}")
+    return ready
+
+
+def wait_for(condition: Any, timeout: float) -> None:
+    deadline = time.monotonic() + timeout * VM.slowdown()
+    while not condition():
+        if time.monotonic() > deadline:
+            raise BenchError("timed out waiting for the guest")
+        time.sleep(0.5)
+
+
+def boot_to_ready(vm: VM) -> float:
+    """Seconds from the kernel's start to the unit's READY=1 (it becomes active only then)."""
+    wait_for(lambda: vm.sh(f"systemctl is-active {UNIT}")[0] == 0, 120)
+    value = vm.ok(f"systemctl show -p ActiveEnterTimestampMonotonic --value {UNIT}").strip()
+    return int(value) / 1e6
+
+
+# --- 5. the unit on a real boot ---------------------------------------------------------------
+
+
+def unit_checks(cache: ImageCache, work: Path, game_id: str, *, watchdog: bool) -> dict[str, Any]:
+    state_img = work / "unit-state.img"
+    make_ext4(state_img, STATE_DISK_MB, label="companion-state")
+    vm = VM(cache, work / "vm-unit", overlay(cache.base, work / "root-unit.qcow2"), [(state_img, "state")])
+    planned = planned_game(game_id)
+    vm.write_keys(plan_script(Path("/nonexistent"), game_id, planned[:20], resume=False, pace=0.05))
+    found: dict[str, Any] = {}
+    with booted(vm):
+        found["agent_s"] = vm.wait_agent()
+        found["boot_to_ready_s"] = boot_to_ready(vm)
+        found["systemd_analyze"] = vm.ok("systemd-analyze || true").strip().splitlines()[0]
+        pid = vm.ok(f"systemctl show -p MainPID --value {UNIT}").strip()
+        found["user"] = vm.ok(f"ps -o user= -p {pid}").strip()
+        found["docs_user"] = "companion"
+        for signal_name in ("SEGV", "KILL") + (("STOP",) if watchdog else ()):
+            before = vm.ok(f"systemctl show -p NRestarts --value {UNIT}").strip()
+            old = vm.ok(f"systemctl show -p MainPID --value {UNIT}").strip()
+            vm.ok(f"kill -{signal_name} {old}")
+            started = time.monotonic()
+            wait_for(lambda old=old: vm.ok(f"systemctl show -p MainPID --value {UNIT}").strip() not in ("0", old)
+                     and vm.sh(f"systemctl is-active {UNIT}")[0] == 0, 120)
+            after = vm.ok(f"systemctl show -p NRestarts --value {UNIT}").strip()
+            found[f"restart_after_{signal_name}"] = {"restarts": f"{before}->{after}",
+                                                    "seconds": round(time.monotonic() - started, 1)}
+        found["watchdog_log"] = vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | grep -i watchdog | head -2 || true"
+                                      ).strip()
+        found["journald_lines"] = int(vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | wc -l").strip())
+        found["journald_sample"] = vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | grep -m2 -E 'accepted|options'"
+                                         " || true").strip()
+        security = vm.ok(f"systemd-analyze security --no-pager {UNIT}.service || true")
+        found["security"] = next((line.strip() for line in security.splitlines() if "Overall exposure" in line), "?")
+        vm.poweroff()
+    return found
+
+
+def check_host(accel: str) -> None:
+    problem = kvm_problem()
+    if accel == "kvm" and problem is not None:
+        print(f"powercut: {problem}; nothing was run (--accel tcg emulates the CPU instead, many times slower)")
+        sys.exit(2)
+    VM.accel = accel
+    missing = sorted({package for tool, package in TOOLS.items() if shutil.which(tool) is None})
+    if missing or os.geteuid() != 0:
+        print(f"powercut: needs root and {' '.join(missing) or 'nothing else'}"
+              f" (sudo apt install {' '.join(missing)}); nothing was run")
+        sys.exit(2)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/tabletop-companion/powercut")
+    parser.add_argument("--quick", action="store_true", help="one game, fewer pulls, every 4th flush point")
+    parser.add_argument("--games", help="game ids to play on the logged disk, comma-separated (default: all)")
+    parser.add_argument("--pulls", type=int, help="power pulls (default 10, 3 with --quick)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--actions", type=int, help="play only each game's first N actions (default: whole games;"
+                        " 60 with --quick under --accel tcg)")
+    parser.add_argument("--accel", choices=("kvm", "tcg"), default="kvm",
+                        help="tcg: emulate the CPU where /dev/kvm cannot boot Debian's kernel (many times slower)")
+    parser.add_argument("--phases", default="log,flaky,pulls,unit", help="which parts to run (default: all)")
+    parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    args = parser.parse_args()
+    check_host(args.accel)
+    started = time.monotonic()
+    cache = ImageCache(args.cache)
+    built = build_base(cache)
+    build = json.loads(cache.stamp.read_text()).get("build_seconds")
+    say(f"image: {cache.base} ({'built now' if built else 'cached'}; the build took {build} s)")
+    games = args.games.split(",") if args.games else (["zenjidou"] if args.quick else list(game_ids()))
+    pulls = args.pulls if args.pulls is not None else (3 if args.quick else 10)
+    global ACTIONS
+    ACTIONS = args.actions if args.actions is not None else (60 if args.quick and args.accel == "tcg" else None)
+    figures = Figures()
+    work = args.cache / "run"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    phases = set(args.phases.split(","))
+    if "log" in phases:
+        played = play_logged(cache, work, games)
+        check_every_point(work, played, figures, stride=4 if args.quick else 1)
+    if "flaky" in phases:
+        flaky_writes(cache, work, games[0], figures)
+    ready = pulled_plugs(cache, work, games[0], pulls, args.seed, figures) if "pulls" in phases else []
+    if "unit" not in phases:
+        print(figures.summary(), flush=True)
+        return
+    unit = unit_checks(cache, work, games[0], watchdog=True)
+    say(f"unit: boot-to-READY {unit['boot_to_ready_s']:.2f} s after the kernel started ({unit['systemd_analyze']});"
+        f" after the pulls {', '.join(f'{s:.2f}' for s in ready)} s")
+    say(f"unit: runs as {unit['user']} (the docs say {unit['docs_user']}); restarted after SIGSEGV"
+        f" {unit['restart_after_SEGV']}, SIGKILL {unit['restart_after_KILL']}; watchdog after SIGSTOP"
+        f" {unit['restart_after_STOP']} ({unit['watchdog_log'].splitlines()[0] if unit['watchdog_log'] else 'no log'})")
+    say(f"unit: {unit['journald_lines']} lines in journald this boot; systemd-analyze security: {unit['security']}")
+    for note in figures.notes[:20]:
+        say(f"  {note}")
+    if args.json:
+        args.json.write_text(json.dumps({"figures": figures.__dict__, "unit": unit, "ready_after_pulls": ready,
+                                         "build_seconds": build, "seconds": round(time.monotonic() - started)},
+                                        indent=1, default=str))
+    say(f"run took {time.monotonic() - started:.0f} s")
+    print(figures.summary(), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,513 @@
+"""The Debian 12 VM the power-cut bench boots: image building, qemu, and talking to the guest.
+
+Nothing here knows about games; bench/powercut.py says what to play and what to check.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import inspect
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+SUITE = "bookworm"
+# What the guest needs beyond debootstrap's minimal base: Debian's kernel (dm-log-writes and
+# dm-flakey are modules of it), systemd as init, the Python the device runs on, the tools the
+# docs' commands use (sudo, useradd from passwd), and dmsetup/e2fsprogs for the state disk.
+# What docs/pi-setup.md (section 2) installs from apt for the [pi] extra and Debian also carries: the
+# virtualenv sees it (--system-site-packages), so pip neither downloads nor builds it.
+FROM_APT = {"evdev": "python3-evdev"}
+GUEST_PACKAGES = ["linux-image-amd64", "systemd-sysv", "udev", "kmod", "python3", "python3-venv", "e2fsprogs",
+                  "dmsetup", "procps", "iproute2", "sudo", "passwd", *sorted(set(FROM_APT.values()))]
+# Raspberry Pi OS has these groups; Debian has only dialout. The docs' useradd names all four.
+PI_GROUPS = ["gpio", "i2c", "spi"]
+SETUP_BLOCKS = ["user", "copy", "venv", "config", "service"]
+STATE_DIR = "/var/lib/tabletop-companion"
+SHARE_TAG = "host"
+SHARE_MOUNT = "/mnt/host"
+KEYS_FILE = "game.keys"
+STATE_DISK_MB = 128
+LOG_DISK_MB = 1024
+KERNEL_ARGS = "root=/dev/vda rw console=ttyS0 quiet net.ifnames=0 systemd.show_status=0"
+# The headless stand-in for the Pi's hardware: the unit exactly as shipped, started with the
+# mock display and a key script read from the host's share; its acknowledgements go to the
+# bench's FIFO. Only ExecStart= changes; the sandbox is the unit's own.
+DROP_IN = f"""[Unit]
+RequiresMountsFor={SHARE_MOUNT}
+Wants=powercut-acks.service
+After=powercut-acks.service
+
+[Service]
+Environment=COMPANION_ACK_PIPE=/run/powercut/acks
+ExecStart=
+ExecStart=/opt/tabletop-companion/.venv/bin/companion run --mock --keys {SHARE_MOUNT}/{KEYS_FILE} \\
+    --state-dir {STATE_DIR} --seed 4 --verbose
+"""
+AGENT_UNIT = """[Unit]
+Description=power-cut bench agent
+DefaultDependencies=no
+After=local-fs.target
+
+[Service]
+ExecStart=/usr/local/sbin/powercut-agent agent
+Restart=always
+
+[Install]
+WantedBy=multi-user.target powercut.target
+"""
+ACKS_UNIT = """[Unit]
+Description=power-cut bench acknowledgement relay
+
+[Service]
+ExecStart=/usr/local/sbin/powercut-agent acks
+Restart=always
+"""
+# Booted instead of multi-user.target when the bench sets the state disk up itself (dm targets).
+BENCH_TARGET = """[Unit]
+Description=power-cut bench: the system without the device's unit
+Requires=basic.target
+After=basic.target
+"""
+
+
+class BenchError(RuntimeError):
+    """The bench could not do what it was asked; the message says what and where to look."""
+
+
+def run(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(cmd, text=True, capture_output=True, check=False, **kwargs)  # type: ignore[call-overload]
+    if done.returncode != 0:
+        raise BenchError(f"{' '.join(cmd)} failed ({done.returncode}): {(done.stderr or done.stdout).strip()[-800:]}")
+    return done  # type: ignore[no-any-return]
+
+
+def debian_mirror(sources: Path = Path("/etc/apt")) -> str:
+    """The Debian mirror this machine's apt uses (debootstrap must go the same way)."""
+    files = [*sorted(sources.glob("sources.list.d/*.sources")), sources / "sources.list",
+             *sorted(sources.glob("sources.list.d/*.list"))]
+    for path in files:
+        if not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for uri in re.findall(r"^URIs:\s*(\S+)", text, re.M) + re.findall(r"^deb\s+(?:\[[^]]*\]\s+)?(\S+)", text, re.M):
+            if uri.rstrip("/").endswith("/debian"):
+                return uri
+    return "http://deb.debian.org/debian"
+
+
+def setup_blocks(doc: Path = REPO / "docs" / "pi-setup.md") -> dict[str, str]:
+    """The shell blocks of docs/pi-setup.md between ``<!-- setup:NAME -->`` markers, as written."""
+    text = doc.read_text(encoding="utf-8")
+    blocks = {}
+    for name in SETUP_BLOCKS:
+        try:
+            marked = text.split(f"<!-- setup:{name} -->", 1)[1].split(f"<!-- /setup:{name} -->", 1)[0]
+            blocks[name] = marked.split("```", 2)[1].lstrip("\n")
+        except IndexError:
+            raise BenchError(f"docs/pi-setup.md has no <!-- setup:{name} --> block") from None
+    return blocks
+
+
+def for_the_bench(block: str) -> str:
+    """A docs block as the bench runs it: as written, except an interactive editor (``nano``), which
+    the bench cannot type into; the config stays the documented example (every key commented)."""
+    return "".join(line for line in block.splitlines(keepends=True) if not re.match(r"\s*(sudo\s+)?nano\s", line))
+
+
+def project_files() -> list[str]:
+    """The worktree's files as the docs' rsync would copy them (tracked and new, not ignored)."""
+    out = run(["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others", "--exclude-standard"]).stdout
+    return sorted(name for name in out.split("\0") if name and (REPO / name).is_file())
+
+
+def tree_digest(names: list[str], *extra: str) -> str:
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(name.encode() + b"\0" + (REPO / name).read_bytes())
+    for text in extra:
+        digest.update(text.encode())
+    return digest.hexdigest()[:16]
+
+
+@dataclass
+class ImageCache:
+    """Where the built pieces live; each step is skipped when its output is already there."""
+
+    root: Path
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def rootfs(self) -> Path:
+        return self.root / "rootfs"
+
+    @property
+    def wheelhouse(self) -> Path:
+        return self.root / "wheelhouse"
+
+    @property
+    def base(self) -> Path:
+        return self.root / "base.img"
+
+    @property
+    def kernel(self) -> Path:
+        return self.root / "vmlinuz"
+
+    @property
+    def initrd(self) -> Path:
+        return self.root / "initrd.img"
+
+    @property
+    def stamp(self) -> Path:
+        return self.root / "base.json"
+
+    def say(self, line: str) -> None:
+        self.log.append(line)
+        print(line, flush=True)
+
+
+def build_rootfs(cache: ImageCache) -> None:
+    packages = cache.root / "rootfs.packages"
+    if cache.rootfs.is_dir() and packages.is_file() and packages.read_text() == " ".join(GUEST_PACKAGES):
+        return
+    mirror = debian_mirror()
+    cache.say(f"debootstrap {SUITE} from {mirror} (once; a few minutes)")
+    temp = cache.root / "rootfs.tmp"
+    shutil.rmtree(temp, ignore_errors=True)
+    run(["debootstrap", "--variant=minbase", f"--include={','.join(GUEST_PACKAGES)}", SUITE, str(temp), mirror],
+        timeout=3600)
+    shutil.rmtree(cache.rootfs, ignore_errors=True)
+    temp.rename(cache.rootfs)
+    packages.write_text(" ".join(GUEST_PACKAGES))
+
+
+def build_wheelhouse(cache: ImageCache) -> None:
+    """Every wheel ``pip install '.[pi]'`` needs in the guest, which has no network: downloaded here
+    through this machine's pip configuration; spidev (an sdist only) built into a wheel here, for
+    the same Python and C library as the guest's (both Debian 12)."""
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    needs = [*project["build-system"]["requires"], *project["project"]["dependencies"],
+             *project["project"]["optional-dependencies"]["pi"]]
+    key = hashlib.sha256("\n".join(needs).encode()).hexdigest()[:16]
+    marker = cache.wheelhouse / f".done-{key}"
+    if marker.exists():
+        return
+    cache.say("wheelhouse: pip download for the guest (python 3.11, x86_64)")
+    shutil.rmtree(cache.wheelhouse, ignore_errors=True)
+    cache.wheelhouse.mkdir(parents=True)
+    def name(requirement: str) -> str:
+        return re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].strip().lower()
+
+    needs = [n for n in needs if name(n) not in FROM_APT]
+    sources = [n for n in needs if name(n) == "spidev"]
+    binary = [n for n in needs if n not in sources]
+    pip = ["python3", "-m", "pip"]
+    run([*pip, "download", "--only-binary=:all:", "-d", str(cache.wheelhouse), *binary], timeout=1800)
+    if sources:
+        run([*pip, "wheel", "--no-deps", "-w", str(cache.wheelhouse), *sources], timeout=1800)
+    marker.touch()
+
+
+def stage_rootfs(cache: ImageCache, files: list[str]) -> None:
+    """The bench's own pieces and the project (where the docs' rsync would put it) in the rootfs."""
+    root = cache.rootfs
+    (root / "etc/hostname").write_text("companion\n")
+    (root / "etc/hosts").write_text("127.0.0.1 localhost\n127.0.1.1 companion\n")
+    (root / "etc/fstab").write_text(
+        "/dev/vda / ext4 defaults 0 1\n"
+        # the Pi's mount options for the card (Raspberry Pi OS: defaults,noatime); the disk by its
+        # serial, so the bench's dm-log-writes runs (another serial) leave it unmounted
+        f"/dev/disk/by-id/virtio-state {STATE_DIR} ext4 defaults,noatime,nofail,x-systemd.device-timeout=30s 0 2\n"
+        f"{SHARE_TAG} {SHARE_MOUNT} 9p trans=virtio,version=9p2000.L,nofail 0 0\n")
+    for group in PI_GROUPS:
+        if f"\n{group}:" not in "\n" + (root / "etc/group").read_text():
+            run(["chroot", str(root), "groupadd", "--system", group])
+    (root / "etc/pip.conf").write_text("[global]\nno-index = true\nfind-links = /var/cache/powercut/wheels\n")
+    wheels = root / "var/cache/powercut/wheels"
+    shutil.rmtree(wheels, ignore_errors=True)
+    shutil.copytree(cache.wheelhouse, wheels)
+    shutil.copy2(HERE / "agent.py", root / "usr/local/sbin/powercut-agent")
+    os.chmod(root / "usr/local/sbin/powercut-agent", 0o755)
+    units = root / "etc/systemd/system"
+    (units / "powercut-agent.service").write_text(AGENT_UNIT)
+    (units / "powercut-acks.service").write_text(ACKS_UNIT)
+    (units / "powercut.target").write_text(BENCH_TARGET)
+    for target in ("multi-user.target", "powercut.target"):
+        wants = units / f"{target}.wants"
+        wants.mkdir(exist_ok=True)
+        link = wants / "powercut-agent.service"
+        if not link.is_symlink():
+            link.symlink_to("/etc/systemd/system/powercut-agent.service")
+    drop_in = units / "tabletop-companion.service.d"
+    drop_in.mkdir(exist_ok=True)
+    (drop_in / "powercut.conf").write_text(DROP_IN)
+    # no root password: the serial console is for watching the boot, the agent does the work
+    run(["chroot", str(root), "passwd", "-d", "root"])
+    project = root / "root/tabletop-companion"
+    shutil.rmtree(root / "opt/tabletop-companion", ignore_errors=True)
+    shutil.rmtree(project, ignore_errors=True)
+    for name in files:
+        target = project / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, target)
+    kernels = sorted((root / "boot").glob("vmlinuz-*"))
+    if not kernels:
+        raise BenchError(f"no kernel in {root}/boot: the debootstrap did not install linux-image-amd64")
+    version = kernels[-1].name.removeprefix("vmlinuz-")
+    shutil.copy2(kernels[-1], cache.kernel)
+    shutil.copy2(root / "boot" / f"initrd.img-{version}", cache.initrd)
+
+
+def make_ext4(image: Path, megabytes: int, *, label: str, source: Path | None = None) -> None:
+    image.unlink(missing_ok=True)
+    with open(image, "wb") as disk:
+        disk.truncate(megabytes << 20)
+    # inode tables and the journal written now, as on a card prepared long ago, not by a kernel
+    # thread in the middle of the run
+    run(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", "-L", label,
+         *(["-d", str(source)] if source else []), str(image)], timeout=1200)
+
+
+def blank_disk(image: Path, megabytes: int) -> None:
+    image.unlink(missing_ok=True)
+    with open(image, "wb") as disk:
+        disk.truncate(megabytes << 20)
+
+
+def kvm_problem() -> str | None:
+    """Why this machine's /dev/kvm cannot boot Debian's kernel, or None when it can be tried."""
+    if not os.access("/dev/kvm", os.R_OK | os.W_OK):
+        return "no usable /dev/kvm here (KVM is needed to boot the VM at full speed)"
+    modules = Path("/sys/module")
+    if (modules / "kvm_pvm").is_dir() and not any((modules / name).is_dir() for name in ("kvm_intel", "kvm_amd")):
+        return ("this /dev/kvm is PVM (kvm_pvm), which boots only PVM guest kernels, not Debian's"
+                " (it hangs as the kernel starts)")
+    return None
+
+
+class VM:
+    """One qemu-system-x86_64 (KVM, or TCG emulation where KVM cannot run Debian's kernel): serial
+    console to a file, the agent and the acknowledgements on virtio-serial ports, the host's share
+    over 9p."""
+
+    accel = "kvm"
+
+    @classmethod
+    def slowdown(cls) -> float:
+        """How much longer the guest takes than under KVM (timeouts scale by it)."""
+        return 1.0 if cls.accel == "kvm" else 8.0
+
+    def __init__(self, cache: ImageCache, workdir: Path, root: Path, disks: list[tuple[Path, str]], *,
+                 target: str | None = None, memory_mb: int = 768) -> None:
+        self.workdir = workdir
+        self.share = workdir / "share"
+        self.share.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.share, 0o755)
+        self.console = workdir / "console.log"
+        self.acks: list[tuple[float, int]] = []  # (host time, journal size) as the relay forwards them
+        self._agent_path = workdir / "agent.sock"
+        self._acks_path = workdir / "acks.sock"
+        append = KERNEL_ARGS + (f" systemd.unit={target}" if target else "")
+        drives = [(f"file={root},format={'qcow2' if root.suffix == '.qcow2' else 'raw'}", "root")]
+        drives += [(f"file={path},format=raw", serial) for path, serial in disks]
+        speed = ["-accel", "kvm"] if self.accel == "kvm" else ["-accel", "tcg", "-cpu", "max"]
+        self.cmd = ["qemu-system-x86_64", *speed, "-smp", "1", "-m", str(memory_mb),
+                    "-nodefaults", "-display", "none", "-no-reboot",
+                    "-kernel", str(cache.kernel), "-initrd", str(cache.initrd), "-append", append,
+                    "-serial", f"file:{self.console}",
+                    "-device", "virtio-serial-pci",
+                    "-chardev", f"socket,id=agent,path={self._agent_path},server=on,wait=off",
+                    "-device", "virtserialport,chardev=agent,name=powercut.agent",
+                    "-chardev", f"socket,id=acks,path={self._acks_path},server=on,wait=off",
+                    "-device", "virtserialport,chardev=acks,name=powercut.acks",
+                    "-virtfs", f"local,path={self.share},mount_tag={SHARE_TAG},security_model=none,id=share",
+                    "-device", "virtio-rng-pci"]
+        for number, (drive, serial) in enumerate(drives):  # vda, vdb, ... in this order
+            self.cmd += ["-drive", f"{drive},if=none,id=disk{number},cache=none",
+                         "-device", f"virtio-blk-pci,drive=disk{number},serial={serial}"]
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.started = 0.0
+        self._agent: socket.socket | None = None
+        self._agent_file = None
+        self._requests = 0
+        self._reader: threading.Thread | None = None
+
+    def write_keys(self, script: str) -> None:
+        path = self.share / KEYS_FILE
+        path.write_text(script, encoding="utf-8")
+        os.chmod(path, 0o644)
+
+    def start(self) -> None:
+        for path in (self._agent_path, self._acks_path):
+            path.unlink(missing_ok=True)
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=open(self.workdir / "qemu.err", "wb"))  # noqa: SIM115
+        deadline = time.monotonic() + 30
+        while not (self._agent_path.exists() and self._acks_path.exists()):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise BenchError(f"qemu did not start: {(self.workdir / 'qemu.err').read_text()[-500:]}")
+            time.sleep(0.05)
+        self._agent = self._connect(self._agent_path)
+        self._agent_file = self._agent.makefile("rwb", buffering=0)
+        acks = self._connect(self._acks_path)
+        self._reader = threading.Thread(target=self._read_acks, args=(acks,), daemon=True)
+        self._reader.start()
+
+    def _connect(self, path: Path) -> socket.socket:
+        """Connect to one of qemu's chardev sockets (it may not listen yet the moment it exists)."""
+        deadline = time.monotonic() + 30
+        while True:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                sock.connect(str(path))
+                return sock
+            except OSError:
+                sock.close()
+                self._check_alive()
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def _read_acks(self, sock: socket.socket) -> None:
+        with sock, sock.makefile("rb") as lines:
+            for line in lines:
+                parts = line.split()
+                if len(parts) == 2 and parts[0] == b"ack" and parts[1].isdigit():
+                    self.acks.append((time.monotonic(), int(parts[1])))
+
+    def wait_agent(self, timeout: float = 120) -> float:
+        """Wait until the guest's agent answers; returns seconds since qemu started."""
+        timeout *= self.slowdown()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with contextlib.suppress(BenchError, TimeoutError, OSError):
+                if self.sh("true", timeout=2, wait=3)[0] == 0:
+                    return time.monotonic() - self.started
+            self._check_alive()
+        raise BenchError(f"the guest's agent did not answer within {timeout:.0f} s; see {self.console}")
+
+    def _check_alive(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            raise BenchError(f"qemu exited; see {self.console}")
+
+    def sh(self, command: str, *, timeout: float = 120, wait: float | None = None) -> tuple[int, str]:
+        """Run ``command`` in the guest as root; (exit status, output)."""
+        assert self._agent is not None and self._agent_file is not None
+        timeout *= self.slowdown()
+        self._agent.settimeout(wait if wait is not None else timeout + 30)
+        self._requests += 1
+        self._agent_file.write((json.dumps({"id": self._requests, "sh": command, "timeout": timeout}) + "\n").encode())
+        while True:
+            try:
+                line = self._agent_file.readline()
+            except TimeoutError:  # a socket file that timed out cannot be read again: a fresh connection
+                self._agent.close()
+                self._agent = self._connect(self._agent_path)
+                self._agent_file = self._agent.makefile("rwb", buffering=0)
+                raise
+            if not line:
+                raise BenchError("the agent's port closed")
+            reply = json.loads(line)
+            if reply.get("id") == self._requests:  # else the late answer to a request given up on
+                return int(reply["rc"]), str(reply["out"])
+
+    def ok(self, command: str, *, timeout: float = 120) -> str:
+        code, out = self.sh(command, timeout=timeout)
+        if code != 0:
+            raise BenchError(f"in the guest: {command!r} failed ({code}): {out.strip()[-1500:]}")
+        return out
+
+    def pull(self) -> None:
+        """The power cord: qemu killed, no shutdown, nothing flushed that the guest had not."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=30)
+        self._close()
+
+    def poweroff(self, timeout: float = 90) -> None:
+        """A clean shutdown (qemu exits with -no-reboot); pulled if it hangs."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        with contextlib.suppress(Exception):
+            self._agent_file.write((json.dumps({"sh": "systemctl poweroff", "timeout": 5}) + "\n").encode())
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.pull()
+        self._close()
+
+    def _close(self) -> None:
+        if self._agent is not None:
+            self._agent.close()
+            self._agent = None
+        if self._reader is not None:
+            self._reader.join(timeout=5)
+
+
+@contextlib.contextmanager
+def booted(vm: VM) -> Iterator[VM]:
+    """A started VM that is never left running, whatever happens inside."""
+    try:
+        vm.start()
+        yield vm
+    finally:
+        vm.pull()
+
+
+def build_base(cache: ImageCache) -> bool:
+    """The cached image: debootstrap, the bench's pieces, then a first boot that runs the steps of
+    docs/pi-setup.md as written (sections 3-6) and shuts down cleanly. True when it was built now."""
+    files = project_files()
+    blocks = setup_blocks()
+    # rebuilt when what the guest runs changes (the program, its packaging, the unit, the docs it is
+    # installed by, the bench's guest side), not for every change to the tests or benches
+    guest = [name for name in files if name.startswith(("companion/", "systemd/", "pyproject.toml"))
+             or name in ("docs/pi-setup.md", "docs/config.example.toml")]
+    digest = tree_digest(guest, DROP_IN, AGENT_UNIT, ACKS_UNIT, BENCH_TARGET, (HERE / "agent.py").read_text(),
+                         inspect.getsource(stage_rootfs), " ".join(GUEST_PACKAGES + PI_GROUPS))
+    if cache.base.exists() and cache.stamp.exists() and json.loads(cache.stamp.read_text()).get("tree") == digest:
+        return False
+    started = time.monotonic()
+    cache.root.mkdir(parents=True, exist_ok=True)
+    build_rootfs(cache)
+    build_wheelhouse(cache)
+    stage_rootfs(cache, files)
+    cache.say("root image: mkfs.ext4 -d")
+    temp = cache.root / "base.img.tmp"
+    make_ext4(temp, 3072, label="root", source=cache.rootfs)
+    work = cache.root / "install"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    make_ext4(work / "state.img", STATE_DISK_MB, label="companion-state")
+    vm = VM(cache, work, temp, [(work / "state.img", "state")])
+    vm.write_keys("")
+    steps = []
+    with booted(vm):
+        vm.wait_agent()
+        for name in SETUP_BLOCKS:
+            block = for_the_bench(blocks[name])
+            cache.say(f"docs/pi-setup.md setup:{name}")
+            out = vm.ok(f"set -ex; cd /root; {block}", timeout=1200)
+            steps.append({"block": name, "output": out[-3000:]})
+        vm.ok("systemctl is-enabled tabletop-companion && systemctl is-active tabletop-companion")
+        vm.poweroff()
+    temp.rename(cache.base)
+    seconds = time.monotonic() - started
+    cache.stamp.write_text(json.dumps({"tree": digest, "build_seconds": round(seconds), "steps": steps}, indent=1))
+    cache.say(f"image built in {seconds:.0f} s")
+    return True

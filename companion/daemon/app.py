@@ -116,6 +116,7 @@ class Device:
             on_fact=store.remember_fact,
             on_settings=self._save_settings,
             table_facts=store.table_facts,
+            player_names=store.roster_names,
             buzzers=buzzers,
         )
         self.startup_messages = recovered.messages + store.notices

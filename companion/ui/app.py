@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +32,7 @@ from companion.errors import CompanionError, ConfigError, IllegalAction
 from companion.keys import JOYSTICK_KEYS, Key, KeyEvent
 from companion.plugins import load_parts
 from companion.registry import game_class, game_ids
+from companion.roster import name_key
 from companion.session import Session
 from companion.settings import CONTRAST_RANGE, Settings
 from companion.text import Catalog, load_seat_names
@@ -83,6 +84,7 @@ class App:
         on_fact: Callable[[str, str, int], None] = _ignore,
         on_settings: Callable[[Settings], None] = _ignore,
         table_facts: Callable[[str], Mapping[str, Any]] = lambda game_id: {},
+        player_names: Callable[[], Sequence[str]] = tuple,
         dim_after: float = DIM_AFTER_S,
         off_after: float = OFF_AFTER_S,
         buzzers: BuzzerArbiter | None = None,
@@ -94,6 +96,8 @@ class App:
         self.catalog = catalog or Catalog.load()
         self.face = typeface or Typeface.find()
         self._seat_names = load_seat_names()
+        self._player_names = player_names  # the roster, most recently used first
+        self._seated: list[str] = []  # the names an event seats at this table, once it said them
         self._on_new_game = on_new_game
         self._on_resume = on_resume
         self.on_fact = on_fact
@@ -242,7 +246,19 @@ class App:
         return self.t("seat.label", n=seat + 1)
 
     def seat_names(self) -> list[str]:
-        return self._seat_names[self.lang]
+        """The names the setup form offers: the event's seated names, the roster's, then the built-in
+        ones (a seat, not a person), each once as :func:`~companion.roster.name_key` compares them."""
+        offered: dict[str, str] = {}
+        for name in [*self._seated, *self._player_names(), *self._seat_names[self.lang]]:
+            offered.setdefault(name_key(name), name)
+        return list(offered.values())
+
+    def offer_seated_names(self, names: Sequence[str]) -> None:
+        """An event seats ``names`` at this table: offered first from now on (an open setup form at once)."""
+        self._seated = list(names)
+        if self._stack and isinstance(self.top, SetupForm):
+            self.top.offer_names()
+            self._refresh()
 
     def game_class(self, game_id: str) -> type[Game[Any]]:
         return game_class(game_id)

@@ -440,6 +440,11 @@ class SetupForm(Screen):
         self.row = 0
         self._rebuild()
 
+    def offer_names(self) -> None:
+        """The names on offer changed (an event's seating arrived): fill the seats afresh from them."""
+        self.names = []
+        self._rebuild()
+
     def _rebuild(self) -> None:
         """Refill the rows that depend on the game and the player count, keeping what still applies."""
         cls = self.app.game_class(self.game.value)

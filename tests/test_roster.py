@@ -107,3 +107,24 @@ def test_the_setup_form_offers_the_roster_first_and_a_started_game_reorders_it(t
         assert roster.names() == ["Alice", "山田花子", "Bob"]
     finally:
         device.close()
+
+
+def test_seated_names_arriving_fill_an_untouched_form_and_keep_a_chosen_name(tmp_path):
+    Roster(tmp_path).add("Zoë")
+    device = VirtualDevice(tmp_path)
+    try:
+        app = device.app
+        form = app.top
+        seat_1 = form.names[0]
+        app.offer_seated_names(["Alice", "Bob", "Carol", "Dan"])
+        assert form.names[0] is seat_1 and [c.value for c in form.names[:5]] == ["Alice", "Bob", "Carol", "Dan", "Zoë"]
+        device.press(KeyEvent(Key.DOWN))
+        device.press(KeyEvent(Key.DOWN))
+        device.press(KeyEvent(Key.LEFT))  # seat 1: the last name on offer, chosen here
+        chosen = seat_1.value
+        app.offer_seated_names(["Eve", "Fay", "Gus", "Hal"])
+        assert seat_1.value == chosen and seat_1.options[:4] == ["Eve", "Fay", "Gus", "Hal"]
+        app.offer_seated_names([])  # the list taken back: the roster, then the built-in names
+        assert seat_1.options[:3] == ["Zoë", "Aki", "Ben"]
+    finally:
+        device.close()

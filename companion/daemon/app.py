@@ -84,6 +84,13 @@ class LinkChanged:
         self.mark = mark
 
 
+class SeatingChanged:
+    """Posted by event mode's publisher thread: the names the event seats at this table."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+
+
 class Device:
     """The running device: the loop, the UI app, the display and the store, wired together."""
 
@@ -146,6 +153,10 @@ class Device:
         """Event mode's link status changed; safe from the publisher's thread (the loop draws it)."""
         self.loop.post(LinkChanged(status.mark))
 
+    def seating_changed(self, names: Sequence[str]) -> None:
+        """The event seats ``names`` at this table (none: no list); safe from the publisher's thread."""
+        self.loop.post(SeatingChanged(names))
+
     def run(self) -> None:
         """Serve until stopped (SIGTERM, SIGINT or a finished script)."""
         with stop_on_signals(self.loop):
@@ -178,6 +189,9 @@ class Device:
         elif isinstance(event, LinkChanged):
             self.app.show_status_mark(event.mark)
             self._show()  # a dim display shows the mark too; a blank one shows it when woken
+        elif isinstance(event, SeatingChanged):
+            self.app.offer_seated_names(event.names)
+            self._show()
 
     def _on_timer(self) -> None:
         self._timer = None
@@ -435,7 +449,8 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
         # None (and no network) without [event]; with it, the link's mark goes to the screen's corner
-        events = start_event_mode(config.sections, store, on_status=device.link_changed)
+        events = start_event_mode(config.sections, store, on_status=device.link_changed,
+                                  on_seating=device.seating_changed)
         if events is not None:
             cleanup.callback(events.close)
         _serve(options, script, board, device, display, screen)

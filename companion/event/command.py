@@ -160,6 +160,8 @@ def _run(args: argparse.Namespace, stop: threading.Event, reload: threading.Even
                 reload.clear()
                 if args.seating is not None:
                     print(reload_seating(board, args.seating), file=sys.stderr, flush=True)
+                    if scoreboard.connected.is_set():  # else the next connection publishes it
+                        scoreboard.publish_seating()
             if not args.quiet and board.version != seen:
                 seen = show()
         if not args.quiet:

@@ -30,7 +30,7 @@ from companion.event.board import MAX_TABLES, Board
 from companion.event.config import Broker, Topics
 from companion.event.state import BoardState, safe_name
 from companion.event.text import columns, fit, spreadsheet_safe
-from companion.event.wire import MAX_MESSAGE, decode_journal, decode_status, resend_message
+from companion.event.wire import MAX_MESSAGE, decode_journal, decode_status, resend_message, seating_message
 from companion.storage import atomic_replace
 from companion.text import printable
 
@@ -64,6 +64,8 @@ class Scoreboard:
         self.received: collections.Counter[str] = collections.Counter()  # messages per table, kept or not
         self.resent: collections.Counter[str] = collections.Counter()  # resend requests per table
         self._saved_at = float("-inf")
+        self._seated: set[str] = set()  # tables whose seating message is on the broker
+        self._seating_lock = threading.Lock()  # paho's thread (on connect) and a reload publish it
         self._check_every = check_every
         self._stop = threading.Event()
         self._checker = threading.Thread(target=self._check_gaps, name="scoreboard-gaps", daemon=True)
@@ -112,6 +114,19 @@ class Scoreboard:
         client.subscribe([(self.topics.every_table("journal"), 1), (self.topics.every_table("status"), 1)])
         self.connected.set()
         self.board.set_broker_down(None)
+        self.publish_seating()
+
+    def publish_seating(self) -> None:
+        """Each table's seated names, retained on ``.../seating`` (its device offers them first); a table
+        the list no longer seats has its message cleared. Nothing without a seating list."""
+        seating = self.board.seating
+        with self._seating_lock:
+            tables = dict(seating.names) if seating is not None else {}
+            for table, names in tables.items():
+                self.client.publish(self.topics.table(table, "seating"), seating_message(names), qos=1, retain=True)
+            for table in self._seated - set(tables):
+                self.client.publish(self.topics.table(table, "seating"), b"", qos=1, retain=True)
+            self._seated = set(tables)
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
         if self.connected.is_set():

@@ -438,12 +438,19 @@ class SetupForm(Screen):
         self.names: list[Choice] = []
         self.extra: list[Choice] = []
         self.row = 0
+        self.named = False  # whether a seat's name was chosen here (then new names on offer keep it)
         self._rebuild()
 
     def offer_names(self) -> None:
-        """The names on offer changed (an event's seating arrived): fill the seats afresh from them."""
-        self.names = []
+        """The names on offer changed (an event's seating arrived): the seats take the first of them,
+        unless a name was already chosen here."""
+        before = self.names
+        if not self.named:
+            self.names = []
         self._rebuild()
+        for old, new in zip(before, self.names, strict=False):  # the same rows, so a cursor on one stays
+            old.options, old.labels, old.index = new.options, new.labels, new.index
+        self.names[: len(before)] = before[: len(self.names)]
 
     def _rebuild(self) -> None:
         """Refill the rows that depend on the game and the player count, keeping what still applies."""
@@ -499,6 +506,7 @@ class SetupForm(Screen):
                 self.app.open_menu()
 
     def _cycle(self, choice: Choice, step: int) -> None:
+        self.named = self.named or choice in self.names
         taken = {c.value for c in self.names if c is not choice}
         for _ in choice.options:
             choice.index = (choice.index + step) % len(choice.options)

@@ -95,7 +95,8 @@ class MockTable:
 
     def connect(self) -> None:
         self.publisher = Publisher(self.config, self.state, client_id=f"table-{self.table}",
-                                   on_status=self.device.device.link_changed).start()
+                                   on_status=self.device.device.link_changed,
+                                   on_seating=self.device.device.seating_changed).start()
         self.device.device.store.on_journalled.append(self.publisher.wake)
 
     def disconnect(self) -> None:

@@ -1,0 +1,117 @@
+"""The organiser's seating list reaches the devices (retained, one message per table, behind the
+documented ACL) and their setup forms offer exactly those names first; the standings add them up."""
+
+from __future__ import annotations
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from companion.event.board import Board
+from companion.event.config import Topics, parse_broker
+from companion.event.mosquitto import write_password_file
+from companion.event.names import parse_seating
+from companion.event.scoreboard import Scoreboard
+from companion.event.wire import seating_message
+from tests.event.conftest import EVENT, SETTLE, MockTable, has_every_line, settle
+from tests.event.test_event_broker import wait_for
+from tests.event.test_event_security import CONF, PASSWORDS, event_acl, raw_client
+
+SEATING = "3: Alice, Bob, 山田花子, Dan\n4: Eve, Fay, Gus, Hal\n"
+SEATED = {"3": ["Alice", "Bob", "山田花子", "Dan"], "4": ["Eve", "Fay", "Gus", "Hal"]}
+
+
+@pytest.fixture
+def event(start_broker, tmp_path):
+    """A broker with the documented ACL and accounts; ``start(seating)`` starts the scoreboard."""
+    passwords = tmp_path / "passwd"
+    write_password_file(passwords, PASSWORDS)
+    for user, password in PASSWORDS.items():
+        (tmp_path / f"{user}.pw").write_text(password + "\n")
+    broker = start_broker(password_file=passwords, acl_file=event_acl(tmp_path), documented=CONF)
+    started: list[object] = []
+
+    def start(seating: str | None) -> Scoreboard:
+        account = parse_broker(broker.url, username="scoreboard", password_file=str(tmp_path / "scoreboard.pw"))
+        board = Board(seating=parse_seating(seating, "seats.txt") if seating else None)
+        scoreboard = Scoreboard(account, Topics("companion", EVENT), board, check_every=0.1).start()
+        started.append(scoreboard)
+        assert scoreboard.connected.wait(SETTLE)
+        return scoreboard
+
+    def table(number: str) -> MockTable:
+        made = MockTable(tmp_path, number, broker.url, seed=int(number), username=number,
+                         password_file=str(tmp_path / f"{number}.pw"))
+        started.append(made)
+        return made
+
+    yield broker, start, table
+    for each in reversed(started):
+        each.close()  # type: ignore[attr-defined]
+
+
+def offered(table: MockTable, count: int) -> list[str]:
+    """The first ``count`` names the table's setup form offers, once its loop took what arrived."""
+    table.device.device.loop.run_until_idle()
+    return list(table.device.app.top.names[0].options[:count])
+
+
+def online(table: MockTable) -> bool:
+    return table.publisher is not None and table.publisher.status.state == "online"
+
+
+def test_each_device_offers_its_tables_seated_names_first_and_the_standings_add_them_up(event):
+    broker, start, table = event
+    forger = raw_client(broker.url, "3", PASSWORDS["3"])
+    try:  # table 3 may neither seat people at table 4 nor change its own list: the broker drops both
+        for target in ("3", "4"):
+            forger.publish(Topics("companion", EVENT).table(target, "seating"), seating_message(["Mallory"]),
+                           qos=1, retain=True).wait_for_publish(SETTLE)
+    finally:
+        forger.loop_stop()
+        forger.disconnect()
+    scoreboard = start(SEATING)
+    three, four = table("3"), table("4")
+    for device in (three, four):
+        wait_for(lambda device=device: offered(device, 4) == SEATED[device.table], f"table {device.table}'s names")
+        form = device.device.app.top
+        assert [choice.value for choice in form.names[:4]] == SEATED[device.table]
+        assert "Mallory" not in form.names[0].options
+        assert form.names[0].options[4:6] == ["Aki", "Ben"]  # the built-in names stay, after them
+    for device in (three, four):
+        device.new_game("tezuma")
+        assert device.device.game.setup.players == tuple(SEATED[device.table])
+        device.play()
+    board = scoreboard.board
+    settle(board, has_every_line(board, [three, four]), "both games")
+    assert sorted(row.shown for row in board.standings()) == sorted(SEATED["3"] + SEATED["4"])
+
+
+def test_a_table_the_list_no_longer_seats_is_told_and_falls_back_to_the_built_in_names(event):
+    _, start, table = event
+    scoreboard = start(SEATING)
+    three = table("3")
+    wait_for(lambda: offered(three, 4) == SEATED["3"], "table 3's names")
+    scoreboard.board.set_seating(parse_seating("4: Eve, Fay, Gus, Hal", "seats.txt"))
+    scoreboard.publish_seating()
+    wait_for(lambda: offered(three, 4) == ["Aki", "Ben", "Chie", "Dai"], "table 3's names taken back")
+
+
+def test_a_device_that_never_received_a_list_offers_the_built_in_names(event):
+    broker, start, table = event
+    start(None)
+    three = table("3")
+    wait_for(lambda: online(three), "table 3 online")
+    seen: list[mqtt.MQTTMessage] = []  # the broker holds no seating message for it: nothing arrived
+    auditor = raw_client(broker.url, "auditor", PASSWORDS["auditor"])
+    auditor.on_message = lambda _c, _u, message: seen.append(message)
+    auditor.subscribe(Topics("companion", EVENT).every_table("seating"), qos=1)
+    auditor.subscribe(Topics("companion", EVENT).table("3", "status"), qos=1)
+    try:
+        wait_for(lambda: any(m.topic.endswith("/status") for m in seen), "table 3's retained status")
+    finally:
+        auditor.loop_stop()
+        auditor.disconnect()
+    assert not any(m.topic.endswith("/seating") for m in seen)
+    assert offered(three, 4) == ["Aki", "Ben", "Chie", "Dai"]
+    three.new_game("tezuma")
+    assert three.device.game.setup.players == ("Aki", "Ben", "Chie", "Dai")

@@ -52,6 +52,7 @@ from companion.text import LANGUAGES
 from companion.ui.app import App
 
 if TYPE_CHECKING:
+    from companion.daemon.page import TablePageServer
     from companion.event.publisher import LinkStatus
 
 log = logging.getLogger(__name__)
@@ -104,6 +105,7 @@ class Device:
         notifier: Notifier | None = None,
         settings_override: Mapping[str, Any] | None = None,
         buzzers: BuzzerArbiter | None = None,
+        page_url: str | None = None,
     ) -> None:
         self.store = store
         self.display = display
@@ -124,10 +126,12 @@ class Device:
             on_settings=self._save_settings,
             table_facts=store.table_facts,
             player_names=store.roster_names,
+            page_url=page_url,
             buzzers=buzzers,
         )
         self.startup_messages = recovered.messages + store.notices
         self._show_notices(recovered.messages)
+        self.on_settings: list[Callable[[], None]] = []  # told after the menu changed a setting
         self._shown_version = -1
         self._shown_state = ""
         self._timer: Timer | None = None
@@ -232,6 +236,8 @@ class Device:
         self.settings = settings
         self._shown_state = ""  # contrast may have changed: apply it on the next show, saved or not
         self.store.save_settings(settings)
+        for listener in self.on_settings:
+            listener()
 
 
 # --- the command line ----------------------------------------------------------------------
@@ -305,6 +311,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--save-frame-scale", type=int, default=SAVE_FRAME_SCALE, metavar="1-16",
                         help=f"with --save-frame: each pixel of the panel as NxN pixels (default {SAVE_FRAME_SCALE},"
                              " as README's pictures; 1 for the panel's own 128x64)")
+    parser.add_argument(
+        "--web",
+        metavar="[HOST:]PORT",
+        help="serve the table page (score sheet, chart, tricks, the record; read only) on PORT, on 127.0.0.1 "
+        "unless HOST is given (0.0.0.0: the room's network; docs/pi-setup.md says what that exposes)",
+    )
     parser.add_argument("--seed", type=int, help="seed for the device's random draws (default: from the OS)")
     parser.add_argument(
         "--check",
@@ -326,7 +338,7 @@ def resolve_options(args: argparse.Namespace, config: RunConfig) -> argparse.Nam
     for name, setting in SETTINGS.items():
         if not setting.luma and getattr(merged, name, None) is None:
             setattr(merged, name, config.get(name))
-    for name in ("language", "contrast", "page_address_offset", "buzzers"):
+    for name in ("language", "contrast", "page_address_offset", "buzzers", "web"):
         value = getattr(merged, name)
         if value is not None:  # config.toml's values were checked as it was read; this checks ours
             SETTINGS[name].check(name, value, f"--{name.replace('_', '-')}")
@@ -443,9 +455,14 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
                     if getattr(options, name) is not None}
         store = Store(root)
         buzzers = BuzzerArbiter() if options.buzzers or options.keypad_buzzers else None
+        page = _start_page(options.web, root) if options.web else None
+        if page is not None:
+            cleanup.callback(page.stop)
         device = Device(store, display, rng=random.Random(options.seed), notifier=Notifier.from_environ(),
-                        settings_override=override, buzzers=buzzers)
+                        settings_override=override, buzzers=buzzers, page_url=page.phone_url if page else None)
         cleanup.callback(device.close)
+        if page is not None:
+            _follow(page, device)
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
         # None (and no network) without [event]; with it, the link's mark goes to the screen's corner
@@ -460,6 +477,26 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
             except OSError as err:
                 raise ConfigError(f"--save-frame {options.save_frame}: cannot write it: {err.strerror}") from None
     return 0
+
+
+def _start_page(web: str, root: Path) -> TablePageServer:
+    """The table page's server, bound (a busy port is a ConfigError now); imported only here, so a
+    device without --web never loads it."""
+    from companion.daemon.page import start_table_page
+
+    page = start_table_page(web, root)
+    print(f"companion: table page on {page.url} (phones open {page.phone_url})", file=sys.stderr)
+    return page
+
+
+def _follow(page: TablePageServer, device: Device) -> None:
+    """The page follows every journalled line and the device's language, and starts serving."""
+    view = page.view
+    view.lang = lambda: device.app.lang
+    device.store.on_journalled.append(view.wake)
+    device.on_settings.append(view.wake)
+    view.wake()
+    page.serve_in_thread()
 
 
 def _state_root(options: argparse.Namespace, script: str | None, cleanup: ExitStack) -> Path:

@@ -43,6 +43,7 @@ from companion.ui.screens import (
     GameUI,
     HistoryScreen,
     Menu,
+    QrScreen,
     ResumeOffer,
     Screen,
     SettingsScreen,
@@ -85,6 +86,7 @@ class App:
         on_settings: Callable[[Settings], None] = _ignore,
         table_facts: Callable[[str], Mapping[str, Any]] = lambda game_id: {},
         player_names: Callable[[], Sequence[str]] = tuple,
+        page_url: str | None = None,
         dim_after: float = DIM_AFTER_S,
         off_after: float = OFF_AFTER_S,
         buzzers: BuzzerArbiter | None = None,
@@ -97,6 +99,7 @@ class App:
         self.face = typeface or Typeface.find()
         self._seat_names = load_seat_names()
         self._player_names = player_names  # the roster, most recently used first
+        self.page_url = page_url  # the table page's address when the device serves it (run --web)
         self._seated: list[str] = []  # the names an event seats at this table, once it said them
         self._on_new_game = on_new_game
         self._on_resume = on_resume
@@ -309,6 +312,9 @@ class App:
                     (self.t("menu.undo"), self.offer_undo),
                 ]
             listed.append((self.t("menu.settings"), lambda: self.open(SettingsScreen(self))))
+            if self.page_url is not None:
+                url = self.page_url
+                listed.append((self.t("menu.page"), lambda: self.open(QrScreen(self, url))))
             if ui is not None:
                 listed.append((self.t("menu.new_game"), self._confirm_new_game))
             return listed

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from companion.errors import IllegalAction
 from companion.keys import ARROWS, DIGITS, JOYSTICK_KEYS, LETTERS, Key, KeyEvent
 from companion.settings import CONTRAST_RANGE
-from companion.ui.canvas import ROWS, WIDTH, Canvas
+from companion.ui.canvas import HEIGHT, ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, as_joystick, typed
 from companion.ui.picker import Grid
 
@@ -410,6 +410,37 @@ class ResumeOffer(Screen):
             self.on_resume()
         elif event.key is Key.BACK:
             self.app.new_game_form()
+
+
+class QrScreen(Screen):
+    """The table page's address as a QR code a phone's camera opens (left), and as text (right).
+
+    Modules are 2x2 pixels when the code fits the panel's height that way (any address of an IPv4
+    host and port does: version 2, 25 modules), else 1x1; the lit margin is two modules.
+    """
+
+    QUIET = 2  # modules of lit margin: the panel's dark edge is no quiet zone
+
+    def __init__(self, app: Host, url: str) -> None:
+        super().__init__(app)
+        import segno  # only when a page is served and its screen opened
+
+        self.url = url
+        self.modules = [list(line) for line in segno.make_qr(url, error="m").matrix]
+
+    def draw(self, canvas: Canvas) -> None:
+        span = len(self.modules) + 2 * self.QUIET
+        scale = 2 if span * 2 <= HEIGHT else 1
+        size = span * scale
+        top = (HEIGHT - size) // 2
+        width = canvas.matrix(0, top, self.modules, scale, self.QUIET)
+        text_x = width + 3
+        room = WIDTH - text_x
+        canvas.text(0, self.t("qr.title"), x=text_x, width=room)
+        lines = canvas.face.wrap(self.url.removeprefix("http://"), room)
+        for row, line in enumerate(lines[: ROWS - 2], start=1):
+            canvas.text(row, line, x=text_x, width=room)
+        canvas.text(ROWS - 1, self.t("qr.hint"), x=text_x, width=room)
 
 
 @dataclass

@@ -430,19 +430,9 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     if config.path is not None and not args.check:
         log.info("options from %s", config.path)
     options = resolve_options(args, config)
-    event = event_config(config.sections)  # a wrong [event] stops here, before anything is opened
-    if event is not None:
-        event.broker.check_ca_file()
     if options.verbose:
         logging.getLogger("companion").setLevel(logging.DEBUG)
-    script = None
-    if options.keys is not None:  # read and parsed now, so a bad script stops nothing half-started
-        script = read_text_file(options.keys, "key script", limit=MAX_SCRIPT_BYTES)
-        parse_script(script, str(options.keys))
-    board = load_board(options.board or DEFAULT_BOARD)
-    if options.buzzers is not None:
-        check_buzzers_free(parse_buzzer_pins(options.buzzers), board)
-    luma_args = _display_args(options, board, [*config.luma_argv(), *luma_argv])
+    script, board, luma_args = _checked_parts(options, config, luma_argv)
     if options.check:  # what the service would run with, without touching the panel it may be driving
         source = f"options from {config.path}" if config.path is not None else "no config.toml"
         print(f"companion: all is right ({source}): board {board.name}, display {luma_args.display}"
@@ -477,6 +467,23 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
             except OSError as err:
                 raise ConfigError(f"--save-frame {options.save_frame}: cannot write it: {err.strerror}") from None
     return 0
+
+
+def _checked_parts(options: argparse.Namespace, config: RunConfig,
+                   luma_argv: Sequence[str]) -> tuple[str | None, Board, argparse.Namespace]:
+    """Everything a run needs read and checked before anything opens: [event], the key script,
+    the board with its buzzer pins, and luma's display options."""
+    event = event_config(config.sections)  # a wrong [event] stops here, before anything is opened
+    if event is not None:
+        event.broker.check_ca_file()
+    script = None
+    if options.keys is not None:  # read and parsed now, so a bad script stops nothing half-started
+        script = read_text_file(options.keys, "key script", limit=MAX_SCRIPT_BYTES)
+        parse_script(script, str(options.keys))
+    board = load_board(options.board or DEFAULT_BOARD)
+    if options.buzzers is not None:
+        check_buzzers_free(parse_buzzer_pins(options.buzzers), board)
+    return script, board, _display_args(options, board, [*config.luma_argv(), *luma_argv])
 
 
 def _start_page(web: str, root: Path) -> TablePageServer:

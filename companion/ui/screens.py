@@ -437,7 +437,8 @@ class QrScreen(Screen):
         text_x = width + 3
         room = WIDTH - text_x
         canvas.text(0, self.t("qr.title"), x=text_x, width=room)
-        lines = canvas.face.wrap(self.url.removeprefix("http://"), room)
+        host, colon, port = self.url.removeprefix("http://").rpartition(":")  # the port on a line of its own
+        lines = [*canvas.face.wrap(host, room), colon + port] if colon else canvas.face.wrap(port, room)
         for row, line in enumerate(lines[: ROWS - 2], start=1):
             canvas.text(row, line, x=text_x, width=room)
         canvas.text(ROWS - 1, self.t("qr.hint"), x=text_x, width=room)

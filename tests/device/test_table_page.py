@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 import random
+import socket
 import subprocess
 import sys
 import time
@@ -185,3 +186,29 @@ def test_the_device_loads_no_page_code_unless_asked():
             " or m.startswith('http.server')))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert loaded.stdout.strip() == ""
+
+
+@pytest.mark.parametrize(("argv", "toml", "said"), [
+    (["--web", "80800"], "", "--web: web: '80800' is not [HOST:]PORT"),
+    (["--web", "host:"], "", "--web: web: 'host:' is not [HOST:]PORT"),
+    ([], 'web = "8080x"\n', "web: '8080x' is not [HOST:]PORT"),
+    (["--web", "0.0.0.0:8080"], "", "all is right"),
+])
+def test_run_check_says_what_is_wrong_with_the_pages_address(tmp_path, capsys, argv, toml, said):
+    config = tmp_path / "config.toml"
+    config.write_text(toml, encoding="utf-8")
+    code = companion(["run", "--mock", "--check", "--config-toml", str(config), *argv])
+    err = capsys.readouterr().err
+    assert said in err and code == (0 if said == "all is right" else 2)
+
+
+def test_a_port_already_taken_stops_the_start_in_one_line(tmp_path, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        script = tmp_path / "none.keys"
+        script.write_text("", encoding="utf-8")
+        code = companion(["run", "--mock", "--state-dir", str(tmp_path / "state"), "--web", str(port), "--keys",
+                          str(script), "--exit-when-done"])
+    assert code == 2 and f"--web {port}: cannot serve there" in capsys.readouterr().err

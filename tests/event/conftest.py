@@ -3,7 +3,7 @@
 Where mosquitto (or Chromium, for the page test) is not installed these tests skip and say so.
 With ``COMPANION_EVENT_TESTS=required`` (set by .ci/run, which installs mosquitto: a service the tests
 need is the one thing CI may install beyond the README's commands) a missing broker fails instead;
-the page test still only skips without Chromium, which nothing installs for it.
+CI installs Chromium too and sets ``COMPANION_BROWSER_TESTS=required`` (tests/event/chromium.py).
 """
 
 from __future__ import annotations

@@ -354,7 +354,8 @@ function tricks(d) {
   });
   document.getElementById("tricks").replaceChildren(...blocks);
   const last = d.summary.deals.flatMap(deal => deal.tricks).pop();
-  document.getElementById("last").textContent = last ? last.cards.map(c => play(d, c)).join(", ") + " \u2192 " + last.reason : "-";
+  const decided = last ? last.cards.map(c => play(d, c)).join(", ") + " \u2192 " + last.reason : "-";
+  document.getElementById("last").textContent = decided;
   const down = d.in_progress.map(c => play(d, c));
   document.getElementById("trick").textContent = down.length ? down.join(", ") : "-";
   const pending = d.summary.pending;

@@ -24,7 +24,7 @@ def device_and_page(tmp_path):
     view = TableView(tmp_path / "state").start()
     device.device.store.on_journalled.append(view.wake)
     server = TablePageServer(("127.0.0.1", 0), view).serve_in_thread()
-    yield device, view, server
+    yield device, view, server  # the view too: a test may read what the page was sent
     server.stop()
     device.close()
 
@@ -40,7 +40,7 @@ def test_the_page_draws_the_sheet_and_a_point_per_seat_per_deal_and_follows_the_
     needs_chromium()
     from companion.sim import table_model
 
-    device, view, server = device_and_page
+    device, _, server = device_and_page
     start(device, "irohanihohedo")
     game, rng = device.game, random.Random(4)
     model = table_model(game, rng, 0.4)

@@ -40,6 +40,7 @@ from companion.text import Catalog
 log = logging.getLogger(__name__)
 
 MAX_CONNECTIONS = 16  # phones at one table, with room for reloads and downloads
+GATHER = 0.1  # seconds a wake waits for the lines that follow it: the page is still live within a second
 READ_LIMIT = 1 << 20  # bytes read from the journal per pass: a whole game is a few dozen KiB
 LABELS = ("title", "none", "sheet", "deal", "total", "chart", "trick", "last", "tricks", "waiting", "record", "live",
           "reconnecting", "read_only")
@@ -161,6 +162,8 @@ class TableView:
         while True:
             with self._cond:
                 self._cond.wait_for(lambda: self._woken or self.closed)
+                # the lines of a burst of presses are read together, after it, not between its presses
+                self._cond.wait_for(lambda: self.closed, GATHER)
                 if self.closed:
                     return
                 self._woken = False

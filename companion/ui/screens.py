@@ -415,8 +415,9 @@ class ResumeOffer(Screen):
 class QrScreen(Screen):
     """The table page's address as a QR code a phone's camera opens (left), and as text (right).
 
-    Modules are 2x2 pixels when the code fits the panel's height that way (any address of an IPv4
-    host and port does: version 2, 25 modules), else 1x1; the lit margin is two modules.
+    Modules are 2x2 pixels when the code fits the panel's height that way, else 1x1; the lit margin
+    is two modules. Error correction is the strongest that keeps the smallest version (at least L), so
+    every ``http://<IPv4>:<port>/`` is version 2 (25 modules, 58 pixels with the margin).
     """
 
     QUIET = 2  # modules of lit margin: the panel's dark edge is no quiet zone
@@ -426,7 +427,7 @@ class QrScreen(Screen):
         import segno  # only when a page is served and its screen opened
 
         self.url = url
-        self.modules = [list(line) for line in segno.make_qr(url, error="m").matrix]
+        self.modules = [list(line) for line in segno.make_qr(url, error="l", boost_error=True).matrix]
 
     def draw(self, canvas: Canvas) -> None:
         span = len(self.modules) + 2 * self.QUIET

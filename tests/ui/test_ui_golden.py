@@ -181,7 +181,7 @@ def test_the_table_pages_address_as_a_qr_code() -> None:
     assert app.top.items[4] == "Table page (QR)"
     image = keys(app, "DOWN", "DOWN", "DOWN", "DOWN", "OK").render()
     check_golden(image, "table-page-qr", docs=True)
-    modules = segno.make_qr(url, error="m").matrix
+    modules = segno.make_qr(url, error="l", boost_error=True).matrix
     quiet, scale, top = 2, 2, (64 - (len(modules) + 4) * 2) // 2
     drawn = [[image.getpixel(((column + quiet) * scale, top + (row + quiet) * scale)) == 0
               for column in range(len(modules))] for row in range(len(modules))]

@@ -8,13 +8,12 @@ import pytest
 
 from companion.event.board import Board
 from companion.event.config import Topics, parse_broker
-from companion.event.mosquitto import write_password_file
 from companion.event.names import parse_seating
 from companion.event.scoreboard import Scoreboard
 from companion.event.wire import seating_message
 from tests.event.conftest import EVENT, SETTLE, MockTable, has_every_line, settle
 from tests.event.test_event_broker import wait_for
-from tests.event.test_event_security import CONF, PASSWORDS, event_acl, raw_client
+from tests.event.test_event_security import PASSWORDS, documented_broker, raw_client
 
 SEATING = "3: Alice, Bob, 山田花子, Dan\n4: Eve, Fay, Gus, Hal\n"
 SEATED = {"3": ["Alice", "Bob", "山田花子", "Dan"], "4": ["Eve", "Fay", "Gus", "Hal"]}
@@ -23,11 +22,7 @@ SEATED = {"3": ["Alice", "Bob", "山田花子", "Dan"], "4": ["Eve", "Fay", "Gus
 @pytest.fixture
 def event(start_broker, tmp_path):
     """A broker with the documented ACL and accounts; ``start(seating)`` starts the scoreboard."""
-    passwords = tmp_path / "passwd"
-    write_password_file(passwords, PASSWORDS)
-    for user, password in PASSWORDS.items():
-        (tmp_path / f"{user}.pw").write_text(password + "\n")
-    broker = start_broker(password_file=passwords, acl_file=event_acl(tmp_path), documented=CONF)
+    broker = documented_broker(start_broker, tmp_path)
     started: list[object] = []
 
     def start(seating: str | None) -> Scoreboard:

@@ -14,7 +14,7 @@ import random
 
 from companion.carddata import printed_cards
 from companion.engine.base import Answer
-from companion.games.irohanihohedo import Irohanihohedo, deck_mask
+from companion.games.irohanihohedo.rules import Irohanihohedo, deck_mask
 from companion.session import Session
 from companion.ui import App, presses_for
 

@@ -1,6 +1,6 @@
 """Key presses per entry and display bytes per press, for every game with a simulated table.
 
-Run: python bench/presses.py [--games N] [--seed S] [--input joystick|keypad] [--table random|people]
+Run: python bench/presses.py [--games N] [--seed S] [--input joystick|keypad|numpad] [--table random|people]
 [--game ID] [--bound] [--facts-known]. Prints one line per game, player count, input and table;
 asserts nothing.
 
@@ -20,7 +20,11 @@ the table it is 7 entries; the record merely stores the row whole because the NP
 whole. The first figure, the row as one entry, stays the headline; the presses are the same.
 
 Inputs: ``joystick`` is the 5-way joystick (the on-board buttons and the seven-key Pico keypad
-press the same keys); ``keypad`` is the 4x4 card keypad (companion/ui/keypad.py). Tables:
+press the same keys); ``keypad`` is the 4x4 card keypad (companion/ui/keypad.py); ``numpad`` a USB
+numeric keypad (companion/hw/numpad.py): the card keypad's plan typed on its 17 keys, each key pressed
+and released (held past the hold time where the plan holds it) as the input layer reports it and
+decoded as the device decodes it, so a key the numeric keypad lacked, or a decoding that typed
+something else, would fail the line. Tables:
 ``random`` plays any legal card of its real hand alike; ``people`` follows suit as every table
 does and plays its highest or lowest card half the time (companion/sim: PeopleRandom). The screens
 never see the simulated hands: the start of every picker comes from what the table has seen.
@@ -53,6 +57,7 @@ from typing import Any
 
 from companion.carddata import facts_for, set_fact
 from companion.engine.base import Answer, Game
+from companion.hw.numpad import NUMPAD_KEYS, PRINTED_KEYS, NumpadDecoder
 from companion.keys import KeyEvent
 from companion.registry import game_class
 from companion.session import Session
@@ -60,6 +65,8 @@ from companion.sim import TABLE_KINDS, random_game, simulated_game_ids, table_ra
 from companion.ui import App
 from companion.ui.picker import Grid
 from companion.ui.planner import LAYOUTS, enter_by_keys
+
+INPUTS = (*LAYOUTS, "numpad")
 
 FULL_FRAME = 1024
 PAGE = 128  # bytes in one 8-pixel page of a 128-pixel-wide panel
@@ -80,6 +87,27 @@ class PageCounter:
         after = self.app.render().tobytes()
         self.pages += changed_pages(self.picture, after)
         self.picture = after
+
+
+NUMPAD_CODES = {NUMPAD_KEYS[code]: code for code in PRINTED_KEYS.values()}
+"""The numeric-keypad key that types each card-keypad key."""
+
+
+class NumpadHand:
+    """Types planned card-keypad keys on a numeric keypad: key-down, key-up (a second later for a
+    held key), through the device's decoder, into the app."""
+
+    def __init__(self, app: App) -> None:
+        self.app, self.decoder, self.now = app, NumpadDecoder(), 0.0
+
+    def __call__(self, event: KeyEvent) -> None:
+        code = NUMPAD_CODES[event.key]
+        self.now += 2.0
+        released = self.now + (1.0 if event.long else 0.1)
+        typed = self.decoder.feed(code, 1, self.now) + self.decoder.feed(code, 0, released)
+        if typed != [event]:
+            raise ValueError(f"the numeric keypad typed {typed!r} for {event!r}")
+        self.app.handle(event)
 
 
 SECOND = 10_000  # the seed offset of a device's second game (--facts-known)
@@ -116,9 +144,13 @@ def figures(game_id: str, players: int, layout: str, table: str, games: int, see
     presses = entries = card_entries = pages = asked = 0
     for played, app in measured(game_id, players, layout, table, games, seed, facts_known):
         counter = PageCounter(app)
+        hand = NumpadHand(app)
         for action in played.actions:
             one_by_one = getattr(app.screens[0], "confirms_each_card", False)
-            presses += enter_by_keys(app, action, layout, counter)
+            if layout == "numpad":
+                presses += enter_by_keys(app, action, "keypad", counter, press=hand)
+            else:
+                presses += enter_by_keys(app, action, layout, counter)
             entries += 1
             asked += isinstance(action, Answer)
             card_entries += len(action.cards) if one_by_one else 1
@@ -166,8 +198,9 @@ def bound(game_id: str, players: int, table: str, games: int, seed: int, facts_k
     known = ", facts known" if facts_known else ""
     if not floors:
         return f"{game_id} {players}p bound {table}{known}: no card is picked from a grid"
-    return (f"{game_id} {players}p bound {table}{known}: at least {sum(floors) / len(floors):.2f} presses per card"
-            f" on any four-arrow picker, the suit told for free; this one {picked / len(floors):.2f}"
+    floor, this_one = sum(floors) / len(floors), picked / len(floors)
+    return (f"{game_id} {players}p bound {table}{known}: at least {floor:.2f} presses per card"
+            f" on any four-arrow picker, the suit told for free; this one {this_one:.2f}, gap {this_one - floor:.2f}"
             f" ({len(floors)} cards)")
 
 
@@ -175,7 +208,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--input", choices=LAYOUTS, action="append", help="default: both")
+    parser.add_argument("--input", choices=INPUTS, action="append", help="default: all three")
     parser.add_argument("--table", choices=TABLE_KINDS, action="append", help="default: both")
     parser.add_argument("--game", choices=simulated_game_ids(), action="append", help="default: every game")
     parser.add_argument("--bound", action="store_true", help="also print the floor for a four-arrow picker")
@@ -186,7 +219,7 @@ def main() -> None:
     for game_id in args.game or simulated_game_ids():
         cls = game_class(game_id)
         for players in sorted({cls.min_players, cls.max_players}):
-            for layout in args.input or LAYOUTS:
+            for layout in args.input or INPUTS:
                 for table in args.table or TABLE_KINDS:
                     for known in second:
                         print(figures(game_id, players, layout, table, args.games, args.seed, known), flush=True)

@@ -19,10 +19,10 @@ from typing import Any
 from presses import PageCounter  # bench/ is on sys.path when run as a script
 
 from companion.carddata import printed_cards
-from companion.games.tourney import NpcRow, Play, Predict, Tourney
+from companion.games.tourney.rules import NpcRow, Play, Predict, Tourney
+from companion.games.tourney.table import TourneyTable
 from companion.session import Session
 from companion.sim import table_model
-from companion.sim.tourney import TourneyTable
 from companion.ui import App
 from companion.ui.planner import enter_by_keys
 

@@ -17,10 +17,10 @@ import random
 import time
 from typing import Any, cast
 
-from companion.games.zenjidou import ROUND_RULES, Zenjidou
+from companion.games.zenjidou.rules import ROUND_RULES, Zenjidou
+from companion.games.zenjidou.table import ZenjidouTable
 from companion.session import Session
 from companion.sim import new_random_game
-from companion.sim.zenjidou import ZenjidouTable
 from companion.ui import App, presses_for
 
 KINDS = ("cards", "setup", "table", "notices", "facts")

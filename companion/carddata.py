@@ -29,7 +29,7 @@ from typing import Any, NoReturn, TypeVar
 
 from companion.codec import decode_json
 from companion.errors import CardDataError, RecordError, StorageError, quoted
-from companion.registry import game_class
+from companion.registry import game_class, plugin
 from companion.storage import atomic_replace, exclusive, read_text, reason, remove_stale_temps
 
 FACTS_FILE = "card-facts.json"
@@ -190,14 +190,20 @@ def _load_json(text: str, where: str) -> Any:
 
 
 def printed_cards(game_id: str) -> dict[str, Any]:
-    """The printed card data for ``game_id``, validated by the game's own rules."""
+    """The printed card data for ``game_id``, validated by the game's own rules; a game whose
+    plugin record names no card data (a fixed deck) gets an empty object, for its rules to judge."""
     cls = game_class(game_id)
-    resource = resources.files("companion.data") / "cards" / f"{game_id}.json"
+    game = plugin(game_id)
+    name = game.cards.get(game_id)
+    if name is None:
+        cls.validate_cards({})
+        return {}
     try:
-        text = resource.read_text(encoding="utf-8")
+        text = (resources.files(game.package) / name).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CardDataError(f"no card data shipped for {game_id}") from None
-    data: dict[str, Any] = _load_json(text, f"cards/{game_id}.json")  # validate_cards refuses a non-object
+    where = f"games/{game.module}/{name}"
+    data: dict[str, Any] = _load_json(text, where)  # validate_cards refuses a non-object
     cls.validate_cards(data)
     return data
 

@@ -91,6 +91,7 @@ SECTIONS = ("event",)
 SETTINGS: dict[str, Setting] = {
     "board": Setting(str, "board preset name, or the path of a board file (.toml or .json)"),
     "keypad": Setting(str, "serial port of the optional Pico keypad, e.g. /dev/ttyACM0"),
+    "numpad": Setting(str, "a USB numeric keypad as the card keypad: auto, its /dev/input path, or part of its name"),
     "language": Setting(str, "screen language at every start: en or ja (else what the menu set)", ("en", "ja")),
     "contrast": Setting(int, "panel contrast 15-255 at every start (else what the menu set)", range(15, 256)),
     "verbose": Setting(bool, "log every journalled action"),

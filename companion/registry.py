@@ -1,12 +1,27 @@
-"""Games by id: each game module registers its class, and the rest of the program finds it here.
+"""Games by id: every game is one package holding one plugin record, and the rest of the program
+finds the game's parts here, so nothing outside a game's package imports it.
 
-The registry sits beside the engine rather than in it: the engine core (:mod:`companion.engine.base`)
-knows what a game is, not which games exist. Importing :mod:`companion.games` registers every game
-module in that package, so a new game is a new module there, not an edit here.
+A game package ``companion/games/<module>/`` holds its rules, its screens, its simulated table, its
+card data and its text, and in its ``__init__`` a :class:`Plugin` naming them. The record names
+its parts by dotted name and they are imported on first use: listing the games reads the records
+alone, and starting the device imports only the game it plays. The registry sits beside the engine
+rather than in it: the engine core (:mod:`companion.engine.base`) knows what a game is, not which
+games exist.
+
+>>> "irohanihohedo" in game_ids() and plugin("tezuma-2015") is plugin("tezuma")
+True
+>>> plugin("tezuma-2015").cards["tezuma-2015"]
+'cards.tezuma-2015.json'
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import RecordError, quoted
@@ -14,34 +29,106 @@ from companion.errors import RecordError, quoted
 if TYPE_CHECKING:
     from companion.engine.base import Game
 
-_REGISTRY: dict[str, type[Game[Any]]] = {}
+GAMES_PACKAGE = "companion.games"
+LANGUAGE_PLACEHOLDER = "<lang>"
 
 
-def register(cls: type[Game[Any]]) -> type[Game[Any]]:
-    """Class decorator: make ``cls`` playable under its ``game_id``."""
-    if cls.game_id in _REGISTRY and _REGISTRY[cls.game_id] is not cls:
-        raise ValueError(f"game id {cls.game_id!r} registered twice")
-    _REGISTRY[cls.game_id] = cls
-    return cls
+@dataclass(frozen=True)
+class Plugin:
+    """One game package's parts, named as ``"module:attribute"`` relative to ``package``.
 
-
-def game_class(game_id: str) -> type[Game[Any]]:
-    """The class registered for ``game_id``; a clear error names the ids that exist.
-
-    >>> game_class("tezuma-2015").title
-    'Tezuma (2015)'
+    ``rules`` maps each game id the package plays to its engine class (Tezuma's two editions are two
+    ids of one package); ``screens`` is its :class:`~companion.ui.screens.GameUI` class and ``table``
+    its simulated table (called with the game, a random source and an ability rate), each None
+    where the game has none; ``cards`` maps a game id to its card data file and ``text`` names its
+    text files, ``<lang>`` standing for each language.
     """
-    import companion.games  # noqa: F401  (registers every game module)
 
+    package: str
+    rules: Mapping[str, str]
+    screens: str | None = None
+    table: str | None = None
+    cards: Mapping[str, str] = field(default_factory=dict)
+    text: str | None = None
+
+    @property
+    def module(self) -> str:
+        """The package's last name (``tezuma``): the prefix of its text keys."""
+        return self.package.rpartition(".")[2]
+
+    def load(self, dotted: str) -> Any:
+        """The attribute ``dotted`` (``"rules:Tezuma"``) names, importing its module now."""
+        module, _, attribute = dotted.partition(":")
+        return getattr(importlib.import_module(f"{self.package}.{module}"), attribute)
+
+    def text_file(self, lang: str) -> str | None:
+        """The file name of this game's text in ``lang``, or None when it brings no text."""
+        return None if self.text is None else self.text.replace(LANGUAGE_PLACEHOLDER, lang)
+
+
+_EXTRA_PACKAGES: list[str] = []  # packages outside companion.games: the tests' own game
+
+
+@cache
+def _product_plugins() -> tuple[Plugin, ...]:
+    import companion.games
+
+    names = sorted(info.name for info in pkgutil.iter_modules(companion.games.__path__) if info.ispkg)
+    return tuple(_record(f"{GAMES_PACKAGE}.{name}") for name in names)
+
+
+def _record(package: str) -> Plugin:
+    record = getattr(importlib.import_module(package), "PLUGIN", None)
+    if not isinstance(record, Plugin) or record.package != package:
+        raise TypeError(f"{package} must define PLUGIN = Plugin(package=__name__, ...)")
+    return record
+
+
+def plugins() -> list[Plugin]:
+    """Every game package's record: the product's, then any the tests added."""
+    return [*_product_plugins(), *(_record(package) for package in _EXTRA_PACKAGES)]
+
+
+@contextmanager
+def extra_package(package: str) -> Iterator[Plugin]:
+    """Make the game package ``package`` playable inside the ``with`` block (the tests' own game)."""
+    _EXTRA_PACKAGES.append(package)
     try:
-        return _REGISTRY[game_id]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
-        raise RecordError(f"unknown game {quoted(game_id)} (playable: {known})") from None
+        yield _record(package)
+    finally:
+        _EXTRA_PACKAGES.remove(package)
+
+
+def _by_id() -> dict[str, Plugin]:
+    by_id: dict[str, Plugin] = {}
+    for record in plugins():
+        for game_id in record.rules:
+            if game_id in by_id:
+                raise ValueError(f"game id {game_id!r} is played by {by_id[game_id].package} and {record.package}")
+            by_id[game_id] = record
+    return by_id
 
 
 def game_ids() -> list[str]:
     """Every playable game id, sorted."""
-    import companion.games  # noqa: F401
+    return sorted(_by_id())
 
-    return sorted(_REGISTRY)
+
+def plugin(game_id: str) -> Plugin:
+    """The record of the package that plays ``game_id``; a clear error names the ids that exist."""
+    by_id = _by_id()
+    try:
+        return by_id[game_id]
+    except KeyError:
+        known = ", ".join(sorted(by_id))
+        raise RecordError(f"unknown game {quoted(game_id)} (playable: {known})") from None
+
+
+def game_class(game_id: str) -> type[Game[Any]]:
+    """The engine class that plays ``game_id``.
+
+    >>> game_class("tezuma-2015").title
+    'Tezuma (2015)'
+    """
+    cls: type[Game[Any]] = plugin(game_id).load(plugin(game_id).rules[game_id])
+    return cls

@@ -8,7 +8,7 @@ rows: :meth:`~companion.engine.tricks.TrickGame.report_deal_rows` and the like) 
 labels a per-seat figure, and ``--json`` keeps all the data. No game's keys are named here.
 
 >>> from companion.carddata import printed_cards
->>> from companion.games.irohanihohedo import Irohanihohedo
+>>> from companion.games.irohanihohedo.rules import Irohanihohedo
 >>> game = Irohanihohedo(Irohanihohedo.new_setup("ABC", cards=printed_cards("irohanihohedo")))
 >>> for card in ["O7", "G3", "B2"]:
 ...     _ = game.push_text(card)
@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from companion.engine.tricks import Phrase, ReportRows, Term, TrickGame
+from companion.registry import plugin
 from companion.text import Catalog, Formatter, printable
 
 
@@ -75,12 +76,12 @@ class Wording:
     term_name: Callable[[Term, str], str | None] = _no_names
     catalog: Catalog | None = None
     lang: str = "en"
-    module: str = ""  # the game's module, which prefixes its catalogue keys
+    module: str = ""  # the game's package name (its plugin record's module), which prefixes its catalogue keys
     rows: type[ReportRows] = ReportRows  # the game's class, whose report rows print its own keys
 
     @classmethod
     def for_game(cls, game: TrickGame[Any], catalog: Catalog | None = None, lang: str = "en") -> Wording:
-        module = type(game).__module__.rpartition(".")[2]
+        module = plugin(game.game_id).module
         return cls(game.seat_label, game.term_name, catalog or Catalog.load(), lang, module, type(game))
 
     def term(self, kind: str, ident: str) -> str:

@@ -4,7 +4,7 @@ The UI pushes actions through a session, never into the game directly, so that t
 anything else listening) sees exactly what the game accepted, in order, and nothing it refused.
 
 >>> from companion.carddata import printed_cards
->>> from companion.games.tezuma import Tezuma2015
+>>> from companion.games.tezuma.rules import Tezuma2015
 >>> heard = []
 >>> session = Session(Tezuma2015(Tezuma2015.new_setup("ABC", cards=printed_cards("tezuma-2015"))))
 >>> session.listeners.append(lambda change, data: heard.append((change, data)))

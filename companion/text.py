@@ -1,7 +1,7 @@
 """Text in every language the device speaks, from the catalogues in ``companion/data/i18n``.
 
 A catalogue is a flat JSON object of keys to ``str.format`` templates: the generic ``<lang>.json``
-plus one fragment per game module, ``games/<module>.<lang>.json``, so a new game brings its own text.
+plus one fragment per game, ``text.<lang>.json`` in the game's package, so a new game brings its own text.
 The engine never writes sentences: it gives :class:`~companion.engine.tricks.Phrase` codes, and
 :class:`Formatter` turns them into text for the screens and for ``companion replay`` alike. Every
 language must define the same keys with the same placeholders, so a missing or mistyped translation stops the program at
@@ -23,10 +23,12 @@ import string
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from companion.engine.tricks import Phrase, Seat, Term
 from companion.errors import ConfigError
+from companion.registry import plugins
 
 LANGUAGES = ("en", "ja")
 SEAT_NAMES_FILE = "seat-names.json"
@@ -43,13 +45,17 @@ def printable(text: object, limit: int | None = 200) -> str:
 
 
 def _read(name: str) -> Any:
-    resource = resources.files("companion.data").joinpath("i18n", *name.split("/"))
+    """The shared catalogue file ``i18n/<name>``."""
+    return _read_json(resources.files("companion.data").joinpath("i18n", *name.split("/")), f"i18n/{name}")
+
+
+def _read_json(resource: Traversable, where: str) -> Any:
     try:
         return json.loads(resource.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"i18n/{name} is missing from the package") from None
+        raise ConfigError(f"{where} is missing from the package") from None
     except json.JSONDecodeError as err:
-        raise ConfigError(f"i18n/{name}: not valid JSON ({err})") from None
+        raise ConfigError(f"{where}: not valid JSON ({err})") from None
 
 
 def _placeholders(template: str) -> set[str]:
@@ -90,14 +96,16 @@ class Catalog:
     def load(cls) -> Catalog:
         """The catalogues shipped in the package, one per language in :data:`LANGUAGES`."""
         tables = {lang: _read(f"{lang}.json") for lang in LANGUAGES}
-        fragments = resources.files("companion.data") / "i18n" / "games"
-        modules = sorted({entry.name.split(".")[0] for entry in fragments.iterdir() if entry.name.endswith(".json")})
-        for module in modules:
+        for game in plugins():
             for lang in LANGUAGES:
-                fragment = _read(f"games/{module}.{lang}.json")
+                name = game.text_file(lang)
+                if name is None:
+                    continue
+                where = f"games/{game.module}/{name}"
+                fragment = _read_json(resources.files(game.package) / name, where)
                 clash = sorted(set(fragment) & set(tables[lang]))
                 if clash:
-                    raise ConfigError(f"i18n/games/{module}.{lang}.json: keys {clash} are defined twice")
+                    raise ConfigError(f"{where}: keys {clash} are defined twice")
                 tables[lang] = {**tables[lang], **fragment}
         return cls(tables)
 

@@ -7,6 +7,7 @@ import platform
 import shutil
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("wall_clock") is not None:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="module")
+def with_the_test_game() -> Iterator[None]:
+    """Plain Tricks (tests/plain_tricks/) is playable through the registry for the module's tests."""
+    from companion.registry import extra_package
+    from tests.games import TEST_GAME_PACKAGE
+
+    with extra_package(TEST_GAME_PACKAGE):
+        yield

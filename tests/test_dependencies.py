@@ -5,6 +5,7 @@ docs/architecture.md are checked on the source itself, type-only imports include
 modules import each other, directly or round a longer loop."""
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -76,17 +77,25 @@ LAYERS: list[tuple[str, ...]] = [
     ("companion.text", "companion.settings", "companion.session", "companion.report", "companion.registry",
      "companion.games", "companion.carddata", "companion.engine.record", "companion.journal", "companion.config",
      "companion.roster", "companion.httpserve"),
-    ("companion.games.*", "companion.plugins"),
+    ("companion.games.{game}", "companion.games.{game}.rules"),
     ("companion.sim", "companion.sim.*", "companion.ui", "companion.ui.*", "companion.event", "companion.event.*"),
+    ("companion.games.{game}.screens", "companion.games.{game}.table"),
     ("companion.daemon", "companion.daemon.*", "companion.cli", "companion.__main__"),
 ]
 
 
+def pattern_matches(pattern: str, module: str) -> bool:
+    """``{game}`` stands for one game package's name, a final ``.*`` for every module under the package."""
+    regex = re.escape(pattern).replace(r"\{game\}", r"[a-z0-9_]+")
+    if regex.endswith(r"\.\*"):
+        regex = regex[: -len(r"\*")] + ".+"
+    return re.fullmatch(regex, module) is not None
+
+
 def layer_of(module: str) -> int:
     for number, patterns in enumerate(LAYERS, start=1):
-        for pattern in patterns:
-            if module == pattern or (pattern.endswith(".*") and module.startswith(pattern[:-1])):
-                return number
+        if any(pattern_matches(pattern, module) for pattern in patterns):
+            return number
     raise AssertionError(f"{module} is in no layer: add it to LAYERS and docs/architecture.md")
 
 
@@ -144,20 +153,44 @@ def apart(module: str, target: str) -> bool:
 
 
 def test_no_module_imports_another_game() -> None:
-    """A game is a plug-in: only its own files import its modules (found by name in companion/plugins.py)."""
+    """A game is a plug-in: only its own package imports its modules (the rest finds them in
+    companion/registry.py by the package's plugin record)."""
     graph = import_graph()
     strangers = [
         f"{module} imports {target}"
         for module, imports in sorted(graph.items())
         for target in imports
-        for kind in ("games", "ui", "sim")
-        if target.startswith(f"companion.{kind}.") and target.rpartition(".")[2] in GAME_MODULES
-        and module.rpartition(".")[2] != target.rpartition(".")[2]
+        if (game := game_package(target)) is not None and game_package(module) != game
     ]
     assert strangers == []
 
 
-GAME_MODULES = {path.stem for path in (COMPANION / "games").glob("*.py") if path.stem != "__init__"}
+def game_package(module: str) -> str | None:
+    """The game package ``module`` belongs to (``companion.games.tezuma``), or None."""
+    parts = module.split(".")
+    return ".".join(parts[:3]) if len(parts) >= 3 and parts[:2] == ["companion", "games"] else None
+
+
+def test_every_game_is_a_package() -> None:
+    """A game's parts live in its package: no module lies loose in companion/games, companion/ui or
+    companion/sim under a game's name."""
+    games = {path.parent.name for path in (COMPANION / "games").glob("*/__init__.py")}
+    loose = [str(path.relative_to(COMPANION)) for kind in ("games", "ui", "sim")
+             for path in (COMPANION / kind).glob("*.py") if path.stem in games]
+    assert len(games) >= 4 and loose == []
+
+
+def test_listing_the_games_imports_none_of_them() -> None:
+    """The plugin records name a game's parts; only playing the game imports them (a quick start)."""
+    code = (
+        "import sys\n"
+        "from companion.registry import game_ids, plugin\n"
+        "ids = game_ids(); [plugin(game_id).cards for game_id in ids]\n"
+        "import companion.ui.app, companion.sim\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('companion.games.') and m.count('.') == 3)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stdout.strip() == ""
 
 
 def test_no_import_cycle_between_modules() -> None:

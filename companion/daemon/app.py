@@ -153,6 +153,15 @@ class Device:
         """A quiz buzzer was pressed (its press is already with the arbiter); safe from any thread."""
         self.loop.post(Buzzed())
 
+    def say(self, text: str) -> None:
+        """Put a sentence from outside the UI (a keypad plugged in or out) on the screen; safe from any thread."""
+        self.loop.post(Call(lambda: self._show_message(text)))
+
+    def _show_message(self, text: str) -> None:
+        self.app.show_message(text)
+        self._show()
+        self._schedule()
+
     def link_changed(self, status: LinkStatus) -> None:
         """Event mode's link status changed; safe from the publisher's thread (the loop draws it)."""
         self.loop.post(LinkChanged(status.mark))
@@ -281,6 +290,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--exit-when-done", action="store_true", help="with --keys: stop once the script has been played"
     )
     parser.add_argument("--keypad", metavar="PORT", help="serial port of the optional Pico keypad, e.g. /dev/ttyACM0")
+    parser.add_argument("--numpad", metavar="WHICH",
+                        help="a USB or Bluetooth numeric keypad as the card keypad: auto (the first one plugged in), "
+                        "its /dev/input path, or part of its name (needs the [pi] extra's python-evdev)")
     parser.add_argument(
         "--buzzers",
         metavar="PINS",
@@ -483,6 +495,10 @@ def _checked_parts(options: argparse.Namespace, config: RunConfig,
     board = load_board(options.board or DEFAULT_BOARD)
     if options.buzzers is not None:
         check_buzzers_free(parse_buzzer_pins(options.buzzers), board)
+    if options.numpad is not None:
+        from companion.hw.numpad import EvdevBackend
+
+        EvdevBackend()  # says which extra to install when python-evdev is missing
     return script, board, _display_args(options, board, [*config.luma_argv(), *luma_argv])
 
 
@@ -606,6 +622,14 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
             SerialKeypad(options.keypad, device.post, on_problem=lambda text: log.warning("keypad: %s", text),
                          on_seat=seats or (lambda press: None))
         )
+    if options.numpad is not None:
+        from companion.hw.numpad import EvdevBackend, Numpad
+
+        def numpad_status(text: str) -> None:
+            log.warning("%s", text)
+            device.say(text)
+
+        keys.enter_context(Numpad(options.numpad, EvdevBackend(), device.post, on_status=numpad_status))
 
 
 def main_run(argv: Sequence[str]) -> int:

@@ -153,7 +153,7 @@ class LegalActions:
     Generating every legal play can be large (cards times abilities), so nothing is built until asked.
 
     >>> from companion.carddata import printed_cards
-    >>> from companion.games.tezuma import Draft, Tezuma2015
+    >>> from companion.games.tezuma.rules import Draft, Tezuma2015
     >>> game = Tezuma2015(Tezuma2015.new_setup("ABCD", cards=printed_cards("tezuma-2015")))
     >>> legal = game.legal_actions
     >>> legal.count(), bool(legal)  # 4 minus cards + 5 charts + 6 abilities for the first pick

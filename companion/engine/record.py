@@ -7,7 +7,7 @@ Reading goes through a visitor, like PGN in python-chess: :class:`GameBuilder` r
 other visitors can watch the same stream. See ``docs/record-format.md``.
 
 >>> from companion.carddata import printed_cards
->>> from companion.games.tezuma import Tezuma2015
+>>> from companion.games.tezuma.rules import Tezuma2015
 >>> game = Tezuma2015(Tezuma2015.new_setup("ABC", cards=printed_cards("tezuma-2015")))
 >>> lines = export_lines(game)
 >>> read_record(lines).game.setup == game.setup
@@ -206,7 +206,7 @@ def check_options(cls: type[Game[Any]], setup: Setup) -> None:
     a message here, not a TypeError deep in the rules later. Each game declares what it reads
     (``option_kinds``, ``required_options``); options it does not read are left alone.
 
-    >>> from companion.games.tezuma import Tezuma2015
+    >>> from companion.games.tezuma.rules import Tezuma2015
     >>> check_options(Tezuma2015, Setup("tezuma-2015", ("A", "B", "C"), {"start_seat": 0.0, "layouts": []}))
     Traceback (most recent call last):
     ...

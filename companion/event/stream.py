@@ -7,7 +7,7 @@ that are next in order to a :class:`~companion.engine.record.GameBuilder`, exact
 
 >>> from companion.carddata import printed_cards
 >>> from companion.engine.record import header_json
->>> from companion.games.tezuma import Tezuma2015
+>>> from companion.games.tezuma.rules import Tezuma2015
 >>> setup = Tezuma2015.new_setup("ABC", cards=printed_cards("tezuma-2015"))
 >>> stream = LineStream()
 >>> stream.offer(2, {"type": "draft", "seat": 0, "kind": "penalty", "card": "R"})  # early: waits

@@ -1,11 +1,6 @@
-"""Every module in this package is a game; importing the package registers them all.
+"""Every package here is a game: its rules, screens, simulated table, card data and text.
 
-A new game is a new module here that defines a :class:`~companion.engine.base.Game` subclass
-decorated with :func:`~companion.registry.register`, plus its card data under ``companion/data/cards``.
+A package's ``__init__`` holds one :class:`~companion.registry.Plugin` record naming those parts; the
+registry (:mod:`companion.registry`) finds the records and imports a part on first use, so a new
+game is a new package here, not an edit anywhere else.
 """
-
-import importlib
-import pkgutil
-
-for _module in pkgutil.iter_modules(__path__):
-    importlib.import_module(f"{__name__}.{_module.name}")

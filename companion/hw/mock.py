@@ -294,14 +294,22 @@ CARD_KEYPAD_KEYS = {**{str(digit).encode(): key for key, digit in DIGITS.items()
                     **dict(zip((b"f", b"g", b"h", b"j"), LETTERS, strict=True))}
 """The card keypad's sixteen keys on the keyboard: the digits, ``*`` and ``#`` are themselves; A-D
 are ``f`` ``g`` ``h`` ``j`` (a, b and d move and go back, as on the joystick)."""
+NUMPAD_APPLICATION_KEYS = {**{b"pqrstuvwxy"[digit:digit + 1]: key for key, digit in DIGITS.items()},
+                           b"o": Key.A, b"j": Key.B, b"m": Key.C, b"k": Key.D, b"M": Key.HASH, b"n": Key.AUX}
+"""A PC's numeric keypad in the terminal's application keypad mode (``ESC O`` and a letter): the keys a
+USB numeric keypad types on the device (companion/hw/numpad.py), ``/ * - +`` the card keypad's A-D."""
+_NUMPAD_PLAIN_KEYS = {b"/": Key.A, b"-": Key.C, b"+": Key.D, b".": Key.AUX}
+"""The same keys where a terminal sends them as plain characters (NumLock on, in most terminals); a
+plain ``*`` stays the card keypad's ``*``, so there the numpad's ``*`` is BACK (NumLock off: its B)."""
 _ARROWS = {b"A": Key.UP, b"B": Key.DOWN, b"C": Key.RIGHT, b"D": Key.LEFT}
 _PLAIN_KEYS = {b"\r": Key.OK, b"\n": Key.OK, b"\x7f": Key.BACK, b"\x08": Key.BACK,
                b" ": Key.AUX, b"w": Key.UP, b"s": Key.DOWN, b"a": Key.LEFT, b"d": Key.RIGHT,
                b"o": Key.OK, b"b": Key.BACK, b"x": Key.AUX,
-               **CARD_KEYPAD_KEYS}
+               **CARD_KEYPAD_KEYS, **_NUMPAD_PLAIN_KEYS}
 _TERMINAL_TOKEN = re.compile(
     rb"\x1b\[(?:1;(?P<modifier>\d+))?(?P<csi>[ABCD])"  # arrows, with xterm modifier codes
     rb"|\x1bO(?P<ss3>[ABCD])"                          # arrows in application cursor mode
+    rb"|\x1bO(?P<numpad>[jkmnoMp-y])"                  # the numeric keypad in application keypad mode
     rb"|(?P<other>\x1b\[[0-9;]*[\x40-\x7e]|\x1bO.)"     # other function keys: ignored
     rb"|\x1b(?P<alt>[^\[O])"                           # Alt+key
     rb"|(?P<byte>[\x00-\xff])", re.DOTALL)
@@ -320,6 +328,9 @@ def decode_keys(chunk: bytes) -> list[KeyEvent]:
      KeyEvent(key=<Key.OK: 'OK'>, long=False), KeyEvent(key=<Key.BACK: 'BACK'>, long=False)]
     >>> decode_keys(b"W?")
     [KeyEvent(key=<Key.UP: 'UP'>, long=True)]
+    >>> decode_keys(b"\\x1bOq\\x1bOj\\x1bOM")  # doctest: +NORMALIZE_WHITESPACE
+    [KeyEvent(key=<Key.N1: 'N1'>, long=False), KeyEvent(key=<Key.B: 'B'>, long=False),
+     KeyEvent(key=<Key.HASH: 'HASH'>, long=False)]
     """
     events: list[KeyEvent] = []
     for token in _TERMINAL_TOKEN.finditer(chunk):
@@ -328,6 +339,8 @@ def decode_keys(chunk: bytes) -> list[KeyEvent]:
             continue
         if arrow := token["csi"] or token["ss3"]:
             key, long = _ARROWS[arrow], token["modifier"] is not None
+        elif token["numpad"] is not None:
+            key, long = NUMPAD_APPLICATION_KEYS[token["numpad"]], False
         elif token["alt"] is not None:
             key, long = _PLAIN_KEYS.get(token["alt"].lower()), True
         elif token["byte"] == b"\x1b":

@@ -31,14 +31,14 @@ _DOT_BITS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10
              (0, 3, 0x40), (1, 3, 0x80))
 KEY_LEGEND = (
     "arrows/WASD move · Enter/o OK · Backspace/Esc/b BACK · Space/x AUX",
-    "4x4 card keys: 0-9 * # as printed, f g h j = A B C D",
+    "card keys: 0-9 * # as printed, f g h j = A-D, numpad / * - + too",
     "Shift+key or a capital = long press (Alt+digit) · Ctrl-C quits",
 )
 DIM_BELOW = 16
 """Contrast levels under this are drawn faint, as the dimmed panel looks."""
 
-_ENTER = "\x1b[?1049h\x1b[?25l"  # alternate screen, cursor hidden
-_LEAVE = "\x1b[?25h\x1b[?1049l"  # cursor shown, normal screen back
+_ENTER = "\x1b[?1049h\x1b[?25l\x1b="  # alternate screen, cursor hidden, numeric keypad in application mode
+_LEAVE = "\x1b>\x1b[?25h\x1b[?1049l"  # numeric keypad, cursor and normal screen back
 _HOME = "\x1b[H"
 _END_OF_LINE, _BELOW = "\x1b[K", "\x1b[J"  # erase the rest of the line / of the screen
 _FAINT, _PLAIN = "\x1b[2m", "\x1b[0m"

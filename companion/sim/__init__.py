@@ -2,8 +2,8 @@
 
 The engine never sees hands, so "legal" for it means "not provably illegal". A simulated table
 deals real hands and plays only what a player holding them may play, so random games here are games
-a real table could have had. Each game's table model is a module of this package that registers
-itself in :data:`TABLE_MODELS` by game id.
+a real table could have had. Each game's table model is the ``table`` of its plugin record
+(:mod:`companion.registry`), imported when a game of it is played.
 
 A table model chooses among what a hand allows with its random source's ``choice``. That source
 says what kind of table it is (:data:`TABLE_KINDS`): a plain :class:`random.Random` plays any of
@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from companion.carddata import printed_cards
 from companion.engine.base import Decision, Game
-from companion.plugins import load_parts
-from companion.registry import game_class
+from companion.registry import game_class, game_ids, plugin
 
 if TYPE_CHECKING:
     from _typeshed import SupportsLenAndGetItem
@@ -120,9 +119,6 @@ def cut(deck: Sequence[CardT], size: int, count: int) -> list[list[CardT]]:
     return [list(deck[i * size : (i + 1) * size]) for i in range(count)]
 
 
-TABLE_MODELS: dict[str, Callable[[Game[Any], random.Random, float], TableModel]] = {}
-
-
 def new_random_game(
     game_id: str,
     players: int,
@@ -179,11 +175,14 @@ def play_out(
 
 
 def table_model(game: Game[Any], rng: random.Random, ability_rate: float = 0.3) -> TableModel:
-    load_parts("sim")  # each game's table registers itself
-    return TABLE_MODELS[game.game_id](game, rng, ability_rate)
+    """A simulated table for ``game``, from its plugin record."""
+    table = plugin(game.game_id).table
+    if table is None:
+        raise ValueError(f"{game.game_id} has no simulated table")
+    model: TableModel = plugin(game.game_id).load(table)(game, rng, ability_rate)
+    return model
 
 
 def simulated_game_ids() -> list[str]:
     """The game ids that have a simulated table, sorted."""
-    load_parts("sim")
-    return sorted(TABLE_MODELS)
+    return [game_id for game_id in game_ids() if plugin(game_id).table is not None]

@@ -30,15 +30,13 @@ from PIL import Image
 from companion.engine.base import Game, Setup
 from companion.errors import CompanionError, ConfigError, IllegalAction
 from companion.keys import JOYSTICK_KEYS, Key, KeyEvent
-from companion.plugins import load_parts
-from companion.registry import game_class, game_ids
+from companion.registry import game_class, game_ids, plugin
 from companion.roster import name_key
 from companion.session import Session
 from companion.settings import CONTRAST_RANGE, Settings
 from companion.text import Catalog, load_seat_names
 from companion.ui.canvas import ROWS, WIDTH, Canvas, Typeface
 from companion.ui.screens import (
-    UIS,
     Confirm,
     GameUI,
     HistoryScreen,
@@ -59,8 +57,6 @@ FLASH_S = 1.0
 DISPLAY_STATES = ("on", "dim", "off")
 
 log = logging.getLogger(__name__)
-
-load_parts("ui")  # every game's screens register themselves by game id
 
 
 def _ignore(*_: object) -> None:
@@ -267,10 +263,13 @@ class App:
         return game_class(game_id)
 
     def ui_class(self, game_id: str) -> type[GameUI]:
-        try:
-            return UIS[game_id]
-        except KeyError:
-            raise ConfigError(f"the device has no screens for {game_id!r} yet") from None
+        screens = plugin(game_id).screens
+        if screens is None:
+            raise ConfigError(f"the device has no screens for {game_id!r} yet")
+        cls = plugin(game_id).load(screens)
+        if not (isinstance(cls, type) and issubclass(cls, GameUI)):
+            raise ConfigError(f"the screens of {game_id!r} are not a GameUI: {cls!r}")
+        return cls
 
     def game_title(self, game_id: str) -> str:
         return game_class(game_id).title
@@ -322,7 +321,7 @@ class App:
         self.open(Menu(self, lambda: self.t("menu.title"), entries))
 
     def new_game_form(self) -> None:
-        ids = [game_id for game_id in game_ids() if game_id in UIS]
+        ids = [game_id for game_id in game_ids() if plugin(game_id).screens is not None]
         form = SetupForm(self, ids)
         self._stack = [*self._stack[:1], form] if self.session is not None else [form]
 

@@ -6,7 +6,7 @@ how an action is entered.
 
 >>> import random
 >>> from companion.carddata import printed_cards
->>> from companion.games.tezuma import Draft, Tezuma2015
+>>> from companion.games.tezuma.rules import Draft, Tezuma2015
 >>> from companion.session import Session
 >>> game = Tezuma2015(Tezuma2015.new_setup(["Aki", "Ben", "Chie"], cards=printed_cards("tezuma-2015")))
 >>> app = App(Session(game), clock=lambda: 0.0, rng=random.Random(1))
@@ -86,8 +86,12 @@ def keypad_plan(screen: Screen, plan: list[KeyEvent], *, typed_only: bool = Fals
 
 
 def enter_by_keys(app: App, action: Any, layout: str = "joystick",
-                  on_press: Callable[[KeyEvent], None] = lambda event: None) -> int:
-    """Press the planner's keys until the game has taken ``action``; returns the presses made."""
+                  on_press: Callable[[KeyEvent], None] = lambda event: None,
+                  press: Callable[[KeyEvent], None] | None = None) -> int:
+    """Press the planner's keys until the game has taken ``action``; returns the presses made.
+
+    ``press`` is how a planned key reaches the app (default: straight to :meth:`App.handle`); a
+    bench passes each key through a physical input's own decoding instead."""
     session = app.session
     if session is None:
         raise ValueError("no game to enter an action into")
@@ -97,7 +101,7 @@ def enter_by_keys(app: App, action: Any, layout: str = "joystick",
         if presses > MAX_PRESSES:
             raise ValueError(f"{action!r} took more than {MAX_PRESSES} presses on the {layout}")
         for event in presses_for(app, action, layout):
-            app.handle(event)
+            (press or app.handle)(event)
             on_press(event)
             presses += 1
     if session.game.actions[-1] != action:

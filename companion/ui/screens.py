@@ -197,9 +197,7 @@ class Notice(Screen):
 
 
 class GameUI(ABC):
-    """What a game's screens give the app; one subclass per family of games, registered by id."""
-
-    game_ids: ClassVar[tuple[str, ...]] = ()
+    """What a game's screens give the app; one subclass per game package, named in its plugin record."""
 
     def __init__(self, app: Host, session: Session) -> None:
         self.app = app
@@ -249,16 +247,6 @@ class GameUI(ABC):
     @abstractmethod
     def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         """Make the setup from the form (perhaps after more screens) and hand it to :meth:`App.start_game`."""
-
-
-UIS: dict[str, type[GameUI]] = {}
-
-
-def register_ui(cls: type[GameUI]) -> type[GameUI]:
-    """Class decorator: ``cls`` draws the games in its ``game_ids`` (the app finds it by id)."""
-    for game_id in cls.game_ids:
-        UIS[game_id] = cls
-    return cls
 
 
 class ListScreen(Screen):

@@ -3,7 +3,7 @@
 import pytest
 
 from companion.errors import IllegalAction, IllegalPlay
-from companion.games.tezuma import Card
+from companion.games.tezuma.rules import Card
 from tests.engine.helpers import english, game_with, new_game, trick
 
 

@@ -9,16 +9,18 @@ import pytest
 from companion.engine.actions import RecordAction
 from companion.errors import RecordError
 from companion.registry import game_class
-from companion.sim import random_game, simulated_game_ids
+from companion.sim import random_game
+from tests.games import every_simulated_game
 
-GAMES = simulated_game_ids()
+pytestmark = pytest.mark.usefixtures("with_the_test_game")
+GAMES = every_simulated_game()
 
 
 def recorded_actions(game_id: str) -> list[RecordAction]:
     """The derived-codec actions of a few random games (every kind a game has shows up in them)."""
     actions = []
     for seed in range(3):
-        game = random_game(game_id, 4, random.Random(seed))
+        game = random_game(game_id, min(4, game_class(game_id).max_players), random.Random(seed))
         actions += [action for action in game.actions if isinstance(action, RecordAction)]
     return actions
 

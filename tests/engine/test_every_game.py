@@ -4,16 +4,13 @@ Each game with a table model (:func:`companion.sim.simulated_game_ids`) is check
 game's table brings these checks with it: games end, undo inverts push, the written record replays to
 the live state and garbage is refused without a trace. What only one game promises (its cards are
 conserved, its scoring, its entry orders) stays in that game's own tests. A game only the tests know
-(Plain Tricks, written against the trick-game contract alone) joins them in :data:`SUBJECTS`.
+(Plain Tricks, written against the trick-game contract alone) joins them through the registry
+(tests/games.py), as a new game's package would.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import partial
-from typing import Any
 
 import pytest
 from hypothesis import given
@@ -23,24 +20,11 @@ from companion.engine.base import Game
 from companion.engine.record import GameBuilder, export_lines, read_record
 from companion.errors import CompanionError
 from companion.registry import game_class
-from companion.sim import TableModel, new_random_game, play_out, simulated_game_ids, table_model
-from tests.engine import plain_tricks
+from companion.sim import new_random_game, play_out, table_model
+from tests.games import every_simulated_game
 
-
-@dataclass(frozen=True)
-class Subject:
-    """A game the shared checks run on: its class, a random new game and its simulated table."""
-
-    cls: type[Game[Any]]
-    new_game: Callable[[int, random.Random], Game[Any]]
-    table: Callable[[Game[Any], random.Random, float], TableModel]
-
-
-SUBJECTS = {game_id: Subject(game_class(game_id), partial(new_random_game, game_id), table_model)
-            for game_id in simulated_game_ids()}
-SUBJECTS[plain_tricks.PlainTricks.game_id] = Subject(plain_tricks.PlainTricks, plain_tricks.new_game,
-                                                     plain_tricks.PlainTable)
-GAME_IDS = sorted(SUBJECTS)
+pytestmark = pytest.mark.usefixtures("with_the_test_game")
+GAME_IDS = every_simulated_game()
 seeds = st.integers(0, 2**32 - 1)
 # the table model's rate: how often Tezuma's players use an ability, how often Tourney's predictions
 # are entered at the reveal rather than before the plays (Irohanihohedo and Zenjidou ignore it)
@@ -51,31 +35,26 @@ garbage = st.lists(near_cards | st.text(max_size=6), max_size=30)
 
 
 def start(game_id: str, data: st.DataObject, seed: int) -> tuple[Game, random.Random]:
-    subject = SUBJECTS[game_id]
-    players = data.draw(st.integers(subject.cls.min_players, subject.cls.max_players), label="players")
+    cls = game_class(game_id)
+    players = data.draw(st.integers(cls.min_players, cls.max_players), label="players")
     rng = random.Random(seed)
-    return subject.new_game(players, rng), rng
+    return new_random_game(game_id, players, rng), rng
 
 
 def finish(game: Game, rng: random.Random, *, rate: float = 0.3, max_actions: int = 10_000) -> None:
     """Play ``game`` on with its simulated table."""
-    play_out(game, rng, ability_rate=rate, max_actions=max_actions, table=SUBJECTS[game.game_id].table(game, rng, rate))
+    play_out(game, rng, ability_rate=rate, max_actions=max_actions, table=table_model(game, rng, rate))
 
 
 def replay(game: Game) -> Game:
     """The game its written record rebuilds."""
-    builder: GameBuilder = read_record(export_lines(game), GameBuilder(lambda game_id: SUBJECTS[game_id].cls))
+    builder: GameBuilder = read_record(export_lines(game), GameBuilder(game_class))
     assert builder.failure is None and builder.game is not None, builder.failure
     return builder.game
 
 
 def test_every_game_has_a_simulated_table() -> None:
-    assert {"tezuma", "tezuma-2015", "irohanihohedo", "tourney", "zenjidou"} <= set(GAME_IDS)
-
-
-def test_the_test_game_is_not_a_product_game() -> None:
-    with pytest.raises(CompanionError, match="unknown game"):
-        game_class(plain_tricks.PlainTricks.game_id)
+    assert {"tezuma", "tezuma-2015", "irohanihohedo", "tourney", "zenjidou", "plain-tricks"} <= set(GAME_IDS)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -106,7 +85,7 @@ def assert_is_the_fold_of_its_log(game: Game) -> None:
 @given(data=st.data(), seed=seeds, steps=st.integers(1, 400), rate=rates)
 def test_pop_undoes_push(game_id: str, data: st.DataObject, seed: int, steps: int, rate: float) -> None:
     game, rng = start(game_id, data, seed)
-    table = SUBJECTS[game_id].table(game, rng, rate)
+    table = table_model(game, rng, rate)
     for step in range(steps):
         if game.is_over():
             break
@@ -158,7 +137,7 @@ def test_garbage_input_is_refused_or_accepted_never_half_applied(game_id: str, d
 @pytest.mark.parametrize("text", ["B¹", "¹", "W1²", "answer ³", "rest ¹"])
 def test_digits_int_cannot_read_are_refused_like_any_typo(game_id: str, text: str) -> None:
     """``"¹".isdigit()`` is true but ``int("¹")`` fails: such an entry is refused, not a crash."""
-    game, rng = SUBJECTS[game_id].new_game(SUBJECTS[game_id].cls.min_players + 1, random.Random(7)), random.Random(7)
+    game, rng = new_random_game(game_id, game_class(game_id).min_players + 1, random.Random(7)), random.Random(7)
     finish(game, rng, max_actions=20)
     before = repr(game.state), list(game.actions)
     with pytest.raises(CompanionError):

@@ -15,8 +15,10 @@ import pytest
 
 from companion.engine.base import ActionType, Answer, Question
 from companion.engine.tricks import Deal, FactNeeded, TrickGame
-from companion.errors import NoSeat
-from tests.engine.plain_tricks import PlainTricks
+from companion.errors import CompanionError, NoSeat
+from companion.registry import extra_package, game_class
+from tests.games import TEST_GAME_PACKAGE
+from tests.plain_tricks.rules import PlainTricks
 
 # A two-player deal, P2 leading: P1 wins R6, P2 G5 and R5 (P1 discards B6), P1 B2.
 DEAL = ["R2", "R6", "G1", "G5", "R5", "B6", "B1", "B2"]
@@ -92,3 +94,10 @@ def test_a_deal_that_needs_a_card_fact_waits_for_it_in_state_and_decision() -> N
 def test_only_the_tests_know_the_test_game() -> None:
     package = Path(__file__).resolve().parents[2] / "companion"
     assert not [path for path in package.rglob("*.py") if "plain_tricks" in path.read_text(encoding="utf-8")]
+
+
+def test_the_test_game_is_not_a_product_game() -> None:
+    with pytest.raises(CompanionError, match="unknown game"):
+        game_class(PlainTricks.game_id)
+    with extra_package(TEST_GAME_PACKAGE):
+        assert game_class(PlainTricks.game_id) is PlainTricks

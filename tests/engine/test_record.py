@@ -140,7 +140,7 @@ def test_a_session_rolls_back_what_its_journal_could_not_store():
 
 def test_a_summary_kept_does_not_change_as_the_game_goes_on() -> None:
     from companion.carddata import printed_cards
-    from companion.games.tezuma import Tezuma2015
+    from companion.games.tezuma.rules import Tezuma2015
 
     game = Tezuma2015(Tezuma2015.new_setup("ABCD", cards=printed_cards("tezuma-2015")))
     game.push_text("penalty R")

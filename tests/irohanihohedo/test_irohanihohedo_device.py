@@ -9,9 +9,9 @@ from pathlib import Path
 from companion.carddata import printed_cards
 from companion.daemon.virtual import VirtualDevice
 from companion.engine.base import Answer
-from companion.games.irohanihohedo import deck_mask
+from companion.games.irohanihohedo.rules import deck_mask
+from companion.games.irohanihohedo.screens import DeckScreen, TrickScreen
 from companion.hw.keys import Key, KeyEvent
-from companion.ui.irohanihohedo import DeckScreen, TrickScreen
 
 OK, UP, DOWN, LEFT, RIGHT = (KeyEvent(key) for key in (Key.OK, Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT))
 FOUR = [1, 2, 3, 4, 6, 7, 9, 10]

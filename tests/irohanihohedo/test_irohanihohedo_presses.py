@@ -10,9 +10,9 @@ from typing import Any
 
 from companion.engine.base import Answer, Game
 from companion.engine.tricks import SuitedCard
-from companion.games.irohanihohedo import Play, deck_mask
+from companion.games.irohanihohedo.rules import Play, deck_mask
+from companion.games.irohanihohedo.screens import DONE, DeckScreen, TrickScreen
 from companion.hw.keys import Key, KeyEvent
-from companion.ui.irohanihohedo import DONE, DeckScreen, TrickScreen
 from companion.ui.picker import Grid
 from companion.ui.planner import enter_by_keys, presses_for
 from tests.ui.helpers import enter, make_app, new_game, texts

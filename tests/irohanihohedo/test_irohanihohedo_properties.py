@@ -11,7 +11,7 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games.irohanihohedo import Irohanihohedo, colour_scores
+from companion.games.irohanihohedo.rules import Irohanihohedo, colour_scores
 from companion.sim import new_random_game, play_out
 
 players = st.integers(3, 6)

@@ -12,7 +12,7 @@ from companion.cli import main
 from companion.engine.base import Answer
 from companion.engine.tricks import Revoke, SuitedCard
 from companion.errors import CardDataError, IllegalAction, IllegalPlay
-from companion.games.irohanihohedo import Irohanihohedo, Play, colour_scores, deck_mask, marker_colour
+from companion.games.irohanihohedo.rules import Irohanihohedo, Play, colour_scores, deck_mask, marker_colour
 from companion.text import Catalog, Formatter
 
 CARDS = printed_cards("irohanihohedo")

@@ -12,10 +12,16 @@ import pytest
 from companion.carddata import facts_for, printed_cards, set_fact
 from companion.engine.base import Answer, Game
 from companion.engine.record import export_lines, read_record
-from companion.games.irohanihohedo import Irohanihohedo, deck_mask
+from companion.games.irohanihohedo.rules import Irohanihohedo, deck_mask
+from companion.games.irohanihohedo.screens import (
+    DeckScreen,
+    IrohanihohedoFinal,
+    LowestScreen,
+    TrickScreen,
+    TricksWonScreen,
+)
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import random_game
-from companion.ui.irohanihohedo import DeckScreen, IrohanihohedoFinal, LowestScreen, TrickScreen, TricksWonScreen
 from companion.ui.screens import Confirm, SetupForm
 from companion.ui.tricks import DealScreen, ResultScreen, RevokeScreen
 from tests.ui.helpers import check_golden, choose_game, enter, make_app, press, renamed, texts

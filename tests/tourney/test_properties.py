@@ -12,9 +12,9 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games.tourney import NpcRow, Play, Predict, Tourney, TourneyDeal
+from companion.games.tourney.rules import NpcRow, Play, Predict, Tourney, TourneyDeal
+from companion.games.tourney.table import TourneyTable
 from companion.sim import new_random_game, play_out, table_model
-from companion.sim.tourney import TourneyTable
 
 players = st.sampled_from([3, 4])
 seeds = st.integers(0, 2**32 - 1)

@@ -9,7 +9,7 @@ import pytest
 
 from companion.cli import main
 from companion.engine.record import export_lines, read_record
-from companion.games.tourney import Play, Predict, Tourney
+from companion.games.tourney.rules import Play, Predict, Tourney
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "tourney.jsonl"
 # The same game as records wrote it before predictions were entered by suit: each names its card

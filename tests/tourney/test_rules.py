@@ -8,7 +8,7 @@ from companion.carddata import printed_cards
 from companion.engine.record import export_lines, read_record
 from companion.engine.tricks import SuitedCard
 from companion.errors import CardDataError, IllegalAction, RecordError
-from companion.games.tourney import NpcRow, Play, Predict, Tourney, TourneyTrick, npc_choice
+from companion.games.tourney.rules import NpcRow, Play, Predict, Tourney, TourneyTrick, npc_choice
 from companion.text import Catalog
 
 # A whole NPC row as it lies: Wyvern 3 in front of Wyvern 12, Fleur-de-lis 2 in front of 11, ...

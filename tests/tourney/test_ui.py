@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 from companion.engine.record import export_lines, read_record
 from companion.engine.tricks import SuitedCard
 from companion.errors import IllegalAction
-from companion.games.tourney import NpcRow, Play, Predict, Tourney
+from companion.games.tourney.rules import NpcRow, Play, Predict, Tourney
+from companion.games.tourney.screens import Entry, NpcRowScreen, NpcScreen, NpcSeatNotice, PlacesScreen, TrickScreen
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import new_random_game, play_out, random_game
 from companion.ui import presses_for
 from companion.ui.planner import enter_by_keys
 from companion.ui.screens import SetupForm
-from companion.ui.tourney import Entry, NpcRowScreen, NpcScreen, NpcSeatNotice, PlacesScreen, TrickScreen
 from companion.ui.tricks import DealScreen, FinalScreen, RevokeScreen
 from tests.ui.helpers import check_golden, choose_game, make_app, press, press_all, renamed, texts
 

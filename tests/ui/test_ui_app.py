@@ -7,12 +7,15 @@ from typing import Any
 import pytest
 
 from companion.errors import ConfigError
-from companion.games.tezuma import Draft, Play
+from companion.games.tezuma.rules import Draft, Play
+from companion.games.tezuma.screens import DraftScreen, TrickScreen
 from companion.hw.keys import Key
+from companion.registry import extra_package
 from companion.ui import App, Settings, presses_for
 from companion.ui.screens import Confirm, HistoryScreen, Menu, SettingsScreen
-from companion.ui.tezuma import DraftScreen, TrickScreen
 from companion.ui.tricks import ResultScreen
+from tests.games import TEST_GAME_PACKAGE
+from tests.plain_tricks.rules import PlainTricks
 from tests.ui.helpers import FakeClock, enter, make_app, new_game, press, texts
 
 PICKS = ["penalty R", "penalty B", "penalty U", "penalty W", "scoring 1", "scoring 2", "scoring 3", "scoring 4",
@@ -236,8 +239,6 @@ def test_settings_from_the_daemon_are_checked() -> None:
 
 
 def test_a_session_for_a_game_without_screens_is_a_clear_error() -> None:
-    class Unknown:
-        game_id = "chess"
-
-    with pytest.raises(ConfigError, match="no screens for 'chess'"):
-        make_app(Unknown())  # type: ignore[arg-type]
+    """Plain Tricks, the tests' own game, is registered with rules and a table but no screens."""
+    with extra_package(TEST_GAME_PACKAGE), pytest.raises(ConfigError, match="no screens for 'plain-tricks'"):
+        make_app(PlainTricks(PlainTricks.new_setup(["A", "B"], cards={})))

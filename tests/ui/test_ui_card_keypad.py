@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from companion.engine.base import Answer, Game
 from companion.engine.tricks import SuitedCard
-from companion.games.tourney import Play as TourneyPlay
+from companion.games.tourney.rules import Play as TourneyPlay
+from companion.games.tourney.screens import NpcScreen, PlacesScreen
 from companion.keys import DIGITS, LETTERS, Key, KeyEvent
 from companion.registry import game_class
 from companion.sim import random_game, table_random
@@ -29,7 +30,6 @@ from companion.ui.app import App
 from companion.ui.keypad import Typing, keys_to_type, typed
 from companion.ui.picker import Grid
 from companion.ui.planner import enter_by_keys, presses_for
-from companion.ui.tourney import NpcScreen, PlacesScreen
 from companion.ui.tricks import DealScreen
 from tests.ui.helpers import make_app, new_game
 
@@ -236,8 +236,8 @@ def test_a_table_of_people_plays_its_extremes_more_often_than_a_random_one() -> 
 
 
 def test_tezumas_draft_takes_a_letter_for_the_row_and_a_digit_for_the_place_in_it() -> None:
-    from companion.games.tezuma import Draft
-    from companion.ui.tezuma import DraftScreen, laid_out
+    from companion.games.tezuma.rules import Draft
+    from companion.games.tezuma.screens import DraftScreen, laid_out
 
     app = make_app(new_game("tezuma-2015", 4))
     screen = app.top
@@ -249,7 +249,7 @@ def test_tezumas_draft_takes_a_letter_for_the_row_and_a_digit_for_the_place_in_i
 
 
 def test_tezumas_trump_is_typed_as_zero() -> None:
-    from companion.games.tezuma import Card, Play
+    from companion.games.tezuma.rules import Card, Play
     from tests.ui.test_ui_trick import table
 
     app = make_app(table())  # the leader's picker, every trump unseen

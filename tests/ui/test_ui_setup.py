@@ -8,11 +8,11 @@ from typing import Any
 from companion.carddata import printed_cards
 from companion.engine.base import Game, Setup
 from companion.errors import RecordError
+from companion.games.tezuma.screens import DraftScreen, LayoutScreen, TrickScreen
 from companion.hw.keys import Key
 from companion.registry import game_class
 from companion.session import Session
 from companion.ui.screens import Confirm, Menu, ResumeOffer, SetupForm
-from companion.ui.tezuma import DraftScreen, LayoutScreen, TrickScreen
 from tests.ui.helpers import choose_game, make_app, new_game, press
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from companion.errors import ConfigError
-from companion.games.tezuma import TezumaGame
+from companion.games.tezuma.rules import TezumaGame
+from companion.games.tezuma.screens import TezumaUI
 from companion.session import Session
 from companion.text import Catalog, check_seat_names, load_seat_names
 from companion.ui.canvas import Typeface
-from companion.ui.tezuma import TezumaUI
 from tests.ui.helpers import make_app, new_game
 
 

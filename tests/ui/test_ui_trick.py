@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.tezuma import Card, Play
+from companion.games.tezuma.rules import Card, Play
+from companion.games.tezuma.screens import DraftScreen, QuestionScreen, TrickScreen
 from companion.hw.keys import Key
-from companion.ui.tezuma import DraftScreen, QuestionScreen, TrickScreen
 from companion.ui.tricks import ResultScreen, RevokeScreen
 from tests.ui.helpers import enter, make_app, new_game, press, texts
 

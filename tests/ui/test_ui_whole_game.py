@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from companion.engine.base import Answer, Game
-from companion.games.tezuma import Play
+from companion.games.tezuma.rules import Play
 from companion.hw.keys import KeyEvent
 from companion.registry import game_class
 from companion.sim import random_game

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.carddata import printed_cards
-from companion.games.zenjidou import RESOLUTION_RULES, Play, Zenjidou, card_facts
+from companion.games.zenjidou.rules import RESOLUTION_RULES, Play, Zenjidou, card_facts
 
 BLUE, RED = 0, 1  # colour indexes in the shipped data
 MARK = {0: 0, 1: 1, 2: 2, 3: 3, -1: 4, -2: 5}  # a score mark's points -> its fact index

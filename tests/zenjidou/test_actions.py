@@ -7,7 +7,7 @@ import pytest
 
 from companion.engine.record import export_lines, read_record
 from companion.errors import IllegalAction
-from companion.games.zenjidou import (
+from companion.games.zenjidou.rules import (
     ACTIONS,
     ANSWERING,
     FACE_DOWN,

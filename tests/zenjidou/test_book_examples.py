@@ -7,7 +7,7 @@ cancels "blue is trump"; "low numbers strong" applies, so red 5 wins.
 """
 
 from companion.engine.tricks import Phrase, Seat, Term
-from companion.games.zenjidou import Entry, resolve_effects, strongest
+from companion.games.zenjidou.rules import Entry, resolve_effects, strongest
 from tests.zenjidou.helpers import BLUE, EFFECT, MARK, RED, new_game, plain_facts, push, start_round, trump
 
 EXAMPLE_1 = {5: {"colour": RED, "score": MARK[1]}, 7: {"colour": RED, "score": MARK[1], "effect": trump(BLUE)},

@@ -9,11 +9,11 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
+from companion.games.zenjidou.table import ZenjidouTable
 from companion.hw.buzzers import BuzzerArbiter, GpioBuzzers, Verdict
 from companion.hw.keys import Key, KeyEvent
 from companion.session import Session
 from companion.sim import new_random_game
-from companion.sim.zenjidou import ZenjidouTable
 from companion.ui import App
 from tests.ui.helpers import FakeClock
 

@@ -4,7 +4,7 @@ import json
 
 from companion import carddata
 from companion.cli import main
-from companion.games.zenjidou import Zenjidou
+from companion.games.zenjidou.rules import Zenjidou
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:

@@ -5,10 +5,10 @@ import random
 
 from companion.daemon.virtual import VirtualDevice
 from companion.engine.record import GameBuilder, read_record
-from companion.games.zenjidou import Guesses, Point
+from companion.games.zenjidou.rules import Guesses, Point
+from companion.games.zenjidou.screens import GuessScreen, QuizScreen
+from companion.games.zenjidou.table import ZenjidouTable
 from companion.hw.keys import Key, KeyEvent
-from companion.sim.zenjidou import ZenjidouTable
-from companion.ui.zenjidou import GuessScreen, QuizScreen
 
 PINS = {0: 16, 1: 20, 2: 21}  # free on the OLED bonnet
 

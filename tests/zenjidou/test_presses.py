@@ -10,12 +10,12 @@ import random
 import pytest
 
 from companion.engine.base import Answer
-from companion.games.zenjidou import Card, Play, Rest, Zenjidou
+from companion.games.zenjidou.rules import Card, Play, Rest, Zenjidou
+from companion.games.zenjidou.screens import UNTOLD, CardScreen, FactsScreen, ListScreen
+from companion.games.zenjidou.table import ZenjidouTable
 from companion.hw.keys import Key, KeyEvent
-from companion.sim.zenjidou import ZenjidouTable
 from companion.ui.app import App
 from companion.ui.planner import enter_by_keys, presses_for
-from companion.ui.zenjidou import UNTOLD, CardScreen, FactsScreen, ListScreen
 from tests.ui.helpers import check_golden, make_app
 from tests.zenjidou.helpers import new_game, plain_facts, start_round
 from tests.zenjidou.test_ui import simulated

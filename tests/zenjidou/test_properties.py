@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.engine.record import read_record
-from companion.games.zenjidou import (
+from companion.games.zenjidou.rules import (
     EFFECT_KINDS,
     ROUND_RULES,
     CardFacts,
@@ -21,8 +21,8 @@ from companion.games.zenjidou import (
     resolve_effects,
     strongest,
 )
+from companion.games.zenjidou.table import ZenjidouTable
 from companion.sim import new_random_game
-from companion.sim.zenjidou import ZenjidouTable
 
 
 def play(players: int, seed: int, rules: str = ROUND_RULES):

@@ -5,10 +5,10 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion.games.zenjidou.table import ZenjidouTable
 from companion.hw.buzzers import BuzzerArbiter
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import new_random_game
-from companion.sim.zenjidou import ZenjidouTable
 from tests.ui.helpers import press_all
 
 key_names = st.sampled_from([Key.OK] * 4 + [Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT] * 2 + [Key.BACK, Key.AUX])

@@ -11,7 +11,7 @@ import pytest
 from companion.engine.base import Answer
 from companion.engine.tricks import Revoke
 from companion.errors import IllegalAction, RecordError
-from companion.games.zenjidou import (
+from companion.games.zenjidou.rules import (
     HOUSE_F_BOTTOM,
     HOUSE_FIRST_CLOSEST,
     HOUSE_G,

@@ -10,14 +10,8 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.games.zenjidou import HOUSE_TIE_TOP, Guesses, Play, Point
-from companion.hw.buzzers import BuzzerArbiter, GpioBuzzers
-from companion.hw.keys import Key, KeyEvent
-from companion.sim import new_random_game
-from companion.sim.zenjidou import ZenjidouTable
-from companion.ui import presses_for
-from companion.ui.tricks import ResultScreen, RevokeScreen
-from companion.ui.zenjidou import (
+from companion.games.zenjidou.rules import HOUSE_TIE_TOP, Guesses, Play, Point
+from companion.games.zenjidou.screens import (
     FactsScreen,
     GuessScreen,
     ListScreen,
@@ -27,6 +21,12 @@ from companion.ui.zenjidou import (
     RuleNotice,
     ZDealScreen,
 )
+from companion.games.zenjidou.table import ZenjidouTable
+from companion.hw.buzzers import BuzzerArbiter, GpioBuzzers
+from companion.hw.keys import Key, KeyEvent
+from companion.sim import new_random_game
+from companion.ui import presses_for
+from companion.ui.tricks import ResultScreen, RevokeScreen
 from tests.ui.helpers import FakeClock, check_golden, enter, make_app, texts
 
 

@@ -92,7 +92,6 @@ from companion.engine.tricks import (
     seats_in_order,
 )
 from companion.errors import IllegalAction, IllegalPlay, RecordError
-from companion.registry import register
 
 NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogue's "tourney.seat.npc")
 
@@ -316,7 +315,6 @@ CARD_SHAPE = {  # what validate_cards and the rules may index (carddata.check_sh
 }
 
 
-@register
 class Tourney(TrickGame[TrickState[TourneyDeal]]):
     """3-4 players (three play with the NPC), as many deals as players, 7 tricks of 4 cards a deal."""
 

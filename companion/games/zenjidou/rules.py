@@ -55,7 +55,6 @@ from companion.engine.tricks import (
     seats_in_order,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, NoSeat, RecordError, quoted
-from companion.registry import register
 
 # --- the printed facts of a card ---------------------------------------------------------------
 
@@ -925,7 +924,6 @@ CARD_SHAPE = {  # what validate_cards and the rules may index (carddata.check_sh
 }
 
 
-@register
 class Zenjidou(TrickGame[ZState]):
     """2-6 players (2 players hold two hands each), 3 rounds of 5 tricks, play clockwise."""
 

@@ -17,8 +17,8 @@ import random
 from typing import Any
 
 from companion.engine.tricks import SuitedCard
-from companion.games.tourney import NpcRow, Play, Predict, Tourney
-from companion.sim import TABLE_MODELS, DealingTable, cut
+from companion.games.tourney.rules import NpcRow, Play, Predict, Tourney
+from companion.sim import DealingTable, cut
 
 
 class TourneyTable(DealingTable):
@@ -76,7 +76,3 @@ class TourneyTable(DealingTable):
             self.hands[action.seat].remove(action.card or self.predicted.pop(action))
         elif isinstance(action, Play):
             self.hands[action.seat].remove(action.card)
-
-
-# The ignore below: the registry takes any game; this table is only looked up by its id
-TABLE_MODELS["tourney"] = TourneyTable  # type: ignore[assignment]

@@ -36,12 +36,12 @@ from typing import Any, ClassVar
 
 from companion.engine.tricks import Deal, SuitedCard, Term, Turn
 from companion.errors import IllegalAction
-from companion.games.tourney import NpcRow, Play, Predict, Tourney, TourneyResult, TourneyTrick
+from companion.games.tourney.rules import NpcRow, Play, Predict, Tourney, TourneyResult, TourneyTrick
 from companion.keys import LETTERS, Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
 from companion.ui.picker import ARROWS, Grid, shortest
-from companion.ui.screens import Choice, Host, Notice, Screen, register_ui
+from companion.ui.screens import Choice, Host, Notice, Screen
 from companion.ui.tricks import ResultScreen, Snapshot, TrickScreenBase, TrickUI
 
 NAME_X, CARD_X, CELLS_X = 16, 40, 50
@@ -63,9 +63,7 @@ class Entry:
     seat: int
 
 
-@register_ui
 class TourneyUI(TrickUI[Tourney]):
-    game_ids = ("tourney",)
     game_type = Tourney
 
     # --- words ---------------------------------------------------------------------------------

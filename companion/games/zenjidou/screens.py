@@ -36,7 +36,7 @@ from typing import Any
 
 from companion.engine.base import Answer
 from companion.engine.tricks import Revoke, Turn
-from companion.games.zenjidou import (
+from companion.games.zenjidou.rules import (
     COLOURS,
     FACT_NAMES,
     HOUSE_F_BOTTOM,
@@ -63,7 +63,7 @@ from companion.keys import LETTERS, Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing, keys_to_type
 from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
-from companion.ui.screens import Choice, Host, Notice, Screen, register_ui
+from companion.ui.screens import Choice, Host, Notice, Screen
 from companion.ui.tricks import (
     OK,
     AnswerScreen,
@@ -95,9 +95,7 @@ class ZSnapshot(Snapshot):
     broken: int = 0
 
 
-@register_ui
 class ZenjidouUI(TrickUI[Zenjidou]):
-    game_ids = ("zenjidou",)
     game_type = Zenjidou
 
     def hand_label(self, hand: int) -> str:

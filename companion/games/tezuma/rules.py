@@ -3,7 +3,7 @@
 The editions share the cards, the tricks and the twelve abilities; they differ in how the scoring
 cards read (a chart of points for every trick count, or a bid card that pays only an exact hit), the
 draft order, how the cards on the table are laid out and how many uses an ability has. Those
-differences are data (``companion/data/cards/*.json``) plus two class attributes here.
+differences are data (``cards.*.json`` beside this module) plus two class attributes here.
 
 A quick deal start, beginner variant (no abilities), four players:
 
@@ -45,7 +45,6 @@ from companion.engine.actions import RecordAction
 from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError, quoted
-from companion.registry import register
 from companion.report import plural
 
 PENALTY, SCORING, ABILITY = "penalty", "scoring", "ability"
@@ -1394,7 +1393,6 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         return cards
 
 
-@register
 class Tezuma2015(TezumaGame):
     """First edition: score charts, minus cards, marbles; the draft goes round clockwise three times."""
 
@@ -1417,7 +1415,6 @@ class Tezuma2015(TezumaGame):
         return super().default_layout(cards, n, chosen, rng, beginner)
 
 
-@register
 class TezumaTrick(TezumaGame):
     """Later edition: bid cards, pain suits, gems; a snake draft; the table is drawn at random."""
 

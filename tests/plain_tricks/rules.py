@@ -4,7 +4,8 @@ Three suits of six cards; each seat is dealt four. Follow the lead suit if able;
 the lead suit wins the trick and leads the next. A deal scores one point per trick won and one more
 per captured 6; there are as many deals as seats. It gives the layer's three abstract methods and
 nothing else of the rules: turn order, revokes, captures, scores, undo and replay come from the layer.
-It is known only to the tests (tests/engine/test_every_game.py), never to the product's registry.
+It is known only to the tests (its plugin record in tests/plain_tricks/__init__.py is registered by
+tests/games.py), never to the product's registry.
 
 P2 leads (the dealer's left), P1 wins with R6 and leads G1; P2 discards B3, then shows G4 later:
 
@@ -17,12 +18,11 @@ P2 leads (the dealer's left), P1 wins with R6 and leads G1; P2 discards B3, then
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.engine.base import ActionType, Decision, Game
+from companion.engine.base import ActionType, Decision
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -37,7 +37,6 @@ from companion.engine.tricks import (
     check_unseen,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay
-from companion.sim import DealingTable, cut
 
 DECK = tuple(SuitedCard(suit, rank) for suit in "RGB" for rank in range(1, 7))
 TRICKS = 4
@@ -110,29 +109,3 @@ class PlainTricks(TrickGame[TrickState[Deal[SuitedCard]]]):
         if decision is None:
             raise IllegalAction("the game is over", code="game_over")
         return Play(decision.seat, SuitedCard.parse(text.strip()))
-
-
-class PlainTable(DealingTable):
-    """Real hands, and every seat follows whenever it can."""
-
-    def __init__(self, game: Game[Any], rng: random.Random, rate: float) -> None:
-        self.hands: list[list[SuitedCard]] = []
-
-    def deal(self, game: Any, rng: random.Random) -> None:
-        deck = list(DECK)
-        rng.shuffle(deck)
-        self.hands = cut(deck, TRICKS, game.n)
-
-    def choose(self, game: Any, rng: random.Random) -> Play:
-        decision = self.next_decision(game, rng)
-        hand = self.hands[decision.seat]
-        owed = game.must_follow(game.state.deal.trick)
-        return Play(decision.seat, rng.choice([card for card in hand if card.suit in owed] or hand))
-
-    def after(self, game: Game[Any], action: Any) -> None:
-        self.hands[action.seat].remove(action.card)
-
-
-def new_game(players: int, rng: random.Random) -> PlainTricks:
-    names = [f"Player {seat + 1}" for seat in range(players)]
-    return PlainTricks(PlainTricks.new_setup(names, seed=rng.randrange(2**32), cards={}))

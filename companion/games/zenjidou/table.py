@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.engine.base import Answer
-from companion.games.zenjidou import (
+from companion.games.zenjidou.rules import (
     FACE_DOWN,
     FACT_NAMES,
     MUST_FOLLOW,
@@ -32,7 +32,7 @@ from companion.games.zenjidou import (
     Rest,
     Zenjidou,
 )
-from companion.sim import TABLE_MODELS, DealingTable, cut
+from companion.sim import DealingTable, cut
 
 
 def _must_follow(cards: Sequence[Card], follow: Sequence[Card], side: str) -> list[Card]:
@@ -166,7 +166,3 @@ class ZenjidouTable(DealingTable):
         put_down = set(game.state.deal.shown_cards())
         for held in self.hands:
             held[:] = [card for card in held if card not in put_down]
-
-
-# The ignore below: the registry takes any game; this table is only looked up by its id
-TABLE_MODELS["zenjidou"] = ZenjidouTable  # type: ignore[assignment]

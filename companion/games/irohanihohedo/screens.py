@@ -35,21 +35,19 @@ from typing import Any, ClassVar
 
 from companion.engine.base import Answer
 from companion.engine.tricks import SuitedCard, Turn
-from companion.games.irohanihohedo import Irohanihohedo, Play, deck_mask, marker_turn, mask_numbers
+from companion.games.irohanihohedo.rules import Irohanihohedo, Play, deck_mask, marker_turn, mask_numbers
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
 from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
-from companion.ui.screens import Choice, Host, Screen, register_ui
+from companion.ui.screens import Choice, Host, Screen
 from companion.ui.tricks import CARD_X, OK, AnswerScreen, FinalScreen, TrickScreenBase, TrickUI, seat_row, yes_no
 
 CELLS_X = 48
 CELL = 12  # pixel width of one number in the picker row (two digits and a margin)
 
 
-@register_ui
 class IrohanihohedoUI(TrickUI[Irohanihohedo]):
-    game_ids = ("irohanihohedo",)
     game_type = Irohanihohedo
 
     def base(self) -> Screen:

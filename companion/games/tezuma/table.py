@@ -7,8 +7,8 @@ from itertools import combinations
 from typing import Any
 
 from companion.engine.base import Answer
-from companion.games.tezuma import CARDLESS, FIRE, FREE_SUIT, Card, Play, TezumaGame
-from companion.sim import TABLE_MODELS, DealingTable, cut
+from companion.games.tezuma.rules import CARDLESS, FIRE, FREE_SUIT, Card, Play, TezumaGame
+from companion.sim import DealingTable, cut
 
 
 class TezumaTable(DealingTable):
@@ -76,7 +76,3 @@ class TezumaTable(DealingTable):
             owner = next(t.seat for t in trick.turns if trick.result.returned in t.cards)
             self.hands[owner].append(trick.result.returned)
             self.hands[owner].sort()
-
-
-# The ignore below: the registry takes any game; this table is only looked up by Tezuma's ids
-TABLE_MODELS["tezuma"] = TABLE_MODELS["tezuma-2015"] = TezumaTable  # type: ignore[assignment]

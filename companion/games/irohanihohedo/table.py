@@ -13,8 +13,8 @@ from typing import Any
 
 from companion.engine.base import Answer
 from companion.engine.tricks import SuitedCard
-from companion.games.irohanihohedo import Irohanihohedo, Play, deck_mask
-from companion.sim import TABLE_MODELS, DealingTable, cut
+from companion.games.irohanihohedo.rules import Irohanihohedo, Play, deck_mask
+from companion.sim import DealingTable, cut
 
 
 class IrohanihohedoTable(DealingTable):
@@ -50,7 +50,3 @@ class IrohanihohedoTable(DealingTable):
     def after(self, game: Irohanihohedo, action: Any) -> None:
         if isinstance(action, Play) and action.card in self.hands[action.seat]:
             self.hands[action.seat].remove(action.card)
-
-
-# The ignore below: the registry takes any game; this table is only looked up by its id
-TABLE_MODELS[Irohanihohedo.game_id] = IrohanihohedoTable  # type: ignore[assignment]

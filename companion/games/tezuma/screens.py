@@ -27,7 +27,7 @@ from companion.carddata import printed_cards
 from companion.engine.base import Answer, Question
 from companion.engine.tricks import Deal
 from companion.errors import IllegalAction, IllegalPlay
-from companion.games.tezuma import (
+from companion.games.tezuma.rules import (
     ABILITY,
     CARDLESS,
     FIRE,
@@ -43,7 +43,7 @@ from companion.games.tezuma import (
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, Number, shortest
-from companion.ui.screens import Choice, Host, ListScreen, register_ui
+from companion.ui.screens import Choice, Host, ListScreen
 from companion.ui.tricks import CARD_X, OK, PANEL_ROWS, AnswerScreen, TrickScreenBase, TrickUI, seat_row, yes_no
 
 if TYPE_CHECKING:
@@ -139,12 +139,10 @@ class Names:
         return self.t("question.points", card=self.scoring(card_id), seats=", ".join(holders), tricks=tricks)
 
 
-@register_ui
 class TezumaUI(TrickUI[TezumaGame]):
     """Tezuma's draft, trick entry and score-card questions; the notices, history, deal table and
     ranking are the shared trick-game screens, with Tezuma's deal columns and ability marks."""
 
-    game_ids = ("tezuma-2015", "tezuma")
     game_type = TezumaGame
     deal_name_margin = 12
 

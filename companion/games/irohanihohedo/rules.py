@@ -63,7 +63,6 @@ from companion.engine.tricks import (
     check_unseen,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, quoted
-from companion.registry import register
 
 
 @dataclass(frozen=True)
@@ -155,7 +154,6 @@ CARD_SHAPE = {  # what validate_cards and the rules may index (carddata.check_sh
 }
 
 
-@register
 class Irohanihohedo(TrickGame[IroState]):
     """3-6 players, as many deals as players, 9 tricks a deal; the dealer moves left each deal."""
 

@@ -1,0 +1,15 @@
+"""Tezuma Trick, both editions: the 2015 first edition (``tezuma-2015``) and the later one (``tezuma``).
+
+The parts are named, not imported: the registry imports them when the game is played.
+"""
+
+from companion.registry import Plugin
+
+PLUGIN = Plugin(
+    package=__name__,
+    rules={"tezuma": "rules:TezumaTrick", "tezuma-2015": "rules:Tezuma2015"},
+    screens="screens:TezumaUI",
+    table="table:TezumaTable",
+    cards={"tezuma": "cards.tezuma.json", "tezuma-2015": "cards.tezuma-2015.json"},
+    text="text.<lang>.json",
+)

@@ -1,0 +1,15 @@
+"""Tourney (トウルネイ, A.I.Lab. 遊): predict the place of your own card in every trick.
+
+The parts are named, not imported: the registry imports them when the game is played.
+"""
+
+from companion.registry import Plugin
+
+PLUGIN = Plugin(
+    package=__name__,
+    rules={"tourney": "rules:Tourney"},
+    screens="screens:TourneyUI",
+    table="table:TourneyTable",
+    cards={"tourney": "cards.json"},
+    text="text.<lang>.json",
+)

@@ -362,7 +362,8 @@ function tricks(d) {
   const down = d.in_progress.map(c => play(d, c));
   document.getElementById("trick").textContent = down.length ? down.join(", ") : "-";
   const pending = d.summary.pending;
-  document.getElementById("waiting").textContent = pending ? labels.waiting + ": " + pending.prompt : "";
+  const next = pending && (Number.isInteger(pending.seat) ? who(d, pending.seat) : pending.prompt);
+  document.getElementById("waiting").textContent = next ? labels.waiting + ": " + next : "";
 }
 function draw(d) {
   labels = d.labels;

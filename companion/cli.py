@@ -13,13 +13,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion import __version__, carddata
-from companion.engine.record import GameBuilder, export_lines, read_bytes
 from companion.engine.tricks import TrickGame
 from companion.errors import CompanionError, ConfigError, quoted
-from companion.event.command import add_scoreboard_command
 from companion.inputs import CommandLineParser, read_text_file
 from companion.journal import held_by_a_writer
 from companion.paths import check_output_file, tools_state_dir
+from companion.record import GameBuilder, export_lines, read_bytes
 from companion.registry import game_class, game_ids
 from companion.report import Wording, rendered_summary, write_text
 from companion.roster import MAX_NAME_CELLS, ROSTER_FILE, Roster
@@ -153,6 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     remove.add_argument("name")
     remove.set_defaults(handler=cmd_players_remove)
 
+    from companion.event.command import add_scoreboard_command  # the organiser's side: not for `run`
+
     add_scoreboard_command(commands)
     return parser
 
@@ -206,7 +207,7 @@ def _read_record(path: Path) -> GameBuilder:
             data = read_file(path, RECORD_LIMIT)  # StorageError (a CompanionError) names other problems
         except FileNotFoundError:
             raise CompanionError(f"cannot read {path}: no such file") from None
-    builder: GameBuilder = read_bytes(data, GameBuilder())
+    builder: GameBuilder = read_bytes(data, GameBuilder(defers=True))
     return builder
 
 

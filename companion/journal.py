@@ -4,7 +4,7 @@ The device has no off switch, so the plug gets pulled mid-game. Each accepted re
 line written by a single append and made durable with ``fsync`` before :meth:`Journal.append`
 returns. A crash can therefore damage only the *last* line, and only a line whose append had
 not yet returned. Lines are read the one way every record is read
-(:func:`companion.engine.record.parse_lines`); reopening cuts off the first line that cannot be
+(:func:`companion.record.parse_lines`); reopening cuts off the first line that cannot be
 read and everything after it, keeping those bytes in a ``.dropped`` file beside the journal, so
 later appends start on a clean line and the device resumes the readable prefix. Nothing is
 deleted: whatever is cut off can be read back by a person.
@@ -27,8 +27,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from companion.engine.record import DroppedLine, RecordLines, encode_line, parse_lines
 from companion.errors import CompanionError, StorageError
+from companion.record import DroppedLine, RecordLines, encode_line, parse_lines
 from companion.storage import (
     WriteUnsure,
     check_regular_file,
@@ -60,7 +60,7 @@ class JournalClosed(StorageError):
 
 
 def parse_journal(data: bytes) -> JournalRead:
-    """A journal's bytes read the one way every record is read (:func:`~companion.engine.record.parse_lines`).
+    """A journal's bytes read the one way every record is read (:func:`~companion.record.parse_lines`).
 
     >>> read = parse_journal(b'{"a":1}\\n{"b":2}\\n{"c"')
     >>> read.objects

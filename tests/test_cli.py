@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.engine.record import dumps, export_lines
+from companion.record import dumps, export_lines
 from companion.sim import random_game
 from tests.engine.helpers import game_with, trick
 

@@ -13,8 +13,8 @@ import pytest
 
 import companion
 from companion.cli import main
-from companion.engine.record import export_lines
 from companion.paths import tools_state_dir
+from companion.record import export_lines
 from tests.engine.helpers import game_with, trick
 
 ROOT = Path(__file__).resolve().parents[1]

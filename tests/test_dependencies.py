@@ -75,7 +75,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("companion.hw", "companion.hw.*"),
     ("companion.engine", "companion.engine.base", "companion.engine.actions", "companion.engine.tricks"),
     ("companion.text", "companion.settings", "companion.session", "companion.report", "companion.registry",
-     "companion.games", "companion.carddata", "companion.engine.record", "companion.journal", "companion.config",
+     "companion.games", "companion.carddata", "companion.record", "companion.journal", "companion.config",
      "companion.roster", "companion.httpserve"),
     ("companion.games.{game}", "companion.games.{game}.rules"),
     ("companion.sim", "companion.sim.*", "companion.ui", "companion.ui.*", "companion.event", "companion.event.*"),
@@ -220,6 +220,19 @@ def test_no_import_cycle_between_modules() -> None:
 # No loop is left: the screens and the game UIs name the app by the Host protocol of what they use
 # (companion.ui.screens), so the app imports them and they import nothing of it.
 KNOWN_LOOPS: list[str] = []
+
+
+def test_the_engine_core_imports_only_itself_and_the_errors() -> None:
+    """engine/ is pure: no card data, storage, registry or codec (the record codec is companion/record.py)."""
+    graph = import_graph()
+    impure = [
+        f"{module} imports {target}"
+        for module, imports in sorted(graph.items())
+        if module == "companion.engine" or module.startswith("companion.engine.")
+        for target in imports
+        if not (target.startswith("companion.engine") or target == "companion.errors")
+    ]
+    assert impure == []
 
 
 def test_the_graph_counts_type_checking_imports() -> None:

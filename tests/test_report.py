@@ -11,9 +11,9 @@ import pytest
 
 from companion.carddata import printed_cards
 from companion.cli import main
-from companion.engine.record import GameBuilder, read_record
 from companion.engine.tricks import Phrase
 from companion.games.irohanihohedo.rules import Irohanihohedo
+from companion.record import GameBuilder, read_record
 from companion.report import rendered_summary, write_text
 from companion.text import Catalog, Formatter
 

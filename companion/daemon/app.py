@@ -29,8 +29,6 @@ from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
 from companion.errors import CompanionError, ConfigError
-from companion.event.config import event_config
-from companion.event.device import start_event_mode
 from companion.hw.boards import Board, list_presets, load_board
 from companion.hw.buzzers import BuzzerArbiter, parse_buzzer_pins
 from companion.hw.display import (
@@ -53,6 +51,7 @@ from companion.ui.app import App
 
 if TYPE_CHECKING:
     from companion.daemon.page import TablePageServer
+    from companion.event.config import EventConfig
     from companion.event.publisher import LinkStatus
 
 log = logging.getLogger(__name__)
@@ -442,6 +441,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     if config.path is not None and not args.check:
         log.info("options from %s", config.path)
     options = resolve_options(args, config)
+    event = _event_settings(config)  # a wrong [event] stops here, before anything is opened
     if options.verbose:
         logging.getLogger("companion").setLevel(logging.DEBUG)
     script, board, luma_args = _checked_parts(options, config, luma_argv)
@@ -467,11 +467,8 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
             _follow(page, device)
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
-        # None (and no network) without [event]; with it, the link's mark goes to the screen's corner
-        events = start_event_mode(config.sections, store, on_status=device.link_changed,
-                                  on_seating=device.seating_changed)
-        if events is not None:
-            cleanup.callback(events.close)
+        if event is not None:  # else no network at all
+            _start_event_mode(config, device, cleanup)
         _serve(options, script, board, device, display, screen)
         if options.save_frame:
             try:
@@ -481,13 +478,34 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     return 0
 
 
-def _checked_parts(options: argparse.Namespace, config: RunConfig,
-                   luma_argv: Sequence[str]) -> tuple[str | None, Board, argparse.Namespace]:
-    """Everything a run needs read and checked before anything opens: [event], the key script,
-    the board with its buzzer pins, and luma's display options."""
-    event = event_config(config.sections)  # a wrong [event] stops here, before anything is opened
+def _event_settings(config: RunConfig) -> EventConfig | None:
+    """The checked [event] section (its CA file loaded), or None; event mode's modules (ssl among
+    them) load only for a device in an event."""
+    if "event" not in config.sections:
+        return None
+    from companion.event.config import event_config
+
+    event = event_config(config.sections)
     if event is not None:
         event.broker.check_ca_file()
+    return event
+
+
+def _start_event_mode(config: RunConfig, device: Device, cleanup: ExitStack) -> None:
+    """Publish the journal to the event's broker: the link's mark goes to the screen's corner, the
+    table's seated names to the setup form."""
+    from companion.event.device import start_event_mode
+
+    events = start_event_mode(config.sections, device.store, on_status=device.link_changed,
+                              on_seating=device.seating_changed)
+    if events is not None:
+        cleanup.callback(events.close)
+
+
+def _checked_parts(options: argparse.Namespace, config: RunConfig,
+                   luma_argv: Sequence[str]) -> tuple[str | None, Board, argparse.Namespace]:
+    """Everything a run needs read and checked before anything opens: the key script, the board
+    with its buzzer pins and numpad, and luma's display options."""
     script = None
     if options.keys is not None:  # read and parsed now, so a bad script stops nothing half-started
         script = read_text_file(options.keys, "key script", limit=MAX_SCRIPT_BYTES)

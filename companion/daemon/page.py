@@ -28,12 +28,12 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-from companion.engine.record import decode_line, export_lines
 from companion.engine.tricks import TrickGame
 from companion.errors import CompanionError, ConfigError
 from companion.event.stream import LineStream
 from companion.httpserve import PageHandler, PageServer, parse_address
 from companion.journal import CURRENT_JOURNAL
+from companion.record import decode_line, export_lines
 from companion.report import rendered_summary
 from companion.text import Catalog
 

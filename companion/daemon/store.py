@@ -18,9 +18,9 @@ from typing import Any
 from companion import carddata
 from companion.codec import decode_json
 from companion.engine.base import Game, Setup
-from companion.engine.record import GameBuilder, header_json, read_lines
 from companion.errors import CompanionError, ConfigError, StorageError
 from companion.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, JournalClosed, JournalInUse, archive_journal
+from companion.record import GameBuilder, header_json, read_lines
 from companion.registry import game_class
 from companion.roster import Roster
 from companion.session import Session
@@ -137,7 +137,7 @@ class Store:
                 logging.WARNING if torn else logging.ERROR,
                 f"dropped {what}: {dropped}; kept in {self.journal_path.name}.dropped",
             ))
-        builder = read_lines(journal.recovered, GameBuilder())
+        builder = read_lines(journal.recovered, GameBuilder(defers=True))
         if builder.game is None:
             journal.close()
             found.messages.append(self._set_aside(f"journal unreadable ({builder.failure})"))

@@ -39,7 +39,8 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Callable, Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Literal, Protocol, Self, cast
 
 from companion.engine.base import is_int
@@ -215,3 +216,32 @@ class RecordAction:
             elif codec.name in data or codec.default is MISSING:
                 values[codec.name] = codec.decode(cls.type, codec.name, data.get(codec.name))
         return cls(**values)
+
+
+class GameAction(RecordAction, ABC):
+    """An action that checks, applies, lists and reads itself (the pattern Zenjidou's actions
+    proved), so a game whose action types are GameActions takes ``check``, ``apply``, ``parse`` and
+    ``generate_legal_actions`` from :class:`~companion.engine.tricks.TrickGame`.
+
+    ``game`` is the game the action belongs to, typed loosely here (the trick layer imports this
+    module, not the other way round). The layer has already checked that the game is not over and
+    that the action is one of the game's types.
+    """
+
+    @abstractmethod
+    def check(self, game: Any) -> None:
+        """Raise IllegalAction unless the action may be taken now (whose turn, which card)."""
+
+    @abstractmethod
+    def apply(self, game: Any) -> None:
+        """Fold the checked action into ``game``'s state."""
+
+    @classmethod
+    @abstractmethod
+    def legal(cls, game: Any) -> Iterable[GameAction]:
+        """Every action of this kind ``game`` allows now, in the order the device offers them."""
+
+    @classmethod
+    @abstractmethod
+    def read(cls, game: Any, text: str) -> GameAction | None:
+        """The action ``text`` (short notation) makes now, or None if the text is of another kind."""

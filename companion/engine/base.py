@@ -280,7 +280,7 @@ class Game(ABC, Generic[StateT]):
     action_types: ClassVar[Mapping[str, ActionType]] = {}
     # The header options the game reads and their kinds ("seat": a whole number naming a seat,
     # "bool", "list", "text"): a record is untrusted, so the reader checks them before the game sees them
-    # (:func:`companion.engine.record.check_options`). ``required_options`` must be present.
+    # (:func:`companion.record.check_options`). ``required_options`` must be present.
     option_kinds: ClassVar[Mapping[str, str]] = {}
     required_options: ClassVar[frozenset[str]] = frozenset()
 

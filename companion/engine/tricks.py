@@ -6,7 +6,7 @@ keeps that lifecycle, the cards each seat captured, per-deal and total scores, a
 revoke the table's public information gives.
 
 The contract of :class:`TrickGame`, one method per question the layer asks a game. A game must
-give (abstract methods):
+give (abstract methods) the three trick questions:
 
 * ``tricks_in_deal(deal)``: how many tricks the deal has;
 * ``resolve(trick)``: who won a complete trick and why, as a :class:`TrickResult` whose reason is
@@ -20,8 +20,18 @@ A game may change (hooks with the common rule as default): ``must_follow(trick)`
 owes: the lead suit), ``follow_exempt(trick, turn)`` (a turn the rules let ignore them: none),
 ``captured_cards(trick)`` (what the winner takes: every card), ``deal_count()``, ``first_lead``,
 ``next_deal_lead``, ``seat_to_play``, ``trick_complete``, ``new_state``/``new_deal``/``new_trick``
-(its own state, deals and tricks), ``kept_in_snapshot`` (what undo snapshots may share) and the
-replay schema's ``trick_summary``/``deal_summary``.
+(its own state, deals and tricks), ``opens_first_trick`` (False: the game opens a deal's first trick
+itself, after a draft), ``per_player`` (each player's share of per-seat figures: Zenjidou's players
+play hands), ``kept_in_snapshot`` (what undo snapshots may share) and the replay schema's
+``trick_summary``/``deal_summary``. The fold itself (``start_deal``, ``open_trick``,
+``finish_trick``, ``close_deal``, ``totals``) is the layer's and final: a game varies it only
+through those hooks.
+
+Each action of a game is a :class:`~companion.engine.actions.GameAction`: it checks, applies, lists
+and reads itself, so ``check``, ``apply``, ``parse`` and ``generate_legal_actions`` come from the
+layer, as do ``decision`` (the waiting deal's question, else a play by the seat to play) and
+``validate_cards`` (a fixed deck: no card data). A game with other decisions or with card data
+overrides those; today's product games still give all six themselves.
 
 A game calls, from its ``apply``: :meth:`TrickGame.put_down` with each :class:`Turn` that reaches
 the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finish_trick` once
@@ -42,13 +52,15 @@ hand in public). Both are flagged at once, naming the trick of the decline.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, final
 
-from companion.engine.actions import RecordAction
+from typing_extensions import TypeVar as DefaultTypeVar  # a TypeVar with a default (PEP 696)
+
+from companion.engine.actions import GameAction, RecordAction
 from companion.engine.base import Answer, Decision, Game, Question, is_digits, is_int, snapshot
-from companion.errors import IllegalPlay, RecordError
+from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
 
 # A card as the layer keeps it in tricks and deals: any hashable value (a deal's cards are compared
 # and counted) written by str(); a suited game's are SuitedCards, Zenjidou's are numbers.
@@ -313,8 +325,15 @@ class FactNeeded:
     question: Question
 
 
+# The trick type of a deal: a game whose tricks keep more (Tezuma, Tourney) names its own, so its
+# deal's tricks are typed as what its new_trick makes; ``Deal[Card]`` alone means plain Tricks.
+# Covariant, so the layer takes any game's deal: only the layer's open_trick appends a trick, and
+# it appends what the game's new_trick made.
+TrickT = DefaultTypeVar("TrickT", bound="Trick[Any]", default="Trick[CardT]", covariant=True)
+
+
 @dataclass
-class Deal(Generic[CardT]):
+class Deal(Generic[CardT, TrickT]):
     """One deal: its tricks, what each seat captured and won, revokes, and its scores once known.
 
     A played deal has ``scores``, or ``missing_fact``: the question its score waits for.
@@ -323,7 +342,7 @@ class Deal(Generic[CardT]):
     index: int
     start: int
     seats: int
-    tricks: list[Trick[CardT]] = field(default_factory=list)
+    tricks: list[TrickT] = field(default_factory=list)
     captured: list[list[CardT]] = field(default_factory=list)
     tricks_won: list[int] = field(default_factory=list)
     watch: RevokeWatch = field(default_factory=lambda: RevokeWatch([], []))
@@ -344,7 +363,7 @@ class Deal(Generic[CardT]):
         return self.watch.found
 
     @property
-    def trick(self) -> Trick[CardT]:
+    def trick(self) -> TrickT:
         return self.tricks[-1]
 
     def shown_cards(self) -> Iterator[CardT]:
@@ -451,6 +470,54 @@ class TrickGame(Game[StateT], ReportRows):
         """By default the only option is the first ``dealer`` seat (wrapped to the table's size)."""
         return {"dealer": int(options.get("dealer", 0)) % players}
 
+    @classmethod
+    def validate_cards(cls, cards: Mapping[str, Any]) -> None:
+        """A game whose card data is in files checks it here; by default a game has a fixed deck
+        and no card data, so it refuses any."""
+        if cards:
+            raise CardDataError(f"{cls.title} has no card data: its deck is fixed")
+
+    # --- the actions: each GameAction checks, applies, lists and reads itself ------------------
+
+    @property
+    def decision(self) -> Decision | None:
+        """What the game waits for: the open deal's card question, else a play by the seat to play;
+        None once the last deal is played (a game with other decisions says its own)."""
+        deal = self.state.deal
+        waiting = self.fact_decision(deal)
+        if waiting is not None or self.deal_played(deal):
+            return waiting
+        seat = self.seat_to_play(deal.trick)
+        return Decision("play", seat, f"{self.seat_label(seat)}: play (trick {len(deal.tricks)})")
+
+    def game_actions(self) -> list[type[GameAction]]:
+        """The game's action types that check, apply, list and read themselves."""
+        return [kind for kind in self.action_types.values() if isinstance(kind, type) and issubclass(kind, GameAction)]
+
+    def check(self, action: object) -> None:
+        if self.decision is None:
+            raise IllegalAction("the game is over", code="game_over")
+        if not isinstance(action, GameAction) or type(action) not in self.game_actions():
+            raise IllegalAction(f"{action!r} is not an action of {self.title}")
+        action.check(self)
+
+    def apply(self, action: Any) -> None:
+        action.apply(self)
+
+    def generate_legal_actions(self) -> Iterator[Any]:
+        if self.decision is not None:
+            for kind in self.game_actions():
+                yield from kind.legal(self)
+
+    def parse(self, text: str) -> Any:
+        if self.decision is None:
+            raise IllegalAction("the game is over", code="game_over")
+        for kind in self.game_actions():
+            action = kind.read(self, text)
+            if action is not None:
+                return action
+        raise IllegalAction(f"{text[:40]!r} is not an action of {self.title}")
+
     # --- what a game gives -------------------------------------------------------------------
 
     def deal_count(self) -> int:
@@ -502,12 +569,20 @@ class TrickGame(Game[StateT], ReportRows):
     def new_state(self) -> StateT:
         return TrickState()  # type: ignore[return-value]  # a game with a richer state overrides new_state
 
+    opens_first_trick: ClassVar[bool] = True  # False: the game opens its first trick itself (after a draft)
+
+    @final
     def start_deal(self, state: StateT, lead: int) -> None:
+        """Append :meth:`new_deal` and open its first trick, unless the game opens it itself
+        (``opens_first_trick = False``: Tezuma's draft, Zenjidou's choice of the round rule)."""
         deal = self.new_deal(len(state.deals), lead)
         state.deals.append(deal)
-        self.open_trick(deal, lead)
+        if self.opens_first_trick:
+            self.open_trick(deal, lead)
 
+    @final
     def open_trick(self, deal: Deal[Any], lead: int) -> None:
+        """Append the game's :meth:`new_trick` led by ``lead``."""
         deal.tricks.append(self.new_trick(lead))
 
     def new_trick(self, lead: int) -> Trick[Any]:
@@ -543,6 +618,7 @@ class TrickGame(Game[StateT], ReportRows):
         if self.trick_complete(deal.trick):
             self.finish_trick(state, deal)
 
+    @final
     def finish_trick(self, state: StateT, deal: Deal[Any]) -> None:
         """Resolve the complete open trick, hand the winner its :meth:`captured_cards`, and go on:
         the next trick, or once the deal is played :meth:`close_deal`."""
@@ -556,6 +632,7 @@ class TrickGame(Game[StateT], ReportRows):
         else:
             self.close_deal(state)
 
+    @final
     def close_deal(self, state: StateT) -> None:
         """Score the played last deal and start the next one; or, while the score needs a card fact,
         leave the deal waiting for it in ``missing_fact`` (the question :meth:`fact_decision` asks)."""
@@ -622,8 +699,14 @@ class TrickGame(Game[StateT], ReportRows):
                 return name if isinstance(name, str) else None
         return None
 
+    @final
     def totals(self) -> list[int]:
-        return list(self.state.totals)
+        """Each player's total: :meth:`per_player` of the seats' totals."""
+        return self.per_player(self.state.totals)
+
+    def per_player(self, per_seat: Sequence[int]) -> list[int]:
+        """Per-seat figures as each player's (a seat is a player, by default; Zenjidou's players play hands)."""
+        return list(per_seat)
 
     def summary(self) -> dict[str, Any]:
         """The common replay schema (docs/record-format.md), plus the game's own keys per deal and trick."""

@@ -29,11 +29,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine.record import dumps, header_json
 from companion.errors import RecordError
 from companion.event.names import CATCH_UP, PlayedGame, Seating, name_flags, standing_key, table_order
 from companion.event.stream import MAX_AHEAD, MAX_LINES, LineStream
 from companion.event.wire import JournalMessage
+from companion.record import dumps, header_json
 from companion.text import printable
 
 log = logging.getLogger(__name__)

@@ -24,13 +24,13 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.engine.record import dumps
 from companion.errors import CompanionError, ConfigError, StorageError
 from companion.event.board import MAX_TABLES, Board
 from companion.event.config import Broker, Topics
 from companion.event.state import BoardState, safe_name
 from companion.event.text import columns, fit, spreadsheet_safe
 from companion.event.wire import MAX_MESSAGE, decode_journal, decode_status, resend_message, seating_message
+from companion.record import dumps
 from companion.storage import atomic_replace
 from companion.text import printable
 

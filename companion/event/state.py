@@ -33,9 +33,9 @@ import re
 from pathlib import Path
 
 from companion.codec import decode_json
-from companion.engine.record import encode_line, parse_lines
 from companion.errors import RecordError, StorageError
 from companion.event.board import MAX_TABLE_BYTES, Board
+from companion.record import encode_line, parse_lines
 from companion.storage import atomic_replace, read_file
 
 log = logging.getLogger(__name__)

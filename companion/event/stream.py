@@ -2,11 +2,11 @@
 
 A :class:`LineStream` takes ``(line number, object)`` pairs in any order and any number of times,
 keeps each number once, holds back lines that arrive before a gap is filled, and feeds the lines
-that are next in order to a :class:`~companion.engine.record.GameBuilder`, exactly as
+that are next in order to a :class:`~companion.record.GameBuilder`, exactly as
 ``companion replay`` reads a journal. A line the rules refuse stops this stream only, naming the line.
 
 >>> from companion.carddata import printed_cards
->>> from companion.engine.record import header_json
+>>> from companion.record import header_json
 >>> from companion.games.tezuma.rules import Tezuma2015
 >>> setup = Tezuma2015.new_setup("ABC", cards=printed_cards("tezuma-2015"))
 >>> stream = LineStream()
@@ -27,8 +27,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.engine.base import Game
-from companion.engine.record import META_KEYS, UNDO, GameBuilder, dumps, setup_from_header
 from companion.errors import CompanionError, RecordError
+from companion.record import META_KEYS, UNDO, GameBuilder, dumps, setup_from_header
 
 log = logging.getLogger(__name__)
 

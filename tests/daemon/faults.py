@@ -26,8 +26,8 @@ from unittest import mock
 from companion import cli
 from companion.daemon.virtual import VirtualDevice
 from companion.engine.base import Answer
-from companion.engine.record import GameBuilder, read_bytes
 from companion.hw.keys import Key, KeyEvent
+from companion.record import GameBuilder, read_bytes
 from companion.sim import table_model
 from companion.ui.screens import SettingsScreen
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from companion.daemon.virtual import VirtualDevice
-from companion.engine.record import GameBuilder, read_bytes
 from companion.hw.keys import Key, KeyEvent
+from companion.record import GameBuilder, read_bytes
 from tests.daemon.faults import _start, _Table
 
 OK = KeyEvent(Key.OK)

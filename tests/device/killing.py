@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.daemon.virtual import VirtualDevice, key_script
-from companion.engine.record import GameBuilder, read_objects
 from companion.hw.keys import Key, KeyEvent
 from companion.journal import read_journal
+from companion.record import GameBuilder, read_objects
 from companion.sim import table_model
 
 ACCEPTED = re.compile(r"accepted (\d+)")

@@ -6,8 +6,8 @@ import random
 import pytest
 
 from companion.daemon.virtual import VirtualDevice
-from companion.engine.record import GameBuilder, read_record
 from companion.hw.keys import Key, KeyEvent
+from companion.record import GameBuilder, read_record
 from companion.sim import table_model
 
 OK, UP, RIGHT = KeyEvent(Key.OK), KeyEvent(Key.UP), KeyEvent(Key.RIGHT)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from companion.engine.record import GameBuilder, read_record
+from companion.record import GameBuilder, read_record
 from tests.engine.helpers import english
 
 DEMO = Path(__file__).resolve().parents[2] / "docs" / "examples" / "first-tricks.keys"

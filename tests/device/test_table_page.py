@@ -116,7 +116,7 @@ def test_the_trick_in_progress_and_an_undo_show_and_the_language_is_the_devices(
 
 def replay_json_in(journal: Path, lang: str) -> dict[str, Any]:
     """The replay's summary in ``lang`` (``--json`` says it in English; the page in the device's language)."""
-    from companion.engine.record import GameBuilder, read_bytes
+    from companion.record import GameBuilder, read_bytes
     from companion.report import rendered_summary
 
     return rendered_summary(read_bytes(journal.read_bytes(), GameBuilder()).game, lang)

@@ -17,8 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.engine.base import Game
-from companion.engine.record import GameBuilder, export_lines, read_record
+from companion.engine.tricks import TrickGame
 from companion.errors import CompanionError
+from companion.record import GameBuilder, export_lines, read_record
 from companion.registry import game_class
 from companion.sim import new_random_game, play_out, table_model
 from tests.games import every_simulated_game
@@ -143,3 +144,14 @@ def test_digits_int_cannot_read_are_refused_like_any_typo(game_id: str, text: st
     with pytest.raises(CompanionError):
         game.push_text(text)
     assert (repr(game.state), list(game.actions)) == before
+
+
+FOLD = ("start_deal", "open_trick", "finish_trick", "close_deal", "totals")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_fold_is_the_layers(game_id: str) -> None:
+    """A game varies the fold through its named hooks (new_deal, new_trick, opens_first_trick,
+    per_player, ...), never by replacing a step of it."""
+    cls = game_class(game_id)
+    assert [name for name in FOLD if getattr(cls, name) is not getattr(TrickGame, name)] == []

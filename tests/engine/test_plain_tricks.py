@@ -14,11 +14,11 @@ from typing import Any, ClassVar
 import pytest
 
 from companion.engine.base import ActionType, Answer, Question
-from companion.engine.tricks import Deal, FactNeeded, TrickGame
-from companion.errors import CompanionError, NoSeat
+from companion.engine.tricks import Deal, FactNeeded, SuitedCard, TrickGame
+from companion.errors import CompanionError, IllegalAction, NoSeat
 from companion.registry import extra_package, game_class
 from tests.games import TEST_GAME_PACKAGE
-from tests.plain_tricks.rules import PlainTricks
+from tests.plain_tricks.rules import PlainTricks, Play
 
 # A two-player deal, P2 leading: P1 wins R6, P2 G5 and R5 (P1 discards B6), P1 B2.
 DEAL = ["R2", "R6", "G1", "G5", "R5", "B6", "B1", "B2"]
@@ -29,7 +29,8 @@ def new_game() -> PlainTricks:
 
 
 def test_a_trick_game_must_give_the_contracts_abstract_methods() -> None:
-    assert {"tricks_in_deal", "resolve", "score_deal"} <= TrickGame.__abstractmethods__
+    """Exactly the three the docstring of engine/tricks.py lists: the rest comes from the layer and the actions."""
+    assert TrickGame.__abstractmethods__ == {"tricks_in_deal", "resolve", "score_deal"}
     lacking = type("Lacking", (PlainTricks,), {"resolve": TrickGame.resolve})  # the layer's, not Plain's
     with pytest.raises(TypeError, match=r"abstract method.*resolve"):
         lacking(lacking.new_setup(["A", "B"], cards={}))
@@ -101,3 +102,26 @@ def test_the_test_game_is_not_a_product_game() -> None:
         game_class(PlainTricks.game_id)
     with extra_package(TEST_GAME_PACKAGE):
         assert game_class(PlainTricks.game_id) is PlainTricks
+
+
+def test_the_layer_checks_parses_and_lists_through_the_games_actions() -> None:
+    """check, parse and generate_legal_actions are the layer's: they ask the game's GameActions."""
+    game = new_game()
+    assert len(list(game.generate_legal_actions())) == 18  # the lead may put down any of the deck
+    with pytest.raises(IllegalAction, match="is not an action of Plain Tricks"):
+        game.check(Answer("points:six", 3))  # an action, but not one of this game's
+    with pytest.raises(IllegalAction, match="P2's turn"):
+        game.check(Play(0, SuitedCard("R", 6)))  # P2 leads the first deal
+    speechless = type("Speechless", (PlainTricks,), {"action_types": {}})
+    with pytest.raises(IllegalAction, match="'R6' is not an action of Plain Tricks"):
+        speechless(speechless.new_setup(["A", "B"], cards={})).parse("R6")
+
+
+def test_a_finished_game_refuses_every_action() -> None:
+    game = new_game()
+    for _ in range(2):
+        for text in DEAL:
+            game.push_text(text)
+    assert game.decision is None and list(game.generate_legal_actions()) == []
+    with pytest.raises(IllegalAction, match="the game is over"):
+        game.parse("R1")

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from companion.engine.record import FORMAT, GameBuilder, RecordVisitor, dumps, export_lines, read_record
 from companion.errors import RecordError
+from companion.record import FORMAT, GameBuilder, RecordVisitor, dumps, export_lines, read_record
 from companion.sim import random_game
 from tests.engine.helpers import game_with, trick
 

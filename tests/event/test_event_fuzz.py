@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine.record import decode_line
 from companion.event.wire import journal_message
+from companion.record import decode_line
 from tests.event.conftest import assert_board_equals_replays
 from tests.event.test_event_hostile import Arena
 from tests.event.test_event_hostile import arena as arena  # the fixture, found by its name

@@ -22,7 +22,6 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
-from companion.engine.record import decode_line
 from companion.event import board as limits
 from companion.event.board import Board, standings
 from companion.event.config import Topics, parse_broker
@@ -33,6 +32,7 @@ from companion.event.stream import MAX_AHEAD
 from companion.event.text import columns
 from companion.event.web import ScoreboardServer
 from companion.event.wire import MAX_MESSAGE, journal_message, status_message
+from companion.record import decode_line
 from tests.event.conftest import (
     EVENT,
     SETTLE,

@@ -13,7 +13,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.daemon.store import Store
-from companion.engine.record import dumps, header_json, read_record
 from companion.errors import ConfigError, RecordError
 from companion.event.board import Board, places
 from companion.event.config import event_config
@@ -21,6 +20,7 @@ from companion.event.outbox import Outbox, cursor_path
 from companion.event.scoreboard import render_text
 from companion.event.stream import LineStream
 from companion.event.wire import JournalMessage
+from companion.record import dumps, header_json, read_record
 from companion.sim import random_game
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from companion.carddata import printed_cards
 from companion.cli import main as companion
-from companion.engine.record import dumps, header_json
+from companion.record import dumps, header_json
 from companion.registry import game_class, game_ids
 from companion.sim import new_random_game
 
@@ -76,11 +76,11 @@ def test_a_missing_required_option_is_named(tmp_path: Path) -> None:
 
 def test_the_terminal_view_fits_80_columns_with_wide_names_and_long_ids() -> None:
     """Japanese names take two columns each; a long table id or name is cut, never wraps a line."""
-    from companion.engine.record import decode_line
     from companion.event.board import Board
     from companion.event.scoreboard import render_text
     from companion.event.text import columns
     from companion.event.wire import JournalMessage
+    from companion.record import decode_line
 
     examples = Path(__file__).resolve().parents[2] / "docs" / "examples"
     board = Board()

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from companion.engine.record import GameBuilder, read_bytes
 from companion.engine.tricks import TrickGame
 from companion.hw.keys import Key, KeyEvent
+from companion.record import GameBuilder, read_bytes
 from companion.report import rendered_summary
 from companion.session import Session
 from companion.ui.app import App

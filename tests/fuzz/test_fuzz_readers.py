@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.daemon.store import Store
-from companion.engine.record import GameBuilder, read_bytes
+from companion.record import GameBuilder, read_bytes
 from tests.fuzz.mutation import READERS, mutate_record, record_seeds
 
 CI_BUDGET = {"replay/export": 60, "device start": 40, "card facts": 60, "keypad lines": 300}

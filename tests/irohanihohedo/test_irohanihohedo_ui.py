@@ -11,7 +11,6 @@ import pytest
 
 from companion.carddata import facts_for, printed_cards, set_fact
 from companion.engine.base import Answer, Game
-from companion.engine.record import export_lines, read_record
 from companion.games.irohanihohedo.rules import Irohanihohedo, deck_mask
 from companion.games.irohanihohedo.screens import (
     DeckScreen,
@@ -21,6 +20,7 @@ from companion.games.irohanihohedo.screens import (
     TricksWonScreen,
 )
 from companion.hw.keys import Key, KeyEvent
+from companion.record import export_lines, read_record
 from companion.sim import random_game
 from companion.ui.screens import Confirm, SetupForm
 from companion.ui.tricks import DealScreen, ResultScreen, RevokeScreen

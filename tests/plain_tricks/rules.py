@@ -3,7 +3,8 @@
 Three suits of six cards; each seat is dealt four. Follow the lead suit if able; the highest card of
 the lead suit wins the trick and leads the next. A deal scores one point per trick won and one more
 per captured 6; there are as many deals as seats. It gives the layer's three abstract methods and
-nothing else of the rules: turn order, revokes, captures, scores, undo and replay come from the layer.
+its one action, which checks, applies, lists and reads itself, and nothing else of the rules: turn
+order, revokes, captures, scores, undo and replay come from the layer.
 It is known only to the tests (its plugin record in tests/plain_tricks/__init__.py is registered by
 tests/games.py), never to the product's registry.
 
@@ -22,7 +23,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.engine.base import ActionType, Decision
+from companion.engine.actions import GameAction
+from companion.engine.base import ActionType
 from companion.engine.tricks import (
     Deal,
     Phrase,
@@ -36,15 +38,37 @@ from companion.engine.tricks import (
     Turn,
     check_unseen,
 )
-from companion.errors import CardDataError, IllegalAction, IllegalPlay
+from companion.errors import IllegalAction, IllegalPlay
 
 DECK = tuple(SuitedCard(suit, rank) for suit in "RGB" for rank in range(1, 7))
 TRICKS = 4
 
 
 @dataclass(frozen=True)
-class Play(SeatCard):
+class Play(SeatCard, GameAction):
+    """A card put down by the seat to play: it checks, applies, lists and reads itself."""
+
     type: ClassVar[str] = "play"
+
+    def check(self, game: PlainTricks) -> None:
+        seat = game.seat_to_play(game.state.deal.trick)
+        if self.seat != seat:
+            raise IllegalAction(f"it is {game.seat_label(seat)}'s turn", code="not_your_turn")
+        if self.card not in DECK:
+            raise IllegalPlay(f"{self.card} is not a card: R, G or B and 1-6", code="not_a_card")
+        check_unseen(self.card, game.state.deal)
+
+    def apply(self, game: PlainTricks) -> None:
+        game.play_turn(game.state, Turn(self.seat, (self.card,)))
+
+    @classmethod
+    def legal(cls, game: PlainTricks) -> Iterator[Play]:
+        seat = game.seat_to_play(game.state.deal.trick)
+        return (cls(seat, card) for card in game.unseen(DECK))
+
+    @classmethod
+    def read(cls, game: PlainTricks, text: str) -> Play:
+        return cls(game.seat_to_play(game.state.deal.trick), SuitedCard.parse(text.strip()))
 
 
 class PlainTricks(TrickGame[TrickState[Deal[SuitedCard]]]):
@@ -53,11 +77,6 @@ class PlainTricks(TrickGame[TrickState[Deal[SuitedCard]]]):
     min_players = 2
     max_players = 3
     action_types: ClassVar[Mapping[str, ActionType]] = {"play": Play}
-
-    @classmethod
-    def validate_cards(cls, cards: Mapping[str, Any]) -> None:
-        if cards:
-            raise CardDataError("Plain Tricks has no card data: its deck is fixed")
 
     # --- the contract --------------------------------------------------------------------------
 
@@ -73,39 +92,3 @@ class PlainTricks(TrickGame[TrickState[Deal[SuitedCard]]]):
     def score_deal(self, deal: Deal[Any]) -> list[int]:
         return [won + sum(card.rank == 6 for card in captured)
                 for won, captured in zip(deal.tricks_won, deal.captured, strict=True)]
-
-    # --- the log -------------------------------------------------------------------------------
-
-    def apply(self, action: Any) -> None:
-        self.play_turn(self.state, Turn(action.seat, (action.card,)))
-
-    def check(self, action: object) -> None:
-        decision = self.decision
-        if decision is None:
-            raise IllegalAction("the game is over", code="game_over")
-        if not isinstance(action, Play):
-            raise IllegalAction(f"{action!r} is not a play of {self.title}")
-        if action.seat != decision.seat:
-            raise IllegalAction(f"it is {self.seat_label(decision.seat)}'s turn", code="not_your_turn")
-        if action.card not in DECK:
-            raise IllegalPlay(f"{action.card} is not a card: R, G or B and 1-6", code="not_a_card")
-        check_unseen(action.card, self.state.deal)
-
-    @property
-    def decision(self) -> Decision | None:
-        deal = self.state.deal
-        if self.deal_played(deal):
-            return None
-        seat = self.seat_to_play(deal.trick)
-        return Decision("play", seat, f"{self.seat_label(seat)}: play (trick {len(deal.tricks)})")
-
-    def generate_legal_actions(self) -> Iterator[Any]:
-        decision = self.decision
-        if decision is not None:
-            yield from (Play(decision.seat, card) for card in self.unseen(DECK))
-
-    def parse(self, text: str) -> Any:
-        decision = self.decision
-        if decision is None:
-            raise IllegalAction("the game is over", code="game_over")
-        return Play(decision.seat, SuitedCard.parse(text.strip()))

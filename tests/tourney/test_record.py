@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.engine.record import export_lines, read_record
 from companion.games.tourney.rules import Play, Predict, Tourney
+from companion.record import export_lines, read_record
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "tourney.jsonl"
 # The same game as records wrote it before predictions were entered by suit: each names its card

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from companion.carddata import printed_cards
-from companion.engine.record import export_lines, read_record
 from companion.engine.tricks import SuitedCard
 from companion.errors import CardDataError, IllegalAction, RecordError
 from companion.games.tourney.rules import NpcRow, Play, Predict, Tourney, TourneyTrick, npc_choice
+from companion.record import export_lines, read_record
 from companion.text import Catalog
 
 # A whole NPC row as it lies: Wyvern 3 in front of Wyvern 12, Fleur-de-lis 2 in front of 11, ...

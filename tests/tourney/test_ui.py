@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.engine.record import export_lines, read_record
 from companion.engine.tricks import SuitedCard
 from companion.errors import IllegalAction
 from companion.games.tourney.rules import NpcRow, Play, Predict, Tourney
 from companion.games.tourney.screens import Entry, NpcRowScreen, NpcScreen, NpcSeatNotice, PlacesScreen, TrickScreen
 from companion.hw.keys import Key, KeyEvent
+from companion.record import export_lines, read_record
 from companion.sim import new_random_game, play_out, random_game
 from companion.ui import presses_for
 from companion.ui.planner import enter_by_keys

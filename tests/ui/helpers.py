@@ -14,9 +14,9 @@ from PIL import Image
 
 from companion.carddata import printed_cards
 from companion.engine.base import Game
-from companion.engine.record import export_lines, read_record
 from companion.hw.buzzers import BuzzerArbiter
 from companion.hw.keys import Key, KeyEvent
+from companion.record import export_lines, read_record
 from companion.registry import game_class
 from companion.session import Session
 from companion.ui import App, Settings, presses_for

@@ -5,7 +5,6 @@ import random
 
 import pytest
 
-from companion.engine.record import export_lines, read_record
 from companion.errors import IllegalAction
 from companion.games.zenjidou.rules import (
     ACTIONS,
@@ -19,6 +18,7 @@ from companion.games.zenjidou.rules import (
     ZAction,
     Zenjidou,
 )
+from companion.record import export_lines, read_record
 from companion.sim import random_game
 from tests.zenjidou.helpers import new_game, plain_facts, push
 

@@ -4,11 +4,11 @@ with GPIO quiz buzzers on mock pins: the journal replays to the game on the tabl
 import random
 
 from companion.daemon.virtual import VirtualDevice
-from companion.engine.record import GameBuilder, read_record
 from companion.games.zenjidou.rules import Guesses, Point
 from companion.games.zenjidou.screens import GuessScreen, QuizScreen
 from companion.games.zenjidou.table import ZenjidouTable
 from companion.hw.keys import Key, KeyEvent
+from companion.record import GameBuilder, read_record
 
 PINS = {0: 16, 1: 20, 2: 21}  # free on the OLED bonnet
 

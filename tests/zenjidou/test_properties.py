@@ -9,7 +9,6 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.engine.record import read_record
 from companion.games.zenjidou.rules import (
     EFFECT_KINDS,
     ROUND_RULES,
@@ -22,6 +21,7 @@ from companion.games.zenjidou.rules import (
     strongest,
 )
 from companion.games.zenjidou.table import ZenjidouTable
+from companion.record import read_record
 from companion.sim import new_random_game
 
 

@@ -193,15 +193,8 @@ class Trick(layer.Trick[Card]):
 
 
 @dataclass
-class DealState(layer.Deal[Card]):
+class DealState(layer.Deal[Card, Trick]):
     """A Tezuma deal: the draft before the tricks, ability uses, cards in hand and the scoring parts."""
-
-    # new_trick opens only Tezuma's tricks; the layer's Deal is not generic in its trick type.
-    tricks: list[Trick] = field(default_factory=list)  # type: ignore[assignment]
-
-    @property
-    def trick(self) -> Trick:
-        return self.tricks[-1]
     layout: Mapping[str, Sequence[str]] = field(default_factory=dict)
     draft_order: list[tuple[int, int]] = field(default_factory=list)
     picks: list[dict[str, str]] = field(default_factory=list)
@@ -772,6 +765,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     term_tables: ClassVar[Mapping[str, str]] = {"suit": "suits", "ability": "abilities"}
     reason_join = "tezuma.join"
+    opens_first_trick = False  # a deal's first trick opens after the draft
     option_kinds: ClassVar[Mapping[str, str]] = {
         **TrickGame.option_kinds,
         "start_seat": "seat", "beginner": "bool", "redraw_each_deal": "bool", "layouts": "list",
@@ -976,9 +970,6 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     def tricks_in_deal(self, deal: layer.Deal[Any]) -> int:
         return self.tricks_per_deal
-
-    def start_deal(self, state: TrickState[DealState], lead: int) -> None:
-        state.deals.append(self.new_deal(len(state.deals), lead))  # its first trick opens after the draft
 
     def new_deal(self, index: int, lead: int) -> DealState:
         order: list[tuple[int, int]] = []

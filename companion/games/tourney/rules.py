@@ -201,7 +201,7 @@ class PredictionWatch(RevokeWatch):
 
 
 @dataclass
-class TourneyDeal(Deal[SuitedCard]):
+class TourneyDeal(Deal[SuitedCard, TourneyTrick]):
     """A deal; with three players also the NPC's row as laid out and the cards it has left."""
 
     npc_laid: tuple[SuitedCard, ...] | None = None
@@ -220,7 +220,7 @@ class TourneyDeal(Deal[SuitedCard]):
 
     @property
     def tourney_tricks(self) -> list[TourneyTrick]:
-        return self.tricks  # type: ignore[return-value]  # new_trick makes every trick a TourneyTrick
+        return self.tricks
 
     def predictions(self) -> Iterator[Predict]:
         for trick in self.tourney_tricks:
@@ -391,8 +391,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def new_deal(self, index: int, lead: int) -> TourneyDeal:
         return TourneyDeal(index, lead, self.places, told=dict.fromkeys(self.suits, 0))
 
-    def open_trick(self, deal: Deal[Any], lead: int) -> None:
-        deal.tricks.append(TourneyTrick(lead, predictions=[None] * self.places))
+    def new_trick(self, lead: int) -> TourneyTrick:
+        return TourneyTrick(lead, predictions=[None] * self.places)
 
     def tricks_in_deal(self, deal: Deal[Any]) -> int:
         return int(self.setup.cards["tricks_per_deal"])

@@ -468,7 +468,7 @@ class NpcScreen(Notice):
     def __init__(self, app: Host, ui: TourneyUI, deal: int, trick: int) -> None:
         super().__init__(app)
         self.ui, self.deal, self.index = ui, deal, trick
-        self.trick: TourneyTrick = ui.game.state.deals[deal].tricks[trick]  # type: ignore[assignment]
+        self.trick: TourneyTrick = ui.game.state.deals[deal].tricks[trick]
 
     def passable(self) -> bool:
         """The next entry may begin over it: the NPC's card stays in its row on the trick screen."""

@@ -936,6 +936,7 @@ class Zenjidou(TrickGame[ZState]):
     term_tables: ClassVar[Mapping[str, str]] = {"colour": "colours", "suit": "colours"}
     # configure refuses any direction but DIRECTION, naming why.
     option_kinds: ClassVar[Mapping[str, str]] = {"direction": "text"}
+    opens_first_trick = False  # a round's first trick opens once its rule and start are known
 
     def configure(self) -> None:
         if self.setup.options.get("direction") != DIRECTION:
@@ -1100,19 +1101,14 @@ class Zenjidou(TrickGame[ZState]):
         return self.tricks
 
     def new_deal(self, index: int, lead: int) -> Round:
-        return Round(index, -1, self.n)
+        """A round; the first one's start is chosen by the table, a later one starts at ``lead``."""
+        return Round(index, lead if index > 0 else -1, self.n)
 
     def new_state(self) -> ZState:
         return ZState()
 
-    def start_deal(self, state: ZState, lead: int) -> None:
-        deal = self.new_deal(len(state.deals), lead)
-        if deal.index > 0:
-            deal.start = lead
-        state.deals.append(deal)
-
-    def open_trick(self, deal: Deal[Any], lead: int) -> None:
-        deal.tricks.append(ZTrick(lead))
+    def new_trick(self, lead: int) -> ZTrick:
+        return ZTrick(lead)
 
     def next_deal_lead(self, state: ZState) -> int:
         last = state.deal.tricks[-1].result
@@ -1388,9 +1384,6 @@ class Zenjidou(TrickGame[ZState]):
         for hand, value in enumerate(per_hand):
             totals[self.player_of(hand)] += value
         return totals
-
-    def totals(self) -> list[int]:
-        return self.per_player(self.state.totals)
 
     # --- checks ------------------------------------------------------------------------------------
 

@@ -241,6 +241,9 @@ class RecordVisitor:
     def undo(self, line: int) -> None:
         """An undo line."""
 
+    def end(self, line: int) -> None:
+        """Every line was read (``line`` the last) and none was refused."""
+
     def error(self, error: RecordError) -> None:
         """Reading stopped here; by default the error propagates."""
         raise error
@@ -252,13 +255,21 @@ class GameBuilder(RecordVisitor):
     ``good`` counts the lines taken (header, actions, undos) before the first bad one: the device
     keeps exactly that prefix of a journal. ``find_class`` names the class of a header's game id: the
     registry's, or (in tests) one that plays a game the product does not ship.
+
+    With ``defers``, for a record read whole, an action waits for the next line before it is applied:
+    one that the next line undoes is only checked (it was legal when entered), never applied and
+    taken back, so a journal in which a table corrected itself thousands of times is rebuilt at the
+    cost of its kept actions. The game is then complete only once :meth:`end` (or :meth:`error`) has
+    been called, as the readers here do; a reader that looks at the game after every line leaves it off.
     """
 
-    def __init__(self, find_class: Callable[[str], type[Game[Any]]] = game_class) -> None:
+    def __init__(self, find_class: Callable[[str], type[Game[Any]]] = game_class, *, defers: bool = False) -> None:
         self.find_class = find_class
+        self.defers = defers
         self.game: Game[Any] | None = None
         self.failure: RecordError | None = None
         self.good = 0
+        self._waiting: tuple[Any, Mapping[str, Any], int] | None = None  # an action, its line and number
 
     def begin(self, setup: Setup, line: int) -> None:
         cls = self.find_class(setup.game)
@@ -276,8 +287,12 @@ class GameBuilder(RecordVisitor):
         self.good = 1
 
     def action(self, data: Mapping[str, Any], line: int) -> None:
+        self._apply_waiting()
         game = self._started(line)
         action = game.action_from_json(data)
+        if self.defers:
+            self._waiting = (action, data, line)
+            return
         try:
             game.push(action)
         except IllegalAction as err:
@@ -286,13 +301,42 @@ class GameBuilder(RecordVisitor):
 
     def undo(self, line: int) -> None:
         game = self._started(line)
+        if self._waiting is not None:  # undone at once: legal when entered is all that is left to know
+            action, data, at = self._waiting
+            self._waiting = None
+            try:
+                game.check(action)
+            except IllegalAction as err:
+                raise RecordError(f"illegal action {dumps(data)}: {err}", at) from None
+            self.good += 2
+            return
         if not game.actions:
             raise RecordError("undo with nothing to undo", line)
         game.pop()
         self.good += 1
 
+    def end(self, line: int) -> None:
+        self._apply_waiting()
+
     def error(self, error: RecordError) -> None:
+        try:
+            self._apply_waiting()  # the lines before the refused one are the game
+        except RecordError as earlier:  # ... unless the waiting action was itself the first bad line
+            error = earlier
         self.failure = error
+
+    def _apply_waiting(self) -> None:
+        if self._waiting is None:
+            return
+        action, data, line = self._waiting
+        self._waiting = None
+        try:
+            self._started(line).push(action)
+        except IllegalAction as err:
+            raise RecordError(f"illegal action {dumps(data)}: {err}", line) from None
+        except CompanionError as err:  # as the reader words any other refusal, at the action's own line
+            raise RecordError(str(err), line) from None
+        self.good += 1
 
     def _started(self, line: int) -> Game[Any]:
         if self.game is None:
@@ -350,6 +394,7 @@ def _feed(
             raise trailing
         if not started:
             raise RecordError("the record is empty: no header line", number or 1)
+        visitor.end(number)
     except RecordError as err:
         visitor.error(err)
     return visitor

@@ -97,6 +97,7 @@ class TableView:
         self._stream = LineStream()
         self._problem = ""
         self._file: tuple[int, int] | None = None  # (inode, bytes read) of the journal being followed
+        self._more = False  # whether the last pass left bytes to read
         self._shown_lang = ""
         self._data = self._describe()
         self._thread = threading.Thread(target=self._run, name="table-page", daemon=True)
@@ -144,6 +145,8 @@ class TableView:
     def refresh(self) -> bool:
         """Read what the journal gained and describe the game again if it (or the language) changed."""
         lines = self._new_lines()
+        if self._more:
+            self.wake()  # the journal holds more than one pass reads: the next pass goes on
         if not lines and self.lang() == self._shown_lang:
             return False
         with self._cond:  # the record download reads the same game
@@ -182,12 +185,15 @@ class TableView:
                     self._stream, self._problem = LineStream(), ""
                 journal.seek(self._file[1])
                 data = journal.read(min(READ_LIMIT, found.st_size - self._file[1]))
+                self._more = found.st_size - self._file[1] > READ_LIMIT
         except FileNotFoundError:
             return []
         except OSError as err:
             self._problem = f"the journal cannot be read: {err.strerror or err}"
             return []
         end = data.rfind(b"\n") + 1
+        if end == 0 and self._more:  # no line ends within a whole pass: not a journal the device wrote
+            self._problem, self._more = f"a line of the journal is longer than {READ_LIMIT} bytes", False
         self._file = (self._file[0], self._file[1] + end)
         return data[:end].splitlines()
 

@@ -130,11 +130,13 @@ def decode_seating(payload: bytes) -> list[str]:
     >>> decode_seating(b'{"names": []}')
     Traceback (most recent call last):
     ...
-    companion.errors.RecordError: a seating message needs 'names': 1-64 names
+    companion.errors.RecordError: a seating message needs 'names': 1-64 names of at most 32 characters
     """
     names = _object(payload, "seating").get("names")
-    if not isinstance(names, list) or not 0 < len(names) <= MAX_SEATED or not all(isinstance(n, str) for n in names):
-        raise RecordError(f"a seating message needs 'names': 1-{MAX_SEATED} names")
+    if (not isinstance(names, list) or not 0 < len(names) <= MAX_SEATED
+            or not all(isinstance(n, str) and len(n) <= MAX_SEATED_NAME for n in names)):
+        raise RecordError(f"a seating message needs 'names': 1-{MAX_SEATED} names of at most {MAX_SEATED_NAME}"
+                          " characters")
     try:
         return [check_name(name, 2 * MAX_SEATED_NAME) for name in names]
     except ConfigError as err:

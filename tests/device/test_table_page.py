@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from companion.cli import main as companion
+from companion.daemon import page
 from companion.daemon.page import TablePageServer, TableView, running_totals
 from companion.daemon.virtual import VirtualDevice
 from companion.hw.keys import Key, KeyEvent
@@ -212,3 +213,27 @@ def test_a_port_already_taken_stops_the_start_in_one_line(tmp_path, capsys):
         code = companion(["run", "--mock", "--state-dir", str(tmp_path / "state"), "--web", str(port), "--keys",
                           str(script), "--exit-when-done"])
     assert code == 2 and f"--web {port}: cannot serve there" in capsys.readouterr().err
+
+
+def test_a_journal_longer_than_one_read_is_followed_to_its_end(tmp_path, monkeypatch):
+    monkeypatch.setattr(page, "READ_LIMIT", 4096)  # the header (its card data) and some lines a pass
+    device = VirtualDevice(tmp_path, seed=6)
+    try:
+        start(device, "tezuma")
+        game, rng = device.game, random.Random(6)
+        model = table_model(game, rng, 0.4)
+        for _ in range(80):
+            action = model.choose(game, rng)
+            device.enter(action)
+            model.after(game, action)
+        replay = replay_json(tmp_path / "current.jsonl")
+        view = TableView(tmp_path).start()  # woken once, at its start
+        try:
+            deadline, seen = time.monotonic() + SETTLE, -1
+            while shown(view).get("summary") != replay:
+                assert time.monotonic() < deadline, "the view stopped before the journal's end"
+                seen = view.wait_change(seen, 1.0)
+        finally:
+            view.close()
+    finally:
+        device.close()

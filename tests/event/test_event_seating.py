@@ -3,14 +3,17 @@ documented ACL) and their setup forms offer exactly those names first; the stand
 
 from __future__ import annotations
 
+import re
+
 import paho.mqtt.client as mqtt
 import pytest
 
+from companion.errors import RecordError
 from companion.event.board import Board
 from companion.event.config import Topics, parse_broker
 from companion.event.names import parse_seating
 from companion.event.scoreboard import Scoreboard
-from companion.event.wire import seating_message
+from companion.event.wire import decode_seating, seating_message
 from tests.event.conftest import EVENT, SETTLE, MockTable, has_every_line, settle
 from tests.event.test_event_broker import wait_for
 from tests.event.test_event_security import PASSWORDS, documented_broker, raw_client
@@ -110,3 +113,14 @@ def test_a_device_that_never_received_a_list_offers_the_built_in_names(event):
     assert offered(three, 4) == ["Aki", "Ben", "Chie", "Dai"]
     three.new_game("tezuma")
     assert three.device.game.setup.players == ("Aki", "Ben", "Chie", "Dai")
+
+
+@pytest.mark.parametrize(("names", "why"), [
+    ([], "1-64 names"),
+    (["x" * 33], "at most 32 characters"),
+    (["A\u202eB"], "control or invisible character (U+202E)"),
+    (["Ann"] * 65, "1-64 names"),
+])
+def test_a_seating_message_the_device_cannot_show_is_refused(names, why):
+    with pytest.raises(RecordError, match=re.escape(why)):
+        decode_seating(seating_message(names))

@@ -84,6 +84,23 @@ def test_each_device_offers_its_tables_seated_names_first_and_the_standings_add_
     assert sorted(row.shown for row in board.standings()) == sorted(SEATED["3"] + SEATED["4"])
 
 
+def test_a_table_reads_its_own_seating_and_not_another_tables(event):
+    broker, start, _ = event
+    start(SEATING)
+    topics = Topics("companion", EVENT)
+    seen: list[str] = []
+    four = raw_client(broker.url, "4", PASSWORDS["4"])
+    four.on_message = lambda _c, _u, message: seen.append(message.topic)
+    try:  # retained messages come with each subscription's grant, in order: table 3's first, were it allowed
+        four.subscribe(topics.table("3", "seating"), qos=1)
+        four.subscribe(topics.table("4", "seating"), qos=1)
+        wait_for(lambda: topics.table("4", "seating") in seen, "table 4's own seating")
+        assert seen == [topics.table("4", "seating")]
+    finally:
+        four.loop_stop()
+        four.disconnect()
+
+
 def test_a_table_the_list_no_longer_seats_is_told_and_falls_back_to_the_built_in_names(event):
     _, start, table = event
     scoreboard = start(SEATING)

@@ -28,14 +28,14 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-from companion.engine.tricks import TrickGame
+from companion.engine.tricks import Term, TrickGame
 from companion.errors import CompanionError, ConfigError
 from companion.event.stream import LineStream
 from companion.httpserve import PageHandler, PageServer, parse_address
 from companion.journal import CURRENT_JOURNAL
 from companion.record import decode_line, export_lines
 from companion.report import rendered_summary
-from companion.text import Catalog
+from companion.text import Catalog, Formatter
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,9 @@ def page_data(game: TrickGame[Any] | None, lang: str, catalog: Catalog, problem:
     summary = rendered_summary(game, lang, catalog)
     scored = [deal["scores"] for deal in summary["deals"] if deal["scores"] is not None]
     current = game.state.deals[-1].tricks[-1] if game.state.deals and game.state.deals[-1].tricks else None
+    in_progress = game.trick_cards(current) if current is not None and current.result is None else []
+    played = [card for deal in summary["deals"] for trick in deal["tricks"] for card in trick["cards"]]
+    abilities = {card["ability"] for card in [*played, *in_progress] if card.get("ability")}
     return {
         "lang": lang,
         "labels": labels,
@@ -62,10 +65,16 @@ def page_data(game: TrickGame[Any] | None, lang: str, catalog: Catalog, problem:
         "seats": [catalog.text(lang, "seat.label", n=seat + 1) for seat in range(len(summary["players"]))],
         "sheet": {"deals": [deal["scores"] for deal in summary["deals"]], "totals": summary["totals"]},
         "chart": running_totals(scored, len(summary["players"])),
-        "in_progress": game.trick_cards(current) if current is not None and current.result is None else [],
+        "in_progress": in_progress,
+        "abilities": {ident: _term(game, "ability", ident, lang, catalog) for ident in sorted(abilities)},
         "summary": summary,
         "problem": problem,
     }
+
+
+def _term(game: TrickGame[Any], kind: str, ident: str, lang: str, catalog: Catalog) -> str:
+    """A term's name in ``lang``, as the replay's reasons name it (its card data, else the catalogue)."""
+    return str(Formatter.for_game(catalog, lang, game).value(Term(kind, ident)))
 
 
 def running_totals(scores: Sequence[Sequence[int]], seats: int) -> list[list[int]]:
@@ -310,7 +319,8 @@ function svg(tag, attrs) {
 }
 function who(d, seat) { return d.seats[seat] + " " + d.summary.players[seat]; }
 function play(d, card) {
-  return who(d, card.seat) + ": " + (card.card || "-") + (card.ability ? " (" + card.ability + ")" : "");
+  const ability = card.ability ? " (" + (d.abilities[card.ability] || card.ability) + ")" : "";
+  return who(d, card.seat) + ": " + (card.card || "-") + ability;
 }
 function sheet(d) {
   const head = document.querySelector("#sheet thead"), body = document.querySelector("#sheet tbody");

@@ -237,3 +237,16 @@ def test_a_journal_longer_than_one_read_is_followed_to_its_end(tmp_path, monkeyp
             view.close()
     finally:
         device.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_abilities_are_named_as_the_reasons_name_them(lang):
+    from companion.daemon.page import page_data
+    from companion.record import GameBuilder, read_bytes
+    from companion.text import Catalog
+
+    record = Path(__file__).resolve().parents[2] / "docs" / "examples" / "tezuma.jsonl"
+    data = page_data(read_bytes(record.read_bytes(), GameBuilder()).game, lang, Catalog.load())
+    reasons = " ".join(t["reason"] for deal in data["summary"]["deals"] for t in deal["tricks"])
+    assert data["abilities"] and all(name != ident for ident, name in data["abilities"].items())
+    assert any(name in reasons for name in data["abilities"].values())

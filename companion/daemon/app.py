@@ -51,7 +51,6 @@ from companion.ui.app import App
 
 if TYPE_CHECKING:
     from companion.daemon.page import TablePageServer
-    from companion.event.config import EventConfig
     from companion.event.publisher import LinkStatus
 
 log = logging.getLogger(__name__)
@@ -436,12 +435,25 @@ def check_image_type(path: Path, option: str) -> None:
                           f" (not {path.suffix or 'nothing'!r})")
 
 
+def _checked_event_section(config: RunConfig) -> Any:
+    """config.toml's ``[event]``, checked (None without one). Event mode's modules, ssl among them,
+    are loaded only here, so a device that is in no event starts without them."""
+    if "event" not in config.sections:
+        return None
+    from companion.event.config import event_config
+
+    event = event_config(config.sections)
+    if event is not None:
+        event.broker.check_ca_file()
+    return event
+
+
 def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
     config = load_config(args.config_toml)
     if config.path is not None and not args.check:
         log.info("options from %s", config.path)
     options = resolve_options(args, config)
-    event = _event_settings(config)  # a wrong [event] stops here, before anything is opened
+    event = _checked_event_section(config)  # a wrong [event] stops here, before anything is opened
     if options.verbose:
         logging.getLogger("companion").setLevel(logging.DEBUG)
     script, board, luma_args = _checked_parts(options, config, luma_argv)
@@ -467,7 +479,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
             _follow(page, device)
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
-        if event is not None:  # else no network at all
+        if event is not None:  # no network without [event]
             _start_event_mode(config, device, cleanup)
         _serve(options, script, board, device, display, screen)
         if options.save_frame:
@@ -476,19 +488,6 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
             except OSError as err:
                 raise ConfigError(f"--save-frame {options.save_frame}: cannot write it: {err.strerror}") from None
     return 0
-
-
-def _event_settings(config: RunConfig) -> EventConfig | None:
-    """The checked [event] section (its CA file loaded), or None; event mode's modules (ssl among
-    them) load only for a device in an event."""
-    if "event" not in config.sections:
-        return None
-    from companion.event.config import event_config
-
-    event = event_config(config.sections)
-    if event is not None:
-        event.broker.check_ca_file()
-    return event
 
 
 def _start_event_mode(config: RunConfig, device: Device, cleanup: ExitStack) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import ConfigError
-from companion.inputs import parse_toml, read_text_file
+from companion.inputs import parse_address, parse_toml, read_text_file
 from companion.paths import APP
 
 CONFIG_FILE = "config.toml"
@@ -75,8 +75,6 @@ def _buzzer_pins_reason(text: str) -> str | None:
 
 def _web_reason(text: str) -> str | None:
     """Why ``text`` is not a table page address, as ``--web`` takes it, or None."""
-    from companion.httpserve import parse_address
-
     try:
         parse_address(text, "web")
     except ConfigError:

@@ -27,8 +27,6 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
 
-from companion.errors import ConfigError
-
 MIN_INTERVAL = 0.25  # seconds between two updates of one page: a person reading needs no more
 KEEPALIVE = 15.0  # seconds: a comment line keeps proxies and the browser from closing the stream
 IDLE_TIMEOUT = 20.0  # seconds a connection may send nothing (or not take what is sent) before it is closed
@@ -64,23 +62,6 @@ def security_headers(page: str) -> dict[str, str]:
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "no-referrer",
     }
-
-
-def parse_address(text: str, option: str, default_host: str = "127.0.0.1") -> tuple[str, int]:
-    """``[HOST:]PORT`` as a listening address; only the port: on ``default_host`` (loopback).
-
-    >>> parse_address("8080", "--web"), parse_address("0.0.0.0:80", "--web"), parse_address("[::]:8080", "--web")
-    (('127.0.0.1', 8080), ('0.0.0.0', 80), ('::', 8080))
-    >>> parse_address("host:99999", "--web")
-    Traceback (most recent call last):
-    ...
-    companion.errors.ConfigError: --web 'host:99999': give [HOST:]PORT, a port 1-65535 (e.g. 8080 or 0.0.0.0:8080)
-    """
-    host, colon, port = text.rpartition(":")
-    host = host.strip("[]") if colon else default_host
-    if not port.isdigit() or not 1 <= int(port) <= 65535 or (colon and not host):
-        raise ConfigError(f"{option} {text!r}: give [HOST:]PORT, a port 1-65535 (e.g. 8080 or 0.0.0.0:8080)")
-    return host, int(port)
 
 
 class PageServer(ThreadingHTTPServer):

@@ -31,7 +31,8 @@ from typing import Any
 from companion.engine.tricks import Term, TrickGame
 from companion.errors import CompanionError, ConfigError
 from companion.event.stream import LineStream
-from companion.httpserve import PageHandler, PageServer, parse_address
+from companion.httpserve import PageHandler, PageServer
+from companion.inputs import parse_address
 from companion.journal import CURRENT_JOURNAL
 from companion.record import decode_line, export_lines
 from companion.report import rendered_summary

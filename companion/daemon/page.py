@@ -101,6 +101,10 @@ class TableView:
         self.lang = lang  # the device's language now (read on this view's thread)
         self.catalog = catalog or Catalog.load()
         self.closed = False
+        # Three locks, so the device's wake never waits for the view's work: the wake flag, the game
+        # being built (the record download reads it too), and the page's data with its version.
+        self._wake = threading.Condition()
+        self._game_lock = threading.Lock()
         self._cond = threading.Condition()
         self._woken = True
         self._version = 0
@@ -116,9 +120,9 @@ class TableView:
 
     def wake(self) -> None:
         """A line was journalled, or the language changed: look again soon."""
-        with self._cond:
+        with self._wake:
             self._woken = True
-            self._cond.notify_all()
+            self._wake.notify()
 
     # --- the page's side ---------------------------------------------------------------------
 
@@ -133,7 +137,7 @@ class TableView:
 
     def record(self) -> tuple[str, bytes]:
         """The game's record as ``companion export`` writes it, and a file name for it."""
-        with self._cond:
+        with self._game_lock:
             game = self._stream.game
             if game is None:
                 return "", b""
@@ -146,9 +150,10 @@ class TableView:
         return self
 
     def close(self, timeout: float = 3.0) -> None:
-        with self._cond:
-            self.closed = True
-            self._cond.notify_all()
+        for condition in (self._wake, self._cond):
+            with condition:
+                self.closed = True
+                condition.notify_all()
         if self._thread.is_alive():
             self._thread.join(timeout)
 
@@ -159,13 +164,14 @@ class TableView:
             self.wake()  # the journal holds more than one pass reads: the next pass goes on
         if not lines and self.lang() == self._shown_lang:
             return False
-        with self._cond:  # the record download reads the same game
+        with self._game_lock:
             for raw in lines:
                 try:
                     self._stream.offer(self._stream.applied + 1, decode_line(raw))
                 except CompanionError as err:
                     self._problem = self._problem or f"line {self._stream.applied + 1}: {err}"
             data = self._describe()
+        with self._cond:
             self._data = data
             self._version += 1
             self._cond.notify_all()
@@ -173,10 +179,10 @@ class TableView:
 
     def _run(self) -> None:
         while True:
-            with self._cond:
-                self._cond.wait_for(lambda: self._woken or self.closed)
+            with self._wake:
+                self._wake.wait_for(lambda: self._woken or self.closed)
                 # the lines of a burst of presses are read together, after it, not between its presses
-                self._cond.wait_for(lambda: self.closed, GATHER)
+                self._wake.wait_for(lambda: self.closed, GATHER)
                 if self.closed:
                     return
                 self._woken = False
@@ -192,7 +198,8 @@ class TableView:
                 found = os.fstat(journal.fileno())
                 if self._file is None or self._file[0] != found.st_ino or found.st_size < self._file[1]:
                     self._file = (found.st_ino, 0)
-                    self._stream, self._problem = LineStream(), ""
+                    with self._game_lock:
+                        self._stream, self._problem = LineStream(), ""
                 journal.seek(self._file[1])
                 data = journal.read(min(READ_LIMIT, found.st_size - self._file[1]))
                 self._more = found.st_size - self._file[1] > READ_LIMIT

@@ -23,6 +23,7 @@ import logging
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable, Sequence
 from http import HTTPStatus
 from pathlib import Path
@@ -41,7 +42,8 @@ from companion.text import Catalog, Formatter
 log = logging.getLogger(__name__)
 
 MAX_CONNECTIONS = 16  # phones at one table, with room for reloads and downloads
-GATHER = 0.1  # seconds a wake waits for the lines that follow it: the page is still live within a second
+GATHER = 0.1  # seconds without a new line before the view reads: it works in the pauses between presses
+MOST_GATHER = 0.5  # but at least this often during a long burst: the page is still live within a second
 READ_LIMIT = 1 << 20  # bytes read from the journal per pass: a whole game is a few dozen KiB
 LABELS = ("title", "none", "sheet", "deal", "total", "chart", "trick", "last", "tricks", "waiting", "record", "live",
           "reconnecting", "read_only")
@@ -96,8 +98,10 @@ def running_totals(scores: Sequence[Sequence[int]], seats: int) -> list[list[int
 class TableView:
     """The current journal's game as the page shows it, refreshed on its own thread when woken."""
 
-    def __init__(self, state_dir: Path, lang: Callable[[], str] = lambda: "en", catalog: Catalog | None = None) -> None:
+    def __init__(self, state_dir: Path, lang: Callable[[], str] = lambda: "en", catalog: Catalog | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.path = state_dir / CURRENT_JOURNAL
+        self.clock = clock
         self.lang = lang  # the device's language now (read on this view's thread)
         self.catalog = catalog or Catalog.load()
         self.closed = False
@@ -181,8 +185,12 @@ class TableView:
         while True:
             with self._wake:
                 self._wake.wait_for(lambda: self._woken or self.closed)
-                # the lines of a burst of presses are read together, after it, not between its presses
-                self._wake.wait_for(lambda: self.closed, GATHER)
+                began = self.clock()
+                # a burst of presses is read in its first pause (or every MOST_GATHER), not between them
+                while not self.closed and self.clock() - began < MOST_GATHER:
+                    self._woken = False
+                    if not self._wake.wait_for(lambda: self._woken or self.closed, GATHER):
+                        break
                 if self.closed:
                     return
                 self._woken = False

@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.games.tourney.rules import Play, Predict, Tourney
+from companion.games.tourney.rules import Predict, PredictionsDown, Tourney
 from companion.record import export_lines, read_record
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "tourney.jsonl"
 # The same game as records wrote it before predictions were entered by suit: each names its card
 CARD_PREDICTIONS = Path(__file__).resolve().parent / "data" / "card-predictions.jsonl"
+# The example as it was written while the device asked every prediction before the plays
+FIRST = Path(__file__).resolve().parent / "data" / "suit-predictions-first.jsonl"
 
 
 def replay(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
@@ -21,17 +23,23 @@ def replay(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     return code, capsys.readouterr().out
 
 
-def test_the_example_is_a_whole_three_player_game_entered_in_the_books_order() -> None:
-    """Every trick: the lead's card, every prediction, then the plays; the NPC's card after the last
-    prediction (or as the lead). The engine still accepts the other order: test_rules.py."""
+def test_the_example_is_a_whole_three_player_game_entered_as_the_device_asks() -> None:
+    """Every trick: the playing cards in turn, a ``down`` line where the NPC's turn comes straight after
+    a player's lead, then the predictions at the reveal; the same game as the record written while the
+    device asked the predictions first (data/suit-predictions-first.jsonl), with the same summary."""
     played = read_record(EXAMPLE.read_text(encoding="utf-8").splitlines()).game
     assert played.is_over() and played.setup.players == ("Aki", "Ben", "Chie")
     game = Tourney(played.setup)
     for action in played.actions:
-        if isinstance(action, Play) and game.trick.turns:
-            assert not game.missing_predictions(game.trick), f"a play while predictions are open: {action}"
+        if isinstance(action, Predict):
+            assert len(game.trick.turns) == game.places, f"a prediction before the trick's last card: {action}"
+        if isinstance(action, PredictionsDown):
+            assert game.npc_waits(game.deal) and len(game.trick.turns) == 1
         game.push(action)
     assert game.summary() == played.summary()
+    assert any(isinstance(action, PredictionsDown) for action in played.actions)
+    before = read_record(FIRST.read_text(encoding="utf-8").splitlines()).game
+    assert before.summary() == played.summary()
 
 
 def test_replay_json_gives_places_and_hits_per_trick(capsys: pytest.CaptureFixture[str]) -> None:

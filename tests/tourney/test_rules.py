@@ -7,7 +7,7 @@ import pytest
 from companion.carddata import printed_cards
 from companion.engine.tricks import SuitedCard
 from companion.errors import CardDataError, IllegalAction, RecordError
-from companion.games.tourney.rules import NpcRow, Play, Predict, Tourney, TourneyTrick, npc_choice
+from companion.games.tourney.rules import NpcRow, Play, Predict, PredictionsDown, Tourney, TourneyTrick, npc_choice
 from companion.record import export_lines, read_record
 from companion.text import Catalog
 
@@ -105,27 +105,30 @@ def test_predictions_before_or_at_the_reveal_fold_to_the_same_state() -> None:
     assert before.decision == at_reveal.decision
 
 
-def test_the_decision_asks_for_every_prediction_before_any_play() -> None:
-    """The book's order: the lead's card, every prediction, then the plays; never a play while a
-    prediction is open, even after a table entered plays early (those are accepted: a correction)."""
+def test_the_decision_asks_for_no_prediction_before_the_tricks_last_card() -> None:
+    """A prediction is secret until the reveal: the lead's card, the playing cards in turn, and only
+    then every prediction, from the lead round. Predictions entered before (records from before) are
+    accepted, and the device still asks for the playing cards first."""
     game = new()
     assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("lead", 1)
     with pytest.raises(IllegalAction, match="leads a playing card before any prediction"):
         game.push(Predict.of_card(2, SuitedCard("W", 1)))
     push(game, "C9")
-    assert (game.decision.kind, game.decision.seat) == ("predict", 1)
-    push(game, "P3?W1")
-    assert (game.decision.kind, game.decision.seat) == ("predict", 1)  # the lead's own still missing
-    push(game, "P3:C1")  # entered early: accepted, but the device goes on asking for predictions
-    assert (game.decision.kind, game.decision.seat) == ("predict", 1)
-    push(game, "P4:C2", "P1:C3")
-    assert (game.decision.kind, game.decision.seat) == ("predict", 1)
+    assert (game.decision.kind, game.decision.seat) == ("play", 2)
+    push(game, "P3?W1")  # entered early (a record from before): accepted, the device asks for the plays
+    assert (game.decision.kind, game.decision.seat) == ("play", 2)
+    push(game, "C1", "C2")
+    assert (game.decision.kind, game.decision.seat) == ("play", 0)
+    push(game, "C3")  # the trick's last card: the reveal, from the lead round
+    assert [(game.decision.kind, game.decision.seat)] == [("predict", 1)]
     with pytest.raises(IllegalAction, match="enter the missing predictions"):
         game.push(Play(1, SuitedCard("C", 4)))
     with pytest.raises(IllegalAction, match="no prediction to make"):
         game.push(Predict.of_card(2, SuitedCard("C", 4)))
-    push(game, "S4", "P4?S5", "P1?S6")
+    push(game, "S", "P4?S", "F")
     assert len(game.state.deal.tricks) == 2 and game.decision.kind == "lead"
+    assert game.state.deal.tricks[0].predictions == [Predict(0, "F"), Predict(1, "S"), Predict.of_card(2, SuitedCard(
+        "W", 1)), Predict(3, "S")]
 
 
 def test_cards_are_unique_a_prediction_cannot_be_played_nor_a_played_card_predicted() -> None:
@@ -146,8 +149,8 @@ def test_a_prediction_is_entered_by_its_suit_and_scores_as_its_card_did() -> Non
     """「予想にはカードのスートのみを使用します。数字は無視して下さい。」: the suit alone names the place."""
     by_card, by_suit = new(), new()
     push(by_card, "C9", "P2?S1", "P3?W5", "P4?C2", "P1?F3", "W2", "C13", "C4")
-    push(by_suit, "C9", "P2?S", "P3?w", "P4?C", "F", "W2", "C13", "C4")  # a bare suit: the prediction asked
-    assert by_suit.actions[1:5] == [Predict(1, "S"), Predict(2, "W"), Predict(3, "C"), Predict(0, "F")]
+    push(by_suit, "C9", "W2", "C13", "C4", "S", "P3?w", "C", "F")  # a bare suit: the prediction asked
+    assert by_suit.actions[4:] == [Predict(1, "S"), Predict(2, "W"), Predict(3, "C"), Predict(0, "F")]
     assert by_suit.state.deal.tricks[0].result == by_card.state.deal.tricks[0].result
     summary = by_suit.summary()["deals"][0]["tricks"][0]
     assert summary["predictions"] == ["F", "S", "W", "C"]
@@ -165,20 +168,18 @@ def test_a_suit_whose_cards_are_all_accounted_for_is_refused_for_a_prediction_an
     """A suit-only prediction loses the card, so no card can be refused as seen; the count per suit
     still can: 14 Shamrocks, played or predicted, leave none in a hand."""
     game = new()
-    push(game, "S1", "S", "S", "S", "S", "S2", "S3", "S4")  # 8 Shamrocks; P1's S4 wins
-    push(game, "S5", "S", "S", "S", "S", "S6")  # 14: P1 led S5, P2 played S6
-    assert game.room("S") == 0
+    push(game, "S1", "S2", "S3", "S4", "S", "S", "S", "S")  # 8 Shamrocks; P1's S4 wins
+    push(game, "S5", "S6", "P1?S", "P2?S", "P3?S", "P4?S")  # 14: P1 led S5, P2 played S6 (predictions early)
+    assert game.room("S") == 0 and game.open_suits() == ("W", "F", "C")
     with pytest.raises(IllegalAction, match="no S card is left in a hand") as info:
         game.push_text("S7")
     assert info.value.code == "tourney.suit_out"
     push(game, "C1", "C2")  # P2's S6 wins
     push(game, "C3")
     with pytest.raises(IllegalAction, match="no S card is left in a hand"):
-        game.push_text("S")
+        game.push_text("P2?S")
     assert all(action.suit != "S" for action in game.generate_legal_actions() if isinstance(action, Predict))
     assert not any(isinstance(action, Play) and action.card.suit == "S" for action in game.generate_legal_actions())
-    push(game, "W")
-    assert game.actions[-1] == Predict(1, "W")  # P2 leads the third trick: its own prediction first
 
 
 def test_a_prediction_must_name_a_suit_and_a_card_of_that_suit() -> None:
@@ -300,23 +301,23 @@ def test_npc_without_the_lead_suit_plays_the_front_card_of_its_strongest_suit_le
 
 def test_npc_takes_a_place_wins_and_then_leads_with_the_front_card_of_its_strongest_suit() -> None:
     game = new(3)
-    push(game, "W3 W12 F2 F11 S5 C7 C1", "S9", "P2?C2", "P3?C3", "P1?C4", "S10", "S2")
+    push(game, "W3 W12 F2 F11 S5 C7 C1", "S9", "S10", "S2", "P2?C2", "P3?C3", "P1?C4")
     trick = trick_of(game, 0, 0)
     result = trick.result
     assert result is not None
     # P2 S9, P3 S10, NPC S5, P1 S2: the NPC's card is 3rd and P1's 4th, so P1's Cross hits
     assert result.places == (4, 2, 1, 3)
     assert result.hits == (True, False, False, None)
-    # P3 won and leads Cross 13; the NPC's seat is next, but its card waits for every prediction
-    push(game, "C13", "P3?F1", "P1?F3")
+    # P3 won and leads Cross 13; the NPC's seat is next, but its card waits for the predictions to go down
+    push(game, "C13")
     assert trick_of(game, 0, 1).card_of(3) is None
-    assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("predict", 1)
-    push(game, "P2?F4")  # the last prediction: the play phase, and the NPC plays its front Cross
+    assert game.decision is not None and (game.decision.kind, game.decision.actor) == ("down", None)
+    push(game, "down")  # the predictions are down: the play phase, and the NPC plays its front Cross
     assert trick_of(game, 0, 1).card_of(3) == SuitedCard("C", 7)
     assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("play", 0)
-    push(game, "W1", "C14")
+    push(game, "W1", "C14", "P3?F1", "P1?F3", "P2?F4")
     assert trick_of(game, 0, 1).result.winner == 0  # P1's Wyvern 1 beats every Cross
-    push(game, "S1", "P1?F5", "P2?F6", "P3?F7", "S3", "S4")  # P1 leads S1; P2 S3, P3 S4; the NPC has no Shamrock
+    push(game, "S1", "S3", "S4", "F5", "F6", "F7")  # P1 leads S1; P2 S3, P3 S4; the NPC has no Shamrock
     trick = trick_of(game, 0, 2)
     assert trick.card_of(3) == SuitedCard("W", 3)  # no Shamrock left: front Wyvern
     assert trick.result is not None and trick.result.winner == 3
@@ -324,32 +325,41 @@ def test_npc_takes_a_place_wins_and_then_leads_with_the_front_card_of_its_strong
     lead = trick_of(game, 0, 3)
     assert lead.lead == 3 and lead.card_of(3) == SuitedCard("W", 12)  # leads its strongest suit's front card
     assert lead.npc_reason is not None and lead.npc_reason.code == "tourney.npc.lead"
-    assert game.decision is not None and game.decision.kind == "predict"
+    assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("play", 0)
     assert game.state.deals[0].tricks_won[3] == 1
 
 
-def test_with_p3_leading_the_npc_waits_for_the_predictions() -> None:
-    """P2 deals, so P3 leads and the NPC's seat comes next: its card goes down only when the last
-    prediction is in, never right after the lead's card."""
+def test_with_p3_leading_the_npc_waits_for_the_word_that_the_predictions_are_down() -> None:
+    """P2 deals, so P3 leads and the NPC's seat comes next: its card goes down only once the table says
+    the predictions are down (or, in a record from before, when the last prediction is in), never
+    right after the lead's card; undoing that word takes the NPC's card back."""
     game = new(3, dealer=1)
     push(game, ROW, "S9")
     assert game.trick.lead == 2 and game.trick.card_of(3) is None
-    for text in ("P3?C2", "P1?C3"):
-        assert game.decision is not None and game.decision.kind == "predict"
-        push(game, text)
-        assert game.trick.card_of(3) is None
-    push(game, "P2?C4")
+    assert game.decision is not None and (game.decision.kind, game.decision.actor) == ("down", None)
+    assert PredictionsDown() in list(game.generate_legal_actions())
+    game.push(PredictionsDown())
     assert game.trick.card_of(3) == SuitedCard("S", 5)
     assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("play", 0)
-    assert game.pop() == Predict.of_card(1, SuitedCard("C", 4)) and game.trick.card_of(3) is None  # undo takes it back
+    with pytest.raises(IllegalAction, match="nothing waits for the predictions") as info:
+        game.push(PredictionsDown())
+    assert info.value.code == "tourney.not_waiting"
+    assert game.pop() == PredictionsDown() and game.trick.card_of(3) is None  # undo takes it back
+    old = new(3, dealer=1)  # a record from before: every prediction first
+    push(old, ROW, "S9", "P3?C2", "P1?C3")
+    assert old.trick.card_of(3) is None
+    push(old, "P2?C4")
+    assert old.trick.card_of(3) == SuitedCard("S", 5)
 
 
-def test_a_play_entered_before_the_predictions_puts_the_npcs_card_down_first() -> None:
-    """A table that reveals the predictions at the end (or a record from before the book's order was
-    kept): P1's card after the NPC's seat starts the play phase, the NPC's card goes down first, and
-    the trick folds to the same state as in the book's order."""
+def test_a_play_entered_before_the_word_puts_the_npcs_card_down_first() -> None:
+    """A player's playing card after the NPC's seat says the predictions are down too: the NPC's card
+    goes down first, and the trick folds to the same state as with the word, or with the
+    predictions first (a record from before)."""
     book = new(3, dealer=1)
     push(book, ROW, "S9", "P3?C2", "P1?C3", "P2?C4", "S10", "S11")
+    down = new(3, dealer=1)
+    push(down, ROW, "S9", "down", "S10", "S11", "P3?C2", "P1?C3", "P2?C4")
     early = new(3, dealer=1)
     push(early, ROW, "S9")
     with pytest.raises(IllegalAction, match="it is P1's turn, not P2's"):
@@ -358,12 +368,13 @@ def test_a_play_entered_before_the_predictions_puts_the_npcs_card_down_first() -
     assert early.trick.card_of(3) == SuitedCard("S", 5)
     assert early.decision is not None and (early.decision.kind, early.decision.seat) == ("predict", 2)
     push(early, "P3?C2", "P1?C3", "P2?C4")
-    assert repr(early.state) == repr(book.state) and early.summary() == book.summary()
+    assert repr(early.state) == repr(book.state) == repr(down.state)
+    assert early.summary() == book.summary() == down.summary()
 
 
 def test_undoing_the_card_before_the_npcs_takes_the_npcs_card_back() -> None:
     game = new(3)
-    push(game, ROW, "F5", "P2?S1", "P3?S2", "P1?S3")
+    push(game, ROW, "F5")
     before = repr(game.state)
     push(game, "F6")
     assert len(trick_of(game, 0, 0).turns) == 3
@@ -373,7 +384,7 @@ def test_undoing_the_card_before_the_npcs_takes_the_npcs_card_back() -> None:
 
 def test_the_npcs_cards_are_not_in_the_log_and_replay_plays_them_again() -> None:
     game = new(3)
-    push(game, ROW, "F5", "P2?S1", "P3?S2", "P1?S3", "F6", "F7")
+    push(game, ROW, "F5", "F6", "F7", "P2?S1", "P3?S2", "P1?S3")
     assert [type(action) for action in game.actions].count(Play) == 3
     replayed = read_record(export_lines(game)).game
     assert replayed.summary() == game.summary()
@@ -428,13 +439,16 @@ def test_english_refusal_templates_say_exactly_what_the_engine_says() -> None:
     push(game, "C12", "F5", "P2:F6", "P3:F7")  # P1 wins and leads; every card is down, no prediction yet
     refuse(Play(0, SuitedCard("F", 8)))
     game = new()  # every Shamrock played or predicted (see the count check's own test)
-    push(game, "S1", "S", "S", "S", "S", "S2", "S3", "S4", "S5", "S", "S", "S", "S", "S6")
+    push(game, "S1", "S2", "S3", "S4", "S", "S", "S", "S", "S5", "P1?S", "P2?S", "P3?S", "P4?S", "S6")
     refuse("S7")
+    game = new(3)
+    push(game, ROW, "C9")
+    refuse(PredictionsDown())
     codes = {code for code in found if code.startswith("tourney.")}
     assert codes == {"tourney.npc_first", "tourney.row_size", "tourney.row_entered", "tourney.lead_first",
                      "tourney.npc_card", "tourney.prediction_card", "tourney.predicted", "tourney.not_a_seat",
                      "tourney.npc_plays", "tourney.predictions_missing", "tourney.not_a_suit",
-                     "tourney.suit_mismatch", "tourney.suit_out"}
+                     "tourney.suit_mismatch", "tourney.suit_out", "tourney.not_waiting"}
     for code in codes:
         key = code.replace("tourney.", "tourney.refusal.", 1)
         assert catalog.text("en", key, **found[code].params) == str(found[code])

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from companion.engine.tricks import SuitedCard
 from companion.errors import IllegalAction
-from companion.games.tourney.rules import NpcRow, Play, Predict, Tourney
-from companion.games.tourney.screens import Entry, NpcRowScreen, NpcScreen, NpcSeatNotice, PlacesScreen, TrickScreen
+from companion.games.tourney.rules import NpcRow, Play, Predict, PredictionsDown, Tourney
+from companion.games.tourney.screens import DownScreen, Entry, NpcRowScreen, NpcSeatNotice, PlacesScreen, TrickScreen
 from companion.hw.keys import Key, KeyEvent
 from companion.record import export_lines, read_record
 from companion.sim import new_random_game, play_out, random_game
@@ -21,6 +21,7 @@ from companion.ui import presses_for
 from companion.ui.planner import enter_by_keys
 from companion.ui.screens import SetupForm
 from companion.ui.tricks import DealScreen, FinalScreen, RevokeScreen
+from tests.tourney.test_secret import frame
 from tests.ui.helpers import check_golden, choose_game, make_app, press, press_all, renamed, texts
 
 ROW = "W3 W12 F2 F11 S5 C7 C1"
@@ -28,8 +29,8 @@ ROW = "W3 W12 F2 F11 S5 C7 C1"
 
 @cache
 def simulated(players: int) -> Tourney:
-    """A whole game from the simulated table, in the book's order: every prediction before the plays,
-    half the tricks' predictions in random order."""
+    """A whole game from the simulated table, as the device asks it: the plays, then the predictions
+    at the reveal."""
     game = renamed(random_game("tourney", players, random.Random(players), ability_rate=0.5))
     assert isinstance(game, Tourney)
     return game
@@ -114,21 +115,25 @@ def test_the_npc_row_is_entered_card_by_card_and_back_takes_the_last_one_back() 
     assert isinstance(app.top, TrickScreen) and app.top.entry.seat == 1  # P1 deals, P2 leads
 
 
-def test_the_npcs_card_is_announced_and_needs_no_press() -> None:
+def test_the_npcs_card_is_shown_where_the_next_entry_begins_and_needs_no_press() -> None:
     app = three_player_app()
     game = app.session.game
-    enter(app, texts(game, ROW, "F5", "P2?S", "P3?S", "P1?S", "F6"))
-    assert isinstance(app.top, NpcScreen)
+    enter(app, texts(game, ROW, "F5", "F6"))  # P2 leads, P3 plays: the NPC's turn, its card shown at once
     assert game.trick.card_of(3) == SuitedCard("F", 2)
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and screen.entry == Entry(Play, 0) and len(app.screens) == 1
+    drawn = frame_texts(app)
+    assert ("Put down F2 for the NPC", True) in drawn  # highlighted
+    assert ("the front card of the lead suit", False) in drawn  # and why
     check_golden(app.render(), "tourney-npc")
-    app.handle(press(Key.OK))
-    assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Play, 0)
+    enter(app, texts(game, "F7"))
+    assert not any("for the NPC" in text for text, _ in frame_texts(app))  # the next entry: read
 
 
-def test_predictions_in_any_order_aux_steps_through_the_open_predictions_only() -> None:
+def test_at_the_reveal_aux_steps_through_the_open_predictions_only() -> None:
     app = three_player_app()
     game = app.session.game
-    enter(app, texts(game, ROW, "C9"))
+    enter(app, texts(game, ROW, "C9", "C10", "C11"))  # P2, P3, the NPC's C7, P1: every card is down
     screen = app.top
     assert isinstance(screen, TrickScreen) and screen.entry.kind is Predict and screen.entry.seat == 1
     assert screen.entries() == [Entry(Predict, 1), Entry(Predict, 2), Entry(Predict, 0)]  # no play offered
@@ -138,65 +143,67 @@ def test_predictions_in_any_order_aux_steps_through_the_open_predictions_only() 
     assert screen.entry == Entry(Predict, 1)
     assert presses_for(app, Predict(0, "S"))[0] == KeyEvent(Key.AUX, long=True)
     with pytest.raises(ValueError, match="not what TrickScreen expects"):
-        presses_for(app, Play(2, SuitedCard("C", 10)))  # the device never prompts a play now
+        presses_for(app, Play(2, SuitedCard("C", 12)))  # every card is down
 
 
-def test_with_p3_leading_the_npc_plays_at_its_turn_after_the_predictions() -> None:
-    """P2 deals: P3 leads, the NPC's seat is next. The screens ask for every prediction first (the
-    NPC's row shows no card), then call for the NPC's card, then P1's and P2's plays."""
+def test_with_p3_leading_the_npc_plays_once_the_predictions_are_down() -> None:
+    """P2 deals: P3 leads, the NPC's seat is next. One press says the predictions are down (the NPC's
+    card shown nowhere before it), then the NPC's card is called for, then P1's and P2's plays, and
+    only then the predictions, at the reveal."""
     game = Tourney(Tourney.new_setup(["Aki", "Ben", "Chie"], options={"dealer": 1}, cards=simulated(3).setup.cards))
     app = make_app(game)
     enter(app, texts(game, ROW, "S9"))
-    for text in ("P3?C", "P1?C"):
-        screen = app.top
-        assert isinstance(screen, TrickScreen) and screen.entry.kind is Predict
-        assert game.trick.card_of(3) is None and not any(e.kind is Play for e in screen.entries())
-        enter(app, texts(game, text))
-    check_golden(app.render(), "tourney-npc-waits")  # P2's prediction open, the NPC's row empty
-    enter(app, texts(game, "P2?C"))
-    assert isinstance(app.top, NpcScreen) and game.trick.card_of(3) == SuitedCard("S", 5)
-    check_golden(app.render(), "tourney-npc-turn")
-    app.handle(press(Key.OK))
+    assert isinstance(app.top, DownScreen) and game.trick.card_of(3) is None
+    assert presses_for(app, PredictionsDown()) == [KeyEvent(Key.OK)]
+    assert presses_for(app, PredictionsDown(), "keypad") == [KeyEvent(Key.HASH)]
+    check_golden(app.render(), "tourney-down")
+    keys(app, "OK")
+    assert game.actions[-1] == PredictionsDown() and game.trick.card_of(3) == SuitedCard("S", 5)
     assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Play, 0)
+    assert ("Put down S5 for the NPC", True) in frame_texts(app)
+    check_golden(app.render(), "tourney-npc-turn")
     enter(app, texts(game, "S10", "S11"))
+    assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Predict, 2)  # the reveal, from the lead
+    enter(app, texts(game, "C", "C", "C"))
     assert isinstance(app.top, PlacesScreen)
     result = game.state.deal.tricks[0].result
     assert result is not None and result.winner == 1 and result.places == (2, 1, 3, 4)
 
 
 def mid_prediction(language: str = "en") -> Any:
-    """Trick 1 of a 4-player game: P2 led Cross 9; P3 and P4 have predicted; P2's prediction is open."""
+    """Trick 1 of a 4-player game at the reveal: P2 led Cross 9, P3 played Wyvern 2, P4 Cross 13, P1
+    Cross 4; P2's prediction is asked first (the lead's), then P3's, P4's and P1's."""
     game = Tourney(Tourney.new_setup(["Aki", "Ben", "Chie", "Dai"], cards=simulated(4).setup.cards))
     app = make_app(game, language=language)
-    enter(app, texts(game, "C9", "P3?W", "P4?C"))
+    enter(app, texts(game, "C9", "W2", "C13", "C4"))
     return app
 
 
 def test_prediction_entry() -> None:
-    check_golden(mid_prediction().render(), "tourney-predict")
+    check_golden(mid_prediction().render(), "tourney-predict", docs=True)
     check_golden(mid_prediction("ja").render(), "tourney-predict-ja")
 
 
 def test_places_and_hits_after_the_trick() -> None:
     app = mid_prediction()
-    enter(app, texts(app.session.game, "S", "P1?F", "W2", "C13", "C4"))
+    enter(app, texts(app.session.game, "S", "W", "C", "F"))
     assert isinstance(app.top, PlacesScreen)
     check_golden(app.render(), "tourney-result")
 
 
 def test_places_with_the_npc_and_the_reminder() -> None:
     app = three_player_app()
-    enter(app, texts(app.session.game, ROW, "S9", "P2?C", "P3?C", "P1?C", "S10", "S2"))
+    enter(app, texts(app.session.game, ROW, "S9", "S10", "S2", "C", "C", "C"))
     assert isinstance(app.top, PlacesScreen)
-    check_golden(app.render(), "tourney-result-npc")
+    check_golden(app.render(), "tourney-result-npc", docs=True)
 
 
 def test_a_revoke_proved_by_a_prediction_is_shown_after_the_places() -> None:
     app = mid_prediction()
     game = app.session.game
-    enter(app, texts(game, "S", "P1?F", "W2", "C13", "C4"))  # P3 declined Cross
+    enter(app, texts(game, "S", "W", "C", "F"))  # P3 declined Cross
     keys(app, "OK")
-    enter(app, texts(game, "F9", "P3?C", "P4?F", "P1?F", "P2?F", "F4", "F2", "F1"))
+    enter(app, texts(game, "F9", "F4", "F2", "F1", "C", "F", "F", "F"))  # P3 leads; at the reveal, a Cross
     assert isinstance(app.top, PlacesScreen)
     keys(app, "OK")
     assert isinstance(app.top, RevokeScreen) and app.top.revoke.seat == 2
@@ -270,7 +277,7 @@ def test_a_follower_starts_on_the_lead_suit_and_a_right_guess_is_one_press() -> 
 
 
 def test_a_prediction_starts_on_the_suit_with_most_cards_left_and_skips_a_suit_the_seat_lacks() -> None:
-    app = mid_prediction()  # C9 led, W and C predicted: 13 W, 14 F, 14 S, 12 C can still be in a hand
+    app = mid_prediction()  # C9 led, W2 C13 C4 played: 13 W, 14 F, 14 S, 11 C can still be out of sight
     screen = app.top
     assert isinstance(screen, TrickScreen) and screen.entry == Entry(Predict, 1) and screen.typing() is None
     assert screen.suit == "F"  # F and S tie: the stronger; the lead suit is no likelier for a prediction
@@ -291,57 +298,68 @@ def test_the_likely_suit_is_one_press_and_every_other_suit_two_on_the_joystick(s
     for event in keys_for:
         app.handle(event)
     assert app.session.game.actions[-1] == Predict(1, suit)
-    assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Predict, 0)  # P1's prediction next
+    assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Predict, 2)  # P3's prediction next
 
 
 @pytest.mark.parametrize(("letter", "suit"), [(Key.A, "W"), (Key.B, "F"), (Key.C, "S"), (Key.D, "C")])
-def test_on_the_keypad_a_letter_enters_its_suit_at_once_and_back_takes_it_back(letter: Key, suit: str) -> None:
+def test_on_the_keypad_a_suit_key_enters_its_suit_at_once_and_back_takes_it_back(letter: Key, suit: str) -> None:
     app = mid_prediction()
-    expected = [KeyEvent(Key.HASH)] if suit == "F" else [KeyEvent(letter)]
-    assert presses_for(app, Predict(1, suit), "keypad") == expected
-    app.handle(KeyEvent(letter))  # the letter names the whole entry, as a digit naming a card alone does
+    assert presses_for(app, Predict(1, suit), "keypad") == [KeyEvent(letter)]  # one press, whatever is shown
+    app.handle(KeyEvent(letter))  # the suit key names the whole entry, as a digit naming a card alone does
     game = app.session.game
-    assert game.actions[-1] == Predict(1, suit) and app.top.entry == Entry(Predict, 0)
-    app.handle(KeyEvent(Key.STAR))  # BACK: the face-down prediction comes back and P2 is asked again
-    assert len(game.actions) == 3 and app.top.entry == Entry(Predict, 1)
+    assert game.actions[-1] == Predict(1, suit) and app.top.entry == Entry(Predict, 2)
+    app.handle(KeyEvent(Key.STAR))  # BACK: the prediction comes back and P2 is asked again
+    assert len(game.actions) == 4 and app.top.entry == Entry(Predict, 1)
     fresh = mid_prediction()
     fresh.handle(KeyEvent(Key.HASH))  # # alone: the likely suit
     assert fresh.session.game.actions[-1] == Predict(1, "F")
 
 
-def test_back_takes_the_face_down_prediction_back_and_asks_that_seat_again() -> None:
+def test_back_at_the_reveal_takes_the_last_prediction_back_and_asks_that_seat_again() -> None:
     app = mid_prediction()
     game = app.session.game
-    keys(app, "DOWN", "OK")  # P2 predicts Shamrock; P1's prediction is next
-    assert game.actions[-1] == Predict(1, "S") and app.top.entry == Entry(Predict, 0)
-    assert app.top.trick.predictions[1] == Predict(1, "S")  # in, face down: its row shows `*`
+    keys(app, "DOWN", "OK")  # P2 predicts Shamrock; P3's prediction is next
+    assert game.actions[-1] == Predict(1, "S") and app.top.entry == Entry(Predict, 2)
     keys(app, "BACK")
-    assert game.actions[-1] == Predict(3, "C") and isinstance(app.top, TrickScreen)
+    assert game.actions[-1] == Play(0, SuitedCard("C", 4)) and isinstance(app.top, TrickScreen)
     assert app.top.entry == Entry(Predict, 1) and app.top.suit == "F"  # asked again, on the likely suit
     keys(app, "LEFT", "OK")
     assert game.actions[-1] == Predict(1, "C")
-    keys(app, "OK")  # P1's prediction, the last: the plays begin
-    assert isinstance(app.top, TrickScreen) and app.top.entry.kind is Play
-    keys(app, "BACK")  # no prediction open: BACK opens the menu, as on every game screen
-    assert game.actions[-1] == Predict(0, "F") and not isinstance(app.top, TrickScreen)
+    fresh = make_app(Tourney(game.setup))
+    keys(fresh, "BACK")  # no prediction open: BACK opens the menu, as on every game screen
+    assert not isinstance(fresh.top, TrickScreen)
 
 
-def test_a_suit_whose_cards_are_all_accounted_for_is_drawn_as_a_dot_and_refused() -> None:
+def test_a_suit_whose_cards_are_all_accounted_for_is_drawn_as_a_dot_and_not_offered() -> None:
     app = mid_prediction()
     game = app.session.game
-    game.state.deal.told["W"] = 14  # as if every Wyvern had been played or predicted this deal
+    screen = app.top
+    game.state.deal.told["W"] = 14  # as if every Wyvern had been played or revealed this deal
     try:
+        assert game.open_suits() == ("F", "S", "C")
         app.render()
-        keys(app, "UP", "OK")
-        assert len(game.actions) == 3 and "no W card is left in a hand" in (app.message or "")
+        keys(app, "UP")  # Wyvern's arrow: not offered, the cursor stays
+        assert screen.suit == "F" and app.message is None
+        app.handle(KeyEvent(Key.A))  # nor its suit key
+        assert len(game.actions) == 4 and app.message is None
+        assert screen.likely_suit(1) != "W"
     finally:
         game.state.deal.told["W"] = 1
 
 
 def test_the_only_card_left_is_ready_for_ok_on_both_inputs() -> None:
-    """Four players: the last card of a deal is the only one unseen."""
-    app, action = replayed_until(4, lambda game, action: isinstance(action, Play) and len(game.deal.tricks) == 7
-                                 and len(game.trick.turns) == 3)
+    """As if every other card had been seen this deal: the one card left is under the cursor."""
+    played = simulated(4)
+    game = Tourney(played.setup)
+    for action in played.actions:
+        if isinstance(action, Play) and len(game.trick.turns) == 3:
+            break
+        game.push(action)
+    assert isinstance(action, Play)
+    for card in game.deck():
+        if card != action.card:
+            game.deal.seen.setdefault(card, "played")
+    app = make_app(game)
     assert isinstance(app.top, TrickScreen) and app.top.grid.value == action.card
     assert presses_for(app, action) == [KeyEvent(Key.OK)]
     assert presses_for(app, action, "keypad") == [KeyEvent(Key.HASH)]
@@ -391,29 +409,61 @@ def test_on_the_keypad_a_follower_types_the_number_alone_and_1_waits_for_hash_be
     assert app.session.game.actions[-1] == Play(action.seat, SuitedCard(lead, 5))
 
 
-def test_the_npcs_lead_notice_lets_the_compass_take_the_first_arrow() -> None:
-    """The NPC leads: its card's notice lies right above the prediction compass, so the prediction's
-    arrow closes it and chooses the suit at once (arrow and OK), as a card picker's first key does."""
-    played = simulated(3)
-    app = make_app(Tourney(played.setup))
-    game = app.session.game
-    for action in played.actions:
-        screens = app.screens
-        if (isinstance(action, Predict) and len(screens) >= 2 and isinstance(screens[1], NpcScreen)
-                and isinstance(screens[0], TrickScreen) and screens[0].predicting()):
-            break
-        enter_by_keys(app, action)
-    else:
-        raise AssertionError("the simulated game has no trick the NPC leads")
-    while len(app.screens) > 2:  # the places of the trick the NPC won come first: OK reads them
-        app.handle(KeyEvent(Key.OK))
-    compass = app.screens[0]
-    other = next(suit for suit in game.suits if suit != compass.suit and game.room(suit) > 0)
-    arrow = KeyEvent([Key.UP, Key.RIGHT, Key.DOWN, Key.LEFT][game.suits.index(other)])
-    seat = compass.entry.seat
-    assert presses_for(app, Predict(seat, other)) == [arrow, KeyEvent(Key.OK)]
-    assert presses_for(app, Predict(seat, compass.suit)) == [KeyEvent(Key.OK), KeyEvent(Key.OK)]  # OK reads it
-    app.handle(arrow)
-    assert app.top is compass and compass.suit == other
-    app.handle(KeyEvent(Key.OK))
-    assert game.actions[-1] == Predict(seat, other)
+def test_the_npcs_last_card_is_shown_on_the_reveal() -> None:
+    """The NPC plays the trick's last card: the reveal's screen says which card to put down for it, and
+    the first prediction is one press, as at every reveal."""
+    game = Tourney(Tourney.new_setup(["Aki", "Ben", "Chie"], options={"dealer": 2}, cards=simulated(3).setup.cards))
+    app = make_app(game)
+    enter(app, texts(game, ROW, "F5", "F6", "F7"))  # P1 leads: P2, P3, then the NPC last
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and screen.predicting() and len(app.screens) == 1
+    assert ("Put down F2 for the NPC", True) in frame_texts(app)
+    assert presses_for(app, Predict(0, "C"), "keypad") == [KeyEvent(Key.D)]
+    assert presses_for(app, Predict(0, screen.suit)) == [KeyEvent(Key.OK)]
+
+
+def frame_texts(app: Any) -> list[tuple[str, bool]]:
+    """The strings the screen on top draws, each with whether it is inverted (test_secret.py's text model)."""
+    return [(drawn.text, drawn.inverted) for drawn in frame(app)]
+
+
+def test_the_picker_weighs_a_suits_unseen_cards_by_how_many_can_still_be_in_a_hand() -> None:
+    """Four Shamrocks played and four revealed by suit alone: ten are unseen, but only six can still be
+    in a hand, so each unseen Shamrock is 6/10 as likely as an unseen card of a suit with none revealed."""
+    game = Tourney(Tourney.new_setup(["Aki", "Ben", "Chie", "Dai"], cards=simulated(4).setup.cards))
+    app = make_app(game)
+    enter(app, texts(game, "S1", "S2", "S3", "S4", "S", "S", "S", "S"))
+    screen = app.screens[0]  # under the trick's places
+    assert isinstance(screen, TrickScreen) and screen.entry.kind is Play and game.room("S") == 6
+    weight = screen.likelihood(screen.entry.seat, screen.grid)
+    assert weight(SuitedCard("S", 7)) == pytest.approx(0.6 * weight(SuitedCard("W", 7)))
+
+
+def test_the_npc_row_is_asked_as_listed_strongest_suit_first() -> None:
+    """The screen lists the suits' rows strongest first and starts on Wyvern; the simulated table
+    enters them in that order (the NPC's rules need each suit's order only)."""
+    app = three_player_app()
+    screen = app.top
+    assert isinstance(screen, NpcRowScreen) and screen.grid.value.suit == "W"
+    game = simulated(3)
+    for row in (action for action in game.actions if isinstance(action, NpcRow)):
+        suits = [card.suit for card in row.cards]
+        assert suits == sorted(suits, key=game.suits.index)
+
+
+def test_the_card_picker_offers_no_suit_whose_cards_are_all_accounted_for() -> None:
+    """Fourteen Shamrocks played or revealed (eight of them by suit alone, so eight Shamrock numbers
+    are still unseen): the engine says no Shamrock can be in a hand, and the card picker offers none,
+    on either input (before, it offered them and the engine refused)."""
+    game = Tourney(Tourney.new_setup(["Aki", "Ben", "Chie", "Dai"], cards=simulated(4).setup.cards))
+    for text in ("S1", "S2", "S3", "S4", "S", "S", "S", "S", "S5", "S6", "P1?S", "P2?S", "P3?S", "P4?S"):
+        game.push_text(text)
+    unseen = [card for card in game.deck() if card.suit == "S" and card not in game.deal.seen]
+    assert game.open_suits() == ("W", "F", "C") and len(unseen) == 8
+    app = make_app(game)
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and screen.entry == Entry(Play, 2)
+    offered = {card.suit for row in screen.grid.rows for _, card in row}
+    assert offered == {"W", "F", "C"}
+    app.handle(KeyEvent(Key.C))  # the card keypad's Shamrock: not offered, the picker stays
+    assert screen.grid.value.suit != "S" and app.message is None

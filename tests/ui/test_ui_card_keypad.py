@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from companion.engine.base import Answer, Game
 from companion.engine.tricks import SuitedCard
 from companion.games.tourney.rules import Play as TourneyPlay
-from companion.games.tourney.screens import NpcScreen, PlacesScreen
+from companion.games.tourney.screens import PlacesScreen
 from companion.keys import DIGITS, LETTERS, Key, KeyEvent
 from companion.registry import game_class
 from companion.sim import random_game, table_random
@@ -312,10 +312,10 @@ def tourney_after(notice: type[Any], players: int = 4) -> tuple[App, Any]:
     raise AssertionError(f"no {notice.__name__} alone above the trick screen")
 
 
-@pytest.mark.parametrize("notice", [PlacesScreen, NpcScreen])
-def test_the_next_card_is_typed_over_a_trick_result(notice: type[Any]) -> None:
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_next_card_is_typed_over_a_trick_result(players: int) -> None:
     """The result was shown; the next entry's first key closes it and counts: no OK to leave it."""
-    app, action = tourney_after(notice, 4 if notice is PlacesScreen else 3)
+    app, action = tourney_after(PlacesScreen, players)
     keys = presses_for(app, action, "keypad")
     assert keys[0].key not in (Key.HASH, Key.OK)  # no press only to leave the notice
     before = session_length(app)
@@ -363,25 +363,23 @@ def test_a_two_card_play_with_an_ability_is_typed_whole() -> None:
 
 
 def test_a_notice_above_another_takes_hash_and_the_one_beneath_is_passed() -> None:
-    """Three players: the places screen above the NPC's lead takes ``#``; the NPC's card beneath it,
-    right above the trick screen, is closed by the next entry's first key."""
-    game = random_game("tourney", 3, table_random("random", 3), ability_rate=0.5)
+    """A deal's last trick: its places lie above the deal's scores, so typing does not pass them (the
+    scores beneath were not shown yet): ``#`` closes the places, and the scores wait for their own."""
+    game = random_game("tourney", 4, table_random("random", 3), ability_rate=0.5)
     app = make_app(type(game)(game.setup))
-    for index, action in enumerate(game.actions):
+    for action in game.actions:
         enter_by_keys(app, action, "keypad")
         screens = app.screens
-        if len(screens) == 3 and isinstance(screens[1], NpcScreen) and isinstance(screens[2], PlacesScreen):
-            following = game.actions[index + 1]
+        if len(screens) == 3 and isinstance(screens[1], DealScreen) and isinstance(screens[2], PlacesScreen):
             break
     else:
-        raise AssertionError("no places screen above the NPC's lead")
-    keys = presses_for(app, following, "keypad")
-    assert keys[0] == KeyEvent(Key.HASH) and keys[1].key not in (Key.HASH, Key.OK)  # a digit, a letter or AUX
-    app.handle(keys[0])
+        raise AssertionError("no deal ended")
+    for key in (Key.N3, Key.A):
+        app.handle(KeyEvent(key))
+        assert app.screens == screens  # not passed: the places lie above another notice
+    app.handle(KeyEvent(Key.HASH))
     assert app.screens == screens[:2]
-    app.handle(keys[1])
-    assert app.screens[:2] != screens[:2]  # the NPC's card was passed
-    assert app.session is not None
-    if app.session.game.actions[-1] != following:  # AUX first: the rest is planned from there
-        enter_by_keys(app, following, "keypad")
-    assert app.session.game.actions[-1] == following
+    app.handle(KeyEvent(Key.N3))
+    assert app.screens == screens[:2]  # the deal's scores wait for OK
+    app.handle(KeyEvent(Key.HASH))
+    assert app.screens == screens[:1]

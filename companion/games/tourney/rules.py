@@ -25,17 +25,22 @@ NPC's takes the NPC's card back with it. The card's reason is a phrase like any 
 (P3), so it plays between P3 and P1; it never deals, and the first lead of a deal is the dealer's
 left-hand *player* (the book has the NPC lead only after winning a trick).
 
-**The book's sequence.** The lead puts down a playing card face up and a prediction face down; the
-others predict; only then, from the lead's left, does everyone else play (「この時点ではまだ
-プレイングカードは出しません！」). :attr:`Tourney.decision` asks in that order and never asks for a
-play while a prediction is open. The NPC's card goes down at its turn of the *play phase*: when it
-leads, at once (its card is the lead); otherwise once every prediction is in, so with P3 leading
-the NPC waits for the predictions although its seat comes next.
+**The book's sequence, and the secret.** The lead puts down a playing card face up and a
+prediction face down; the others predict; only then, from the lead's left, does everyone else play
+(「この時点ではまだプレイングカードは出しません！」); once every place is fixed the predictions are
+turned face up (「順位を確定させたら予想カードを表にし」). A prediction is secret until then, so
+:attr:`Tourney.decision` asks for none while it lies face down: the lead's card, the playing cards in
+turn, and only after the trick's last card (the NPC's included) each prediction, at the reveal. The
+physical predictions need no entry when they go down: a player's playing card after the lead says
+they are down. The NPC's card goes down at its turn of the *play phase*: when it leads, at once
+(its card is the lead); when its turn comes straight after a player's lead, only once the table
+says the predictions are down (:class:`PredictionsDown`, one press), so nobody predicts having seen it.
 
-**Predictions entered late, and records that agree.** The engine still accepts a prediction after
-plays were entered (a correction, or a record of a table that revealed the predictions at the end):
-a playing card entered while predictions are open starts the play phase, and the NPC's card, if its
-turn came first, goes down before it. The state keeps predictions by seat, not by arrival, and
+**Records of either order agree.** Records written while the device asked the predictions before the
+plays still replay unchanged: the engine accepts a prediction at any time after the trick's lead,
+and a trick's predictions all in start its play phase as :class:`PredictionsDown` does (so the NPC
+then plays after the last one); a player's playing card entered while the NPC waits starts it too,
+and the NPC's card goes down before it. The state keeps predictions by seat, not by arrival, and
 reveals them all when the trick is complete, so every entry order of the same cards folds to the
 same state and the same summary (tested): the record keeps the order the table used, and every
 such record is equivalent.
@@ -52,10 +57,11 @@ trick (3) makes 8 in the deal:
 >>> game.hit_points("F") + game.hit_points("C") + game.trick_points(0)
 8
 
-P1 deals, so P2 leads Cross 9; everyone predicts; P3 has no Cross and plays Wyvern 2, the
-strongest card whatever the lead suit, so P3 is 1st and P2's Shamrock (3rd) hits too:
+P1 deals, so P2 leads Cross 9; everyone predicts face down; P3 has no Cross and plays Wyvern 2, the
+strongest card whatever the lead suit, so P3 is 1st; at the reveal P3's Wyvern (1st) hits and so
+does P2's Shamrock (3rd):
 
->>> for text in ["C9", "P2?S", "P3?W", "P4?C", "P1?F", "W2", "C13", "C4"]:
+>>> for text in ["C9", "W2", "C13", "C4", "P2?S", "P3?W", "P4?C", "P1?F"]:
 ...     _ = game.push_text(text)
 >>> result = game.state.deals[0].tricks[0].result
 >>> result.winner, result.places, result.hits
@@ -158,6 +164,19 @@ class Predict(RecordAction):
 
 
 @dataclass(frozen=True)
+class PredictionsDown(RecordAction):
+    """The table's word that every prediction of the trick lies face down, entered only where the NPC's
+    turn comes straight after a player's lead: its card is then shown, and nobody may predict having
+    seen it. Elsewhere a player's playing card after the lead says as much.
+
+    >>> PredictionsDown().to_json()
+    {'type': 'down'}
+    """
+
+    type: ClassVar[str] = "down"
+
+
+@dataclass(frozen=True)
 class NpcRow(RecordAction):
     """The NPC's face-up cards as they lie: suit by suit, each suit's cards front to back.
 
@@ -187,6 +206,9 @@ class TourneyTrick(Trick[SuitedCard]):
 
     predictions: list[Predict | None] = field(default_factory=list)
     npc_reason: Phrase | None = None
+    # the table said the predictions are down (PredictionsDown): how the log reached the play phase,
+    # not what the trick is, so it stays out of the state's repr and comparisons
+    down: bool = field(default=False, repr=False, compare=False)
 
 
 class PredictionWatch(RevokeWatch):
@@ -322,7 +344,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     title = "Tourney"
     min_players = 3
     max_players = 4
-    action_types: ClassVar[Mapping[str, ActionType]] = {"play": Play, "predict": Predict, "npc": NpcRow}
+    action_types: ClassVar[Mapping[str, ActionType]] = {"play": Play, "predict": Predict, "down": PredictionsDown,
+                                                        "npc": NpcRow}
     term_tables: ClassVar[Mapping[str, str]] = {"suit": "suits"}
 
     def configure(self) -> None:
@@ -464,8 +487,10 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
             if action.card is not None:
                 deal.seen[action.card] = "prediction"
             deal.told[action.suit] += 1
+        elif isinstance(action, PredictionsDown):
+            self.trick.down = True
         else:
-            if self.npc_waits(deal):  # a play entered while predictions are open starts the play phase
+            if self.npc_waits(deal):  # a player's card entered while the NPC waits: the predictions are down
                 self._play_npc(deal)
             self._put_down(deal, action.seat, action.card)
         self._settle()
@@ -507,8 +532,10 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
                 and self.seat_to_play(trick) == self.npc)
 
     def play_phase(self, trick: TourneyTrick) -> bool:
-        """Every prediction is in, or a follower's playing card was entered before them (late ones)."""
-        return not self.missing_predictions(trick) or any(turn.seat != self.npc for turn in trick.turns[1:])
+        """The predictions are down: the table said so, a follower's playing card was entered, or (a
+        record from before) every prediction is in."""
+        return (trick.down or not self.missing_predictions(trick)
+                or any(turn.seat != self.npc for turn in trick.turns[1:]))
 
     def npc_to_play(self, deal: TourneyDeal) -> bool:
         """The NPC puts its card down now: it leads, or its turn came in the play phase."""
@@ -516,13 +543,14 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         return self.npc_turn(deal) and (not trick.turns or self.play_phase(trick))
 
     def next_player(self) -> int:
-        """The seat whose playing card comes next: after the NPC's while the NPC waits for the
-        predictions (its card goes down first when a play is entered early)."""
+        """The seat whose playing card comes next: after the NPC's while the NPC waits (a player's card
+        then says the predictions are down, and the NPC's goes down first)."""
         seat = self.seat_to_play(self.trick)
         return (seat + 1) % self.places if self.npc_waits(self.deal) else seat
 
     def npc_waits(self, deal: TourneyDeal) -> bool:
-        """It is the NPC's turn, but predictions are open: its card waits for them."""
+        """It is the NPC's turn, but the play phase has not begun (the predictions are not said to be
+        down): its card waits."""
         return self.npc_turn(deal) and not self.npc_to_play(deal)
 
     def check(self, action: object) -> None:
@@ -533,11 +561,16 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         if isinstance(action, NpcRow):
             self._check_row(action, row_due)
             return
-        if not isinstance(action, (Play, Predict)):
+        if not isinstance(action, (Play, Predict, PredictionsDown)):
             raise IllegalAction(f"{action!r} is not an action of {self.title}")
         if row_due:
             raise IllegalAction(f"first enter the NPC's {self.npc_cards} face-up cards", code="tourney.npc_first",
                                 count=self.npc_cards)
+        if isinstance(action, PredictionsDown):
+            if not self.npc_waits(deal):
+                raise IllegalAction("nothing waits for the predictions: the NPC's turn has not come",
+                                    code="tourney.not_waiting")
+            return
         if action.seat == self.npc:
             raise IllegalAction("the device plays the NPC's cards itself", code="tourney.npc_plays")
         trick = self.trick
@@ -571,6 +604,11 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         """How many cards of ``suit`` can still be in a hand this deal: its numbers, less every card
         of it played, predicted (by its card or by the suit alone) or lying in the NPC's row."""
         return self.per_suit - self.deal.told[suit]
+
+    def open_suits(self) -> tuple[str, ...]:
+        """The suits a card of which can still be in a hand this deal (:meth:`room` above 0), strongest
+        first: a picker offers no other."""
+        return tuple(suit for suit in self.suits if self.room(suit) > 0)
 
     def _check_suit(self, deal: TourneyDeal, suit: str) -> None:
         """A suit-only prediction: the suit exists, and a card of it can still be in a hand. A
@@ -617,9 +655,10 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
 
     @property
     def decision(self) -> Decision | None:
-        """The NPC's row at a 3-player deal's start; then per trick the lead's card, every
-        prediction, and only then the plays in turn (the book's order): never a play while a
-        prediction is open, even when plays were entered early (then the predictions are asked first)."""
+        """The NPC's row at a 3-player deal's start; then per trick the lead's card, the word that the
+        predictions are down where the NPC's turn comes straight after it (``down``, the whole table's),
+        the playing cards in turn, and at the reveal every prediction still open, from the lead round.
+        Never a prediction while any playing card is to come: until the reveal it lies face down."""
         deal = self.deal
         if self.deal_played(deal):
             return None
@@ -630,23 +669,27 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         number = len(deal.tricks)
         if not trick.turns:
             return Decision("lead", trick.lead, f"{self.seat_label(trick.lead)}: lead (trick {number})")
-        missing = self.missing_predictions(trick)
-        if missing:
-            return Decision("predict", missing[0], f"{self.seat_label(missing[0])}: predict (trick {number})")
-        seat = self.seat_to_play(trick)
-        return Decision("play", seat, f"{self.seat_label(seat)}: play (trick {number})")
+        if self.npc_waits(deal):
+            return Decision("down", None, f"predictions down? the NPC's card comes next (trick {number})")
+        if len(trick.turns) < self.places:
+            seat = self.seat_to_play(trick)
+            return Decision("play", seat, f"{self.seat_label(seat)}: play (trick {number})")
+        missing = self.missing_predictions(trick)[0]  # every card is down and the trick is not complete
+        return Decision("predict", missing, f"{self.seat_label(missing)}: reveal the prediction (trick {number})")
 
     def generate_legal_actions(self) -> Iterator[Any]:
         decision = self.decision
         if decision is None:
             return
-        suits = [suit for suit in self.suits if self.room(suit) > 0]  # a card of it can still be in a hand
+        suits = self.open_suits()
         unseen = [card for card in self.deck() if card not in self.deal.seen and card.suit in suits]
         if decision.kind == "npc":  # every ordered row: lazily, there are billions
             yield from (NpcRow(cards) for cards in itertools.permutations(unseen, self.npc_cards))
             return
         trick = self.trick
-        if trick.turns:
+        if self.npc_waits(self.deal):
+            yield PredictionsDown()
+        if trick.turns:  # predictions before the reveal too: records from before (see check)
             for seat in self.missing_predictions(trick):
                 yield from (Predict(seat, suit) for suit in suits)
         if len(trick.turns) < self.places:  # late plays too: the engine accepts them (see check)
@@ -655,11 +698,13 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def parse(self, text: str) -> Any:
         """From the short notation: ``W7`` is the awaited card (a lead, play or prediction; a
         prediction also by its suit alone, ``W``), ``P3:W7`` P3's play, ``P3?W`` P3's prediction (``P3?W7``
-        naming its card), and ``W7 W2 F9 ...`` the NPC's row."""
+        naming its card), ``down`` the predictions down, and ``W7 W2 F9 ...`` the NPC's row."""
         decision = self.decision
         if decision is None:
             raise IllegalAction("the game is over", code="game_over")
         text = text.strip()
+        if text.lower() == "down":
+            return PredictionsDown()
         if decision.kind == "npc":
             return NpcRow(tuple(SuitedCard.parse(part) for part in text.replace(",", " ").split()))
         if ":" in text:
@@ -670,7 +715,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
             return self._parse_prediction(self._parse_seat(who), prediction.strip())
         if decision.kind == "predict":
             return self._parse_prediction(decision.seat, text)
-        return Play(decision.seat, SuitedCard.parse(text))
+        seat = self.next_player() if decision.kind == "down" else decision.seat  # a play says they are down
+        return Play(seat, SuitedCard.parse(text))
 
     @staticmethod
     def _parse_prediction(seat: int, text: str) -> Predict:

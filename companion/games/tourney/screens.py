@@ -1,27 +1,35 @@
-"""Tourney's screens: the NPC's row, trick entry in the book's order, places and hits.
+"""Tourney's screens: the NPC's row, trick entry in the book's order, the reveal, places and hits.
+
+**A prediction is secret until the reveal** (rulings.md). The table puts its predictions down face
+down before the plays, as the book says, but the device asks for none then: no screen, notice, undo
+text or history line names or marks one before the trick's last card is in. A player's playing card
+after the lead says the predictions are down, so they need no entry when they go down.
 
 **Trick entry** is one row per hand (four: with three players the NPC's row shows the card the
-device put down for it). A row shows its playing card once down, and ``*`` once its prediction is
-in (face down on the table: the device does not show it). The row being entered has, for a
-playing card, the card picker: the suit, then its numbers in two halves (1-7, 8-14), a dot where a
-card was already seen this deal; LEFT/RIGHT step through the suit, UP/DOWN go to the other half and
-on to the next suit, OK enters. The cursor starts where the card is likeliest from what the table
-has seen (a follower's lead suit, a suit's highest or lowest; the only card left ready for OK).
-For a prediction, which is its suit alone, the row is a compass of the four suits, each drawn
-after the arrow that chooses it (on the card keypad, its letter, which enters it at once): the cursor starts
-on the likely suit, so a right guess is OK alone and any other suit one arrow and OK; BACK takes the last
-prediction back while predictions are open. The screen leads the table
-through the book's order: the lead's playing card, then the predictions (the row marked ``?``; the
-lead's own first), and only when every prediction is in the playing cards in turn from the lead's
-left (the row marked ``>``). Predictions go down in any
-order: AUX moves to the next seat still to predict (holding it, to the one before). No play is
-offered while a prediction is open.
+device put down for it). A row shows its playing card once down. The row being entered (``>``)
+has the card picker: the suit, then its numbers in two halves (1-7, 8-14), a dot where a card was
+already seen this deal; LEFT/RIGHT step through the suit, UP/DOWN go to the other half and on to
+the next suit, OK enters. A suit none of whose cards can still be in a hand (all played, revealed or
+in the NPC's row: the engine's :meth:`~companion.games.tourney.rules.Tourney.open_suits`) is not offered.
+The cursor starts where the card is likeliest from what the table has seen (a follower's lead suit,
+a suit's highest or lowest; the only card left ready for OK).
+
+**The reveal.** After the trick's last card (the NPC's included) the predictions lie face up and
+the device asks each, from the lead round (the row marked ``?``; AUX moves to the next seat still
+open, holding it to the one before). A prediction is its suit alone, so the row is a compass of the
+open suits, each drawn after the arrow that chooses it (on the card keypad, its suit key, which
+enters it at once); the cursor starts on the likely suit, so a right guess is OK alone and any other
+suit one arrow and OK. BACK takes the last prediction back while the reveal is open. Predictions
+already entered at the reveal show beside their cards: they are face up.
 
 **The NPC** (three players): at each deal's start its seven face-up cards are entered with the same
-picker, front card first within each suit (OK adds, BACK takes the last back). When it leads, a
-notice says at once which card to put down for it; otherwise its card is called for at its turn in
-the play phase, after the last prediction (with P3 leading, its seat comes next but it waits). No
-press enters its card. A new 3-player game first names the house ruling that seats the NPC.
+picker, suit by suit as the screen lists them (strongest first), front card first within each suit
+(OK adds, BACK takes the last back). Its card is shown at its turn in the play phase, on the trick
+screen where the next entry begins: the card to put down for it highlighted, and why the NPC plays
+it. When it leads, at once; when its turn comes straight after a player's lead, only after one
+press saying the predictions are down (:class:`DownScreen`), so nobody predicts having seen it;
+later in the trick, as soon as the card before it is entered. No press enters its card, and none is
+needed to read it. A new 3-player game first names the house ruling that seats the NPC.
 
 **After each trick** a result screen lists places 1-4 with each hand's card and prediction and
 whether it hit, and with three players reminds the table to turn an NPC prediction card (which
@@ -30,19 +38,19 @@ changes nothing). Revokes, deal scores and the ranking are the shared trick-game
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.engine.tricks import Deal, SuitedCard, Term, Turn
 from companion.errors import IllegalAction
-from companion.games.tourney.rules import NpcRow, Play, Predict, Tourney, TourneyResult, TourneyTrick
+from companion.games.tourney.rules import NpcRow, Play, Predict, PredictionsDown, Tourney, TourneyResult, TourneyTrick
 from companion.keys import LETTERS, Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
 from companion.ui.picker import ARROWS, Grid, shortest
 from companion.ui.screens import Choice, Host, Notice, Screen
-from companion.ui.tricks import ResultScreen, Snapshot, TrickScreenBase, TrickUI
+from companion.ui.tricks import ResultScreen, TrickScreenBase, TrickUI
 
 NAME_X, CARD_X, CELLS_X = 16, 40, 50
 CELL = 10  # pixel width of one number in the picker row
@@ -53,6 +61,20 @@ HALF = 7  # numbers per picker row: 1-7 and 8-14
 OK = KeyEvent(Key.OK)
 AUX, LONG_AUX = KeyEvent(Key.AUX), KeyEvent(Key.AUX, long=True)
 HELD_ZERO = KeyEvent(Key.N0, long=True)  # AUX on the card keypad
+SUIT_KEYS = LETTERS  # the card keypad's A B C D: the game's first to fourth suit
+PREDICTION_X = CARD_X + 22  # a prediction entered at the reveal, beside its seat's card
+
+
+def suit_key(event: KeyEvent) -> int | None:
+    """The suit (0 the strongest) a keypad's suit key chooses, or None for any other key. The one
+    place the Tourney screen reads suit keys; a keypad's digits go to the shared card typing
+    (:mod:`companion.ui.keypad`), so another keypad needs only its suit keys named here."""
+    return SUIT_KEYS.index(event.key) if event.key in SUIT_KEYS and not event.long else None
+
+
+def suit_key_event(suit: int) -> KeyEvent:
+    """The keypad press that chooses the game's suit number ``suit`` (0 the strongest)."""
+    return KeyEvent(SUIT_KEYS[suit])
 
 
 @dataclass(frozen=True)
@@ -94,12 +116,22 @@ class TourneyUI(TrickUI[Tourney]):
     def describe(self, action: Any) -> str:
         if isinstance(action, NpcRow):
             return self.app.t("tourney.undo.npc", cards=" ".join(self.card_text(card) for card in action.cards))
+        if isinstance(action, PredictionsDown):
+            return self.app.t("tourney.undo.down")
+        if isinstance(action, Predict) and self.face_down(action):
+            return self.app.t("tourney.undo.predict_hidden", seat=self.seat_name(action.seat))
         if isinstance(action, Predict):
             return self.app.t("tourney.undo.predict", seat=self.seat_name(action.seat),
                               card=self.prediction_text(action))
         if isinstance(action, Play):
             return self.app.t("undo.play", seat=self.seat_name(action.seat), play=self.card_text(action.card))
         raise TypeError(f"{action!r} is not a Tourney action")
+
+    def face_down(self, prediction: Predict) -> bool:
+        """Whether ``prediction`` (the last action) still lies face down: it is in the open trick and
+        a playing card is still to come (a journal from when the device asked before the plays)."""
+        trick = self.game.trick
+        return trick.predictions[prediction.seat] == prediction and len(trick.turns) < self.game.places
 
     def refusal(self, error: IllegalAction) -> str:
         """Tourney's own refusal codes are ``tourney.<name>``, their templates ``tourney.refusal.<name>``."""
@@ -108,27 +140,6 @@ class TourneyUI(TrickUI[Tourney]):
         return super().refusal(error)
 
     # --- notices -------------------------------------------------------------------------------
-
-    def snapshot(self) -> tuple[Snapshot, int]:  # type: ignore[override]
-        return super().snapshot(), len(self.npc_cards())
-
-    def npc_cards(self) -> list[tuple[int, int]]:
-        """(deal, trick) of every card the NPC put down so far."""
-        npc = self.game.npc
-        return [(d, k) for d, deal in enumerate(self.game.state.deals) for k, trick in enumerate(deal.tricks)
-                if npc is not None and trick.card_of(npc) is not None]
-
-    def notices(self, before: object) -> list[Screen]:
-        """The NPC's cards to put down around the trick's result: one it played in the trick that just
-        ended comes before the result, one it leads the next trick with after it."""
-        if not isinstance(before, tuple):
-            raise TypeError("notices() takes the snapshot taken before the action")
-        common, npc_before = before
-        played = self.npc_cards()[npc_before:]
-        ended = common.open_trick
-        first = [NpcScreen(self.app, self, d, k) for d, k in played if (d, k) == ended]
-        later = [NpcScreen(self.app, self, d, k) for d, k in played if (d, k) != ended]
-        return [*first, *super().notices(common), *later]
 
     def result_screen(self, deal: int, trick: int) -> Screen:
         return PlacesScreen(self.app, self, deal, trick)
@@ -159,12 +170,15 @@ class TourneyUI(TrickUI[Tourney]):
 
 
 def card_grid(game: Tourney, near: SuitedCard | None) -> Grid[SuitedCard]:
-    """Every card not seen this deal, a suit a group in two halves; the cursor in the suit of ``near``
-    (when offered) at the number closest to ``near``'s."""
-    seen = game.deal.seen
+    """Every card not seen this deal of a suit that can still be in a hand (the engine's
+    ``open_suits``), a suit a group in two halves; the cursor in the suit of ``near`` (when offered)
+    at the number closest to ``near``'s."""
+    seen, open_suits = game.deal.seen, game.open_suits()
     rows: list[list[tuple[int, SuitedCard]]] = []
     groups: list[int] = []
     for group, code in enumerate(game.suits):
+        if code not in open_suits:
+            continue
         entries = [(n, SuitedCard(code, n)) for n in game.numbers if SuitedCard(code, n) not in seen]
         rows += [[e for e in entries if e[0] <= HALF], [e for e in entries if e[0] > HALF]]
         groups += [group, group]
@@ -214,32 +228,37 @@ class TourneyScreen(TrickScreenBase):
     keypad_start = True
 
 
-@TourneyUI.enters("lead", "predict", "play")
+@TourneyUI.enters("lead", "play", "predict")
 class TrickScreen(TourneyScreen):
-    """Enter the lead's card, the predictions and the playing cards; see the module docstring.
+    """Enter the lead's card, the playing cards and, at the reveal, the predictions; see the module
+    docstring.
 
     A card is picked from the card grid (``grid``); a prediction is its suit alone (``suit``), a
-    compass: each arrow goes straight to its suit (:data:`COMPASS`), each letter of the card keypad
-    too (A the first suit), so every suit but the one the cursor starts on is one press and OK away.
+    compass: each arrow goes straight to its suit (:data:`COMPASS`), each suit key of a keypad too
+    (:func:`suit_key`), so every suit but the one the cursor starts on is one press and OK away.
     """
 
     def __init__(self, app: Host, ui: TourneyUI) -> None:
         super().__init__(app, ui)
         seat = self.acting_seat()
         self.trick: TourneyTrick = self.game.trick
-        kind = Predict if self.game.decision.kind == "predict" else Play  # type: ignore[union-attr]
+        kind = Predict if self.revealing() else Play
         self.entry = Entry(kind, seat)
         if kind is Predict:
             self.suit = self.likely_suit(seat)
         else:
             self.grid = self.grid_for(self.entry)
 
+    def revealing(self) -> bool:
+        """Every playing card of the trick is down: the predictions lie face up, and only now are asked."""
+        return len(self.trick.turns) == self.game.places
+
     def entries(self) -> list[Entry]:
-        """What may be entered now, in the order AUX steps through them."""
-        if not self.trick.turns:
-            return [self.entry]
-        predictions = [Entry(Predict, seat) for seat in self.game.missing_predictions(self.trick)]
-        return predictions or [Entry(Play, self.game.next_player())]
+        """What may be entered now, in the order AUX steps through them: the next playing card, or at
+        the reveal every prediction still open, from the lead round."""
+        if not self.revealing():
+            return [Entry(Play, self.game.next_player())]
+        return [Entry(Predict, seat) for seat in self.game.missing_predictions(self.trick)]
 
     def predicting(self) -> bool:
         return self.entry.kind is Predict
@@ -250,13 +269,25 @@ class TrickScreen(TourneyScreen):
         seat proved it lacks (:meth:`TrickScreenBase.likelihood`); the only card left ready for OK."""
         return self.likely_start(entry.seat, card_grid(self.game, last_card(self.game)))
 
+    def likelihood(self, seat: int, grid: Grid[Any]) -> Callable[[Any], float]:
+        """The shared likelihood, each card scaled by the share of its suit's unseen cards that can
+        still be in a hand: a suit whose cards were revealed by suit alone (the engine's ``room``) has
+        fewer left than its unseen numbers, and which of them is not known."""
+        common = super().likelihood(seat, grid)
+        unseen: dict[str, int] = {}
+        for row in grid.rows:
+            for _, card in row:
+                unseen[card.suit] = unseen.get(card.suit, 0) + 1
+        share = {suit: min(1.0, self.game.room(suit) / count) for suit, count in unseen.items()}
+        return lambda card: common(card) * share[card.suit]
+
     def likely_suit(self, seat: int) -> str:
-        """The suit a prediction of ``seat`` most likely has, from what the table has seen: the one
-        with most cards that can still be in that hand (a suit's cards not yet played, predicted or in
-        the NPC's row, none of a suit the seat proved it lacks); the stronger suit on a tie."""
+        """The suit a prediction of ``seat`` most likely has, from what the table has seen: the open
+        suit with most cards that can still be out of sight (a suit's cards not yet played, revealed or
+        in the NPC's row; none of a suit the seat proved it lacks); the stronger suit on a tie."""
         void = {suit for suit, _ in self.game.deal.watch.declined[seat]}
-        return max(self.game.suits, key=lambda suit: (0 if suit in void else self.game.room(suit),
-                                                      -self.game.suits.index(suit)))
+        return max(self.game.open_suits(), key=lambda suit: (0 if suit in void else self.game.room(suit),
+                                                             -self.game.suits.index(suit)))
 
     def next_entry(self, entry: Entry, step: int = 1) -> Entry:
         entries = self.entries()
@@ -270,12 +301,18 @@ class TrickScreen(TourneyScreen):
         else:
             self.grid = self.grid_for(entry)
 
+    def choose_suit(self, index: int) -> None:
+        """The compass's cursor to the game's suit ``index``; a suit no hand can still hold is not offered."""
+        suit = self.game.suits[index]
+        if suit in self.game.open_suits():
+            self.suit = suit
+
     # --- keys ----------------------------------------------------------------------------
 
     def on_key(self, event: KeyEvent) -> None:
         if event.key in ARROWS:
             if self.predicting():
-                self.suit = self.game.suits[COMPASS.index(event.key)]
+                self.choose_suit(COMPASS.index(event.key))
             else:
                 self.grid = self.grid.moved(event.key)
         elif event.key is Key.OK:
@@ -287,16 +324,19 @@ class TrickScreen(TourneyScreen):
             self.take_back_or_menu()
 
     def on_keypad(self, event: KeyEvent) -> None:
-        """A letter enters a prediction of its suit (A the first) at once: it names the whole entry,
-        as a digit naming a card alone does (BACK takes it back); every other key as on any picker."""
-        if self.predicting() and event.key in LETTERS and not event.long:
-            self.app.push(Predict(self.entry.seat, self.game.suits[LETTERS.index(event.key)]))
+        """A suit key enters a prediction of its suit at once: it names the whole entry, as a digit
+        naming a card alone does (BACK takes it back); a suit no hand can still hold is not offered.
+        Every other key as on any picker."""
+        suit = suit_key(event)
+        if self.predicting() and suit is not None:
+            if self.game.suits[suit] in self.game.open_suits():
+                self.app.push(Predict(self.entry.seat, self.game.suits[suit]))
         else:
             super().on_keypad(event)
 
     def take_back_or_menu(self) -> None:
-        """BACK while predictions are open takes back the last one entered (it lies face down, ``*``,
-        in its row), and that seat's prediction is asked again; otherwise BACK opens the menu."""
+        """BACK at the reveal takes back the last prediction entered, and that seat's prediction is
+        asked again; otherwise BACK opens the menu."""
         last = self.game.actions[-1] if self.game.actions else None
         if not (self.predicting() and isinstance(last, Predict) and self.trick.predictions[last.seat] is last):
             self.app.open_menu()
@@ -307,7 +347,7 @@ class TrickScreen(TourneyScreen):
             screen.show(Entry(Predict, last.seat))
 
     def typing(self) -> Typing | None:
-        """The card keypad types into the card grid; a prediction's suit is a letter (:meth:`on_keypad`)."""
+        """The card keypad types into the card grid; a prediction's suit is a suit key (:meth:`on_keypad`)."""
         return None if self.predicting() else super().typing()
 
     def picks(self) -> bool:
@@ -328,8 +368,9 @@ class TrickScreen(TourneyScreen):
         return keys + shortest(grid, lambda g: g.value == action.card, Grid.steps) + [OK]
 
     def plan_keypad(self, action: Any) -> list[KeyEvent] | None:
-        """On the card keypad a prediction is its suit's letter alone (``#`` for the suit the cursor
-        starts on); to another seat's prediction, held ``0`` first (then plan again)."""
+        """On a keypad a prediction is its suit key alone, one press whatever the cursor shows (and
+        over a notice it closes it too, where ``#`` would only close it); to another seat's
+        prediction, held ``0`` first (then plan again)."""
         if not isinstance(action, Predict):
             return None
         keys = self.keys_to_entry(action)
@@ -337,9 +378,7 @@ class TrickScreen(TourneyScreen):
             return None
         if keys:
             return [HELD_ZERO]  # the keypad's AUX (forward only): the planner asks again after it
-        if action.suit == self.suit:
-            return [KeyEvent(Key.HASH)]
-        return [KeyEvent(LETTERS[self.game.suits.index(action.suit)])]
+        return [suit_key_event(self.game.suits.index(action.suit))]
 
     def keys_to_entry(self, action: Any) -> list[KeyEvent] | None:
         """The AUX presses (held: backwards) from the entry shown to the one ``action`` is, or None
@@ -348,7 +387,7 @@ class TrickScreen(TourneyScreen):
             return None
         wanted = Entry(type(action), action.seat)
         entries = self.entries()
-        if wanted not in entries or (isinstance(action, Predict) and action.suit not in self.game.suits):
+        if wanted not in entries or (isinstance(action, Predict) and action.suit not in self.game.open_suits()):
             return None
         ahead = (entries.index(wanted) - entries.index(self.entry)) % len(entries)
         return [AUX] * ahead if ahead <= len(entries) - ahead else [LONG_AUX] * (len(entries) - ahead)
@@ -362,24 +401,44 @@ class TrickScreen(TourneyScreen):
         for seat in range(self.game.places):
             self._seat_row(canvas, 1 + seat, seat)
         finished = [trick for trick in deal.tricks if trick.result is not None]
-        if finished:
+        if self._npc_put_down(canvas):
+            pass  # the NPC's card and why take the rows of the last trick and the lead's card
+        elif finished:
             reason = self.ui.formatter.phrase(finished[-1].result.reason[0])  # type: ignore[union-attr]
             canvas.text(5, self.t("trick.last", trick=len(finished), reason=reason))
-        lead, led = self.ui.seat_name(self.trick.lead), self.trick.card_of(self.trick.lead)
-        canvas.text(6, self.t("tourney.led", seat=lead, card=self.ui.card_text(led)) if led is not None
-                    else self.t("trick.leads", seat=lead))
+        if not self._npc_card():
+            lead, led = self.ui.seat_name(self.trick.lead), self.trick.card_of(self.trick.lead)
+            canvas.text(6, self.t("tourney.led", seat=lead, card=self.ui.card_text(led)) if led is not None
+                        else self.t("trick.leads", seat=lead))
         following = self.next_entry(self.entry)
-        if following != self.entry:  # where AUX goes: another seat's prediction
+        if following != self.entry:  # where AUX goes: another seat's prediction, at the reveal
             canvas.text(ROWS - 1, self.t("tourney.hint.aux", seat=self.ui.label(following.seat),
                                          mode=self._mode(following)))
 
+    def _npc_card(self) -> SuitedCard | None:
+        """The NPC's card when it is the last one put down (its turn just came), else None."""
+        turns = self.trick.turns
+        return turns[-1].cards[0] if turns and turns[-1].seat == self.game.npc else None
+
+    def _npc_put_down(self, canvas: Canvas) -> bool:
+        """At the NPC's turn, the card to put down for it, highlighted, and why the NPC plays it (the
+        rows of the last trick's reason and the lead's card): shown on the screen where the next entry
+        begins, so the table reads it with no press of its own."""
+        card, why = self._npc_card(), self.trick.npc_reason
+        if card is None or why is None:
+            return False
+        canvas.text(5, self.t("tourney.announce.text", card=self.ui.card_text(card)), invert=True)
+        canvas.text(6, self.t(why.code.replace("tourney.npc.", "tourney.npc.why.", 1)))
+        return True
+
     def _compass(self, canvas: Canvas, row: int) -> None:
         """The four suits, each after the key that chooses it (its arrow, or on the card keypad its
-        letter), the cursor's inverted; a dot for a suit no hand can still hold."""
-        keys = [letter.value for letter in LETTERS] if self.app.card_keypad else list(COMPASS_MARKS)
+        suit key), the cursor's inverted; a dot for a suit no hand can still hold (not offered)."""
+        keys = [key.value for key in SUIT_KEYS] if self.app.card_keypad else list(COMPASS_MARKS)
+        offered = self.game.open_suits()
         for index, suit in enumerate(self.game.suits):
             x = CARD_X + index * SUIT_CELL
-            if self.game.room(suit) > 0:
+            if suit in offered:
                 canvas.cell(x, row, SUIT_CELL, keys[index] + self.ui.suit_mark(suit), invert=suit == self.suit)
             else:
                 canvas.dot(x + SUIT_CELL // 2 - 1, row)
@@ -389,25 +448,51 @@ class TrickScreen(TourneyScreen):
         return self.t(f"tourney.mode.{mode}")
 
     def _seat_row(self, canvas: Canvas, row: int, seat: int) -> None:
+        """A hand's row: its label, name and playing card; the picker on the row being entered; at
+        the reveal the compass on the row predicting (its card before it) and each prediction entered."""
         entering = seat == self.entry.seat
+        card = self.trick.card_of(seat)
         if entering:
-            canvas.text(row, "?" if self.entry.kind is Predict else ">")
+            canvas.text(row, "?" if self.predicting() else ">")
         canvas.text(row, self.ui.label(seat), x=4, width=NAME_X - 4)
-        if seat != self.game.npc:
-            canvas.text(row, self.game.setup.players[seat], x=NAME_X, width=CARD_X - NAME_X - 8)
-            if self.trick.predictions[seat] is not None:
-                canvas.text(row, "*", x=CARD_X - 6)
         if entering and self.predicting():
+            canvas.text(row, self.ui.card_text(card), x=NAME_X)
             self._compass(canvas, row)
             return
+        if seat != self.game.npc:
+            canvas.text(row, self.game.setup.players[seat], x=NAME_X, width=CARD_X - NAME_X - 2)
         if entering:
             draw_picker(canvas, self.ui, self.grid, row)
             return
-        card = self.trick.card_of(seat)
         if card is not None:
             canvas.text(row, self.ui.card_text(card), x=CARD_X)
-        elif seat == self.game.npc and self.game.npc_waits(self.game.deal):  # its turn, but predictions are open
-            canvas.text(row, self.t("tourney.npc.waits"), x=CARD_X)
+        prediction = self.trick.predictions[seat]
+        if self.revealing() and prediction is not None:  # face up now
+            canvas.text(row, self.ui.prediction_text(prediction), x=PREDICTION_X)
+
+
+@TourneyUI.enters("down")
+class DownScreen(TourneyScreen):
+    """The NPC's turn comes straight after a player's lead: the table says, with one OK, that every
+    prediction lies face down, and only then the device shows the NPC's card (nobody may predict
+    having seen it)."""
+
+    def on_key(self, event: KeyEvent) -> None:
+        if event.key is Key.OK:
+            self.app.push(PredictionsDown())
+        elif event.key is Key.BACK:
+            self.app.open_menu()
+
+    def plan(self, action: Any) -> list[KeyEvent] | None:
+        return [OK] if isinstance(action, PredictionsDown) else None
+
+    def draw(self, canvas: Canvas) -> None:
+        trick = self.game.trick
+        canvas.title(self.t("tourney.down.title", deal=self.game.deal.index + 1, trick=len(self.game.deal.tricks)))
+        led = trick.card_of(trick.lead)
+        canvas.text(1, self.t("tourney.led", seat=self.ui.seat_name(trick.lead), card=self.ui.card_text(led)))
+        canvas.lines(2, ROWS - 3, self.t("tourney.down.text"))
+        canvas.text(ROWS - 1, self.t("tourney.down.hint"))
 
 
 @TourneyUI.enters("npc")
@@ -460,30 +545,6 @@ class NpcRowScreen(TourneyScreen):
         canvas.text(5, ">", x=CARD_X - 8)
         draw_picker(canvas, self.ui, self.grid, 5)
         canvas.lines(6, 2, self.t("tourney.npc.hint"))
-
-
-class NpcScreen(Notice):
-    """The card the device plays for the NPC: put it down, then OK."""
-
-    def __init__(self, app: Host, ui: TourneyUI, deal: int, trick: int) -> None:
-        super().__init__(app)
-        self.ui, self.deal, self.index = ui, deal, trick
-        self.trick: TourneyTrick = ui.game.state.deals[deal].tricks[trick]
-
-    def passable(self) -> bool:
-        """The next entry may begin over it: the NPC's card stays in its row on the trick screen."""
-        return True
-
-    def draw(self, canvas: Canvas) -> None:
-        npc = self.ui.game.npc
-        card = self.trick.card_of(npc) if npc is not None else None
-        if card is None:
-            raise ValueError("the NPC screen needs the NPC's card")
-        canvas.title(self.t("tourney.announce.title", deal=self.deal + 1, trick=self.index + 1))
-        canvas.lines(1, 2, self.t("tourney.announce.text", card=self.ui.card_text(card)))
-        if self.trick.npc_reason is not None:
-            canvas.lines(3, 4, self.ui.formatter.phrase(self.trick.npc_reason))
-        canvas.text(ROWS - 1, self.t("tourney.announce.hint"))
 
 
 class NpcSeatNotice(Notice):

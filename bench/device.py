@@ -196,6 +196,22 @@ socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"READY=1", os.environ["
 """
 
 
+def spawn_until_ready(argv: list[str], env: dict[str, str], tmp: str) -> tuple[float, subprocess.Popen[str]]:
+    """Spawn ``argv`` (``STATE`` in it becomes ``tmp``) with a NOTIFY_SOCKET in ``tmp``; the seconds
+    until it sends READY=1, and the child, still running (its stderr a pipe)."""
+    address = str(Path(tmp) / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind(address)
+        listener.settimeout(60)
+        start = time.perf_counter()
+        child = subprocess.Popen([arg.replace("STATE", tmp) for arg in argv], stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                 env={**env, "NOTIFY_SOCKET": address})
+        while b"READY=1" not in listener.recv(4096):
+            pass
+        return time.perf_counter() - start, child
+
+
 def seconds_to_ready(argv: list[str], runs: int) -> tuple[float, str]:
     """Median time from spawning ``argv`` to its sd_notify READY=1, after one warm-up run that
     writes the bytecode caches an installed package has (pip compiles them at install time);
@@ -205,19 +221,10 @@ def seconds_to_ready(argv: list[str], runs: int) -> tuple[float, str]:
     times, err = [], ""
     for _ in range(runs + 1):
         with tempfile.TemporaryDirectory() as tmp:
-            address = str(Path(tmp) / "notify")
-            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
-                listener.bind(address)
-                listener.settimeout(60)
-                start = time.perf_counter()
-                child = subprocess.Popen([arg.replace("STATE", tmp) for arg in argv], stdin=subprocess.DEVNULL,
-                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                         env={**env, "NOTIFY_SOCKET": address})
-                while b"READY=1" not in listener.recv(4096):
-                    pass
-                times.append(time.perf_counter() - start)
-                child.terminate()
-                _, err = child.communicate(timeout=30)
+            seconds, child = spawn_until_ready(argv, env, tmp)
+            times.append(seconds)
+            child.terminate()
+            _, err = child.communicate(timeout=30)
     return statistics.median(times[1:]), err
 
 

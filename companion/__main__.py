@@ -5,8 +5,9 @@ Loading the command line takes a quarter of a second (Pillow, luma, gpiozero). A
 at any moment of a command that has not taken SIGINT over itself, ends the process at once with
 exit status 130 (the shell's convention) and no traceback: nothing has been half-done that a
 Ctrl-C could spoil (files are replaced whole; an interrupted replacement leaves only a temp file,
-which the next writer removes). ``run`` takes SIGINT back as KeyboardInterrupt while it starts, to
-restore the terminal, and stops its loop cleanly once serving; ``scoreboard`` stops its own way.
+which the next writer removes). ``run`` takes SIGINT back as KeyboardInterrupt while it reads its
+options, then stops its loop cleanly (a Ctrl-C or SIGTERM while the display opens stops it as soon
+as it has started, and one during its shutdown changes nothing); ``scoreboard`` stops its own way.
 
 So nothing is imported here before the handler but ``signal`` (a millisecond; ``os`` and ``sys``
 are loaded with the interpreter), and a Ctrl-C while it loads is caught as KeyboardInterrupt.
@@ -32,7 +33,7 @@ def main() -> int:
         signal.signal(signal.SIGINT, exit_interrupted)
         from companion.cli import main as command_line
 
-        return command_line()
+        return command_line(own_process=True)
     except KeyboardInterrupt:  # raised where a command took SIGINT back (run, while it starts)
         return EXIT_INTERRUPTED
 

@@ -36,11 +36,14 @@ EXIT_BAD_RECORD = 1  # a record read but damaged or against the rules; replay pr
 EXIT_USAGE = 2  # a mistake in the command or its files; nothing was changed
 EXIT_STATUS_HELP = """\
 exit status: 0 done; 1 the record is damaged or breaks the rules (replay prints the part before
-it); 2 a mistake in the command, its options or its files (one line says which), nothing changed.
+it); 2 a mistake in the command, its options or its files (one line says which), nothing changed;
+130 interrupted by Ctrl-C, nothing half-written.
 """
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int:
+    """The command line; ``own_process`` when it is the whole process (``python -m companion``),
+    which exits once the command returns."""
     argv = list(sys.argv[1:] if argv is None else argv)
     # a terminal whose encoding lacks a record's characters (a Latin-1 locale, PYTHONIOENCODING=ascii)
     # shows them escaped: raised instead, UnicodeEncodeError lost the rest of a replay
@@ -51,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the device takes luma's display options too, so it parses its own command line
         from companion.daemon.app import main_run
 
-        return main_run(argv[1:])
+        return main_run(argv[1:], own_process=own_process)
     try:
         args = parse_command_line(argv)
         return int(args.handler(args) or EXIT_OK)

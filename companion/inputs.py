@@ -42,6 +42,22 @@ class CommandLineParser(argparse.ArgumentParser):
         raise ConfigError(f"{command + ': ' if command else ''}{message}; see '{self.prog} --help'")
 
 
+def named_path(text: str) -> Path:
+    """An option's path, refusing an empty one (``--state-dir ''``), which Path would silently take
+    as the current directory; an argparse ``type``.
+
+    >>> named_path("games"), named_path(".")
+    (PosixPath('games'), PosixPath('.'))
+    >>> named_path(" ")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: an empty name: give a directory (. for the current one)
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name: give a directory (. for the current one)")
+    return Path(text)
+
+
 def read_text_file(path: Path, what: str, *, limit: int = MAX_FILE_BYTES) -> str:
     """The text of a small hand-edited file, or a ConfigError saying what is wrong with it.
 

@@ -296,7 +296,7 @@ class GameBuilder(RecordVisitor):
         try:
             game.push(action)
         except IllegalAction as err:
-            raise RecordError(f"illegal action {dumps(data)}: {err}", line) from None
+            raise RecordError(f"illegal action {quoted(dumps(data), 80)}: {err}", line) from None
         self.good += 1
 
     def undo(self, line: int) -> None:
@@ -307,7 +307,7 @@ class GameBuilder(RecordVisitor):
             try:
                 game.check(action)
             except IllegalAction as err:
-                raise RecordError(f"illegal action {dumps(data)}: {err}", at) from None
+                raise RecordError(f"illegal action {quoted(dumps(data), 80)}: {err}", at) from None
             self.good += 2
             return
         if not game.actions:
@@ -333,7 +333,7 @@ class GameBuilder(RecordVisitor):
         try:
             self._started(line).push(action)
         except IllegalAction as err:
-            raise RecordError(f"illegal action {dumps(data)}: {err}", line) from None
+            raise RecordError(f"illegal action {quoted(dumps(data), 80)}: {err}", line) from None
         except CompanionError as err:  # as the reader words any other refusal, at the action's own line
             raise RecordError(str(err), line) from None
         self.good += 1

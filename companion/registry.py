@@ -38,14 +38,17 @@ class Plugin:
     """One game package's parts, named as ``"module:attribute"`` relative to ``package``.
 
     ``rules`` maps each game id the package plays to its engine class (Tezuma's two editions are two
-    ids of one package); ``screens`` is its :class:`~companion.ui.screens.GameUI` class and ``table``
-    its simulated table (called with the game, a random source and an ability rate), each None
-    where the game has none; ``cards`` maps a game id to its card data file and ``text`` names its
-    text files, ``<lang>`` standing for each language.
+    ids of one package) and ``titles`` each id to its title, which the engine class takes from here
+    (so the list of games shows titles without importing any rules); ``screens`` is its
+    :class:`~companion.ui.screens.GameUI` class and ``table`` its simulated table (called with the
+    game, a random source and an ability rate), each None where the game has none; ``cards`` maps a
+    game id to its card data file and ``text`` names its text files, ``<lang>`` standing for each
+    language.
     """
 
     package: str
     rules: Mapping[str, str]
+    titles: Mapping[str, str]
     screens: str | None = None
     table: str | None = None
     cards: Mapping[str, str] = field(default_factory=dict)
@@ -81,6 +84,8 @@ def _record(package: str) -> Plugin:
     record = getattr(importlib.import_module(package), "PLUGIN", None)
     if not isinstance(record, Plugin) or record.package != package:
         raise TypeError(f"{package} must define PLUGIN = Plugin(package=__name__, ...)")
+    if set(record.titles) != set(record.rules):
+        raise TypeError(f"{package}'s PLUGIN must title every game id it plays, and only those")
     return record
 
 
@@ -122,6 +127,15 @@ def plugin(game_id: str) -> Plugin:
     except KeyError:
         known = ", ".join(sorted(by_id))
         raise RecordError(f"unknown game {quoted(game_id)} (playable: {known})") from None
+
+
+def game_title(game_id: str) -> str:
+    """The title of ``game_id``, from its record alone.
+
+    >>> game_title("tezuma-2015")
+    'Tezuma (2015)'
+    """
+    return plugin(game_id).titles[game_id]
 
 
 def game_class(game_id: str) -> type[Game[Any]]:

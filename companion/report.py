@@ -78,11 +78,19 @@ class Wording:
     lang: str = "en"
     module: str = ""  # the game's package name (its plugin record's module), which prefixes its catalogue keys
     rows: type[ReportRows] = ReportRows  # the game's class, whose report rows print its own keys
+    words: str = ""  # the game's own wording of shared texts (TrickGame.wording: Zenjidou's rounds)
 
     @classmethod
     def for_game(cls, game: TrickGame[Any], catalog: Catalog | None = None, lang: str = "en") -> Wording:
         module = plugin(game.game_id).module
-        return cls(game.seat_label, game.term_name, catalog or Catalog.load(), lang, module, type(game))
+        return cls(game.seat_label, game.term_name, catalog or Catalog.load(), lang, module, type(game),
+                   game.wording)
+
+    def deal_title(self, number: int) -> str:
+        """A deal's heading, in the game's words (``Round 2`` for Zenjidou); ``Deal 2`` without a catalogue."""
+        if self.catalog is None:
+            return f"Deal {number}"
+        return self.catalog.text(self.lang, self.catalog.worded("report.deal", self.words), n=number)
 
     def term(self, kind: str, ident: str) -> str:
         """A term's name, e.g. ``term("ability", "baby-chicks")`` is "Baby Chicks"; else the id."""
@@ -143,7 +151,7 @@ class TextReport:
 
     def deal(self, number: int, deal: Mapping[str, Any]) -> Iterator[str]:
         start = "not known yet" if deal["start"] is None else self.who(deal["start"])  # Zenjidou: bottom cards
-        yield f"\nDeal {number} (start: {start})"
+        yield f"\n{self.wording.deal_title(number)} (start: {start})"
         rows = self.wording.rows.report_deal_rows(deal, self.wording)
         yield from (f"  {self.who(seat)}: {row}" for seat, row in rows)
         yield from (self.trick(number, trick) for number, trick in enumerate(deal["tricks"], start=1))
@@ -157,8 +165,11 @@ class TextReport:
         return f"  trick {number:2}: {plays}  -> {trick['reason']}"
 
     def scores(self, deal: Mapping[str, Any]) -> Iterator[str]:
-        """Per seat: its tricks, the parts its game names, its catalogue-labelled figures, its score."""
-        rows, count = self.wording.rows, len(self.names)
+        """Per seat: its tricks, the parts its game names, its catalogue-labelled figures, its score.
+
+        A seat is one of the deal's scores, which need not be a player (2-player Zenjidou scores four
+        hands), so a per-seat figure is a list as long as the scores, never one per player."""
+        rows, count = self.wording.rows, len(deal["scores"])
         own = {key: value for key, value in deal.items() if key not in DEAL_KEYS and key not in rows.report_keys
                and isinstance(value, list) and len(value) == count}
         for seat, score in enumerate(deal["scores"]):

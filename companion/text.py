@@ -119,6 +119,17 @@ class Catalog:
     def has(self, key: str) -> bool:
         return key in self._tables["en"]
 
+    def worded(self, key: str, wording: str) -> str:
+        """``key``, or a game's own wording of it, ``<wording>.<key>``, where the game's fragment has one
+        (a game whose book names a thing otherwise says it its way on every screen and in replays).
+
+        >>> catalog = Catalog({"en": {"deal.title": "Deal {n}", "zen.deal.title": "Round {n}"}})
+        >>> catalog.worded("deal.title", "zen"), catalog.worded("deal.title", "")
+        ('zen.deal.title', 'deal.title')
+        """
+        own = f"{wording}.{key}"
+        return own if wording and own in self._tables["en"] else key
+
 
 Names = Callable[[Term, str], "str | None"]
 
@@ -144,13 +155,15 @@ class Formatter:
     'P2 won, doubled. P3 leads'
     """
 
-    def __init__(self, catalog: Catalog, lang: str, names: Names | None = None, join: str = "phrase.join") -> None:
-        self.catalog, self.lang, self._names, self.join = catalog, lang, names, join
+    def __init__(self, catalog: Catalog, lang: str, names: Names | None = None, join: str = "phrase.join",
+                 wording: str = "") -> None:
+        self.catalog, self.lang, self._names, self.join, self.wording = catalog, lang, names, join, wording
 
     @classmethod
     def for_game(cls, catalog: Catalog, lang: str, game: Any) -> Formatter:
-        """A formatter with a trick-taking game's names for its terms and its way of joining phrases."""
-        return cls(catalog, lang, game.term_name, game.reason_join)
+        """A formatter with a trick-taking game's names for its terms, its way of joining phrases and
+        its own wording of shared phrases (:meth:`Catalog.worded`)."""
+        return cls(catalog, lang, game.term_name, game.reason_join, game.wording)
 
     def value(self, value: object) -> object:
         if isinstance(value, Seat):
@@ -163,7 +176,8 @@ class Formatter:
         return value
 
     def phrase(self, phrase: Phrase) -> str:
-        return self.catalog.text(self.lang, phrase.code, **{k: self.value(v) for k, v in phrase.params.items()})
+        code = self.catalog.worded(phrase.code, self.wording)
+        return self.catalog.text(self.lang, code, **{k: self.value(v) for k, v in phrase.params.items()})
 
     def reason(self, phrases: Sequence[Phrase]) -> str:
         """The phrases joined as one reason, the deciding one first."""

@@ -184,8 +184,8 @@ def test_listing_the_games_imports_none_of_them() -> None:
     """The plugin records name a game's parts; only playing the game imports them (a quick start)."""
     code = (
         "import sys\n"
-        "from companion.registry import game_ids, plugin\n"
-        "ids = game_ids(); [plugin(game_id).cards for game_id in ids]\n"
+        "from companion.registry import game_ids, game_title, plugin\n"
+        "ids = game_ids(); [(plugin(game_id).cards, game_title(game_id)) for game_id in ids]\n"
         "import companion.ui.app, companion.sim\n"
         "print(' '.join(sorted(m for m in sys.modules if m.startswith('companion.games.') and m.count('.') == 3)))\n"
     )

@@ -70,3 +70,37 @@ def test_the_card_keypad_table_is_what_the_keyboard_does() -> None:
             assert decode_keys(b"\x1b" + stroke) == [KeyEvent(key, long=True)]  # Alt+key: held
             checked.add(key)
     assert checked == set(CARD_KEYPAD_ROWS[0] + CARD_KEYPAD_ROWS[1] + CARD_KEYPAD_ROWS[2] + CARD_KEYPAD_ROWS[3])
+
+
+def test_the_bench_commands_run_as_printed() -> None:
+    """Each names the virtualenv's python (a bare `python` failed unless the venv was activated)
+    and a script of bench/ that starts: its --help exits 0 from the checkout."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).parents[1]
+    block = README.split("<!-- bench-commands -->", 1)[1].split("<!-- /bench-commands -->", 1)[0]
+    commands = [line.split() for line in block.strip().strip("`").strip().splitlines()]
+    assert commands and all(command[0] == ".venv/bin/python" and len(command) == 2 for command in commands)
+    assert sorted(command[1] for command in commands) == sorted(f"bench/{path.name}"
+                                                                for path in (root / "bench").glob("*.py"))
+    for _, script in commands:
+        child = subprocess.run([sys.executable, script, "--help"], cwd=root, capture_output=True, text=True,
+                               timeout=120, stdin=subprocess.DEVNULL)
+        assert child.returncode == 0, (script, child.stderr)
+
+
+def test_every_doc_says_what_the_code_does_of_press_release_and_row_height() -> None:
+    """hardware/README.md said every button acts on release and spoke of 12 px rows, while the
+    README and docs/screens.md said arrows act on press and rows are 8 px."""
+    from companion.keys import ARROWS
+    from companion.ui.canvas import ROW
+
+    root = Path(__file__).parents[1]
+    device_keys = [Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT, Key.OK, Key.BACK, Key.AUX]
+    on_release = [key.name for key in device_keys if key not in ARROWS]
+    assert on_release == ["OK", "BACK", "AUX"] and ROW == 8
+    for name in ("README.md", "docs/screens.md", "hardware/README.md"):
+        text = " ".join((root / name).read_text(encoding="utf-8").split())
+        assert "OK, BACK and AUX" in text and re.search(r"arrows? acts? as soon as", text), name
+        assert "12 px" not in text and "only OK and BACK" not in text, name

@@ -9,6 +9,7 @@ blank, the end of a flash) or the systemd watchdog's next beat.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
 import random
@@ -28,13 +29,15 @@ from companion.config import SETTINGS, RunConfig, load_config
 from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
-from companion.errors import CompanionError, ConfigError
+from companion.errors import CompanionError, ConfigError, quoted
 from companion.hw.boards import Board, list_presets, load_board
 from companion.hw.buzzers import BuzzerArbiter, parse_buzzer_pins
 from companion.hw.display import (
     EMULATORS,
     Display,
+    bus_problem,
     check_emulator_available,
+    check_panel,
     display_parser,
     open_display,
     parse_display_args,
@@ -42,7 +45,7 @@ from companion.hw.display import (
 )
 from companion.hw.mock import MAX_SCRIPT_BYTES, parse_script
 from companion.hw.terminal import TerminalScreen, terminal_size
-from companion.inputs import CommandLineParser, read_text_file
+from companion.inputs import CommandLineParser, named_path, read_text_file
 from companion.keys import KeyEvent
 from companion.paths import check_output_file, state_dir
 from companion.settings import Settings
@@ -51,6 +54,7 @@ from companion.ui.app import App
 
 if TYPE_CHECKING:
     from companion.daemon.page import TablePageServer
+    from companion.event.config import EventConfig
     from companion.event.publisher import LinkStatus
 
 log = logging.getLogger(__name__)
@@ -274,7 +278,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--state-dir",
-        type=Path,
+        type=named_path,
         help="where games are journalled (default: $STATE_DIRECTORY or ~/.local/state/tabletop-companion; "
         "with --keys, a fresh temporary directory)",
     )
@@ -435,39 +439,28 @@ def check_image_type(path: Path, option: str) -> None:
                           f" (not {path.suffix or 'nothing'!r})")
 
 
-def _checked_event_section(config: RunConfig) -> Any:
-    """config.toml's ``[event]``, checked (None without one). Event mode's modules, ssl among them,
-    are loaded only here, so a device that is in no event starts without them."""
-    if "event" not in config.sections:
-        return None
-    from companion.event.config import event_config
-
-    event = event_config(config.sections)
-    if event is not None:
-        event.broker.check_ca_file()
-    return event
-
-
-def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
+def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: bool = False) -> int:
     config = load_config(args.config_toml)
     if config.path is not None and not args.check:
         log.info("options from %s", config.path)
     options = resolve_options(args, config)
-    event = _checked_event_section(config)  # a wrong [event] stops here, before anything is opened
+    event = checked_event_section(config)  # a wrong [event] stops here, before anything is opened
     if options.verbose:
         logging.getLogger("companion").setLevel(logging.DEBUG)
     script, board, luma_args = _checked_parts(options, config, luma_argv)
     if options.check:  # what the service would run with, without touching the panel it may be driving
-        source = f"options from {config.path}" if config.path is not None else "no config.toml"
-        print(f"companion: all is right ({source}): board {board.name}, display {luma_args.display}"
-              f" on {'a simulated bus' if options.mock else luma_args.interface}", file=sys.stderr)
-        return 0
-    display, screen = _open_display(options, luma_args)
+        return report_check(options, config, board, luma_args)
     with ExitStack() as cleanup:
+        # entered first, left last: a second SIGTERM while closing everything below changes nothing
+        signals = cleanup.enter_context(Signals(hangup_stops=options.mock and sys.stdout.isatty(),
+                                                own_process=own_process))
         root = _state_root(options, script, cleanup)
+        # held for the device's whole life; a second device stops here, before it resets the panel
+        store = Store(root)
+        cleanup.callback(store.close)
+        display, screen = _open_display(options, luma_args)
         override = {name: getattr(options, name) for name in ("language", "contrast")
                     if getattr(options, name) is not None}
-        store = Store(root)
         buzzers = BuzzerArbiter() if options.buzzers or options.keypad_buzzers else None
         page = _start_page(options.web, root) if options.web else None
         if page is not None:
@@ -477,6 +470,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str]) -> int:
         cleanup.callback(device.close)
         if page is not None:
             _follow(page, device)
+        signals.attach(device.loop)
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
         if event is not None:  # no network without [event]
@@ -537,6 +531,104 @@ def _follow(page: TablePageServer, device: Device) -> None:
     device.on_settings.append(view.wake)
     view.wake()
     page.serve_in_thread()
+def report_check(options: argparse.Namespace, config: RunConfig, board: Board, luma_args: argparse.Namespace) -> int:
+    """``run --check``'s verdict on checked options: "all is right" (0) only if the run would start,
+    else each absent part named on its own line (2)."""
+    problems = hardware_problems(options, luma_args)
+    for problem in problems:
+        print(f"companion: {problem}", file=sys.stderr)
+    if problems:
+        return 2
+    source = f"options from {config.path}" if config.path is not None else "no config.toml"
+    print(f"companion: all is right ({source}): board {board.name}, display {luma_args.display}"
+          f" on {'a simulated bus' if options.mock else luma_args.interface}", file=sys.stderr)
+    return 0
+
+
+EVENT_INSTALL = ".venv/bin/pip install '.[event]'"
+"""The README's command that installs event mode's MQTT client (paho-mqtt) beside the device."""
+
+
+def checked_event_section(config: RunConfig) -> EventConfig | None:
+    """config.toml's ``[event]`` section, checked, and ready to serve (:func:`check_event_ready`);
+    None without one. Event mode's modules (ssl among them) load only for a device in an event."""
+    if "event" not in config.sections:
+        return None
+    from companion.event.config import event_config
+
+    event = event_config(config.sections)
+    if event is not None:
+        check_event_ready(event)
+    return event
+
+
+def check_event_ready(event: EventConfig) -> None:
+    """Refuse, before anything opens, an ``[event]`` section the run could not serve: its CA file or
+    password file unreadable, or paho-mqtt not installed (the hint is the README's install command)."""
+    event.broker.check_ca_file()
+    event.broker.password()  # a ConfigError naming the file and why it cannot be read
+    if importlib.util.find_spec("paho") is None:
+        raise ConfigError(f"config.toml has an [event] section but paho-mqtt is not installed: {EVENT_INSTALL}"
+                          " in the folder the device was installed from (README.md)")
+
+
+def hardware_problems(options: argparse.Namespace, luma_args: argparse.Namespace) -> list[str]:
+    """What ``run --check`` finds absent on this machine: the display's bus or device (not in mock
+    mode) and the keypad's serial port, which the run would wait for instead of using."""
+    problems = [] if options.mock else list(filter(None, [bus_problem(luma_args)]))
+    if options.keypad and not os.path.exists(options.keypad):
+        problems.append(f"keypad {quoted(options.keypad, 120)}: no such serial port (is the Pico plugged in?"
+                        " the device would start and wait for it)")
+    return problems
+
+
+class Signals:
+    """How the device answers signals for its whole life, shutdown included (a context manager).
+
+    SIGTERM and SIGINT stop the loop; one that comes before the loop exists stops it as soon as it
+    is attached, and one that comes while the device is already saving and closing changes nothing
+    (systemd, or an impatient user, may send a second: the run still ends cleanly, exit status 0).
+    SIGHUP is logged and ignored, as a service that reads its config only at start: config.toml
+    applies at the next start (``systemctl restart``); a hangup of the terminal the panel is drawn
+    in (``hangup_stops``) stops the device like SIGTERM. Outside the main thread nothing changes.
+    ``own_process``: the run is the whole process (the ``companion`` command), which exits next.
+    """
+
+    def __init__(self, *, hangup_stops: bool, own_process: bool = False) -> None:
+        self.loop: EventLoop[Any] | None = None
+        self.requested = False
+        self._hangup_stops = hangup_stops
+        self._own_process = own_process
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> Signals:
+        if threading.current_thread() is threading.main_thread():
+            handlers = {signal.SIGTERM: self._stop, signal.SIGINT: self._stop,
+                        signal.SIGHUP: self._stop if self._hangup_stops else self._ignore_hangup}
+            self._previous = {signum: signal.signal(signum, handler) for signum, handler in handlers.items()}
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        """Give the caller its handlers back; a process that only exits now (``own_process``)
+        ignores these signals instead, so a late one cannot cut the exit short."""
+        for signum, handler in self._previous.items():
+            signal.signal(signum, signal.SIG_IGN if self._own_process else handler)
+
+    def attach(self, loop: EventLoop[Any]) -> None:
+        """From now on a stop signal stops ``loop`` (at once, if one came already)."""
+        self.loop = loop
+        if self.requested:
+            loop.stop()
+
+    def _stop(self, signum: int, _frame: object) -> None:
+        self.requested = True
+        if self.loop is not None:
+            self.loop.stop()  # once stopped, a no-op: the shutdown in progress goes on
+
+    @staticmethod
+    def _ignore_hangup(_signum: int, _frame: object) -> None:
+        log.info("SIGHUP ignored: config.toml is read at start; restart the device to apply a change"
+                 " (sudo systemctl restart tabletop-companion)")
 
 
 def _state_root(options: argparse.Namespace, script: str | None, cleanup: ExitStack) -> Path:
@@ -561,7 +653,9 @@ def _serve(options: argparse.Namespace, script: str | None, board: Board, device
             if screen is not None:  # entered first, left last: errors print on the restored terminal
                 running.enter_context(screen.shown(on_resize=lambda redraw: device.loop.post(Call(redraw))))
                 display.watchers.append(screen.draw)
-            _open_keys(options, script, board, device, running)
+            # keys pressed while the terminal is too small to show the panel act on nothing seen: dropped
+            post = device.post if screen is None else screen.while_shown(device.post)
+            _open_keys(options, script, board, device, running, post)
             device.start()
             device.run()
     finally:
@@ -575,6 +669,7 @@ def _display_args(options: argparse.Namespace, board: Board, luma_argv: Sequence
     """luma's display options, parsed and checked (nothing is opened)."""
     check_emulator_available(requested_display(luma_argv))
     luma_args = parse_display_args(luma_argv, board)
+    check_panel(luma_args)
     if options.page_address_offset is not None:
         luma_args.page_address_offset = options.page_address_offset
     if getattr(luma_args, "page_address_offset", None) is not None and luma_args.display != "sh1106":
@@ -601,12 +696,13 @@ def _open_display(options: argparse.Namespace,
 
 
 def _open_keys(options: argparse.Namespace, script: str | None, board: Board, device: Device,
-               keys: ExitStack) -> None:
-    """Open every key source the options ask for; ``keys`` closes them in reverse order."""
+               keys: ExitStack, post: Callable[[KeyEvent], None]) -> None:
+    """Open every key source the options ask for, each handing its keys to ``post``; ``keys``
+    closes them in reverse order."""
     if options.mock:
         from companion.hw.mock import MockPad, ScriptKeySource, ThreadedSource, key_source_for
 
-        pad = MockPad(board.buttons, device.post, encoder_pins=board.encoder_pins)
+        pad = MockPad(board.buttons, post, encoder_pins=board.encoder_pins)
         source: ThreadedSource
         if script is not None:
             done = (lambda: device.loop.post(ScriptDone())) if options.exit_when_done else None
@@ -619,7 +715,7 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
     else:
         from companion.hw.buttons import ButtonPad
 
-        keys.enter_context(ButtonPad(board.buttons, device.post, encoder_pins=board.encoder_pins))
+        keys.enter_context(ButtonPad(board.buttons, post, encoder_pins=board.encoder_pins))
     arbiter = device.app.buzzers
     if options.buzzers and arbiter is not None:
         from companion.hw.buzzers import GpioBuzzers
@@ -636,7 +732,7 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
             else None
         )
         keys.enter_context(  # entering starts its reader thread; leaving stops and joins it
-            SerialKeypad(options.keypad, device.post, on_problem=lambda text: log.warning("keypad: %s", text),
+            SerialKeypad(options.keypad, post, on_problem=lambda text: log.warning("keypad: %s", text),
                          on_seat=seats or (lambda press: None))
         )
     if options.numpad is not None:
@@ -646,11 +742,12 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
             log.warning("%s", text)
             device.say(text)
 
-        keys.enter_context(Numpad(options.numpad, EvdevBackend(), device.post, on_status=numpad_status))
+        keys.enter_context(Numpad(options.numpad, EvdevBackend(), post, on_status=numpad_status))
 
 
-def main_run(argv: Sequence[str]) -> int:
-    """Entry for ``companion run``: our options, then luma's display options."""
+def main_run(argv: Sequence[str], *, own_process: bool = False) -> int:
+    """Entry for ``companion run``: our options, then luma's display options. ``own_process``: the
+    run is the whole process (the ``companion`` command), so its signal handlers stay to the end."""
     parser = CommandLineParser(prog="companion run", description=RUN_DESCRIPTION, add_help=False,
                                allow_abbrev=False)  # a prefix must never take one of luma's options
     add_run_arguments(parser)
@@ -671,7 +768,7 @@ def main_run(argv: Sequence[str]) -> int:
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, signal.default_int_handler) if in_main_thread else None
     try:
-        return cmd_run(ours, luma_argv)
+        return cmd_run(ours, luma_argv, own_process=own_process)
     except CompanionError as err:
         print(f"companion: {err}", file=sys.stderr)
         return 2

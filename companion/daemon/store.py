@@ -7,20 +7,22 @@ replaced atomically.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from companion import carddata
 from companion.codec import decode_json
 from companion.engine.base import Game, Setup
 from companion.errors import CompanionError, ConfigError, StorageError
 from companion.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, JournalClosed, JournalInUse, archive_journal
-from companion.record import GameBuilder, header_json, read_lines
+from companion.record import DroppedLine, GameBuilder, header_json, read_lines
 from companion.registry import game_class
 from companion.roster import Roster
 from companion.session import Session
@@ -30,6 +32,9 @@ from companion.storage import WriteUnsure, atomic_replace, read_text, reason, re
 log = logging.getLogger(__name__)
 
 SETTINGS_FILE = "settings.json"
+LOCK_FILE = "device.lock"
+"""Held locked (``flock``, exclusive) by the one device using the state directory, for its whole life;
+it holds that device's process id, for the message that refuses a second one."""
 SETTINGS_LIMIT = 64 * 1024  # a settings file is a few dozen bytes; anything this big is not one
 
 
@@ -43,6 +48,10 @@ class Recovered:
 
     game: Game[Any] | None = None
     messages: list[str] = field(default_factory=list)
+
+
+class StateDirInUse(JournalInUse):
+    """Another running device holds the state directory: two would move each other's games away."""
 
 
 class Store:
@@ -66,11 +75,46 @@ class Store:
         self.accepted = 0  # actions in the journalled game, once their line is on disk
         self.on_journalled: list[Callable[[], None]] = []  # told after each line is on disk (event mode)
         self.notices: list[str] = []  # problems the screen should show; the device takes them
+        self._lock: TextIO | None = None  # the open lock file while this device holds the state directory
         try:
             self.root.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             self._notice(f"state directory {root} unusable ({reason(err)}): games cannot be saved")
+        self._hold_state_dir()
         self._remove_leftovers()
+
+    def _hold_state_dir(self) -> None:
+        """Lock the state directory for this device's whole life, before anything in it is touched.
+
+        The current journal's own lock guarded only while a game was current: two devices started
+        with none both ran, and the second's new game moved the first's journal into ``games/``
+        under it. A second device now stops here (:class:`StateDirInUse`, one line); a directory
+        where the lock cannot even be made is the unusable directory the notices already name.
+        """
+        path = self.root / LOCK_FILE
+        try:
+            lock = open(path, "a+", encoding="utf-8")  # noqa: SIM115  (held open for the device's life; closed by close())
+        except OSError as err:
+            log.error("cannot lock the state directory %s: %s", self.root, reason(err))
+            return
+        try:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            holder = lock.read(32).strip()
+            lock.close()
+            raise StateDirInUse(f"state directory {self.root} is in use by another running device"
+                                f"{f' (process {holder})' if holder.isdigit() else ''}: stop that one first,"
+                                " or give this one its own --state-dir") from None
+        except OSError as err:  # a file system without locks: run unguarded, as before
+            log.warning("cannot lock the state directory %s: %s", self.root, reason(err))
+        try:
+            lock.truncate(0)
+            lock.write(f"{os.getpid()}\n")
+            lock.flush()
+        except OSError as err:  # only the message naming the holder needs it
+            log.warning("cannot write the process id into %s: %s", path, reason(err))
+        self._lock = lock
 
     def _remove_leftovers(self) -> None:
         """Temp files of writes a kill cut short (the files they were for are intact): the settings
@@ -111,7 +155,7 @@ class Store:
             raise
         except Exception as err:  # a start-up that raises would crash-loop the device
             log.exception("recovering %s failed", self.journal_path)
-            self.close()
+            self._close_journal()
             found.game = None
             found.messages.append(self._set_aside(f"could not resume the game ({type(err).__name__}: {err})"))
         return found
@@ -130,7 +174,11 @@ class Store:
                 " a new game will move it into games/",
             ))
             return
+        header_dropped: DroppedLine | None = None
         for dropped in journal.recovered.dropped:
+            if dropped.line == 1:  # the header itself: the journal is set aside below, said once there
+                header_dropped = dropped
+                continue
             torn = dropped.last <= dropped.line  # what a pulled plug leaves: no cause for alarm
             what = "a torn last line" if torn else "a damaged journal, from the first bad line on"
             found.messages.append(self._logged(
@@ -138,9 +186,13 @@ class Store:
                 f"dropped {what}: {dropped}; kept in {self.journal_path.name}.dropped",
             ))
         builder = read_lines(journal.recovered, GameBuilder(defers=True))
-        if builder.game is None:
+        if builder.game is None:  # a header is written whole (temp file, then linked): never torn
             journal.close()
-            found.messages.append(self._set_aside(f"journal unreadable ({builder.failure})"))
+            kept = "" if header_dropped is None else (
+                f"; {'it is' if header_dropped.last <= 1 else f'lines 1-{header_dropped.last} are'}"
+                f" in {self.journal_path.name}.dropped")
+            found.messages.append(self._set_aside(
+                f"the journal's header (the game's setup) is refused ({builder.failure}){kept}"))
             return
         objects = len(journal.recovered.objects)
         if builder.good < objects:
@@ -207,7 +259,7 @@ class Store:
             if self.journal_path.exists():  # not moved: the last game stays current, still open
                 self._fail("could not put the last game away to start a new one", err)
             log.error("the last game was moved into %s, but syncing that failed: %s", GAMES_DIR, reason(err))
-        self.close()
+        self._close_journal()
         try:
             self._journal = Journal.create(self.journal_path, header)
         except OSError as err:
@@ -272,6 +324,13 @@ class Store:
             listener()
 
     def close(self) -> None:
+        """Close the journal and let the state directory go (another device may use it now)."""
+        self._close_journal()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    def _close_journal(self) -> None:
         if self._journal is not None:
             self._journal.close()
             self._journal = None

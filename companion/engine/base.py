@@ -2,8 +2,8 @@
 
 The design follows python-chess: a :class:`Game` has a public ``actions`` stack, ``push`` checks an
 action against the rules and appends it, ``pop`` drops the last one, ``peek`` shows it, and
-``legal_actions`` is a lazy view of what may come next. A game is a subclass registered by id, so a
-new game is a new module, not a new branch here.
+``legal_actions`` is a lazy view of what may come next. A game is a subclass named by id in its
+package's plugin record, so a new game is a new package, not a new branch here.
 
 The device never sees hands, so "legal" means "not provably illegal from what the table has shown".
 Every refusal is an :class:`~companion.errors.IllegalAction` whose message a player can read.
@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeGuard, TypeVar
 
-from companion.errors import CardDataError, IllegalAction, NoSeat, RecordError
+from companion.errors import CardDataError, IllegalAction, NoSeat, RecordError, quoted
 
 StateT = TypeVar("StateT")
 
@@ -377,7 +377,7 @@ class Game(ABC, Generic[StateT]):
         kind = data.get("type")
         action_type = cls.action_types.get(kind) if isinstance(kind, str) else None
         if action_type is None:
-            raise RecordError(f"unknown action type {kind!r} for {cls.game_id}")
+            raise RecordError(f"unknown action type {quoted(kind)} for {cls.game_id}")
         return action_type.from_json(data)
 
     # --- what subclasses provide -----------------------------------------------------------

@@ -60,7 +60,7 @@ from typing_extensions import TypeVar as DefaultTypeVar  # a TypeVar with a defa
 
 from companion.engine.actions import GameAction, RecordAction
 from companion.engine.base import Answer, Decision, Game, Question, is_digits, is_int, snapshot
-from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError
+from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError, quoted
 
 # A card as the layer keeps it in tricks and deals: any hashable value (a deal's cards are compared
 # and counted) written by str(); a suited game's are SuitedCards, Zenjidou's are numbers.
@@ -93,8 +93,8 @@ class SuitedCard:
     @classmethod
     def parse(cls, text: object) -> SuitedCard:
         if not isinstance(text, str) or len(text) < 2 or not text[0].isalpha() or not is_digits(text[1:]):
-            raise IllegalPlay(f"{text!r} is not a card: write a suit letter and a number, like B7", code="not_a_card",
-                              text=str(text))
+            raise IllegalPlay(f"{quoted(text)} is not a card: write a suit letter and a number, like B7",
+                              code="not_a_card", text=str(text))
         return cls(text[0].upper(), int(text[1:]))
 
     @classmethod
@@ -452,6 +452,9 @@ class TrickGame(Game[StateT], ReportRows):
     term_tables: ClassVar[Mapping[str, str]] = {}
     # The catalogue key that joins a reason's phrases into one text (a game may punctuate its own).
     reason_join: ClassVar[str] = "phrase.join"
+    # The prefix under which the game's catalogue fragment words a shared text its own way, as
+    # ``<wording>.<key>`` (Catalog.worded): Zenjidou's book says round where the others say deal.
+    wording: ClassVar[str] = ""
     option_kinds: ClassVar[Mapping[str, str]] = {"dealer": "seat"}
     n: int
 
@@ -459,7 +462,7 @@ class TrickGame(Game[StateT], ReportRows):
         self.n = len(self.setup.players)
         dealer = self.setup.options.get("dealer", 0)
         if not is_int(dealer) or not 0 <= dealer < self.n:
-            raise RecordError(f"options.dealer must be a seat 0-{self.n - 1}, not {dealer!r}")
+            raise RecordError(f"options.dealer must be a seat 0-{self.n - 1}, not {quoted(dealer)}")
 
     # --- setup -----------------------------------------------------------------------------------
 

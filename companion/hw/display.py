@@ -324,6 +324,63 @@ def check_emulator_available(name: str | None) -> None:
                           "pygame: pip install 'tabletop-companion[emulator]'")
 
 
+PANEL_SIZE = (128, 64)
+"""The one panel the screens are drawn for, landscape."""
+SEGMENT_COUNTS = tuple((2**n) ** 2 for n in range(7))
+"""``num_segments`` luma's diff_to_previous framebuffer can split a 128x64 frame into: n x n
+segments, n dividing 64 (1, 4, 16, ... 4096); any other count fails its assertion on the first frame."""
+
+
+def check_panel(args: argparse.Namespace) -> None:
+    """Refuse, in one line, display options every frame would fail on: the screens draw a 128x64
+    landscape image, so a panel of another size, a quarter turn (rotate 1 or 3: luma then expects a
+    64x128 image) or a framebuffer split that does not divide the frame cannot start.
+
+    >>> check_panel(argparse.Namespace(width=128, height=64, rotate=1, framebuffer="full_frame",
+    ...                                num_segments=4))  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: rotate 1: the screens are drawn landscape (128x64); rotate takes 0,
+    or 2 for a panel mounted upside down
+    """
+    if (args.width, args.height) != PANEL_SIZE:
+        raise ConfigError(f"a {args.width}x{args.height} display: the screens are drawn for a 128x64 panel;"
+                          " set width 128 and height 64 (the default)")
+    if args.rotate not in (0, 2):
+        raise ConfigError(f"rotate {args.rotate}: the screens are drawn landscape (128x64); rotate takes 0,"
+                          " or 2 for a panel mounted upside down")
+    if args.framebuffer == "diff_to_previous" and args.num_segments not in SEGMENT_COUNTS:
+        raise ConfigError(f"num_segments {args.num_segments}: the diff_to_previous framebuffer splits the frame"
+                          f" into n x n equal parts; give one of {', '.join(map(str, SEGMENT_COUNTS))}")
+
+
+def bus_problem(args: argparse.Namespace) -> str | None:
+    """Why the display's I2C or SPI device cannot be reached, or None: ``run --check`` asks it, so
+    "all is right" means the panel would open. An I2C device is probed with an address-only write
+    (what ``i2cdetect`` sends), which changes nothing on the panel."""
+    if args.display in EMULATORS or args.interface not in ("i2c", "spi"):
+        return None
+    if args.interface == "spi":
+        node = f"/dev/spidev{args.spi_port}.{args.spi_device}"
+        return None if os.path.exists(node) else f"SPI device {node} absent: enable SPI (docs/pi-setup.md)"
+    node = f"/dev/i2c-{args.i2c_port}"
+    if not os.path.exists(node):
+        return f"I2C bus {node} absent: enable I2C (docs/pi-setup.md), or set i2c_port"
+    from smbus2 import SMBus  # luma's own I2C library
+
+    try:
+        bus = SMBus(args.i2c_port)
+    except OSError as err:  # most often a user outside the i2c group: the service's user is in it
+        return f"cannot open {node} ({err.strerror or err}): run the check as the service's user (sudo -u companion)"
+    try:
+        with bus:
+            bus.write_quick(int(args.i2c_address, 0))
+    except OSError as err:
+        return (f"no I2C device answers at {args.i2c_address} on {node} ({err.strerror or err}): check the wiring,"
+                f" or find its address with i2cdetect -y {args.i2c_port}")
+    return None
+
+
 def display_parser(board: Board | None = None,
                    parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     """luma's option parser, with ``board``'s display as the defaults.

@@ -24,6 +24,7 @@ from typing import TextIO
 from PIL import Image
 
 from companion.hw.panel import PanelModel
+from companion.keys import KeyEvent
 
 BRAILLE_BLANK = 0x2800
 # Unicode braille dot bits by (x, y) inside a 2x4 cell: dots 1-3 and 7 on the left, 4-6 and 8 right.
@@ -44,6 +45,8 @@ _END_OF_LINE, _BELOW = "\x1b[K", "\x1b[J"  # erase the rest of the line / of the
 _FAINT, _PLAIN = "\x1b[2m", "\x1b[0m"
 
 TerminalSize = Callable[[], tuple[int, int]]
+
+log = logging.getLogger(__name__)
 
 
 def braille_lines(image: Image.Image) -> list[str]:
@@ -153,13 +156,29 @@ class TerminalScreen:
         self.min_columns = max(self.panel_columns + 2, *(len(line) for line in legend))
         self.min_lines = self.panel_lines + 2 + len(legend)
 
+    def fits(self) -> bool:
+        """Whether the terminal is big enough to show the panel (else it shows a note instead)."""
+        columns, lines = self._size()
+        return columns >= self.min_columns and lines >= self.min_lines
+
+    def while_shown(self, post: Callable[[KeyEvent], None]) -> Callable[[KeyEvent], None]:
+        """``post`` for the keys, dropping each key pressed while the panel is hidden by the
+        too-small note: nobody can see what it would act on (a resume offer was accepted blind)."""
+        def post_if_shown(event: KeyEvent) -> None:
+            if self.fits():
+                post(event)
+            else:
+                log.debug("%s ignored: the terminal is too small to show the screen", event)
+        return post_if_shown
+
     def compose(self) -> str:
         """The whole screen as text (with the escape codes that place it)."""
         columns, lines = self._size()
-        if columns < self.min_columns or lines < self.min_lines:
+        if not self.fits():
             width, height = self.panel.size
             note = (f"terminal {columns}x{lines} is too small for the {width}x{height} screen:"
-                    f" it needs {self.min_columns}x{self.min_lines}; make the window bigger")
+                    f" it needs {self.min_columns}x{self.min_lines}; make the window bigger"
+                    " (keys are ignored until then)")
             return _HOME + note[:max(1, columns * lines - 1)] + _BELOW
         state = "" if self.panel.display_on else " display off "
         faint = self.panel.display_on and self.panel.contrast is not None and self.panel.contrast < DIM_BELOW

@@ -30,7 +30,7 @@ from PIL import Image
 from companion.engine.base import Game, Setup
 from companion.errors import CompanionError, ConfigError, IllegalAction
 from companion.keys import JOYSTICK_KEYS, Key, KeyEvent
-from companion.registry import game_class, game_ids, plugin
+from companion.registry import game_class, game_ids, game_title, plugin
 from companion.roster import name_key
 from companion.session import Session
 from companion.settings import CONTRAST_RANGE, Settings
@@ -272,7 +272,7 @@ class App:
         return cls
 
     def game_title(self, game_id: str) -> str:
-        return game_class(game_id).title
+        return game_title(game_id)
 
     def open(self, screen: Screen) -> None:
         self._stack.append(screen)

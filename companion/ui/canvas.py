@@ -87,12 +87,18 @@ class Typeface:
         """``text`` cut to ``width`` pixels, ending in an ellipsis when something was cut."""
         if self.width(text) <= width:
             return text
-        while text and self.width(text + ELLIPSIS) > width:
-            text = text[:-1]
-        return text + ELLIPSIS
+        end = self._run_end(text, 0, width - self.width(ELLIPSIS))
+        while end and self.width(text[:end] + ELLIPSIS) > width:
+            end -= 1
+        return text[:end] + ELLIPSIS
 
     def wrap(self, text: str, width: int) -> list[str]:
-        """Greedy line breaking at spaces; words (or Japanese runs) wider than a line break anywhere."""
+        """Greedy line breaking at spaces; words (or Japanese runs) wider than a line break anywhere.
+
+        Linear in the text's length: a word too wide for a line is cut where its characters' widths
+        add up past ``width``, one pass, so a pasted 5,000-character value (a journal line a notice
+        repeats) wraps in milliseconds; measuring ever-shorter prefixes of it took 40 s.
+        """
         lines: list[str] = []
         line = ""
         for word in text.split(" "):
@@ -102,16 +108,31 @@ class Typeface:
                 continue
             if line:
                 lines.append(line)
-            line = word
-            while self.width(line) > width:
-                cut = len(line)
-                while cut > 1 and self.width(line[:cut]) > width:
-                    cut -= 1
-                lines.append(line[:cut])
-                line = line[cut:]
+            start = 0
+            end = self._run_end(word, start, width)
+            while end < len(word):  # the rest is still too wide: cut a line off it
+                end = max(start + 1, end)
+                lines.append(word[start:end])
+                start = end
+                end = self._run_end(word, start, width)
+            line = word[start:]
         if line:
             lines.append(line)
         return lines
+
+    def _run_end(self, text: str, start: int, width: int) -> int:
+        """The end of the longest run from ``start`` no wider than ``width`` (``start`` itself when not
+        even one character fits): the characters' widths are summed in one pass, then the run is
+        measured whole and shortened in the rare case its letters sit closer than their sum."""
+        total, end = 0, start
+        while end < len(text):
+            total += self.width(text[end])
+            if total > width:
+                break
+            end += 1
+        while end > start and self.width(text[start:end]) > width:
+            end -= 1
+        return end
 
     def draw(self, image: Image.Image, x: int, row: int, text: str, fill: int) -> None:
         """Draw inside the row's 8-pixel band only, so no glyph ever touches a neighbouring page."""

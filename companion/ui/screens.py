@@ -227,12 +227,16 @@ class GameUI(ABC):
     def where(self) -> str:
         """How far the game has come, for the resume offer."""
 
+    def t(self, key: str, **fields: object) -> str:
+        """A text in the language on screen; a game family may word shared texts its own way."""
+        return self.app.t(key, **fields)
+
     def refusal(self, error: IllegalAction) -> str:
         """The engine's refusal in the language on screen: its code through the catalogue, where
         the engine gave one, else the engine's own (English) sentence."""
         if self.app.lang == "en" or error.code is None:
             return str(error)
-        return self.app.t(f"refusal.{error.code}", **self.localized(error.params))
+        return self.t(f"refusal.{error.code}", **self.localized(error.params))
 
     def localized(self, params: Mapping[str, object]) -> dict[str, object]:
         """Refusal parameters with ids turned into names on screen; games with named ids override."""

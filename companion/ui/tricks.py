@@ -76,6 +76,11 @@ class TrickUI(GameUI, Generic[GameT]):
     def formatter(self) -> Formatter:
         return Formatter.for_game(self.app.catalog, self.app.lang, self.game)
 
+    def t(self, key: str, **fields: object) -> str:
+        """A shared text in the game's own words where its catalogue fragment has them (a deal is
+        Zenjidou's round): :meth:`~companion.text.Catalog.worded` with the game's ``wording``."""
+        return self.app.t(self.app.catalog.worded(key, self.game.wording), **fields)
+
     def label(self, seat: int) -> str:
         """A seat's label alone (``P1``): the history's winner; games whose seats are not players override."""
         return self.app.seat_label(seat)
@@ -109,7 +114,7 @@ class TrickUI(GameUI, Generic[GameT]):
         return " ".join(self.turn_text(turn) for turn in trick.turns)
 
     def revoke_text(self, revoke: Revoke) -> str:
-        return self.formatter.phrase(revoke.phrase())
+        return self.formatter.phrase(self.game.revoke_phrase(revoke))
 
     # --- the app's questions ------------------------------------------------------------------
 
@@ -172,7 +177,7 @@ class TrickUI(GameUI, Generic[GameT]):
 
     def where(self) -> str:
         deal = self.game.state.deal
-        return self.app.t("resume.trick", deal=deal.index + 1, trick=len(deal.tricks))
+        return self.t("resume.trick", deal=deal.index + 1, trick=len(deal.tricks))
 
     # --- the deal table ----------------------------------------------------------------------
 
@@ -373,8 +378,8 @@ class ResultScreen(Notice):
         result = self.trick.result
         if result is None:
             raise ValueError("a result screen needs a finished trick")
-        canvas.title(self.t("result.title", deal=self.deal + 1, trick=self.index + 1,
-                            seat=self.ui.seat_name(result.winner)))
+        canvas.title(self.ui.t("result.title", deal=self.deal + 1, trick=self.index + 1,
+                               seat=self.ui.seat_name(result.winner)))
         canvas.text(1, self.ui.plays_text(self.trick))
         self.details(canvas, result)
 
@@ -417,7 +422,7 @@ class DealScreen(Notice):
             super().on_key(event)
 
     def totals(self) -> list[int]:
-        """Totals as they stood after this deal."""
+        """Totals as they stood after this deal, one per row of the table and the chart."""
         deals = self.ui.game.state.deals[: self.index + 1]
         return [sum(deal.scores[seat] for deal in deals if deal.scores) for seat in range(self.ui.game.n)]
 
@@ -428,21 +433,22 @@ class DealScreen(Notice):
     def _table(self, canvas: Canvas) -> None:
         game = self.ui.game
         deal = game.state.deals[self.index]
-        columns = [*self.ui.deal_columns(deal), ("deal.total", self.totals())]
+        totals = self.totals()
+        columns = [*self.ui.deal_columns(deal), ("deal.total", totals)]
         edges = self.ui.deal_column_edges(len(columns))
-        canvas.title(self.t("deal.title", deal=self.index + 1))
-        canvas.columns(1, [(x, self.t(head)) for x, (head, _) in zip(edges, columns, strict=True)])
+        canvas.title(self.ui.t("deal.title", deal=self.index + 1))
+        canvas.columns(1, [(x, self.ui.t(head)) for x, (head, _) in zip(edges, columns, strict=True)])
         rows = ROWS - 3
-        for seat in range(min(game.n, rows)):
+        for seat in range(min(len(totals), rows)):
             canvas.text(2 + seat, self.ui.seat_name(seat), width=edges[0] - self.ui.deal_name_margin)
             canvas.columns(2 + seat, [(x, str(values[seat])) for x, (_, values) in zip(edges, columns, strict=True)])
 
     def _chart(self, canvas: Canvas) -> None:
-        canvas.title(self.t("chart.title", deal=self.index + 1))
+        canvas.title(self.ui.t("chart.title", deal=self.index + 1))
         totals = self.totals()
         longest = WIDTH - 40 - 16
         top = max(max(totals), 1)
-        first = 1 if self.ui.game.n > ROWS - 3 else 2
+        first = 1 if len(totals) > ROWS - 3 else 2
         for seat, total in enumerate(totals):
             canvas.text(first + seat, self.ui.short_name(seat), width=36)
             canvas.bar(38, first + seat, longest * max(total, 0) // top)

@@ -152,3 +152,18 @@ def test_a_journal_too_large_for_one_game_is_left_whole_and_named(played) -> Non
     assert found.game is None
     assert any(str(journal) in m and "larger than 4 MiB" in m for m in found.messages), found.messages
     assert journal.read_bytes() == before and not (state / "current.jsonl.dropped").exists()
+
+
+@pytest.mark.parametrize(("header", "more"), [(b'{"format":"tabletop-companion-record","v', b""),
+                                              (b"{not json\n", b""),
+                                              (b"{not json\n", b'{"type":"undo"}\n')])
+def test_a_refused_header_is_reported_as_that_not_as_a_torn_line(tmp_path: Path, header: bytes, more: bytes) -> None:
+    (tmp_path / "current.jsonl").write_bytes(header + more)
+    device = restart(tmp_path)
+    try:
+        [message] = device.device.startup_messages
+        assert message.startswith("the journal's header (the game's setup) is refused (line 1: ")
+        assert "torn" not in message and "current.jsonl.dropped" in message and "kept as games/damaged-" in message
+        assert type(device.app.top).__name__ != "ResumeOffer"
+    finally:
+        device.close()

@@ -41,6 +41,7 @@ SEED = 4
 class KillReport:
     kills: int = 0
     torn_lines: int = 0
+    before_first_action: int = 0  # kills that came before the child accepted any action
     actions_at_kill: list[int] = field(default_factory=list)
     final_actions: int = 0
 
@@ -105,8 +106,11 @@ def journal_actions(state: Path) -> tuple[list[Any], int]:
     return list(builder.game.actions), len(read.dropped)
 
 
-def run_child(state: Path, script: str, kill_after: float | None) -> tuple[int, int]:
-    """Run the device on ``script``; kill -9 after ``kill_after`` s (None: let it finish).
+def run_child(state: Path, script: str, kill_after: float | None, *,
+              from_first_action: bool = False) -> tuple[int, int]:
+    """Run the device on ``script``; kill -9 after ``kill_after`` s (None: let it finish),
+    counted from the start, or with ``from_first_action`` from the first action the child
+    accepted (so the kill lands in play, not in Python's start-up).
 
     Returns (the highest action count the child reported accepted, exit code).
     """
@@ -117,6 +121,7 @@ def run_child(state: Path, script: str, kill_after: float | None) -> tuple[int, 
     child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
     accepted = [0]
+    first_action = threading.Event()
 
     def read_stderr() -> None:
         assert child.stderr is not None
@@ -124,12 +129,16 @@ def run_child(state: Path, script: str, kill_after: float | None) -> tuple[int, 
             match = ACCEPTED.search(line)
             if match:
                 accepted[0] = max(accepted[0], int(match.group(1)))
+                first_action.set()
+        first_action.set()  # the child ended without one: nothing to wait for
 
     reader = threading.Thread(target=read_stderr, daemon=True)
     reader.start()
     if kill_after is None:
         code = child.wait(timeout=600)
     else:
+        if from_first_action:
+            first_action.wait(timeout=600)
         try:
             child.wait(timeout=kill_after)
         except subprocess.TimeoutExpired:
@@ -140,10 +149,12 @@ def run_child(state: Path, script: str, kill_after: float | None) -> tuple[int, 
 
 
 def kill_test(kills: int, *, game_id: str = "tezuma", seed: int = 1, workdir: Path,
-              max_delay: float = 4.0, finish_in_child: bool = False, log=print) -> KillReport:
+              max_delay: float = 4.0, finish_in_child: bool = False, from_first_action: bool = False,
+              log=print) -> KillReport:
     """``kills`` rounds of run-and-kill; each restart is checked to reach the planned end (on a
     virtual device resumed from the same journal), and with ``finish_in_child`` the last child
-    process plays the game to its end in real time."""
+    process plays the game to its end in real time. ``from_first_action``: each kill's delay is
+    counted from the child's first accepted action (see :func:`run_child`)."""
     rng = random.Random(seed)
     planned = plan_game(game_id, seed)
     state = workdir / "state"
@@ -152,13 +163,15 @@ def kill_test(kills: int, *, game_id: str = "tezuma", seed: int = 1, workdir: Pa
         script, done = script_for_rest(state, game_id, planned)
         if done == len(planned):
             break  # the game finished before all the kills: start a new one
-        accepted, _ = run_child(state, script, rng.uniform(0.5, max_delay))
+        before = len(journal_actions(state)[0])
+        accepted, _ = run_child(state, script, rng.uniform(0.5, max_delay), from_first_action=from_first_action)
         report.kills += 1
         actions, dropped = journal_actions(state)
         report.torn_lines += dropped
         assert actions == planned[: len(actions)], "journal is not a prefix of the planned game"
         assert len(actions) >= accepted, f"accepted {accepted} but the journal holds {len(actions)}"
         report.actions_at_kill.append(len(actions))
+        report.before_first_action += len(actions) == before
         log(f"kill {report.kills}: {len(actions)}/{len(planned)} actions journalled, {accepted} reported accepted")
         if len(actions) == len(planned):
             shutil.rmtree(state)  # finished: play the planned game again from a fresh state

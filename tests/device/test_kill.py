@@ -13,6 +13,12 @@ def test_a_few_random_kills_lose_nothing(tmp_path):
     assert report.kills == 3 and report.final_actions > 200
 
 
+def test_kills_timed_from_the_first_accepted_action_all_land_in_play(tmp_path):
+    """Timed from the child's start, most kills landed in Python's start-up and tested nothing."""
+    report = kill_test(3, workdir=tmp_path, seed=5, max_delay=2.0, from_first_action=True, log=lambda _: None)
+    assert report.kills == 3 and report.before_first_action == 0
+
+
 @pytest.mark.slow
 def test_two_hundred_random_kills_lose_nothing(tmp_path):
     report = kill_test(200, workdir=tmp_path, seed=3, log=lambda _: None)

@@ -126,3 +126,31 @@ def test_an_emulator_without_the_extra_says_how_to_install_it(monkeypatch: pytes
         check_emulator_available("capture")
     check_emulator_available("sh1106")  # a real driver needs no extra
     check_emulator_available(None)
+
+
+def test_keys_pressed_while_the_terminal_is_too_small_are_ignored(tmp_path: Path) -> None:
+    """A resume offer was once accepted blind: OK pressed while the note hid the panel."""
+    import io
+
+    from companion.daemon.virtual import VirtualDevice
+    from companion.hw.keys import Key, KeyEvent
+    from companion.hw.terminal import TerminalScreen
+
+    device = VirtualDevice(tmp_path)
+    try:
+        size = [40, 12]
+        out = io.StringIO()
+        screen = TerminalScreen(device.display.bus.panel, out, lambda: (size[0], size[1]))
+        post = screen.while_shown(device.device.post)
+        before = device.app.top.game.value
+        post(KeyEvent(Key.RIGHT))
+        device.device.loop.run_until_idle()
+        assert device.app.top.game.value == before
+        screen.draw()
+        assert "keys are ignored until then" in out.getvalue()
+        size[:] = [80, 24]  # the window grew: the panel shows, keys act
+        post(KeyEvent(Key.RIGHT))
+        device.device.loop.run_until_idle()
+        assert device.app.top.game.value != before
+    finally:
+        device.close()

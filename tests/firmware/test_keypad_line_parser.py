@@ -364,3 +364,39 @@ def test_a_muted_parser_still_finds_every_good_frame(pieces: list[tuple[int, Key
         stream += b"$\n" * junk_lines + wire(f"K {seq} {key.name} P")
         expected.append(KeyEvent(key))
     assert events(KeypadLineParser().feed(stream)) == expected
+
+
+def in_chunks(stream: bytes, cuts: list[int]) -> list[KeyEvent | Problem]:
+    """What one parser makes of ``stream`` fed in pieces cut at ``cuts``."""
+    parser = KeypadLineParser()
+    bounds = [0, *sorted(cut for cut in cuts if cut <= len(stream)), len(stream)]
+    return [result for start, end in itertools.pairwise(bounds) for result in parser.feed(stream[start:end])]
+
+
+@given(st.integers(0, 255), st.sampled_from(list(Key)),
+       st.text(alphabet="ABCXYZ019 ", min_size=serial_keypad.MAX_FRAME_BYTES, max_size=400),
+       st.lists(st.integers(0, 600), max_size=8))
+def test_an_oversized_frame_with_a_good_checksum_is_refused_once_in_any_chunking(
+        seq: int, key: Key, padding: str, cuts: list[int]) -> None:
+    oversized = wire(f"K {seq} {key.name} P {padding}")
+    assert len(oversized) > serial_keypad.MAX_FRAME_BYTES
+    stream = oversized + wire(f"K {(seq + 1) % 256} OK L")
+    results = in_chunks(stream, cuts)
+    assert results == KeypadLineParser().feed(stream)
+    assert events(results) == [KeyEvent(Key.OK, long=True)]  # only the frame after it
+    [problem] = messages(results)
+    assert problem.startswith(f"line longer than {serial_keypad.MAX_FRAME_BYTES} bytes")
+
+
+@given(some_frame, st.integers(0, 0xFFFF), st.lists(st.integers(0, 100), max_size=6))
+def test_a_frame_whose_checksum_is_wrong_is_one_problem_and_no_press(
+        frame: bytes, check: int, cuts: list[int]) -> None:
+    payload = frame[1:frame.index(b"*")]
+    sent = b"%04X" % check
+    if sent == serial_keypad.checksum(payload).encode():
+        sent = b"%04X" % (check ^ 1)  # any other value
+    stream = b"$" + payload + b"*" + sent + b"\n"
+    results = in_chunks(stream, cuts)
+    assert events(results) == []
+    [problem] = messages(results)
+    assert problem.startswith(f"checksum mismatch (sent {sent.decode()}, computed ")

@@ -7,4 +7,5 @@ data (its deck is fixed), no text and no screens. The tests register it with
 
 from companion.registry import Plugin
 
-PLUGIN = Plugin(package=__name__, rules={"plain-tricks": "rules:PlainTricks"}, table="table:PlainTable")
+PLUGIN = Plugin(package=__name__, rules={"plain-tricks": "rules:PlainTricks"}, titles={"plain-tricks": "Plain Tricks"},
+                table="table:PlainTable")

@@ -39,6 +39,7 @@ from companion.engine.tricks import (
     check_unseen,
 )
 from companion.errors import IllegalAction, IllegalPlay
+from tests.plain_tricks import PLUGIN
 
 DECK = tuple(SuitedCard(suit, rank) for suit in "RGB" for rank in range(1, 7))
 TRICKS = 4
@@ -73,7 +74,7 @@ class Play(SeatCard, GameAction):
 
 class PlainTricks(TrickGame[TrickState[Deal[SuitedCard]]]):
     game_id = "plain-tricks"
-    title = "Plain Tricks"
+    title = PLUGIN.titles[game_id]
     min_players = 2
     max_players = 3
     action_types: ClassVar[Mapping[str, ActionType]] = {"play": Play}

@@ -110,7 +110,44 @@ def test_a_revoke_is_flagged_exactly_when_the_hand_later_shows_the_colour_it_dec
 
 @given(st.sampled_from(ROUND_RULES), st.integers(2, 6), st.integers(0, 2**32 - 1))
 def test_players_who_follow_their_rule_are_never_flagged(rule, players, seed) -> None:
-    assert play(players, seed, rule).state.revokes == []
+    game = play(players, seed, rule)
+    assert game.state.revokes == [] and all(deal.out_of_order == [] for deal in game.state.deals)
+
+
+@given(st.sampled_from("DEFJ"), st.integers(2, 6), st.integers(0, 2**32 - 1))
+def test_a_play_against_the_known_top_card_is_flagged_at_once_exactly_when_the_rule_makes_it_certain(
+        rule, players, seed) -> None:
+    """Round 1, a pile held turned over: every flag is a card put down against the rule, flagged as it
+    went down; every such card put down while the hand still held its shown bottom card (its top card)
+    is flagged, as out of order or as a revoke, unless it is a follower while the top card does not
+    follow (the follower's place in the hidden hand decides)."""
+    rng = random.Random(seed)
+    game = new_random_game("zenjidou", players, rng)
+    table = ZenjidouTable(game, rng, rules=rule, misplay_rate=0.3)
+    while not game.is_over():
+        before = len(game.state.deals[0].out_of_order)
+        game.push(table.choose(game, rng))
+        first = game.state.deals[0]
+        for o in first.out_of_order[before:]:  # at once: the card just put down (its facts now known)
+            trick, _, turn = first.played[-1]
+            assert (o.trick, o.hand, o.card) == (trick, turn.seat, turn.cards[0])
+    deal = game.state.deals[0]
+    flagged = {(o.deal, o.trick, o.hand, o.card) for o in deal.out_of_order if o.variant.startswith("top_")}
+    assert flagged <= set(table.misplays)
+    revoked = {(r.trick, r.seat) for r in game.state.revokes if r.deal == 0}
+    for d, t, hand, card in table.misplays:
+        if d != 0 or (rule == "F" and deal.sides[hand] != "top"):
+            continue
+        top = deal.bottoms[hand]
+        earlier = [turn.cards[0] for trick in deal.tricks[:t] for turn in trick.turns if turn.seat == hand]
+        if top in earlier:
+            continue
+        trick = deal.tricks[t]
+        lead = game.facts(trick.turns[0].cards[0]).colour
+        leading = trick.turns[0].seat == hand
+        follows, top_follows = game.facts(card).colour == lead, game.facts(top).colour == lead
+        if leading or not follows or top_follows:
+            assert (d, t, hand, card) in flagged or (t, hand) in revoked
 
 
 @given(st.sampled_from(["lowest", "closest"]), st.integers(2, 6), st.integers(0, 2**32 - 1))

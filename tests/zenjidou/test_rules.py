@@ -17,6 +17,10 @@ from companion.games.zenjidou.rules import (
     HOUSE_G,
     HOUSE_QUIZ_HANDS,
     HOUSE_TIE_TOP,
+    TOP_FOLLOWER,
+    TOP_LEAD,
+    TOP_NEITHER,
+    OutOfOrder,
     Play,
     Side,
     Zenjidou,
@@ -180,6 +184,23 @@ def test_D_declining_the_colour_of_a_shown_bottom_card_still_held_is_a_revoke_at
     assert game.state.revokes == [Revoke(0, 1, 1, BLUE, 1)]
 
 
+def test_a_revoke_says_where_the_card_that_proved_it_was_seen_a_later_trick_or_set_up() -> None:
+    from companion.text import Catalog, Formatter
+
+    def said(game: Zenjidou) -> list[str]:
+        english = Formatter.for_game(Catalog.load(), "en", game)
+        return [english.phrase(game.revoke_phrase(revoke)) for revoke in game.state.revokes]
+
+    game = new_game(3, plain_facts())
+    start_round(game, 32, "D", BOTTOMS)
+    push(game, "20", "5", "4", "6")  # hand 1 declined red 31 in trick 1, then shows red 6 in trick 2
+    assert said(game) == ["P2 did not follow red in trick 1 of round 1 but held it (shown in trick 2)"]
+    game = new_game(3, plain_facts())
+    start_round(game, 32, "D", BOTTOMS)
+    push(game, "6", "11", "15", "26")  # blue 15 led; hand 1 declines it while its shown 20 (blue) is held
+    assert said(game) == ["P2 did not follow blue in trick 2 of round 1 but held it (shown at set-up)"]
+
+
 def test_D_the_same_hand_order_entered_card_by_card_adjudicates_as_the_book() -> None:
     game = new_game(3, plain_facts())
     start_round(game, 32, "D", BOTTOMS)
@@ -202,6 +223,73 @@ def test_E_may_follow_so_a_card_off_colour_proves_nothing() -> None:
     start_round(game, 32, "E", BOTTOMS)
     push(game, "20", "5", "4", "6")  # 31 led by itself (the top card); hand 1 did not follow red
     assert game.state.revokes == []
+
+
+def test_D_a_round_1_play_neither_following_nor_the_known_top_card_is_out_of_order_at_once() -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 32, "D", BOTTOMS)  # red 31 led by itself; hand 2 holds its shown 5 (blue) on top
+    push(game, "6", "10")  # hand 1 follows with red 6 (its top 20 does not follow); hand 2: blue 10
+    assert game.state.deals[0].out_of_order == [OutOfOrder(0, 0, 2, 10, 5, None, TOP_NEITHER)]
+    assert game.state.revokes == []  # no red card is known in hand 2: only the order is proved
+
+
+def test_D_a_card_off_colour_while_the_known_top_card_follows_is_one_revoke_not_two_flags() -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 32, "D", BOTTOMS)
+    push(game, "6", "5", "15", "26")  # blue 15 led; hand 1 puts down red 26 while its top 20 is blue
+    assert game.state.revokes == [Revoke(0, 1, 1, BLUE, 1)] and game.state.deals[0].out_of_order == []
+
+
+def test_D_once_the_known_top_card_is_down_the_hand_is_no_longer_checked_against_it() -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 32, "D", BOTTOMS)
+    push(game, "20", "5", "4", "9", "14")  # the tops went down; then any card may be the next
+    assert game.state.deals[0].out_of_order == []
+
+
+def test_E_a_follower_or_a_card_off_colour_while_the_known_top_card_follows_is_out_of_order() -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 32, "E", BOTTOMS)
+    push(game, "6", "11", "30", "25", "8")  # 31 wins, leads blue 30; hands 1 and 2 hold blue 20 and 5 on top
+    assert [(o.hand, o.card, o.held, o.variant) for o in game.state.deals[0].out_of_order] == [
+        (1, 25, 20, TOP_FOLLOWER), (2, 8, 5, TOP_NEITHER)]
+    assert game.state.revokes == []  # E owes no colour
+
+
+def test_J_a_lead_and_a_follower_against_the_known_top_card_are_out_of_order_at_once() -> None:
+    game = new_game(4, plain_facts())
+    start_round(game, 32, "J", [10, 25, 3, 4])  # hand 1 leads blue 25 by itself; hand 0 holds blue 10 on top
+    push(game, "30", "20", "15")  # hands 2 and 3 follow (their tops do not); hand 0 plays 15 over its 10
+    deal = game.state.deals[0]
+    assert deal.out_of_order == [OutOfOrder(0, 0, 0, 15, 10, None, TOP_FOLLOWER)]
+    push(game, "lead self", "7")  # hand 2 won with 30 and leads 7 while its shown 3 is on top
+    assert deal.out_of_order[1:] == [OutOfOrder(0, 1, 2, 7, 3, None, TOP_LEAD)]
+    assert Zenjidou.order_phrase(game, deal.out_of_order[1]).code == "zenjidou.out_of_order.top_lead"
+
+
+def test_F_from_the_top_is_checked_against_the_known_top_card_and_from_the_bottom_is_not() -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 32, "F", BOTTOMS)
+    push(game, "side top", "side bottom", "side top", "7", "10")  # 31 led; hands 1 and 2 put down 7 and 10
+    assert game.state.deals[0].out_of_order == [OutOfOrder(0, 0, 2, 10, 5, None, TOP_NEITHER)]
+
+
+@pytest.mark.parametrize("rule", ["G", "H", "I", "K", "L draw"])
+def test_rules_that_do_not_play_from_the_top_check_no_card_against_it(rule: str) -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 32, rule, BOTTOMS)
+    push(game, "30", "7", "10")
+    assert game.state.deals[0].out_of_order == []
+
+
+@pytest.mark.parametrize(("variant", "plays", "held"), [("lowest", ["14", "26"], 20), ("closest", ["3"], 20)])
+def test_L_checks_use_round_1_shown_bottom_cards_as_held(variant: str, plays: list[str], held: int) -> None:
+    game = new_game(3, plain_facts())
+    start_round(game, 32, f"L {variant}", BOTTOMS)  # closest: 31 goes down first by itself (house)
+    push(game, *plays)  # hand 1 puts down a card while its shown 20 is lower (lowest) or nearer 31 (closest)
+    [broken] = game.state.deals[0].out_of_order
+    assert (broken.trick, broken.hand, broken.held, broken.shown_in, broken.variant) == (0, 1, held, None, variant)
+    assert game.summary()["deals"][0]["out_of_order"][0]["shown_in"] is None
 
 
 def test_F_asks_each_side_in_play_order_and_names_the_bottom_house_ruling_where_it_applies() -> None:

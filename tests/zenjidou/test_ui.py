@@ -349,17 +349,60 @@ def test_an_L_draw_round_by_keys_names_who_draws_and_the_device_draws_nothing() 
 
 
 def test_an_L_lowest_round_by_keys_flags_a_play_a_later_card_proves_was_not_the_lowest() -> None:
+    app, setup = round_app("L lowest")  # shown bottoms 31, 20, 5, 2: each below every play above it
+    walk(app, setup)
+    game = app.session.game
+    raised = walk(app, texts(game, "14", "3", "4", "1"))  # hand 0's 14 wins
+    assert not any(OrderScreen in kinds(r) for r in raised)
+    raised = walk(app, texts(game, "6"))  # hand 0 leads 6: it held 6 when it put down 14
+    screen = next(s for s in raised[0] if isinstance(s, OrderScreen))
+    text = app.ui.formatter.phrase(game.order_phrase(screen.broken))
+    assert text == "P1 put down 14 in trick 1 while holding the lower 6 (shown in trick 2): L plays the lowest card"
+    check_golden(screen_image(app, screen), "zenjidou-out-of-order")
+    assert round_scored(app)
+
+
+def test_an_L_lowest_play_above_a_shown_bottom_card_still_held_is_flagged_as_it_goes_down() -> None:
     app, setup = round_app("L lowest")
     walk(app, setup)
     game = app.session.game
-    raised = walk(app, texts(game, "14", "3", "30", "4"))  # hand 2's 30 wins
-    assert not any(OrderScreen in kinds(r) for r in raised)
-    raised = walk(app, texts(game, "6"))  # hand 2 leads 6: it held 6 when it put down 30
-    screen = next(s for s in raised[0] if isinstance(s, OrderScreen))
+    raised = walk(app, texts(game, "14", "3", "30"))  # hand 2 holds its shown 5
+    assert [OrderScreen in kinds(r) for r in raised] == [False, False, True]
+    screen = next(s for s in raised[2] if isinstance(s, OrderScreen))
     text = app.ui.formatter.phrase(game.order_phrase(screen.broken))
-    assert text == "P3 put down 30 in trick 1 while holding the lower 6 (shown in trick 2): L plays the lowest card"
-    check_golden(screen_image(app, screen), "zenjidou-out-of-order")
-    assert round_scored(app)
+    assert text == "P3 put down 30 in trick 1 while holding the lower 5 (shown at set-up): L plays the lowest card"
+    walk(app, texts(game, "1", "5"))  # 30 wins; hand 2 leads its 5, which proves nothing new
+    assert [(o.trick, o.hand, o.held, o.shown_in) for o in game.state.deals[0].out_of_order] == [(0, 2, 5, None)]
+
+
+def order_text(app: Any, raised: list[Any]) -> str:
+    """The text of the one out-of-order notice among ``raised``."""
+    [screen] = [s for s in raised if isinstance(s, OrderScreen)]
+    return app.ui.formatter.phrase(app.session.game.order_phrase(screen.broken))
+
+
+def test_a_D_round_1_play_against_the_known_top_card_is_flagged_as_it_goes_down() -> None:
+    app, setup = round_app("D")  # hand 0 leads red 31 by itself; hand 1's top card is its shown 20 (blue)
+    walk(app, setup)
+    game = app.session.game
+    raised = walk(app, texts(game, "7"))  # not red, not 20: D gives the top card or a red follower
+    assert order_text(app, raised[0]) == ("P2 put down 7 in trick 1, neither red nor the top card 20 (shown at"
+                                          " set-up): D plays one of them")
+    screen = next(s for s in raised[0] if isinstance(s, OrderScreen))
+    check_golden(screen_image(app, screen), "zenjidou-top-order")
+    app.handle(KeyEvent(screen.leave_key))
+    assert isinstance(app.top, ListScreen) and app.top.decision.kind == "play"  # the table decides; play goes on
+
+
+def test_an_E_round_1_play_against_the_known_top_card_is_flagged_as_it_goes_down() -> None:
+    app, setup = round_app("E")
+    walk(app, setup)
+    game = app.session.game
+    raised = walk(app, texts(game, "6", "7"))  # 31 led; hand 1 may follow with red 6; hand 2 holds 5 on top
+    assert OrderScreen not in kinds(raised[0])
+    assert order_text(app, raised[1]) == ("P3 put down 7 in trick 1, neither red nor the top card 5 (shown at"
+                                          " set-up): E plays one of them")
+    assert game.state.revokes == []  # E owes no colour: only the order is broken
 
 
 def screen_image(app: Any, screen: Any) -> Any:
@@ -432,3 +475,25 @@ def test_golden_rule_I_notice_in_japanese() -> None:
     walk(app, texts(game, "rest 32", "bottom 31", "bottom 20", "bottom 5", "bottom 2", "rule I"))
     assert isinstance(app.top, RuleNotice)
     check_golden(app.render(), "zenjidou-pass-ja")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_out_of_order_notice_fits_its_five_rows_in_both_languages(lang: str) -> None:
+    """The longest case of each: two-digit cards, an unnamed colour (`colour 3`) as the lead colour."""
+    from companion.ui.canvas import WIDTH
+    from tests.zenjidou.helpers import new_game, plain_facts, push, start_round
+
+    flagged = []
+    for rule, bottoms, plays in (("J", [12, 27, 13, 14], ["22", "17", "32", "lead self", "18"]),
+                                 ("E", [31, 20, 15, 2], ["11", "28"]),
+                                 ("L lowest", [31, 20, 15, 2], ["14", "26"]),
+                                 ("L closest", [31, 20, 15, 2], ["13"])):
+        game = new_game(4, plain_facts(rule="smaller_first"))
+        start_round(game, 1, rule, bottoms)
+        push(game, *plays)
+        flagged += [(game, broken) for broken in game.state.deals[0].out_of_order]
+    assert {broken.variant for _, broken in flagged} == {"top_follower", "top_lead", "top_neither", "lowest",
+                                                          "closest"}
+    for game, broken in flagged:
+        app = make_app(game, language=lang)
+        assert len(app.face.wrap(app.ui.formatter.phrase(game.order_phrase(broken)), WIDTH)) <= 5

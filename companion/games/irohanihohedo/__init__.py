@@ -8,6 +8,7 @@ from companion.registry import Plugin
 PLUGIN = Plugin(
     package=__name__,
     rules={"irohanihohedo": "rules:Irohanihohedo"},
+    titles={"irohanihohedo": "Irohanihohedo"},
     screens="screens:IrohanihohedoUI",
     table="table:IrohanihohedoTable",
     cards={"irohanihohedo": "cards.json"},

@@ -63,6 +63,7 @@ from companion.engine.tricks import (
     check_unseen,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, quoted
+from companion.games.irohanihohedo import PLUGIN
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,7 @@ class Irohanihohedo(TrickGame[IroState]):
     """3-6 players, as many deals as players, 9 tricks a deal; the dealer moves left each deal."""
 
     game_id = "irohanihohedo"
-    title = "Irohanihohedo"
+    title = PLUGIN.titles[game_id]
     min_players = 3
     max_players = 6
     action_types: ClassVar[Mapping[str, ActionType]] = {"play": Play, "answer": Answer}
@@ -353,7 +354,7 @@ class Irohanihohedo(TrickGame[IroState]):
             self._check_answer(self.decision, action)
             return
         if not isinstance(action, Play):
-            raise IllegalAction(f"{action!r} is not an action of {self.title}")
+            raise IllegalAction(f"{quoted(action)} is not an action of {self.title}")
         seat = self.seat_to_play(deal.trick) if self.state.numbers is not None else deal.trick.lead
         if action.seat != seat:
             raise IllegalAction(
@@ -373,7 +374,7 @@ class Irohanihohedo(TrickGame[IroState]):
     def _check_answer(self, decision: Decision | None, answer: Answer) -> None:
         question = decision.question if decision is not None else None
         if question is None or question.key != answer.key:
-            raise IllegalAction(f"no question about {answer.key!r} is open")
+            raise IllegalAction(f"no question about {quoted(answer.key)} is open")
         ticked = len(mask_numbers(self.setup.cards, answer.value))
         wanted = self.deck_facts.wanted
         if not question.minimum <= answer.value <= question.maximum or ticked not in (0, wanted):

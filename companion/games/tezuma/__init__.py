@@ -8,6 +8,7 @@ from companion.registry import Plugin
 PLUGIN = Plugin(
     package=__name__,
     rules={"tezuma": "rules:TezumaTrick", "tezuma-2015": "rules:Tezuma2015"},
+    titles={"tezuma": "Tezuma Trick", "tezuma-2015": "Tezuma (2015)"},
     screens="screens:TezumaUI",
     table="table:TezumaTable",
     cards={"tezuma": "cards.tezuma.json", "tezuma-2015": "cards.tezuma-2015.json"},

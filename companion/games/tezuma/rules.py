@@ -45,6 +45,7 @@ from companion.engine.actions import RecordAction
 from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError, quoted
+from companion.games.tezuma import PLUGIN
 from companion.report import plural
 
 PENALTY, SCORING, ABILITY = "penalty", "scoring", "ability"
@@ -928,7 +929,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         for card_id in scoring:
             card = self.scoring_cards.get(card_id)
             if card is None:
-                raise IllegalAction(f"there is no scoring card {card_id!r}")
+                raise IllegalAction(f"there is no scoring card {quoted(card_id)}")
             if n not in card["players"]:
                 raise IllegalAction(f"{self.scoring_label(card_id)} is not used with {n} players")
         if required and required not in scoring:
@@ -940,7 +941,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             raise IllegalAction(f"lay out {count} different abilities for {self.n} players")
         unknown = [a for a in abilities if a not in self.abilities]
         if unknown:
-            raise IllegalAction(f"unknown ability {unknown[0]!r}")
+            raise IllegalAction(f"unknown ability {quoted(unknown[0])}")
 
     # --- names -----------------------------------------------------------------------------
 
@@ -1203,7 +1204,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             self._check_answer(self.state.deals[-1].missing_fact if kind == "answer" else None, action)
             return
         if not isinstance(action, (Draft, Play)):
-            raise IllegalAction(f"{action!r} is not an action of {self.title}")
+            raise IllegalAction(f"{quoted(action)} is not an action of {self.title}")
         if kind != action.type:
             # The ignore below: a finished game refused the action above
             raise IllegalAction(f"waiting for: {self.decision.prompt}")  # type: ignore[union-attr]
@@ -1222,7 +1223,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     def _check_answer(self, question: Question | None, answer: Answer) -> None:
         if question is None or question.key != answer.key:
-            raise IllegalAction(f"no question about {answer.key!r} is open")
+            raise IllegalAction(f"no question about {quoted(answer.key)} is open")
         if not question.minimum <= answer.value <= question.maximum:
             raise IllegalAction(
                 f"points are {question.minimum}-{question.maximum}, not {answer.value}",
@@ -1233,11 +1234,11 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         deal = self.state.deal
         taken = deal.picks[draft.seat]
         if draft.kind not in self.kinds:
-            raise IllegalAction(f"{draft.kind!r} cannot be drafted here (kinds: {', '.join(self.kinds)})")
+            raise IllegalAction(f"{quoted(draft.kind)} cannot be drafted here (kinds: {', '.join(self.kinds)})")
         if draft.kind in taken:
             raise IllegalAction(f"{self.seat_label(draft.seat)} already has a {self.kind_name(draft.kind)}")
         if draft.card not in self._laid_out(deal, draft.kind):
-            raise IllegalAction(f"{draft.card!r} is not a laid-out {self.kind_name(draft.kind)}")
+            raise IllegalAction(f"{quoted(draft.card)} is not a laid-out {self.kind_name(draft.kind)}")
         for seat, picks in enumerate(deal.picks):
             if picks.get(draft.kind) == draft.card:
                 raise IllegalAction(f"{self.seat_label(seat)} already took {draft.card}")
@@ -1301,7 +1302,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if self.beginner:
             raise IllegalPlay("abilities are not used in the beginner variant", code="beginner")
         if ability is None or ability not in self.abilities:
-            raise IllegalPlay(f"unknown ability {ability!r}")
+            raise IllegalPlay(f"unknown ability {quoted(ability)}")
         name = self.ability_name(ability)
         if deal.picks[seat].get(ABILITY) != ability:
             raise IllegalPlay(f"{label} does not hold {name}", code="ability_not_held", seat=label, ability=ability)
@@ -1388,7 +1389,7 @@ class Tezuma2015(TezumaGame):
     """First edition: score charts, minus cards, marbles; the draft goes round clockwise three times."""
 
     game_id = "tezuma-2015"
-    title = "Tezuma (2015)"
+    title = PLUGIN.titles[game_id]
     draft_laps = (1, 1, 1)
     beginner_variant = True
     redraw_variant = False  # box-returned charts are not used next deal, abilities are not turned
@@ -1410,7 +1411,7 @@ class TezumaTrick(TezumaGame):
     """Later edition: bid cards, pain suits, gems; a snake draft; the table is drawn at random."""
 
     game_id = "tezuma"
-    title = "Tezuma Trick"
+    title = PLUGIN.titles[game_id]
     draft_laps = (1, -1, 1)
     beginner_variant = False
     redraw_variant = True

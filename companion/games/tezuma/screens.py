@@ -196,7 +196,7 @@ class TezumaUI(TrickUI[TezumaGame]):
         cards = printed_cards(game_id)
         modes = (["recommended"] if "recommended" in cards else []) + ["random", "choose"]
         game = app.game_class(game_id)
-        assert issubclass(game, TezumaGame)  # registered for Tezuma ids only
+        assert issubclass(game, TezumaGame)  # these screens are named for Tezuma ids only
         variants = [("beginner", "setup.beginner")] if game.beginner_variant else []
         variants += [("redraw_each_deal", "tezuma.setup.redraw")] if game.redraw_variant else []
         return [

@@ -8,6 +8,7 @@ from companion.registry import Plugin
 PLUGIN = Plugin(
     package=__name__,
     rules={"tourney": "rules:Tourney"},
+    titles={"tourney": "Tourney"},
     screens="screens:TourneyUI",
     table="table:TourneyTable",
     cards={"tourney": "cards.json"},

@@ -97,7 +97,8 @@ from companion.engine.tricks import (
     first_decision,
     seats_in_order,
 )
-from companion.errors import IllegalAction, IllegalPlay, RecordError
+from companion.errors import IllegalAction, IllegalPlay, RecordError, quoted
+from companion.games.tourney import PLUGIN
 
 NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogue's "tourney.seat.npc")
 
@@ -341,7 +342,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     """3-4 players (three play with the NPC), as many deals as players, 7 tricks of 4 cards a deal."""
 
     game_id = "tourney"
-    title = "Tourney"
+    title = PLUGIN.titles[game_id]
     min_players = 3
     max_players = 4
     action_types: ClassVar[Mapping[str, ActionType]] = {"play": Play, "predict": Predict, "down": PredictionsDown,
@@ -562,7 +563,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
             self._check_row(action, row_due)
             return
         if not isinstance(action, (Play, Predict, PredictionsDown)):
-            raise IllegalAction(f"{action!r} is not an action of {self.title}")
+            raise IllegalAction(f"{quoted(action)} is not an action of {self.title}")
         if row_due:
             raise IllegalAction(f"first enter the NPC's {self.npc_cards} face-up cards", code="tourney.npc_first",
                                 count=self.npc_cards)

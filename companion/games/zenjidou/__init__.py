@@ -8,6 +8,7 @@ from companion.registry import Plugin
 PLUGIN = Plugin(
     package=__name__,
     rules={"zenjidou": "rules:Zenjidou"},
+    titles={"zenjidou": "Zenjidou Torite"},
     screens="screens:ZenjidouUI",
     table="table:ZenjidouTable",
     cards={"zenjidou": "cards.json"},

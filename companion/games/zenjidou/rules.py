@@ -55,6 +55,7 @@ from companion.engine.tricks import (
     seats_in_order,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, NoSeat, RecordError, quoted
+from companion.games.zenjidou import PLUGIN
 
 # --- the printed facts of a card ---------------------------------------------------------------
 
@@ -313,17 +314,24 @@ class RoundRule:
                    one_of(kind, "variant", data.get("variant"), (None, *HOUSE_EXAMPLES)))
 
 
+# Why a play other than a hand's known top card broke a rule played from the top (PlayRule.top_broken).
+TOP_LEAD, TOP_NEITHER, TOP_FOLLOWER = "top_lead", "top_neither", "top_follower"
+
+
 @dataclass(frozen=True, slots=True)
 class OutOfOrder:
-    """L lowest or closest, proved broken by a later card: ``hand`` put down ``card`` in ``trick``
-    while holding ``held`` (shown in ``shown_in``), which the rule puts first (0-based indexes)."""
+    """A play the rule's order did not give, proved by a card known to be in the hand: ``hand`` put
+    down ``card`` in ``trick`` while holding ``held`` (shown in trick ``shown_in``, or None: round 1's
+    shown bottom card, seen at set-up), which the rule puts first (0-based indexes). ``variant`` is
+    L's ``lowest`` or ``closest``, or under a rule played from the top why the top card ``held``
+    should have gone down (:data:`TOP_LEAD`, :data:`TOP_NEITHER`, :data:`TOP_FOLLOWER`)."""
 
     deal: int
     trick: int
     hand: int
     card: int
     held: int
-    shown_in: int
+    shown_in: int | None
     variant: str
 
     def to_json(self) -> dict[str, Any]:
@@ -344,7 +352,7 @@ class PlayRule:
     rule: RoundRule
     must_follow: ClassVar[bool] = False  # a decline of the lead colour is a revoke once it shows
     quiz: ClassVar[bool] = False  # B: the players point at the strongest card
-    lead_plays_top: ClassVar[bool] = False  # the round's first lead is the top card (the shown bottom)
+    from_top: ClassVar[bool] = False  # D, E, J: the top card unless a follower comes first (plays_from_top)
 
     def setup_need(self, deal: Round) -> Need | None:
         """What the round waits for before its first trick, if anything (F's sides, C's guesses)."""
@@ -363,7 +371,14 @@ class PlayRule:
         return not deal.revealed and self.first_lead_top(deal, hand)
 
     def first_lead_top(self, deal: Round, hand: int) -> bool:
-        return self.lead_plays_top
+        """Whether the round's first lead, by ``hand``, is its top card (round 1: the shown bottom)."""
+        return self.plays_from_top(deal, hand)
+
+    def plays_from_top(self, deal: Round, hand: int) -> bool:
+        """Whether ``hand`` holds its cards in order and puts down the top one unless the rule lets a
+        follower come first (D, E, J; F from the top): round 1's shown bottom card is then its top
+        card until it goes down, so every other play is checked against it (:meth:`top_broken`)."""
+        return self.from_top
 
     def bottom_holders(self, game: Zenjidou, owner: int) -> tuple[int, ...]:
         """The hands that may put down ``owner``'s shown bottom card by hand."""
@@ -381,6 +396,22 @@ class PlayRule:
     def broken(self, card: int, held: int, before: int | None) -> bool:
         """Whether holding ``held`` proves that putting down ``card`` broke the rule's order (L)."""
         return False
+
+    def top_broken(self, deal: Round, hand: int, leading: bool, card_follows: bool, top_follows: bool) -> str | None:
+        """Why ``hand``, holding its known top card, broke the rule by putting down another card, or
+        None when the rule may have allowed it (a rule not played from the top; a follower while the
+        top card does not follow, as the follower's place in the hidden hand is not known). A lead
+        is the top card (「手札を1番上…から順にプレイします」); a follower comes first only when it
+        is the topmost one (「フォローできるカードの中で重なり順が最も上のカード」), which the top
+        card is whenever it follows. Under a must-follow rule a card off the lead colour while the
+        top card follows is a revoke, which the revoke watch already flags at once: not twice."""
+        if not self.plays_from_top(deal, hand):
+            return None
+        if leading:
+            return TOP_LEAD
+        if not card_follows:
+            return None if top_follows and self.must_follow else TOP_NEITHER
+        return TOP_FOLLOWER if top_follows else None
 
 
 class FaceDown(PlayRule):
@@ -425,13 +456,13 @@ class MustFollow(PlayRule):
 class TopLeads(MustFollow):
     """D: the topmost card that follows, else the top card; the round's first lead is the top card."""
 
-    lead_plays_top = True
+    from_top = True
 
 
 class TopOrFollower(PlayRule):
     """E: the top card or the topmost follower; the round's first lead is the top card."""
 
-    lead_plays_top = True
+    from_top = True
 
 
 class Sides(MustFollow):
@@ -441,7 +472,7 @@ class Sides(MustFollow):
         missing = [h for h in seats_in_order(deal.start, deal.seats) if h not in deal.sides]
         return Need("side", missing[0]) if missing else None
 
-    def first_lead_top(self, deal: Round, hand: int) -> bool:
+    def plays_from_top(self, deal: Round, hand: int) -> bool:
         return deal.sides.get(hand) == "top"
 
     def house(self, deal: Round, trick: ZTrick, hand: int) -> str | None:
@@ -489,7 +520,8 @@ class Closest(PlayRule):
     """L closest: the number nearest the card put down just before (the larger on a tie); the game's
     first play, with nothing before it, is the top card (house)."""
 
-    lead_plays_top = True
+    def first_lead_top(self, deal: Round, hand: int) -> bool:
+        return True
 
     def house(self, deal: Round, trick: ZTrick, hand: int) -> str | None:
         return HOUSE_FIRST_CLOSEST if deal.index == 0 and not deal.revealed else None
@@ -928,7 +960,7 @@ class Zenjidou(TrickGame[ZState]):
     """2-6 players (2 players hold two hands each), 3 rounds of 5 tricks, play clockwise."""
 
     game_id = "zenjidou"
-    title = "Zenjidou Torite"
+    title = PLUGIN.titles[game_id]
     min_players = 2
     max_players = 6
     action_types: ClassVar[Mapping[str, ActionType]] = {Answer.type: Answer, **{kind.type: kind for kind in ACTIONS}}
@@ -936,6 +968,8 @@ class Zenjidou(TrickGame[ZState]):
     term_tables: ClassVar[Mapping[str, str]] = {"colour": "colours", "suit": "colours"}
     # configure refuses any direction but DIRECTION, naming why.
     option_kinds: ClassVar[Mapping[str, str]] = {"direction": "text"}
+    # The book's ラウンド: shared texts that say deal say round (zenjidou.<key> in the catalogue).
+    wording = "zenjidou"
     opens_first_trick = False  # a round's first trick opens once its rule and start are known
 
     def configure(self) -> None:
@@ -1220,23 +1254,58 @@ class Zenjidou(TrickGame[ZState]):
             lead = self.colours[self.facts(deal.tricks[index].turns[0].cards[0]).colour]
             if how.must_follow and position and card.suit != lead:
                 deal.watch.declined_suits(deal.index, turn.seat, [lead], index)
+            if deal.bottoms:
+                self._check_top(deal, how, turns, at)
             if variant is not None:
                 self._check_order(deal, how, variant, turns, at)
         deal.watched = len(turns)
 
+    def _check_top(self, deal: Round, how: PlayRule, turns: Sequence[tuple[int, int, Turn[Card]]], at: int) -> None:
+        """Round 1 under a rule played from the top (D, E, J, F from the top): the pile is held turned
+        over, so the hand's shown bottom card is its top card until it goes down, and the play at
+        ``turns[at]`` is checked against it at once (:meth:`PlayRule.top_broken`)."""
+        index, position, turn = turns[at]
+        top = self._bottom_held(deal, turns, at)
+        if top is None:
+            return
+        card = turn.cards[0]
+        lead = self.facts(deal.tricks[index].turns[0].cards[0]).colour
+        why = how.top_broken(deal, turn.seat, not position, self.facts(card).colour == lead,
+                             self.facts(top).colour == lead)
+        if why is not None:
+            deal.out_of_order.append(OutOfOrder(deal.index, index, turn.seat, card, top, None, why))
+
+    @staticmethod
+    def _bottom_held(deal: Round, turns: Sequence[tuple[int, int, Turn[Card]]], at: int) -> Card | None:
+        """Round 1's shown bottom card of the hand that put down ``turns[at]``, if that hand still held
+        it then (under D, E, F, J and L it stays in its owner's hand until it goes down)."""
+        turn = turns[at][2]
+        bottom = deal.bottoms.get(turn.seat)
+        if bottom is None or bottom == turn.cards[0] or any(t.cards[0] == bottom for _, _, t in turns[:at]):
+            return None
+        return bottom
+
     def _check_order(self, deal: Round, how: PlayRule, variant: str, turns: Sequence[tuple[int, int, Turn[Card]]],
                      at: int) -> None:
-        """L: the card at ``turns[at]`` was in its hand at each of the hand's earlier plays this round."""
+        """L: the card at ``turns[at]`` was in its hand at each of the hand's earlier plays this round,
+        and round 1's shown bottom card, still held, was in it at this play."""
         index, _, shown = turns[at]
         held = shown.cards[0]
         for earlier in range(at):
-            trick, _, turn = turns[earlier]
-            if turn.seat != shown.seat:
-                continue
-            before = turns[earlier - 1][2].cards[0] if earlier else self._last_of_previous_round(deal)
-            known = any(o.trick == trick and o.hand == turn.seat for o in deal.out_of_order)
-            if not known and how.broken(turn.cards[0], held, before):
-                deal.out_of_order.append(OutOfOrder(deal.index, trick, turn.seat, turn.cards[0], held, index, variant))
+            if turns[earlier][2].seat == shown.seat:
+                self._flag_order(deal, how, variant, turns, earlier, held, index)
+        bottom = self._bottom_held(deal, turns, at)
+        if bottom is not None:
+            self._flag_order(deal, how, variant, turns, at, bottom, None)
+
+    def _flag_order(self, deal: Round, how: PlayRule, variant: str, turns: Sequence[tuple[int, int, Turn[Card]]],
+                    at: int, held: Card, shown_in: int | None) -> None:
+        """L: flag the play at ``turns[at]`` if holding ``held`` proves it out of order (once per play)."""
+        trick, _, turn = turns[at]
+        before = turns[at - 1][2].cards[0] if at else self._last_of_previous_round(deal)
+        known = any(o.trick == trick and o.hand == turn.seat for o in deal.out_of_order)
+        if not known and how.broken(turn.cards[0], held, before):
+            deal.out_of_order.append(OutOfOrder(deal.index, trick, turn.seat, turn.cards[0], held, shown_in, variant))
 
     def _last_of_previous_round(self, deal: Round) -> Card | None:
         if deal.index == 0:
@@ -1369,15 +1438,30 @@ class Zenjidou(TrickGame[ZState]):
         return [m + b for m, b in zip(marks, bonus, strict=True)]
 
     def order_phrase(self, broken: OutOfOrder) -> Phrase:
-        """An L play that a later card proved wrong, naming the player, the cards and the tricks."""
+        """A play out of the rule's order, naming the player, the cards, the trick, the round's rule,
+        where the held card was shown (a later trick, or set-up) and, for a rule played from the top,
+        the lead colour."""
+        deal = self.state.deals[broken.deal]
+        shown = self.shown_phrase(broken.shown_in)
+        lead = self.facts(deal.tricks[broken.trick].turns[0].cards[0]).colour
+        assert deal.rule is not None  # cards go down only once the rule is chosen
         return Phrase(f"zenjidou.out_of_order.{broken.variant}",
                       {"seat": Seat(self.player_of(broken.hand)), "card": broken.card, "trick": broken.trick + 1,
-                       "held": broken.held, "shown": broken.shown_in + 1})
+                       "held": broken.held, "shown": shown, "rule": deal.rule.letter,
+                       "colour": self.colour_terms[lead]})
+
+    @staticmethod
+    def shown_phrase(trick: int | None) -> Phrase:
+        """Where a card that proved a play wrong was seen: in a trick (0-based), or None at set-up."""
+        return Phrase("zenjidou.shown.setup") if trick is None else Phrase("zenjidou.shown.trick", {"trick": trick + 1})
 
     def revoke_phrase(self, revoke: Revoke) -> Phrase:
-        """A revoke names the player, not the hand (with 2 players each plays two)."""
+        """A revoke names the player, not the hand (with 2 players each plays two), and where the card
+        that proved it was seen: a revoke proved in the trick of the decline was proved by a shown
+        bottom card still held (the only cards the device knows in a hand), seen at set-up."""
         phrase = revoke.phrase()
-        return Phrase(phrase.code, {**phrase.params, "seat": Seat(self.player_of(revoke.seat))})
+        shown = self.shown_phrase(None if revoke.proved_in_trick == revoke.trick else revoke.proved_in_trick)
+        return Phrase(phrase.code, {**phrase.params, "seat": Seat(self.player_of(revoke.seat)), "shown": shown})
 
     def per_player(self, per_hand: Sequence[int]) -> list[int]:
         totals = [0] * self.players
@@ -1402,7 +1486,7 @@ class Zenjidou(TrickGame[ZState]):
         question, need = self.waiting()
         if isinstance(action, Answer):
             if question is None or question.key != action.key:
-                raise IllegalAction(f"no question about {action.key!r} is open")
+                raise IllegalAction(f"no question about {quoted(action.key)} is open")
             if not question.minimum <= action.value <= question.maximum:
                 raise IllegalAction(
                     f"the answer is an index {question.minimum}-{question.maximum}, not {action.value}",
@@ -1419,13 +1503,13 @@ class Zenjidou(TrickGame[ZState]):
         if type(action) not in ANSWERING.get(need.kind, ()):  # only ZAction kinds answer a need
             kind = getattr(action, "type", None)
             raise IllegalAction(
-                f"waiting for {need.kind}, not {kind or action!r}",
+                f"waiting for {need.kind}, not {quoted(kind or action)}",
                 code="zenjidou.refusal.wrong_action",
                 expected=need.kind,
             )
         hand = getattr(action, "hand", need.hand)
         if hand != need.hand:
-            raise IllegalAction(f"it is hand {need.acting_hand + 1}'s turn, not {hand!r}'s", code="not_your_turn",
+            raise IllegalAction(f"it is hand {need.acting_hand + 1}'s turn, not {quoted(hand)}'s", code="not_your_turn",
                                 expected=self.seat_label(need.acting_hand), actual=str(hand))
         cast(ZAction, action).check(self, need)
 

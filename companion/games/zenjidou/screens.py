@@ -35,7 +35,7 @@ from functools import cache
 from typing import Any
 
 from companion.engine.base import Answer
-from companion.engine.tricks import Revoke, Turn
+from companion.engine.tricks import Turn
 from companion.games.zenjidou.rules import (
     COLOURS,
     FACT_NAMES,
@@ -163,14 +163,18 @@ class ZenjidouUI(TrickUI[Zenjidou]):
         return self.option_text(action)
 
     def deal_columns(self, deal: Any) -> list[tuple[str, list[int]]]:
-        """Per hand: tricks, the captured cards' marks, rule C's bonus (in a C round), the round's score."""
-        columns = [("deal.tricks", list(deal.tricks_won)), ("zenjidou.deal.marks", list(deal.marks or []))]
+        """Per player (with 2 players, both hands added up): tricks, the captured cards' marks, rule
+        C's bonus (in a C round), the round's score."""
+        per_player = self.game.per_player
+        columns = [("deal.tricks", per_player(deal.tricks_won)), ("zenjidou.deal.marks", per_player(deal.marks or []))]
         if deal.guesses is not None:
-            columns.append(("zenjidou.deal.bonus", list(deal.bonus or [])))
-        return [*columns, ("deal.score", list(deal.scores or []))]
+            columns.append(("zenjidou.deal.bonus", per_player(deal.bonus or [])))
+        return [*columns, ("deal.score", per_player(deal.scores or []))]
 
-    def revoke_text(self, revoke: Revoke) -> str:
-        return self.formatter.phrase(self.game.revoke_phrase(revoke))
+    def where(self) -> str:
+        """The resume offer names the round's set-up before its first trick (never "trick 0")."""
+        deal = self.game.state.deal
+        return super().where() if deal.tricks else self.t("zenjidou.resume.setup", deal=deal.index + 1)
 
     def rule_note(self, hand: int) -> str:
         """What the round's rule asks of ``hand``'s player as they put a card down, or "": who draws it
@@ -190,9 +194,6 @@ class ZenjidouUI(TrickUI[Zenjidou]):
     def passes_text(self) -> str:
         """Rule I: who passes to whom, each hand to its right neighbour (the previous seat)."""
         return " ".join(f"{self.hand_label(h)}>{self.hand_label(self.game.right_of(h))}" for h in range(self.game.n))
-
-    def t(self, key: str, **params: Any) -> str:
-        return self.app.t(key, **params)
 
     def snapshot(self) -> ZSnapshot:
         shared = super().snapshot()
@@ -241,7 +242,8 @@ class ZScreen(TrickScreenBase):
     def header(self, canvas: Canvas) -> None:
         deal = self.game.state.deal
         rule = deal.rule.letter if deal.rule else "-"
-        canvas.title(self.t("zenjidou.header", round=deal.index + 1, trick=len(deal.tricks), rule=rule))
+        key = "zenjidou.header" if deal.tricks else "zenjidou.header.setup"  # no trick 0: the round's set-up
+        canvas.title(self.t(key, round=deal.index + 1, trick=len(deal.tricks), rule=rule))
 
     def trick_lines(self, canvas: Canvas, first: int) -> int:
         """The open trick's cards and the effects they put in force, or before its first card the
@@ -803,14 +805,18 @@ class GuessScreen(ZScreen):
 
 
 class OrderScreen(Notice):
-    """An L play (lowest, closest) a later card proved wrong: the device names it, the table decides."""
+    """A play out of the rule's order, proved by a card known to be in the hand (L lowest and closest:
+    a later card or round 1's shown bottom; D, E, J, F from the top: round 1's shown bottom, the top
+    card): the device names it, the table decides."""
 
     def __init__(self, app: Host, ui: ZenjidouUI, broken: OutOfOrder) -> None:
         super().__init__(app)
         self.ui, self.broken = ui, broken
 
     def draw(self, canvas: Canvas) -> None:
-        canvas.title(self.app.t("zenjidou.out_of_order.title"))
+        rule = self.ui.game.state.deals[self.broken.deal].rule
+        assert rule is not None  # cards go down only once the rule is chosen
+        canvas.title(self.app.t("zenjidou.out_of_order.title", rule=rule.letter))
         canvas.lines(1, 5, self.ui.formatter.phrase(self.ui.game.order_phrase(self.broken)))
         canvas.text(ROWS - 1, self.app.t("revoke.hint"))
 
@@ -850,9 +856,14 @@ class PlayedScreen(ResultScreen):
 
 
 class ZDealScreen(DealScreen):
-    """A round's scores; a house ruling that decided rule C's bonus is named on the last row."""
+    """A round's scores, one row per player (with 2 players each row adds up the player's two hands,
+    so each player's total shows, as in the ranking); a house ruling that decided rule C's bonus is
+    named on the last row."""
 
     ui: ZenjidouUI
+
+    def totals(self) -> list[int]:
+        return self.ui.game.per_player(super().totals())
 
     def draw(self, canvas: Canvas) -> None:
         super().draw(canvas)

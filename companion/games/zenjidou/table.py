@@ -65,8 +65,11 @@ class ZenjidouTable(DealingTable):
 
     ``rules`` limits the round rules the table picks (all of them by default). With ``misplay_rate``
     a player breaks the rule that often: one who must follow puts down another colour (remembered in
-    ``revokes`` as (round, trick, hand, the colour declined)), one under L lowest or closest another
-    card than the rule's (remembered in ``misplays`` as (round, trick, hand, card)), for tests to compare.
+    ``revokes`` as (round, trick, hand, the colour declined)); one under L lowest or closest, or under
+    a rule played from the top (D, E, J, F from the top), another card than the rule's, a follower if
+    a must-follow rule owes one (so no revoke but the remembered ones is made). Every card put down
+    against the rule, revokes too, is remembered in ``misplays`` as (round, trick, hand, card), for
+    tests to compare.
     """
 
     def __init__(self, game: Zenjidou, rng: random.Random, ability_rate: float = 0.0,
@@ -110,7 +113,7 @@ class ZenjidouTable(DealingTable):
         self.ready = True
 
     def card_for(self, game: Zenjidou, hand: int, rng: random.Random) -> Card:
-        """The card ``hand``'s player puts down under the round's rule."""
+        """The card ``hand``'s player puts down under the round's rule (or against it, at the misplay rate)."""
         deal = game.state.deal
         held = self.hands[hand]
         rule = str(deal.rule)
@@ -120,20 +123,45 @@ class ZenjidouTable(DealingTable):
         colour = game.facts(trick.turns[0].cards[0]).colour if trick.turns else None
         follow = [c for c in held if colour is not None and self.facts[c]["colour"] == colour]
         others = [c for c in held if c not in follow]
-        if deal.rule.letter in MUST_FOLLOW and follow and others and rng.random() < self.misplay_rate:
-            # The ignore below: colour is known: follow is empty otherwise
-            self.revokes.append((deal.index, len(deal.tricks) - 1, hand, colour))  # type: ignore[arg-type]
-            return rng.choice(others)
+        if colour is not None and deal.rule.letter in MUST_FOLLOW and follow and others \
+                and rng.random() < self.misplay_rate:
+            self.revokes.append((deal.index, len(deal.tricks) - 1, hand, colour))
+            return self._misplayed(game, hand, rng.choice(others))
         last = game.last_played()
         options = PLAYABLE[rule](held, follow, deal.sides.get(hand, "top"), last)
-        wrong = [c for c in held if c not in options]
-        if rule in ("L lowest", "L closest") and last is not None and wrong and rng.random() < self.misplay_rate:
-            card = rng.choice(wrong)
-            self.misplays.append((deal.index, len(deal.tricks) - 1, hand, card))
-            return card
+        misplay = self._out_of_order(game, hand, rng, last, follow, options)
+        if misplay is not None:
+            return misplay
         if rule == "L draw":  # the left neighbour draws blind: no person's choice of high or low
             return options[rng.randrange(len(options))]
         return rng.choice(options)
+
+    def _out_of_order(self, game: Zenjidou, hand: int, rng: random.Random, last: Card | None,
+                      follow: Sequence[Card], options: Sequence[Card]) -> Card | None:
+        """Another card than the rule's order gives, at the misplay rate, or None (never a revoke: a
+        follower if one is owed). L's order can be broken once a card went down before it, the order
+        from the top only when a rate is set (a rate of 0 draws nothing: the games played without
+        misplays stay the ones they always were)."""
+        rule = str(game.state.deal.rule)
+        ordered = rule in ("L lowest", "L closest") and last is not None
+        from_top = bool(self.misplay_rate) and self.from_top(game, hand)
+        owed = follow if follow and rule in MUST_FOLLOW else self.hands[hand]
+        wrong = [card for card in owed if card not in options]
+        if wrong and (ordered or from_top) and rng.random() < self.misplay_rate:
+            return self._misplayed(game, hand, rng.choice(wrong))
+        return None
+
+    def _misplayed(self, game: Zenjidou, hand: int, card: Card) -> Card:
+        """Remember ``card`` put down against the rule, for tests to compare."""
+        deal = game.state.deal
+        self.misplays.append((deal.index, len(deal.tricks) - 1, hand, card))
+        return card
+
+    @staticmethod
+    def from_top(game: Zenjidou, hand: int) -> bool:
+        """Whether ``hand`` plays from the top this round (D, E, J, F from the top), as the rule says."""
+        deal = game.state.deal
+        return deal.how is not None and deal.how.plays_from_top(deal, hand)
 
     def choose(self, game: Zenjidou, rng: random.Random) -> Any:
         decision = self.next_decision(game, rng)

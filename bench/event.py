@@ -4,6 +4,12 @@ Run: python bench/event.py --tables 200 [--interval 0.1] [--seed 1] [--pin 0,1].
 ``--pin T,S`` puts the simulated tables on CPU T and the scoreboard and the broker on CPU S.
 ``python bench/event.py --hostile`` instead sends issue 16's attacks from one table account, one
 after another, and prints what the scoreboard did with each, its peak RSS and its resend requests.
+``python bench/event.py --page-attack`` holds 64 connections to the scoreboard's page (clients sending
+their request a byte a second, then clients opening /events and never reading it; a closed one is
+opened again at once) and prints how many of 20 plain GETs of the page were answered, and how fast.
+``python bench/event.py --state-load`` starts ``companion scoreboard`` on a --state folder holding a
+16 MB file of tiny lines beside 20 honest games and prints the seconds until it says what it
+resumed, and its peak RSS.
 
 The tables run in a child process (each a real Store journal with fsync and a real Publisher, as on
 a device, one game each, entering an action every --interval seconds); this process is the
@@ -106,10 +112,16 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pin", metavar="T,S", help="CPU of the simulated tables, CPU of the scoreboard and broker")
     parser.add_argument("--hostile", action="store_true", help="the hostile-table run instead")
+    parser.add_argument("--page-attack", action="store_true", help="the slow-client run instead")
+    parser.add_argument("--state-load", action="store_true", help="the large state folder run instead")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     if args.hostile:
         return hostile_run()
+    if args.page_attack:
+        return page_attack_run()
+    if args.state_load:
+        return state_load_run()
     pins = [int(cpu) for cpu in args.pin.split(",")] if args.pin else None
     if pins:
         os.sched_setaffinity(0, {pins[1]})
@@ -305,6 +317,101 @@ def _skipped(export, board: Board, directory: Path) -> list[str]:
     said: list[str] = []
     written = export(board, directory, say=said.append)
     return [*said, f"{sum(1 for p in written if p.parent.name == 'records')} records written"]
+
+
+
+ATTACKERS = 64  # the page's connection slots
+
+
+def attacker(address: tuple[str, int], n: int, first: bytes, stop: Any) -> None:
+    """One hostile connection from 127.0.9.n, opened again whenever the server closes it: it sends
+    ``first``, then a byte a second (a request that never ends) or nothing (a stream never read)."""
+    import socket
+
+    while not stop.is_set():
+        try:
+            with socket.create_connection(address, timeout=2, source_address=(f"127.0.9.{n + 1}", 0)) as sock:
+                sock.sendall(first)
+                while not stop.wait(1.0):
+                    if first.endswith(b"Ho"):
+                        sock.sendall(b"x")
+                    elif sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"":
+                        break  # closed by the server
+        except OSError:
+            continue
+
+
+def page_attack_run(gets: int = 20) -> int:
+    """Plain GETs of the page while 64 connections trickle or never read (module docstring)."""
+    import threading
+    import urllib.request
+
+    from companion.event.web import ScoreboardServer
+
+    attacks = {
+        "trickling requests (a byte a second)": b"GET / HTTP/1.1\r\nHo",
+        "unread /events streams": b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n",
+    }
+    for name, first in attacks.items():
+        server = ScoreboardServer(("127.0.0.1", 0), Board()).serve_in_thread()
+        stop = threading.Event()
+        threads = [threading.Thread(target=attacker, args=(server.server_address[:2], n, first, stop), daemon=True)
+                   for n in range(ATTACKERS)]
+        for thread in threads:
+            thread.start()
+        time.sleep(3.0)  # every attacker connected and, for a deadline, no longer new
+        answered, times = 0, []
+        for _ in range(gets):
+            began = time.monotonic()
+            try:
+                with urllib.request.urlopen(server.url, timeout=5) as response:
+                    response.read()
+                    answered += response.status == 200
+                    times.append(time.monotonic() - began)
+            except OSError:
+                pass
+        stop.set()
+        for thread in threads:
+            thread.join(5)
+        server.stop()
+        timing = (f"median {statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms"
+                  if times else "none answered")
+        print(f"{name}: {answered} of {gets} GETs of / answered ({timing}); server counted refused "
+              f"{getattr(server, 'refused', '?')}, evicted {getattr(server, 'evicted', '-')}, "
+              f"timed out {getattr(server, 'timed_out', '-')}")
+    return 0
+
+
+def state_load_run(honest: int = 20) -> int:
+    """``companion scoreboard`` starting on a state folder with a 16 MB file of tiny lines."""
+    root = Path(__file__).resolve().parents[1]
+    example = (root / "docs" / "examples" / "tezuma.jsonl").read_bytes()
+    with tempfile.TemporaryDirectory(prefix="bench-state-") as tmp:
+        state = Path(tmp) / "state"
+        for table in range(1, honest + 1):
+            (state / str(table)).mkdir(parents=True)
+            (state / str(table) / f"{table}-game.jsonl").write_bytes(example)
+        (state / "66").mkdir()
+        (state / "66" / "66-huge.jsonl").write_bytes(b"{}\n" * (16_000_000 // 3))
+        command = [sys.executable, "-m", "companion.cli", "scoreboard", "--broker", "mqtt://127.0.0.1:1",
+                   "--event", "bench", "--http", "off", "--quiet", "--state", str(state)]
+        began = time.monotonic()
+        child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                 text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
+        said = ""
+        assert child.stderr is not None
+        for line in child.stderr:
+            if line.startswith("scoreboard state:"):
+                said = line.strip()
+                break
+        up = time.monotonic() - began
+        child.send_signal(2)  # Ctrl-C
+        child.communicate(timeout=60)
+        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"state folder: {honest} honest games + a 16 MB file of 5,333,333 tiny lines")
+    print(f"up (the state line said) after {up:.1f} s; peak RSS {rss:.0f} MiB")
+    print(said)
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""A small read-only HTTP server for one self-contained page and its live event stream.
+"""One read-only page and its live event stream, served over :mod:`companion.httpguard`.
 
 The scoreboard's page (:mod:`companion.event.web`) and the device's table page
 (:mod:`companion.daemon.page`) are both served by it, with the same protections:
@@ -7,8 +7,9 @@ The scoreboard's page (:mod:`companion.event.web`) and the device's table page
   style (by hash) and connections back to this server, ``X-Content-Type-Options: nosniff`` and no
   referrer; nothing outside the page is ever loaded (no scripts, fonts or CDNs);
 * GET and HEAD only (anything else is 501): nothing can be changed through it;
-* a connection that sends nothing, or does not take what is sent, for ``IDLE_TIMEOUT`` seconds is
-  closed, and at most ``max_connections`` are served at once (one thread each); more are closed at once.
+* slow or unread clients cannot keep others out (:class:`~companion.httpguard.GuardedHTTPServer`: a
+  deadline per request, write timeouts, a cap per client address and on all connections, the oldest
+  stream closed first to make room).
 
 A page's live data is a :class:`Live` source: a version that grows on every change, waited on by
 each event stream (server-sent events), which sends the newest snapshot and never queues old ones.
@@ -24,13 +25,12 @@ import threading
 import time
 from collections.abc import Callable
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
+
+from companion.httpguard import GuardedHandler, GuardedHTTPServer
 
 MIN_INTERVAL = 0.25  # seconds between two updates of one page: a person reading needs no more
 KEEPALIVE = 15.0  # seconds: a comment line keeps proxies and the browser from closing the stream
-IDLE_TIMEOUT = 20.0  # seconds a connection may send nothing (or not take what is sent) before it is closed
-MAX_CONNECTIONS = 64  # served at once, each on its own thread
 
 
 class Live(Protocol):
@@ -64,47 +64,20 @@ def security_headers(page: str) -> dict[str, str]:
     }
 
 
-class PageServer(ThreadingHTTPServer):
-    """Serves one page (``handler``'s); :meth:`serve_in_thread`, then :meth:`stop`."""
-
-    daemon_threads = True
+class PageServer(GuardedHTTPServer):
+    """Serves one page (``handler``'s); :meth:`serve_in_thread`, then :meth:`stop`. ``guard`` options
+    go to :class:`~companion.httpguard.GuardedHTTPServer` (its caps and timeouts)."""
 
     def __init__(self, address: tuple[str, int], handler: type[PageHandler], page: str, *,
-                 on_stop: Callable[[], None] = lambda: None, max_connections: int = MAX_CONNECTIONS,
-                 name: str = "page-web") -> None:
+                 on_stop: Callable[[], None] = lambda: None, name: str = "page-web", **guard: Any) -> None:
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
-        super().__init__(address, handler)
         self.headers = security_headers(page)
         self.stopping = threading.Event()
-        self.refused = 0  # connections closed at once because max_connections were being served
-        self._slots = threading.BoundedSemaphore(max_connections)
         self._on_stop = on_stop  # wakes every event stream, so its thread ends
         self._name = name
         self._thread: threading.Thread | None = None
-
-    # The ignore below: a TCP server, so each request is a socket; socketserver types requests wider
-    def process_request(self, request: socket.socket, client_address: Any) -> None:  # type: ignore[override]
-        """A thread for the connection if fewer than max_connections are served, else close it."""
-        if not self._slots.acquire(blocking=False):
-            self.refused += 1
-            self.shutdown_request(request)
-            return
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self._slots.release()
-            raise
-
-    # The ignore below: as process_request
-    def process_request_thread(self, request: socket.socket, client_address: Any) -> None:  # type: ignore[override]
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self._slots.release()
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # a client that vanished or timed out is not news (the handler ends its thread)
+        super().__init__(address, handler, **guard)
 
     @property
     def url(self) -> str:
@@ -120,18 +93,17 @@ class PageServer(ThreadingHTTPServer):
     def stop(self, timeout: float = 3.0) -> None:
         self.stopping.set()
         self._on_stop()
-        self.shutdown()
+        if self._thread is not None:
+            self.shutdown()  # waits for serve_forever to return: only if it ever ran
         self.server_close()
         if self._thread is not None:
             self._thread.join(timeout)
 
 
-class PageHandler(BaseHTTPRequestHandler):
+class PageHandler(GuardedHandler):
     """GET and HEAD of a page's paths (:meth:`answer`); every answer with the server's headers."""
 
     server: PageServer
-    protocol_version = "HTTP/1.1"
-    timeout = IDLE_TIMEOUT  # socket timeout: an idle or stalled connection ends its thread
 
     def end_headers(self) -> None:
         for name, value in self.server.headers.items():
@@ -164,13 +136,15 @@ class PageHandler(BaseHTTPRequestHandler):
 
     def stream_events(self, live: Live) -> None:
         """Server-sent events: the newest snapshot whenever ``live`` changes (at most every
-        MIN_INTERVAL), a comment every KEEPALIVE; ends when the server stops or the page goes."""
+        MIN_INTERVAL), a comment every KEEPALIVE; ends when the server stops, the page goes, it stops
+        reading for the write timeout, or its slot goes to a newcomer."""
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self.send_header("Cache-Control", "no-store")
         self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
+        self.begin_stream()
         seen = -1
         try:
             while not self.server.stopping.is_set():
@@ -185,4 +159,4 @@ class PageHandler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 time.sleep(MIN_INTERVAL)
         except OSError:
-            return  # the page was closed, or stopped reading for IDLE_TIMEOUT
+            return

@@ -7,8 +7,9 @@ ordered most recently used first: the device records the names of every game it 
 
 A name may be in any script. It is refused, in one line, when it is empty, wider than the setup
 form shows whole (:data:`MAX_NAME_CELLS` half-width cells: 12 Latin letters or 6 kana/kanji), holds
-a control or invisible character, or is already in the roster once compared by :func:`name_key`
-(so full-width "AKI" is "Aki" and a zero-width space hides nothing).
+a control or invisible character, or is already in the roster once compared by
+:func:`companion.names.name_key`, the one comparison of names (so full-width "AKI" is "Aki", a
+zero-width space hides nothing, and "Aki" with a Cyrillic A is "Aki").
 
 >>> check_name("  Hanako "), check_name("山田花子")
 ('Hanako', '山田花子')
@@ -22,13 +23,13 @@ characters (what the setup form shows whole)
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from companion.errors import ConfigError, StorageError
+from companion.names import name_key, visible
 from companion.storage import atomic_replace, exclusive, read_text, reason, remove_stale_temps
 from companion.text import cells
 
@@ -37,32 +38,16 @@ ROSTER_LIMIT = 256 * 1024  # a club's few hundred names are a few KiB
 MAX_NAME_CELLS = 12  # the setup form's value column (72 px) holds "< " + 12 half-width cells + " >"
 MAX_PLAYERS = 500  # names in one roster: more is not a table's roster
 
-# Invisible characters that change nothing on the panel: format characters (zero-width space and
-# joiners, bidi marks, BOM), variation selectors, the combining grapheme joiner and the Hangul fillers.
-_INVISIBLE = re.compile("[\u034f\u115f\u1160\u3164\uffa0\ufe00-\ufe0f\U000e0100-\U000e01ef]")
-_SPACES = re.compile(r"\s+")
 # Refused in a name: controls, format characters, unassigned and private code points, line breaks.
 _NOT_SHOWN = frozenset({"Cc", "Cf", "Cn", "Co", "Cs", "Zl", "Zp"})
 
 Result = TypeVar("Result")
 
 
-def name_key(name: str) -> str:
-    """A name as compared for sameness: NFKC, case folded, invisible characters removed, spaces
-    collapsed, so two spellings a person reads as one name are one.
-
-    >>> name_key(" \uff21\uff2b\uff29 "), name_key("A\u200bki"), name_key("Mary  Ann") == name_key("mary ann")
-    ('aki', 'aki', True)
-    """
-    text = unicodedata.normalize("NFKC", name).casefold()
-    text = "".join(c for c in text if unicodedata.category(c) != "Cf")
-    return _SPACES.sub(" ", _INVISIBLE.sub("", text)).strip()
-
-
 def check_name(name: str, limit: int = MAX_NAME_CELLS) -> str:
     """``name`` without its outer spaces, or a ConfigError saying in one line why it cannot be one."""
     name = name.strip()
-    if not name_key(name):
+    if not visible(name):
         raise ConfigError("a name cannot be empty (nor only spaces or invisible characters)")
     bad = next((c for c in name if unicodedata.category(c) in _NOT_SHOWN), None)
     if bad is not None:
@@ -123,11 +108,11 @@ class Roster:
         """A game started with ``players``: those in the roster move to the front, seat 1 first."""
 
         def use(entries: list[dict[str, Any]]) -> None:
+            # the setup form offers the roster's names as written, so a player is found by the name itself
             last = max((entry["used"] for entry in entries), default=0)
-            keys = [name_key(player) for player in players]
             for entry in entries:
-                if name_key(entry["name"]) in keys:
-                    entry["used"] = last + len(keys) - keys.index(name_key(entry["name"]))
+                if entry["name"] in players:
+                    entry["used"] = last + len(players) - list(players).index(entry["name"])
 
         if players:
             self._update(use)

@@ -12,7 +12,8 @@ notify), feeds them to the engine as the scoreboard does (:class:`~companion.eve
 and describes the game with :func:`~companion.report.rendered_summary`, the code behind
 ``companion replay --json``. Its own thread does that work once per change, whatever the number of
 phones; each phone's stream only sends the bytes already made. Served by
-:mod:`companion.httpserve` (CSP, nosniff, GET and HEAD only, idle timeout, connection cap).
+:mod:`companion.httpserve` (CSP, nosniff, GET and HEAD only) over :mod:`companion.httpguard` (slow
+or unread phones cannot keep others out).
 Imported only when ``--web`` is given: the device starts as fast without it.
 """
 
@@ -42,6 +43,7 @@ from companion.text import Catalog, Formatter
 log = logging.getLogger(__name__)
 
 MAX_CONNECTIONS = 16  # phones at one table, with room for reloads and downloads
+MAX_PER_PHONE = 4  # from one address: a page, its stream, a download, a reload
 GATHER = 0.1  # seconds without a new line before the view reads: it works in the pauses between presses
 MOST_GATHER = 0.5  # but at least this often during a long burst: the page is still live within a second
 READ_LIMIT = 1 << 20  # bytes read from the journal per pass: a whole game is a few dozen KiB
@@ -235,7 +237,7 @@ class TablePageServer(PageServer):
 
     def __init__(self, address: tuple[str, int], view: TableView) -> None:
         super().__init__(address, _Handler, PAGE, on_stop=view.close, max_connections=MAX_CONNECTIONS,
-                         name="table-page-web")
+                         max_per_client=MAX_PER_PHONE, name="table-page-web")
         self.view = view
         self.phone_url = phone_url(self.server_address)
 

@@ -10,8 +10,10 @@ Standings count finished games only, each once (a copy of a game heard of earlie
 only games whose player names their table may give (:mod:`.names`: the seating list, or no overlap
 with another table using the same name). In each game the players are placed by total (ties share
 the better place, "1224"); a place earns ``rank_points[place - 1]`` (0 past the list's end). Players
-are ranked by rank points, then by the sum of their totals, then by name. A default name (Aki, P1)
-is a seat at one table, ``("Aki", "3")``, shown "Aki (table 3)".
+are ranked by rank points, then by the sum of their totals, then by name. Names are one player when
+:func:`companion.names.name_key` says so (case, full-width forms, invisible characters, look-alike
+letters); the row shows the plainest spelling, flagged when look-alikes were merged into it. A
+default name (Aki, P1) is a seat at one table, ``("Aki", "3")``, shown "Aki (table 3)".
 
 >>> rows = standings([(["A", "B", "C"], [10, 4, 10]), (["A", "B", "C"], [1, 9, 3])], [3, 1, 0])
 >>> [(s.player, s.rank_points, s.score) for s in rows]  # A and C share 1st, then 3rd and 2nd
@@ -33,6 +35,7 @@ from companion.errors import RecordError
 from companion.event.names import CATCH_UP, PlayedGame, Seating, name_flags, standing_key, table_order
 from companion.event.stream import MAX_AHEAD, MAX_LINES, LineStream
 from companion.event.wire import JournalMessage
+from companion.names import FLAG, is_flagged, name_key
 from companion.record import dumps, header_json
 from companion.text import printable
 
@@ -60,12 +63,20 @@ class Standing:
     score: int
     wins: int
     table: str | None = None  # a default name's table: that seat, not a person
+    also: tuple[str, ...] = ()  # other spellings of the same name (name_key) merged into this row
 
     @property
     def shown(self) -> str:
-        """The player as the standings show it: "Aki (table 3)" for a default name."""
-        name = printable(self.player, MAX_NAME_CHARS)
+        """The player as the standings show it: "Aki (table 3)" for a default name, flagged when
+        the name needed folding or look-alike spellings were merged into the row."""
+        name = shown_player(self.player, bool(self.also))
         return f"{name} (table {printable(self.table, 40)})" if self.table is not None else name
+
+
+def shown_player(name: str, merged: bool = False) -> str:
+    """A player's name as the page and the terminal show it: printable, cut, and flagged
+    (:func:`companion.names.shown_name`) when look-alikes were folded to compare it."""
+    return printable(name, MAX_NAME_CHARS) + (FLAG if merged or is_flagged(name) else "")
 
 
 def places(totals: Sequence[int]) -> list[int]:
@@ -81,19 +92,25 @@ Player = str | tuple[str, str]  # a name, or (default name, table): see names.st
 
 
 def standings(results: Iterable[tuple[Sequence[Player], Sequence[int]]], rank_points: Sequence[int]) -> list[Standing]:
-    """Event standings from finished games given as ``(players, totals)``, best first."""
+    """Event standings from finished games given as ``(players, totals)``, best first; spellings
+    of one name (:func:`companion.names.name_key`) are one row, under the plainest of them."""
     tally: dict[Player, list[int]] = {}
+    spellings: dict[Player, set[str]] = {}
     for players, totals in results:
         for player, total, place in zip(players, totals, places(totals), strict=True):
-            row = tally.setdefault(player, [0, 0, 0, 0])
+            name, table = (player, None) if isinstance(player, str) else player
+            key: Player = name_key(name) if table is None else (name_key(name), table)
+            row = tally.setdefault(key, [0, 0, 0, 0])
             row[0] += 1
             row[1] += rank_points[place - 1] if place <= len(rank_points) else 0
             row[2] += total
             row[3] += place == 1
+            spellings.setdefault(key, set()).add(name)
     rows = []
     for key, (games, points, score, wins) in tally.items():
-        name, table = (key, None) if isinstance(key, str) else key
-        rows.append(Standing(name, games, points, score, wins, table))
+        names = sorted(spellings[key], key=lambda n: (is_flagged(n), n))  # unflagged first, then in order
+        table = None if isinstance(key, str) else key[1]
+        rows.append(Standing(names[0], games, points, score, wins, table, tuple(names[1:])))
     return sorted(rows, key=lambda s: (-s.rank_points, -s.score, s.player, table_order(s.table or "")))
 
 
@@ -159,6 +176,7 @@ class Board:
         self.problems: list[str] = []  # about no table in particular, each once (bounded like a table's)
         self.problems_unshown = 0
         self.broker_down_since: float | None = None  # set by the scoreboard while it cannot reach the broker
+        self.notice: str | None = None  # what the scoreboard sees wrong with the broker's set-up (an ACL)
         self.dirty: set[tuple[str, str]] = set()  # (table, game) whose lines changed since the last save
         self._order = 0
         self.version = 0
@@ -336,8 +354,8 @@ class Board:
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
         """Everything the page and the terminal show, as plain data (``now``: the clock of ``last_seen``)."""
         with self._changed:
-            rows = [{**s.__dict__, "player": s.shown, "table": None if s.table is None else printable(s.table, 40)}
-                    for s in self.standings()]
+            rows = [{**s.__dict__, "player": s.shown, "table": None if s.table is None else printable(s.table, 40),
+                     "also": [printable(name, MAX_NAME_CHARS) for name in s.also]} for s in self.standings()]
             tables = []  # after the standings, which may have flagged copies and names in the views
             for table in sorted(self.tables.values(), key=lambda t: table_order(t.id)):
                 if table.view is None:
@@ -347,6 +365,7 @@ class Board:
                 "version": self.version,
                 "now": time.time() if now is None else now,
                 "broker_down_since": self.broker_down_since,
+                "notice": self.notice,
                 "tables": tables,
                 "standings": rows,
                 "rank_points": list(self.rank_points),
@@ -358,6 +377,14 @@ class Board:
         with self._changed:
             if since != self.broker_down_since:
                 self.broker_down_since = since
+                self._bump()
+
+    def set_notice(self, text: str | None) -> None:
+        """What is wrong with the broker's set-up as the scoreboard sees it (None: nothing); the
+        page and the terminal show it at the top."""
+        with self._changed:
+            if text != self.notice:
+                self.notice = text
                 self._bump()
 
     def take_dirty(self) -> list[tuple[str, str, list[dict[str, Any]]]]:
@@ -555,7 +582,7 @@ def _table_view(table: Table) -> dict[str, Any]:
         "id": printable(game.id, 40),
         "kind": played.game_id,
         "title": played.title,
-        "players": [printable(p, MAX_NAME_CHARS) for p in played.setup.players],
+        "players": [shown_player(p) for p in played.setup.players],
         "deal": len(deals),
         "trick": len(tricks) + (0 if over else 1),
         "totals": totals,

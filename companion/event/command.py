@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.errors import ConfigError
 from companion.event.board import DEFAULT_RANK_POINTS, Board
-from companion.event.config import DEFAULT_PREFIX, Topics, check_id, parse_broker
+from companion.event.config import DEFAULT_PREFIX, OPTION_NAMES, Topics, check_id, parse_broker
 from companion.paths import state_dir
 
 REFRESH = 2.0  # seconds between terminal redraws while the board changes
@@ -119,10 +119,11 @@ def _run(args: argparse.Namespace, stop: threading.Event, reload: threading.Even
         raise ConfigError(f"the scoreboard needs paho-mqtt ({err}): pip install 'tabletop-companion[event]'") from None
 
     # Everything that can be wrong is found before anything starts: one line, exit status 2.
-    broker = parse_broker(args.broker, ca_file=args.ca_file, username=args.username, password_file=args.password_file)
+    broker = parse_broker(args.broker, ca_file=args.ca_file, username=args.username, password_file=args.password_file,
+                          names=OPTION_NAMES)
     broker.password()  # an unreadable password file is said now, not on the first connection
-    broker.check_ca_file()
-    topics = Topics(check_id("prefix", args.prefix), check_id("event", args.event))
+    broker.check_ca_file(OPTION_NAMES)
+    topics = Topics(check_id("prefix", args.prefix, OPTION_NAMES), check_id("event", args.event, OPTION_NAMES))
     seating = read_seating(args.seating) if args.seating is not None else None
     board = Board(parse_rank_points(args.rank_points), seating=seating)
     http = parse_http(args.http)
@@ -140,8 +141,10 @@ def _run(args: argparse.Namespace, stop: threading.Event, reload: threading.Even
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     scoreboard = None
     try:
-        resumed = state.load(board)
-        print(f"scoreboard state: {state.directory} ({resumed} games resumed)", file=sys.stderr)
+        loaded = state.load(board, stop)
+        print(f"scoreboard state: {state.directory} ({loaded.summary()})", file=sys.stderr)
+        if stop.is_set():
+            return 0  # Ctrl-C while the state was read: nothing was started
         if server is not None:
             server.serve_in_thread()
             print(f"scoreboard page: {server.url}", file=sys.stderr)
@@ -160,8 +163,7 @@ def _run(args: argparse.Namespace, stop: threading.Event, reload: threading.Even
                 reload.clear()
                 if args.seating is not None:
                     print(reload_seating(board, args.seating), file=sys.stderr, flush=True)
-                    if scoreboard.connected.is_set():  # else the next connection publishes it
-                        scoreboard.publish_seating()
+                    scoreboard.publish_seating()  # and again at every connection to the broker
             if not args.quiet and board.version != seen:
                 seen = show()
         if not args.quiet:

@@ -33,9 +33,14 @@ DEFAULT_PREFIX = "companion"
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
 # an id is one MQTT topic level that cannot widen a subscription or an ACL pattern
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+# How a mistake names the setting it is about: the device's config.toml, or the scoreboard's options
+CONFIG_NAMES = {key: f"[event] {key}" for key in
+                ("broker", "ca_file", "event", "table", "username", "password_file", "prefix")}
+OPTION_NAMES = {"broker": "--broker", "ca_file": "--ca-file", "event": "--event", "username": "--username",
+                "password_file": "--password-file", "prefix": "--prefix"}
 
 
-def check_id(what: str, value: object) -> str:
+def check_id(what: str, value: object, names: Mapping[str, str] = CONFIG_NAMES) -> str:
     """A table, event or prefix id: letters, digits, ``_.-``; never ``/``, ``+`` or ``#``.
 
     >>> check_id("table", "12")
@@ -48,7 +53,7 @@ def check_id(what: str, value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     if not isinstance(value, str) or not _ID.match(value):
-        raise ConfigError(f"[event] {what} must be 1-64 letters, digits, '_', '.' or '-' (not {value!r})")
+        raise ConfigError(f"{names[what]} must be 1-64 letters, digits, '_', '.' or '-' (not {value!r})")
     return value
 
 
@@ -97,42 +102,50 @@ class Broker:
         except (OSError, IndexError) as err:
             raise ConfigError(f"cannot read the broker password from {self.password_file}: {err}") from None
 
-    def check_ca_file(self) -> None:
+    def check_ca_file(self, names: Mapping[str, str] = CONFIG_NAMES) -> None:
         """Load the CA certificate now: a wrong file is said at start, in one line, not raised by
         the MQTT client's TLS set-up (an ssl.SSLError traceback) once the device or scoreboard runs."""
         if self.ca_file is None:
             return
         if not self.ca_file.is_file():  # a device such as /dev/zero would be read for ever
             problem = "no such file" if not self.ca_file.exists() else "not a regular file"
-            raise ConfigError(f"[event] ca_file {self.ca_file}: {problem}")
+            raise ConfigError(f"{names['ca_file']} {self.ca_file}: {problem}")
         try:
             ssl.create_default_context().load_verify_locations(cafile=str(self.ca_file))
         except OSError as err:  # ssl.SSLError is one: no PEM certificate in it
-            raise ConfigError(f"[event] ca_file {self.ca_file}: not a CA certificate (PEM) this host can load"
+            raise ConfigError(f"{names['ca_file']} {self.ca_file}: not a CA certificate (PEM) this host can load"
                               f" ({reason(err)})") from None
 
 
 def parse_broker(
-    url: object, *, ca_file: object = None, username: object = None, password_file: object = None
+    url: object, *, ca_file: object = None, username: object = None, password_file: object = None,
+    names: Mapping[str, str] = CONFIG_NAMES,
 ) -> Broker:
-    """``mqtt://host[:port]`` or ``mqtts://host[:port]`` plus the account, checked."""
+    """``mqtt://host[:port]`` or ``mqtts://host[:port]`` plus the account, checked; a mistake names
+    the setting as ``names`` words it (the config file's keys, or the scoreboard's options).
+
+    >>> parse_broker("localhost", names=OPTION_NAMES)
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: --broker must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], not 'localhost'
+    """
     try:
         parts = urlsplit(url) if isinstance(url, str) else None
     except ValueError:  # e.g. "mqtt://[::1": an unclosed IPv6 bracket
         parts = None
     if parts is None or parts.scheme not in DEFAULT_PORTS or not parts.hostname or parts.path not in ("", "/"):
-        raise ConfigError(f"[event] broker must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], not {url!r}")
+        raise ConfigError(f"{names['broker']} must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], not {url!r}")
     try:
         port = parts.port or DEFAULT_PORTS[parts.scheme]
     except ValueError:
-        raise ConfigError(f"[event] broker has a bad port: {url!r}") from None
+        raise ConfigError(f"{names['broker']} has a bad port: {url!r}") from None
     for name, value in (("ca_file", ca_file), ("username", username), ("password_file", password_file)):
         if value is not None and not (isinstance(value, str) and value):
-            raise ConfigError(f"[event] {name} must be a non-empty string")
+            raise ConfigError(f"{names[name]} must be a non-empty string")
     if ca_file is not None and parts.scheme != "mqtts":
-        raise ConfigError("[event] ca_file is only used with an mqtts:// broker")
+        raise ConfigError(f"{names['ca_file']} is only used with an mqtts:// broker")
     if password_file is not None and username is None:
-        raise ConfigError("[event] password_file needs a username")
+        raise ConfigError(f"{names['password_file']} needs a username ({names['username']})")
     return Broker(
         parts.hostname,
         port,

@@ -94,6 +94,7 @@ class Mosquitto:
             f"persistence {'true' if persistence else 'false'}",
             f"persistence_location {self.directory}/",
             "autosave_interval 1",
+            "sys_interval 1",  # the clients' count ($SYS) the scoreboard reads, fresh within a second
             "max_queued_messages 100000",
             "log_type error",
             "log_type warning",

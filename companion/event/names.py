@@ -11,6 +11,11 @@ rules keep a table from scoring games for another table's players (docs/event.md
    the scoreboard catches up after (re)connecting to the broker is not live: its arrival time says
    when it was resent, not when it was played. Games one after the other at different tables (a
    player moving between rounds) never overlap.
+Names are compared by one normalisation everywhere (:func:`companion.names.name_key`: NFKC, case,
+invisible characters and Unicode TR39 look-alikes), so Cyrillic ``G\u0435n`` at one table is ``Gen``
+at another: contested when both play at once, one row in the standings otherwise, and shown flagged
+(:func:`companion.names.shown_name`) since the organiser cannot see the difference.
+
 3. **Default names are a seat, not a person**: the names a device fills in when nobody chose one (the
    first names of its seat-name list, Aki, Ben, ... and あき, べん, ...) and the seat labels P1, Player 1
    appear at every table, so they are never merged across tables nor contested; the standings show
@@ -37,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.errors import ConfigError, StorageError
+from companion.names import name_key, shown_name
 from companion.registry import game_class, game_ids
 from companion.storage import read_file
 from companion.text import load_seat_names
@@ -46,17 +52,6 @@ MAX_SEATING_BYTES = 1 << 20
 MAX_SEAT_NAME = 32  # characters: a seating list's name (a device's are far shorter)
 MAX_SEATS = 10  # seat labels P1..P10, Player 1..Player 10 are default names
 _TABLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # as a table account (config.check_id)
-
-
-@functools.lru_cache(maxsize=4096)
-def name_key(name: str) -> str:
-    """A name as compared with the seating list and the default names: NFKC, case and outer spaces
-    ignored, so full-width " AKI " is "aki".
-
-    >>> name_key(" \uff21\uff2b\uff29 "), name_key("Player 1") == name_key("player 1")
-    ('aki', True)
-    """
-    return unicodedata.normalize("NFKC", name).strip().casefold()
 
 
 @functools.cache
@@ -144,7 +139,7 @@ def read_seating(path: Path) -> Seating:
     except (StorageError, OSError) as err:
         raise ConfigError(f"--seating {path}: cannot read it ({err})") from None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark: Windows editors write one
     except UnicodeDecodeError:
         raise ConfigError(f"--seating {path}: not UTF-8 text") from None
     return parse_seating(text, str(path))
@@ -185,24 +180,27 @@ def name_flags(games: Sequence[PlayedGame], seating: Seating | None) -> dict[tup
                     continue
                 tables = seating.where.get(name_key(name), ())
                 where = f"seated at table {', '.join(tables)}" if tables else "not on the seating list"
-                flags.setdefault(game.key, f"table {game.table} names {name}, {where}")
+                flags.setdefault(game.key, f"table {game.table} names {shown_name(name)}, {where}")
         return flags
-    by_name: dict[str, list[tuple[tuple[float, float], PlayedGame]]] = {}
+    by_key: dict[str, list[tuple[tuple[float, float], PlayedGame, str]]] = {}
     for game in games:
         if game.heard is None:
             continue  # heard only while catching up: no trustworthy time, no proof either way
         for name in dict.fromkeys(game.players):
             if not is_default(name, None):
-                by_name.setdefault(name, []).append((game.heard, game))
-    for name in sorted(by_name):
-        used = sorted(by_name[name], key=lambda pair: (pair[0], pair[1].key))
-        for i, (heard, first) in enumerate(used):
-            for (start, _end), other in used[i + 1:]:
+                by_key.setdefault(name_key(name), []).append((game.heard, game, name))
+    for key in sorted(by_key):
+        used = sorted(by_key[key], key=lambda entry: (entry[0], entry[1].key))
+        for i, (heard, first, name) in enumerate(used):
+            for (start, _end), other, other_name in used[i + 1:]:
                 if start >= heard[1]:
                     break  # sorted by start: no later game overlaps ``first`` either
                 if other.table != first.table:
-                    pair = sorted([first.table, other.table], key=table_order)
-                    why = f"contested: {name} at tables {pair[0]} and {pair[1]} at once"
+                    pair = sorted([(first.table, name), (other.table, other_name)], key=lambda t: table_order(t[0]))
+                    names = shown_name(pair[0][1])
+                    if pair[1][1] != pair[0][1]:
+                        names += f" and {shown_name(pair[1][1])}"
+                    why = f"contested: {names} at tables {pair[0][0]} and {pair[1][0]} at once"
                     flags.setdefault(first.key, why)
                     flags.setdefault(other.key, why)
     return flags

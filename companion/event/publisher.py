@@ -5,7 +5,10 @@ and returns. A worker thread reads the new lines from the journal (:class:`~.out
 hands them to paho-mqtt, whose own thread does the network; acknowledgements (PUBACK, QoS 1) move
 the cursor on disk. A dead broker, a refused password or a backlog never raise into the loop: they
 change :attr:`Publisher.status`, a small mark the screen draws in its corner, and are logged once
-per change. ``on_status`` hears every change of that mark, on the worker thread: the device posts it
+per change. The link speaks MQTT 5, so a publish the broker refuses (an ACL that does not name this
+event or table) comes back with a reason code: the mark says so, the log names the topic and the
+reason, and the lines stay in the journal, offered again every ``DENIED_RETRY`` seconds and at each
+reconnect. ``on_status`` hears every change of that mark, on the worker thread: the device posts it
 to its event loop, which redraws (nothing here ever touches the screen).
 
 The device is a client only: it connects out to the broker and never listens on a socket.
@@ -41,6 +44,7 @@ WINDOW = 100  # lines sent but not yet acknowledged; more waits in the journal
 STATUS_INTERVAL = 1.0  # seconds between retained status updates while a game is being played
 KEEPALIVE = 15  # seconds: the broker publishes the last will ("offline") after 1.5 x this
 RETRY = 5.0  # seconds between two tries after a failure (a full card: the cursor cannot be saved)
+DENIED_RETRY = 30.0  # seconds before lines the broker refused to take are offered again (the ACL may be fixed)
 
 
 @dataclass(frozen=True)
@@ -49,16 +53,18 @@ class LinkStatus:
 
     >>> LinkStatus("online", 0).mark, LinkStatus("online", 500).mark, LinkStatus("refused", 3).mark
     ('', '~', 'x')
+    >>> LinkStatus("denied", 3, "publish refused").mark  # connected, but the broker refuses our lines
+    'x'
     """
 
-    state: str  # "connecting", "online", "offline" or "refused"
+    state: str  # "connecting", "online", "offline", "refused" (the account) or "denied" (a publish)
     backlog: int  # journal lines the broker has not acknowledged
     detail: str = ""
 
     @property
     def mark(self) -> str:
-        """'' all well; '~' behind (lines queued); '!' no broker; 'x' the broker refused us."""
-        if self.state == "refused":
+        """'' all well; '~' behind (lines queued); '!' no broker; 'x' the broker refused us or our lines."""
+        if self.state in ("refused", "denied"):
             return "x"
         if self.state != "online":
             return "!"
@@ -94,6 +100,7 @@ class Publisher:
         client_id: str | None = None,
         on_status: Callable[[LinkStatus], None] = lambda status: None,
         on_seating: Callable[[list[str]], None] = lambda names: None,
+        denied_retry: float = DENIED_RETRY,
     ) -> None:
         self.config = config
         self._on_status = on_status  # called on the worker thread whenever the mark changes
@@ -116,6 +123,9 @@ class Publisher:
         self._detail = ""
         self._backlog = self.outbox.backlog
         self._in_flight: dict[int, tuple[str, int]] = {}  # message id -> (game id, line)
+        self._status_mid: int | None = None  # the status message awaiting its acknowledgement
+        self._denied_until: float | None = None  # monotonic: lines wait until then (the broker refused them)
+        self._denied_retry = denied_retry
         self._stream = LineStream()  # the current game, for the status message
         self._stream_game = ""
         self._status_sent_at = float("-inf")
@@ -147,7 +157,7 @@ class Publisher:
         return LinkStatus(self._state, self._backlog, self._detail)
 
     def start(self) -> Publisher:
-        self.client.connect_async(self.config.host, self.config.port, keepalive=KEEPALIVE)
+        self.client.connect_async(self.config.host, self.config.port, keepalive=KEEPALIVE, clean_start=True)
         self.client.loop_start()
         self._worker.start()
         return self
@@ -172,7 +182,8 @@ class Publisher:
     # --- paho's thread: only records what happened ----------------------------------------
 
     def _make_client(self, client_id: str) -> mqtt.Client:
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
+        # MQTT 5: a refused publish comes back with a reason code instead of vanishing
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
         broker = self.config.broker
         if broker.username is not None:
             client.username_pw_set(broker.username, broker.password())
@@ -188,7 +199,7 @@ class Publisher:
         client.on_connect_fail = lambda _c, _u: self._post(
             "disconnect", "cannot connect: no broker there, or TLS failed"
         )
-        client.on_publish = lambda _c, _u, mid, _reason, _p: self._post("ack", mid)
+        client.on_publish = lambda _c, _u, mid, reason, _p: self._post("ack", (mid, reason))
         client.on_message = lambda _c, _u, message: self._post(
             "seating" if message.topic == self._seating_topic else "resend", message.payload
         )
@@ -220,7 +231,7 @@ class Publisher:
                         return
                 for kind, value in events:
                     self._handle(kind, value)
-                if woken or events or failing or self.outbox.unsaved:
+                if woken or events or failing or self.outbox.unsaved or self._denied_until is not None:
                     self._pump(durable)
                 self._maybe_send_status()
                 if failing:
@@ -232,11 +243,15 @@ class Publisher:
                 failing = True
 
     def _wait_seconds(self, failing: bool) -> float | None:
-        """How long the worker may sleep: until the next status, or the next try after a failure."""
-        status = self._seconds_to_status()
+        """How long the worker may sleep: until the next status, or the next try after a failure or
+        a refusal."""
+        waits = [self._seconds_to_status()]
         if failing or self.outbox.unsaved:
-            return RETRY if status is None else min(status, RETRY)
-        return status
+            waits.append(RETRY)
+        if self._denied_until is not None:
+            waits.append(max(0.0, self._denied_until - time.monotonic()))
+        known = [wait for wait in waits if wait is not None]
+        return min(known) if known else None
 
     def _report_status(self) -> None:
         """Tell ``on_status`` when the mark changed (the first time, whatever it is)."""
@@ -255,6 +270,7 @@ class Publisher:
             self._set_state("online", "")
             self.outbox.rewind()
             self._in_flight.clear()
+            self._denied_until = None  # a reconnect (the broker restarted, its ACL maybe fixed) tries at once
             self.client.subscribe([(self._resend_topic, 1), (self._seating_topic, 1)])
             self._status_dirty = True
             self._status_sent_at = float("-inf")
@@ -263,9 +279,7 @@ class Publisher:
             if self._state != "refused":
                 self._set_state("offline", str(value))
         elif kind == "ack":
-            sent = self._in_flight.pop(value, None)
-            if sent is not None:
-                self.outbox.acked(*sent)
+            self._acknowledged(*value)
         elif kind == "seating":
             self._seating(value)
         elif kind == "resend":
@@ -288,13 +302,48 @@ class Publisher:
         log.info("the event seats %d names at this table", len(names))
         self._on_seating(names)
 
+    def _acknowledged(self, mid: int, reason: Any) -> None:
+        """The broker's answer to a publish: taken (the cursor moves), or refused with a reason code."""
+        sent = self._in_flight.pop(mid, None)
+        status = mid == self._status_mid
+        if status:
+            self._status_mid = None
+        if not getattr(reason, "is_failure", False):
+            if sent is not None:
+                self.outbox.acked(*sent)
+            if self._state == "denied" and (sent is not None or status):
+                self._set_state("online", "")  # the broker takes our messages again
+            return
+        if sent is None and not status:
+            return  # an answer to a message of an earlier connection, already offered again
+        topic = self._status_topic if status else self._journal_topic
+        self._deny(f"the broker refused to publish on {topic}: {reason}")
+        if status:
+            self._status_dirty = True  # said again once the broker takes messages
+
+    def _deny(self, detail: str) -> None:
+        """Hold every line back for DENIED_RETRY s: the journal keeps them, the mark shows 'x', the log
+        says which topic was refused and that the broker's ACL must name this event and table."""
+        self._set_state("denied", f"{detail}; the ACL must let table {self.config.table} of event "
+                        f"{self.config.event} write there (docs/mosquitto/acl); the lines wait in the journal "
+                        f"and are offered again every {self._denied_retry:g} s")
+        self._denied_until = time.monotonic() + self._denied_retry
+        self._in_flight.clear()  # the rest of the window is refused alike, or offered again later
+        self.outbox.rewind()
+
+    def _denied(self) -> bool:
+        """Whether lines are being held back after a refusal (until the next try)."""
+        if self._denied_until is not None and time.monotonic() >= self._denied_until:
+            self._denied_until = None
+        return self._denied_until is not None
+
     def _pump(self, durable: tuple[int, int] | None) -> None:
         """Read new journal lines and publish what the window allows."""
         if self.outbox.refresh(durable):
             self._status_dirty = True
         if self._follow_current_game():
             self._status_sent_at = float("-inf")  # a new game is announced at once
-        if self._connected:
+        if self._connected and not self._denied():
             room = WINDOW - len(self._in_flight)
             for game_id, line, data in self.outbox.take(max(0, room)):
                 payload = journal_message(game_id, line, data, sent=self._wall())
@@ -335,22 +384,23 @@ class Publisher:
         }
 
     def _seconds_to_status(self) -> float | None:
-        if not (self._status_dirty and self._connected):
+        if not (self._status_dirty and self._connected) or self._denied_until is not None:
             return None
         return max(0.0, self._status_sent_at + STATUS_INTERVAL - time.monotonic())
 
     def _maybe_send_status(self) -> None:
-        if not self._connected or not self._status_dirty:
+        if not self._connected or not self._status_dirty or self._denied():
             return
         if time.monotonic() - self._status_sent_at < STATUS_INTERVAL:
             return
-        self.client.publish(self._status_topic, status_message(self._status(online=True)), qos=1, retain=True)
+        info = self.client.publish(self._status_topic, status_message(self._status(online=True)), qos=1, retain=True)
+        self._status_mid = info.mid
         self._status_dirty = False
         self._status_sent_at = time.monotonic()
 
     def _set_state(self, state: str, detail: str) -> None:
         if (state, detail) != (self._state, self._detail):
-            level = logging.INFO if state == "online" else logging.WARNING
+            level = logging.INFO if state == "online" else logging.ERROR if state == "denied" else logging.WARNING
             log.log(
                 level,
                 "event broker %s:%d: %s%s",

@@ -5,6 +5,13 @@ keeps what arrives while it is away), feeds a :class:`~.board.Board`, and asks a
 lines again (``.../resend``) when lines are missing for longer than a grace period: after a broker
 that lost its queue, or when the scoreboard itself started late. It shows the board in the terminal
 and on a read-only web page (:mod:`.web`), and writes CSV exports.
+
+It speaks MQTT 5 (a persistent session that never expires, as MQTT 3's ``clean_session=False``), so
+a resend request the broker refuses comes back with a reason code and is said. It also reads the
+broker's count of connected clients (``$SYS/broker/clients/connected``, which the documented ACL lets
+it read): when other clients are connected but nothing of any table arrives for ``quiet`` seconds,
+the broker is dropping the tables' messages (an ACL that does not name the event, or devices given
+another event id), and the page and the terminal say so.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import io
 import logging
 import os
 import ssl
+import textwrap
 import threading
 import time
 from collections.abc import Callable
@@ -23,6 +31,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from companion.errors import CompanionError, ConfigError, StorageError
 from companion.event.board import MAX_TABLES, Board
@@ -30,6 +40,7 @@ from companion.event.config import Broker, Topics
 from companion.event.state import BoardState, safe_name
 from companion.event.text import columns, fit, spreadsheet_safe
 from companion.event.wire import MAX_MESSAGE, decode_journal, decode_status, resend_message, seating_message
+from companion.names import shown_name
 from companion.record import dumps
 from companion.storage import atomic_replace
 from companion.text import printable
@@ -37,6 +48,9 @@ from companion.text import printable
 log = logging.getLogger(__name__)
 
 SAVE_EVERY = 2.0  # seconds between two saves of the state directory's changed games
+QUIET = 30.0  # seconds after connecting with clients there and nothing from any table: the ACL is said
+CLIENTS_TOPIC = "$SYS/broker/clients/connected"  # mosquitto's count, every sys_interval (10 s by default)
+NEVER_EXPIRES = 0xFFFFFFFF  # MQTT 5 session expiry: the broker keeps the session (and its queue) for ever
 WIDTH = 80  # columns of the terminal view
 
 
@@ -53,6 +67,7 @@ class Scoreboard:
         clock: Callable[[], float] = time.time,
         check_every: float = 0.5,
         state: BoardState | None = None,
+        quiet: float = QUIET,
     ) -> None:
         self.broker = broker
         self.topics = topics
@@ -64,6 +79,11 @@ class Scoreboard:
         self.received: collections.Counter[str] = collections.Counter()  # messages per table, kept or not
         self.resent: collections.Counter[str] = collections.Counter()  # resend requests per table
         self._saved_at = float("-inf")
+        self._quiet = quiet
+        self._connected_at: float | None = None  # when the current connection began (self.clock)
+        self._heard_since_connect = False  # any table's message since then
+        self.broker_clients: int | None = None  # the broker's connected clients, ourselves included
+        self._refusals_said: set[str] = set()
         self._seated: set[str] = set()  # tables whose seating message is on the broker
         self._seating_lock = threading.Lock()  # paho's thread (on connect) and a reload publish it
         self._check_every = check_every
@@ -72,7 +92,7 @@ class Scoreboard:
         self.client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
             client_id=client_id or f"companion-scoreboard-{topics.event}",
-            clean_session=False,  # the broker queues what comes while we are away
+            protocol=mqtt.MQTTv5,  # a refused publish comes back with a reason code
         )
         if broker.username is not None:
             self.client.username_pw_set(broker.username, broker.password())
@@ -83,10 +103,15 @@ class Scoreboard:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_publish = self._on_publish
 
     def start(self) -> Scoreboard:
         self.board.set_broker_down(self.clock())  # until the first connection says otherwise
-        self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
+        # The ignore below: paho's Properties has no type hints
+        session = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+        session.SessionExpiryInterval = NEVER_EXPIRES  # the broker queues what comes while we are away
+        self.client.connect_async(self.broker.host, self.broker.port, keepalive=15, clean_start=False,
+                                  properties=session)
         self.client.loop_start()
         self._checker.start()
         return self
@@ -111,7 +136,9 @@ class Scoreboard:
         log.info("connected to %s:%d (session %s)", self.broker.host, self.broker.port,
                  "kept" if flags.session_present else "new")
         self.board.catch_up(self.clock())  # what arrives now was queued or is resent: not heard live
-        client.subscribe([(self.topics.every_table("journal"), 1), (self.topics.every_table("status"), 1)])
+        self._connected_at, self._heard_since_connect = self.clock(), False
+        client.subscribe([(self.topics.every_table("journal"), 1), (self.topics.every_table("status"), 1),
+                          (CLIENTS_TOPIC, 0)])
         self.connected.set()
         self.board.set_broker_down(None)
         self.publish_seating()
@@ -137,9 +164,14 @@ class Scoreboard:
     def _on_message(self, _client: mqtt.Client, _userdata: Any, message: mqtt.MQTTMessage) -> None:
         """One message from a table: kept, or refused with a problem naming the table; never raises
         (an exception here would end paho's network thread, and with it the scoreboard's input)."""
+        if message.topic == CLIENTS_TOPIC:
+            count = bytes(message.payload)
+            self.broker_clients = int(count) if count.isdigit() and len(count) < 10 else None
+            return
         where = self.topics.table_of(message.topic)
         if where is None:
             return
+        self._heard_since_connect = True
         table, kind = where
         payload = bytes(message.payload)
         size = len(payload)
@@ -160,6 +192,27 @@ class Scoreboard:
             if table in self.received or len(self.received) < MAX_TABLES:
                 self.received[table] += 1
 
+    def _on_publish(self, _client: mqtt.Client, _userdata: Any, _mid: int, reason: Any, _props: Any) -> None:
+        """A resend request the broker refused (its ACL): said once per reason, in the log and on the page."""
+        if not getattr(reason, "is_failure", False) or str(reason) in self._refusals_said:
+            return
+        self._refusals_said.add(str(reason))
+        text = (f"the broker refused the scoreboard's resend request ({reason}): the ACL must let the "
+                f"scoreboard write {self.topics.every_table('resend')} (docs/mosquitto/acl)")
+        log.error("%s", text)
+        self.board.problem(text)
+
+    def quiet_note(self, now: float) -> str | None:
+        """What to say when other clients are connected but nothing of any table arrives."""
+        if (not self.connected.is_set() or self._heard_since_connect or self._connected_at is None
+                or now - self._connected_at < self._quiet or not self.broker_clients or self.broker_clients < 2):
+            return None
+        others = self.broker_clients - 1
+        return (f"{others} other client{'s are' if others > 1 else ' is'} connected to the broker, but nothing of "
+                f"event {self.topics.event}'s tables arrives: the broker's ACL must name event {self.topics.event} "
+                f"(EVENT_ID in docs/mosquitto/acl filled in) and every device's [event] event must be "
+                f"{self.topics.event}; a device whose lines the broker refuses shows x")
+
     def _check_gaps(self) -> None:
         while not self._stop.wait(self._check_every):
             try:
@@ -169,6 +222,7 @@ class Scoreboard:
 
     def _check_once(self) -> None:
         now = self.clock()
+        self.board.set_notice(self.quiet_note(now))
         if self.connected.is_set():
             for table, game, after, log_it in self.board.resend_due(now):
                 if log_it:
@@ -221,6 +275,8 @@ def render_text(snapshot: dict[str, Any], now: float | None = None) -> str:
     down = broker_note(snapshot)
     if down:
         out.append(f"*** {down} ***")
+    if snapshot.get("notice"):
+        out += textwrap.wrap(f"*** {printable(snapshot['notice'], 400)} ***", WIDTH)
     out.append(f"{'table':6} {'game':12} {'deal':>4} {'trick':>5}  {'players and totals':27} state")
     for view in snapshot["tables"]:
         game = view["game"]
@@ -301,7 +357,7 @@ def games_csv(board: Board) -> str:
         elif tracked.name_flag:
             problem = f"{tracked.name_flag}: not scored"
         rows.append([
-            table, tracked.id, game.game_id, " / ".join(game.setup.players),
+            table, tracked.id, game.game_id, " / ".join(shown_name(name) for name in game.setup.players),
             " / ".join(map(str, game.totals())),
             "yes" if over else "no",
             " / ".join(game.setup.players[s] for s in game.winners()) if over else "",

@@ -8,23 +8,22 @@ changed through the server: it answers GET and HEAD only, and it has no login: s
 
 The server is :mod:`companion.httpserve`'s, shared with the device's table page: every answer
 carries a Content-Security-Policy that allows only the page's own inline script and style (by hash)
-and connections back to this server, and ``X-Content-Type-Options: nosniff``; a connection that
-sends nothing for ``IDLE_TIMEOUT`` seconds is closed, and at most ``MAX_CONNECTIONS`` are served at
-once (one thread each); more are closed at once.
+and connections back to this server, and ``X-Content-Type-Options: nosniff``. Slow or unread
+clients cannot keep others out (:mod:`companion.httpguard`): a deadline per request, write
+timeouts, a cap per client address, and the oldest idle stream closed first to make room.
 """
 
 from __future__ import annotations
 
 import json
 from http import HTTPStatus
+from typing import Any
 
 from companion.event.board import Board
 from companion.event.scoreboard import games_csv, standings_csv
-from companion.httpserve import IDLE_TIMEOUT, KEEPALIVE, MIN_INTERVAL, PageHandler, PageServer, security_headers
+from companion.httpserve import KEEPALIVE, MIN_INTERVAL, PageHandler, PageServer, security_headers
 
-__all__ = ["IDLE_TIMEOUT", "KEEPALIVE", "MAX_CONNECTIONS", "MIN_INTERVAL", "SECURITY_HEADERS", "ScoreboardServer"]
-
-MAX_CONNECTIONS = 64  # served at once, each on its own thread: plenty of projectors and downloads
+__all__ = ["KEEPALIVE", "MIN_INTERVAL", "SECURITY_HEADERS", "ScoreboardServer"]
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Scoreboard</title>
@@ -40,6 +39,7 @@ th { color: #aaa; font-weight: normal; } td.n { text-align: right; font-variant-
 </style></head>
 <body>
 <h1>Scoreboard <span id="state">connecting...</span></h1>
+<p id="notice" class="bad"></p>
 <h2>Tables</h2>
 <table id="tables"><thead><tr><th>table</th><th>game</th><th>deal</th><th>trick</th>
 <th>players and totals</th><th>state</th></tr></thead><tbody></tbody></table>
@@ -100,6 +100,7 @@ const events = new EventSource("events");
 events.onerror = () => { document.getElementById("state").textContent = "reconnecting..."; };
 events.onmessage = (e) => {
   const board = JSON.parse(e.data); draw(board); document.getElementById("state").textContent = live(board);
+  document.getElementById("notice").textContent = board.notice || "";
 };
 </script>
 </body></html>
@@ -128,11 +129,11 @@ SECURITY_HEADERS = security_headers(PAGE)
 
 
 class ScoreboardServer(PageServer):
-    """Serves one :class:`Board`; :meth:`serve_in_thread`, then :meth:`stop`."""
+    """Serves one :class:`Board`; :meth:`serve_in_thread`, then :meth:`stop`. ``guard`` options go
+    to :class:`~companion.httpguard.GuardedHTTPServer` (its caps and timeouts)."""
 
-    def __init__(self, address: tuple[str, int], board: Board) -> None:
-        super().__init__(address, _Handler, PAGE, on_stop=board.close, max_connections=MAX_CONNECTIONS,
-                         name="scoreboard-web")
+    def __init__(self, address: tuple[str, int], board: Board, **guard: Any) -> None:
+        super().__init__(address, _Handler, PAGE, on_stop=board.close, name="scoreboard-web", **guard)
         self.board = board
 
 

@@ -30,8 +30,8 @@ from PIL import Image
 from companion.engine.base import Game, Setup
 from companion.errors import CompanionError, ConfigError, IllegalAction
 from companion.keys import JOYSTICK_KEYS, Key, KeyEvent
+from companion.names import name_key
 from companion.registry import game_class, game_ids, game_title, plugin
-from companion.roster import name_key
 from companion.session import Session
 from companion.settings import CONTRAST_RANGE, Settings
 from companion.text import Catalog, load_seat_names
@@ -246,9 +246,12 @@ class App:
 
     def seat_names(self) -> list[str]:
         """The names the setup form offers: the event's seated names, the roster's, then the built-in
-        ones (a seat, not a person), each once as :func:`~companion.roster.name_key` compares them."""
+        ones (a seat, not a person), each once as :func:`~companion.names.name_key` compares them."""
+        extra = [*self._seated, *self._player_names()]
+        if not extra:  # the built-in names alone: nothing to compare (the comparison's table loads on first use)
+            return list(self._seat_names[self.lang])
         offered: dict[str, str] = {}
-        for name in [*self._seated, *self._player_names(), *self._seat_names[self.lang]]:
+        for name in [*extra, *self._seat_names[self.lang]]:
             offered.setdefault(name_key(name), name)
         return list(offered.values())
 

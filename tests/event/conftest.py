@@ -83,8 +83,10 @@ class MockTable:
     (``Device.link_changed``), which draws it when the test lets the loop run.
     """
 
-    def __init__(self, root: Path, table: str, broker_url: str, *, seed: int = 0, **account: str) -> None:
+    def __init__(self, root: Path, table: str, broker_url: str, *, seed: int = 0,
+                 publisher_options: dict[str, Any] | None = None, **account: str) -> None:
         self.table = table
+        self.publisher_options = publisher_options or {}
         self.state = root / f"table-{table}"
         self.config = EventConfig(parse_broker(broker_url, **account), EVENT, table)
         self.device = VirtualDevice(self.state, seed=seed)
@@ -96,7 +98,7 @@ class MockTable:
     def connect(self) -> None:
         self.publisher = Publisher(self.config, self.state, client_id=f"table-{self.table}",
                                    on_status=self.device.device.link_changed,
-                                   on_seating=self.device.device.seating_changed).start()
+                                   on_seating=self.device.device.seating_changed, **self.publisher_options).start()
         self.device.device.store.on_journalled.append(self.publisher.wake)
 
     def disconnect(self) -> None:

@@ -236,7 +236,7 @@ def test_lines_heard_while_catching_up_prove_nothing_and_the_times_heard_survive
     assert [g.name_flag for _, g in restored.games()] == [g.name_flag for _, g in board.games()]
     (tmp_path / "2" / "heard.json").write_text('{"b": "not times"')  # damaged: skipped, the game stays
     again = Board()
-    assert BoardState(tmp_path).load(again) == 2 and again.tables["2"].games["b"].heard is None
+    assert BoardState(tmp_path).load(again).games == 2 and again.tables["2"].games["b"].heard is None
 
 
 def test_flags_are_bounded_like_every_problem() -> None:

@@ -20,7 +20,7 @@ from companion.event.board import Board
 from companion.event.config import Topics, parse_broker
 from companion.event.mosquitto import Mosquitto, free_port
 from companion.event.scoreboard import Scoreboard, render_text
-from companion.event.state import BoardState
+from companion.event.state import MAX_GAME_LINES, BoardState
 from companion.event.text import columns
 from tests.event.conftest import EVENT, SETTLE, MockTable, assert_board_equals_replays, has_every_line, settle
 
@@ -115,6 +115,66 @@ def test_export_http_and_state_are_checked_before_anything_starts(tmp_path):
             status, err = run_scoreboard(*options)
             assert status == 2, what
             assert said in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err, (what, err)
+
+
+EXAMPLE = ROOT / "docs" / "examples" / "tezuma.jsonl"  # a finished game's record
+
+
+def test_a_large_state_folder_is_read_within_bounds_and_what_is_set_aside_is_named(tmp_path):
+    state = tmp_path / "state"
+    (state / "7").mkdir(parents=True)
+    (state / "7" / "7-huge.jsonl").write_bytes(b"{}\n" * (16_000_000 // 3))  # 16 MB of tiny lines
+    (state / "7" / "7-many.jsonl").write_bytes(b"{}\n" * (MAX_GAME_LINES + 1))  # small, but too many lines
+    (state / "7" / "7-good.jsonl").write_bytes(EXAMPLE.read_bytes())
+    board = Board()
+    loaded = BoardState(state).load(board)
+    assert loaded.games == 1 and list(board.tables["7"].games) == ["7-good"]
+    assert board.tables["7"].games["7-good"].stream.game.is_over()
+    assert sorted(loaded.set_aside) == ["7/7-huge.jsonl: 16.0 MB, over 2 MiB",
+                                        f"7/7-many.jsonl: more than {MAX_GAME_LINES} lines"]
+    assert sorted(p.name for p in (state / "7").iterdir()) == [
+        "7-good.jsonl", "7-huge.jsonl.set-aside", "7-many.jsonl.set-aside"]  # not read again at the next start
+    assert "2 files set aside" in loaded.summary()
+    assert BoardState(state).load(Board()).set_aside == []
+
+
+def test_a_stop_while_the_state_folder_is_read_ends_the_load(tmp_path):
+    """Ctrl-C at start: the command's stop flag ends the load between two files."""
+    state = tmp_path / "state"
+    for table in range(1, 6):
+        (state / str(table)).mkdir(parents=True)
+        (state / str(table) / f"{table}-a.jsonl").write_bytes(EXAMPLE.read_bytes())
+    stop = threading.Event()
+
+    class StoppedBoard(Board):
+        def restore(self, *args, **kwargs) -> None:
+            super().restore(*args, **kwargs)
+            stop.set()  # as the signal handler does, while the first game is read
+
+    loaded = BoardState(state).load(StoppedBoard(), stop)
+    assert loaded.stopped and loaded.games == 1
+    assert "1 games resumed before the stop" in loaded.summary()
+
+
+def test_a_command_line_mistake_names_the_option_given(tmp_path):
+    """Not worded as a config-file error: the organiser typed an option, not an ``[event]`` key."""
+    pw = tmp_path / "pw"
+    pw.write_text("secret\n")
+    cases = {
+        "--broker must be mqtt://HOST[:PORT]": ["--broker", "localhost"],
+        "--broker has a bad port": ["--broker", "mqtt://127.0.0.1:99999"],
+        "--event must be 1-64 letters": ["--event", "autumn/cup"],
+        "--prefix must be 1-64 letters": ["--prefix", "a+b"],
+        "--ca-file is only used with an mqtts:// broker": ["--ca-file", str(pw)],
+        "--password-file needs a username (--username)": ["--password-file", str(pw)],
+        "--username must be a non-empty string": ["--username", ""],
+        f"--ca-file {tmp_path / 'none.pem'}: no such file": ["--broker", "mqtts://127.0.0.1", "--ca-file",
+                                                               str(tmp_path / "none.pem")],
+    }
+    for said, options in cases.items():
+        status, err = run_scoreboard("--state", str(tmp_path / "state"), *options)
+        assert status == 2 and said in err and "[event]" not in err, (options, err)
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
 
 
 @pytest.mark.parametrize("when", ["as it starts", "while it cannot reach the broker", "twice, then during the export"])

@@ -233,11 +233,12 @@ class TableView:
 
 
 class TablePageServer(PageServer):
-    """The table page of one :class:`TableView`; :meth:`serve_in_thread`, then :meth:`stop`."""
+    """The table page of one :class:`TableView`; :meth:`serve_in_thread`, then :meth:`stop`. ``guard``
+    options go to :class:`~companion.httpguard.GuardedHTTPServer` (a phone's caps by default)."""
 
-    def __init__(self, address: tuple[str, int], view: TableView) -> None:
-        super().__init__(address, _Handler, PAGE, on_stop=view.close, max_connections=MAX_CONNECTIONS,
-                         max_per_client=MAX_PER_PHONE, name="table-page-web")
+    def __init__(self, address: tuple[str, int], view: TableView, **guard: Any) -> None:
+        guard = {"max_connections": MAX_CONNECTIONS, "max_per_client": MAX_PER_PHONE, **guard}
+        super().__init__(address, _Handler, PAGE, on_stop=view.close, name="table-page-web", **guard)
         self.view = view
         self.phone_url = phone_url(self.server_address)
 

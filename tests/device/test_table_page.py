@@ -250,3 +250,32 @@ def test_abilities_are_named_as_the_reasons_name_them(lang):
     reasons = " ".join(t["reason"] for deal in data["summary"]["deals"] for t in deal["tricks"])
     assert data["abilities"] and all(name != ident for ident, name in data["abilities"].items())
     assert any(name in reasons for name in data["abilities"].values())
+
+
+def test_unread_streams_and_trickling_requests_do_not_keep_a_phone_out(tmp_path):
+    now = [0.0]
+    view = TableView(tmp_path).start()
+    server = TablePageServer(("127.0.0.1", 0), view, clock=lambda: now[0]).serve_in_thread()
+    host, port = server.server_address[:2]
+    held = []
+    try:
+        for _ in range(page.MAX_CONNECTIONS + 4):  # streams that are never read, then requests that never end
+            stream = socket.create_connection((host, port))
+            stream.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            held.append(stream)
+        for _ in range(page.MAX_CONNECTIONS):
+            trickle = socket.create_connection((host, port))
+            trickle.sendall(b"GET / HT")
+            held.append(trickle)
+        deadline = time.monotonic() + SETTLE  # every connection admitted, evicting or refused, by now
+        while server.connections() + server.evicted + server.refused < len(held):
+            assert time.monotonic() < deadline, "the server never took the connections in"
+            time.sleep(0.01)
+        now[0] += 2.0  # the server's clock: the trickling requests are slow now (counted, not waited for)
+        status, _, body = fetch(server.url)
+        assert status == 200 and b"<svg id=\"chart\"" in body
+        assert server.evicted >= page.MAX_CONNECTIONS  # the unread streams and a slow request made room
+    finally:
+        for conn in held:
+            conn.close()
+        server.stop()

@@ -87,7 +87,8 @@ class TimedDevice(VirtualDevice):
 
             view = TableView(state).start()
             self.device.store.on_journalled.append(view.wake)
-            self.page = TablePageServer(("127.0.0.1", 0), view).serve_in_thread()
+            # every phone here comes from 127.0.0.1; in a room each has its own address
+            self.page = TablePageServer(("127.0.0.1", 0), view, max_per_client=phones).serve_in_thread()
             self.phones = Phones(self.page.url, phones)
         self.latencies: list[float] = []
         self.journalled: list[bool] = []  # whether that press appended (and fsynced) an action

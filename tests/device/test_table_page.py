@@ -48,6 +48,16 @@ def start(device: VirtualDevice, game_id: str) -> None:
     device.press(KeyEvent(Key.OK))
 
 
+def enter_actions(device: VirtualDevice, count: int, *, seed: int) -> None:
+    """``count`` actions of a simulated table, entered by the keys a person would press."""
+    game, rng = device.game, random.Random(seed)
+    model = table_model(game, rng, 0.4)
+    for _ in range(count):
+        action = model.choose(game, rng)
+        device.enter(action)
+        model.after(game, action)
+
+
 def shown(view: TableView) -> dict[str, Any]:
     return json.loads(view.event_data()[1])
 
@@ -157,12 +167,7 @@ def test_the_record_downloads_as_export_writes_it_and_the_stream_follows_the_jou
     device, server = served
     assert fetch(server.url + "record.jsonl")[0] == 404  # no game yet
     start(device, "tezuma")
-    game, rng = device.game, random.Random(2)
-    model = table_model(game, rng, 0.4)
-    for _ in range(12):
-        action = model.choose(game, rng)
-        device.enter(action)
-        model.after(game, action)
+    enter_actions(device, 12, seed=2)
     replay = replay_json(tmp_path / "current.jsonl")
     stream = urllib.request.urlopen(server.url + "events", timeout=SETTLE)
     deadline = time.monotonic() + SETTLE
@@ -220,12 +225,7 @@ def test_a_journal_longer_than_one_read_is_followed_to_its_end(tmp_path, monkeyp
     device = VirtualDevice(tmp_path, seed=6)
     try:
         start(device, "tezuma")
-        game, rng = device.game, random.Random(6)
-        model = table_model(game, rng, 0.4)
-        for _ in range(80):
-            action = model.choose(game, rng)
-            device.enter(action)
-            model.after(game, action)
+        enter_actions(device, 80, seed=6)
         replay = replay_json(tmp_path / "current.jsonl")
         view = TableView(tmp_path).start()  # woken once, at its start
         try:

@@ -71,7 +71,7 @@ COMPANION = Path(__file__).resolve().parents[1] / "companion"
 # below; "pkg.*" is every module under pkg, "pkg" the package's own __init__.
 LAYERS: list[tuple[str, ...]] = [
     ("companion", "companion.errors", "companion.paths", "companion.storage", "companion.keys", "companion.codec",
-     "companion.inputs"),
+     "companion.inputs", "companion.textrows"),
     ("companion.hw", "companion.hw.*"),
     ("companion.engine", "companion.engine.base", "companion.engine.actions", "companion.engine.tricks"),
     ("companion.text", "companion.names", "companion.settings", "companion.session", "companion.report",

@@ -1,4 +1,4 @@
-"""README.md stays true: its key table is what mock mode's keyboard does."""
+"""README.md stays true: its key table is what mock mode's keyboard does, its first-game walk what the device does."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import io
 import re
 from pathlib import Path
 
+from companion.daemon.virtual import VirtualDevice
 from companion.hw.keys import Key, KeyEvent
-from companion.hw.mock import decode_keys
+from companion.hw.mock import decode_keys, parse_script
 from companion.keys import CARD_KEYPAD_ROWS
+from companion.ui.screens import ResumeOffer
 
 README = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
 NAMED = {"arrow keys": [b"\x1b[A", b"\x1b[B", b"\x1b[D", b"\x1b[C"],
@@ -72,6 +74,33 @@ def test_the_card_keypad_table_is_what_the_keyboard_does() -> None:
     assert checked == set(CARD_KEYPAD_ROWS[0] + CARD_KEYPAD_ROWS[1] + CARD_KEYPAD_ROWS[2] + CARD_KEYPAD_ROWS[3])
 
 
+def test_the_first_game_walk_does_what_it_says(tmp_path: Path) -> None:
+    """README's first-game walk, as its key script on a whole virtual device: UP and OK start the
+    game the form opens on (Irohanihohedo, 6 players), one OK per seat enters a trick, held BACK and
+    OK undo the last card; started again, the device offers to resume the game."""
+    walk = README.split("## Your first game in mock mode", 1)[1].split("\n## ", 1)[0]
+    script = re.search(r"--keys (\S+\.keys)", walk)
+    assert script is not None
+    steps = parse_script((Path(__file__).parents[1] / script[1]).read_text(encoding="utf-8"), script[1])
+    device = VirtualDevice(tmp_path)
+    try:
+        for step in steps:
+            assert isinstance(step, KeyEvent)
+            device.press(step)
+            if len(device.pressed) == 2:  # UP, OK: the game started
+                assert device.game.game_id == "irohanihohedo" and len(device.game.setup.players) == 6
+            if len(device.pressed) == 8:  # an OK per seat: the first trick is whole
+                assert device.game.state.deal.tricks[0].result is not None
+        assert len(device.game.actions) == 5 and device.game.state.deal.tricks[0].result is None  # last card undone
+    finally:
+        device.close()
+    again = VirtualDevice(tmp_path)
+    try:
+        assert isinstance(again.app.top, ResumeOffer)
+    finally:
+        again.close()
+
+
 def test_the_bench_commands_run_as_printed() -> None:
     """Each names the virtualenv's python (a bare `python` failed unless the venv was activated)
     and a script of bench/ that starts: its --help exits 0 from the checkout."""
@@ -99,7 +128,7 @@ def test_every_doc_says_what_the_code_does_of_press_release_and_row_height() -> 
     root = Path(__file__).parents[1]
     device_keys = [Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT, Key.OK, Key.BACK, Key.AUX]
     on_release = [key.name for key in device_keys if key not in ARROWS]
-    assert on_release == ["OK", "BACK", "AUX"] and ROW == 8
+    assert on_release == ["OK", "BACK", "AUX"] and ROW == 9
     for name in ("README.md", "docs/screens.md", "hardware/README.md"):
         text = " ".join((root / name).read_text(encoding="utf-8").split())
         assert "OK, BACK and AUX" in text and re.search(r"arrows? acts? as soon as", text), name

@@ -25,6 +25,7 @@ from PIL import Image
 
 from companion.hw.panel import PanelModel
 from companion.keys import KeyEvent
+from companion.textrows import bands
 
 BRAILLE_BLANK = 0x2800
 # Unicode braille dot bits by (x, y) inside a 2x4 cell: dots 1-3 and 7 on the left, 4-6 and 8 right.
@@ -72,34 +73,38 @@ def braille_lines(image: Image.Image) -> list[str]:
     return lines
 
 
-BAND = 8
-"""Height in pixels of the bands inverted regions are found in: the screens' text rows (8 px font)."""
 _REVERSE, _UNREVERSE = "\x1b[7m", "\x1b[27m"
 
 
 def inverted_cells(image: Image.Image) -> list[list[bool]]:
     """Which braille cells of ``image`` lie in an inverted region: lit background, dark text (a
-    title bar, the chosen row, a flashing message). A cell is inverted when more than half the
-    pixels of its 8-pixel text band, in a window 8 pixels wide around it, are lit; plain text lights
-    far fewer. Drawn as lit dots, such a region is a solid block of dots with the text a faint gap.
+    title bar, the chosen row, a flashing message). Each of the screens' text rows
+    (:func:`companion.textrows.bands`: 9 pixels, lit over all 9 when inverted) is inverted where
+    more than half its pixels, in a window 8 pixels wide around the cell, are lit; plain text lights
+    far fewer. A braille cell (4 pixel lines, which the 9-pixel rows do not align with) is inverted
+    when at least two of its lines lie in inverted rows. Drawn as lit dots, such a region is a solid
+    block of dots with the text a faint gap.
 
-    >>> bar = Image.new("1", (16, 8), 1); bar.putpixel((5, 3), 0)
+    >>> bar = Image.new("1", (16, 9), 1); bar.putpixel((5, 3), 0)
     >>> [set(row) for row in inverted_cells(bar)]
-    [{True}, {True}]
+    [{True}, {True}, {True}]
     """
     width, height = image.size
     pixels = image.convert("L").tobytes()
-    rows: list[list[bool]] = []
-    for band_top in range(0, height, BAND):
-        band_rows = range(band_top, min(height, band_top + BAND))
-        lit_in_column = [sum(1 for y in band_rows if pixels[y * width + x]) for x in range(width)]
+    by_line: list[list[bool]] = []
+    for band in bands(height):
+        lit_in_column = [sum(1 for y in band if pixels[y * width + x]) for x in range(width)]
         cells = []
         for left in range(0, width, 2):
             window = range(max(0, left - 3), min(width, left + 5))
             lit = sum(lit_in_column[x] for x in window)
-            cells.append(2 * lit > len(window) * len(band_rows))
-        rows += [cells] * -(-len(band_rows) // 4)
-    return rows[: -(-height // 4)]
+            cells.append(2 * lit > len(window) * len(band))
+        by_line += [cells] * len(band)
+    rows = []
+    for top in range(0, height, 4):
+        lines = by_line[top : top + 4]
+        rows.append([2 * sum(line[cell] for line in lines) >= len(lines) for cell in range(len(lines[0]))])
+    return rows
 
 
 def terminal_lines(image: Image.Image) -> list[str]:

@@ -33,7 +33,7 @@ from companion.keys import JOYSTICK_KEYS, Key, KeyEvent
 from companion.names import name_key
 from companion.registry import game_class, game_ids, game_title, plugin
 from companion.session import Session
-from companion.settings import CONTRAST_RANGE, Settings
+from companion.settings import CONTRAST_RANGE, LastSetup, Settings
 from companion.text import Catalog, load_seat_names
 from companion.ui.canvas import ROWS, WIDTH, Canvas, Typeface
 from companion.ui.screens import (
@@ -115,6 +115,7 @@ class App:
         self._card_keypad = False
         self._status_mark = ""
         self._image: Image.Image | None = None
+        self._canvas: Canvas | None = None
         if session is not None:
             self._attach(session)
         elif resume_offer is not None:
@@ -217,6 +218,13 @@ class App:
         """The current picture, mode "1", 128x64."""
         assert self._image is not None  # drawn in __init__ and after every change
         return self._image.copy()
+
+    @property
+    def canvas(self) -> Canvas:
+        """The current picture's canvas: its text model says what is on the glass, and where
+        (``Canvas.drawn``, ``Canvas.bands``)."""
+        assert self._canvas is not None  # drawn in __init__ and after every change
+        return self._canvas
 
     # --- what screens use ----------------------------------------------------------------
 
@@ -325,12 +333,14 @@ class App:
 
     def new_game_form(self) -> None:
         ids = [game_id for game_id in game_ids() if plugin(game_id).screens is not None]
-        form = SetupForm(self, ids)
+        form = SetupForm(self, ids, self.settings.last_setup)
         self._stack = [*self._stack[:1], form] if self.session is not None else [form]
 
     def start_game(self, setup: Setup) -> None:
-        """Hand a new game's setup to the daemon, which journals it and returns the session."""
+        """Hand a new game's setup to the daemon, which journals it and returns the session; the
+        settings remember the game, its player count and names for the next setup form."""
         self._attach(self._on_new_game(setup))
+        self.change_settings(last_setup=LastSetup(setup.game, len(setup.players), tuple(setup.players)))
 
     def change_settings(self, **changes: Any) -> None:
         low, high = CONTRAST_RANGE
@@ -339,6 +349,7 @@ class App:
         if settings != self.settings:
             self.settings = settings
             self._on_settings(settings)
+            self._refresh()
 
     # --- inside ----------------------------------------------------------------------------
 
@@ -395,6 +406,7 @@ class App:
             self._draw_message(canvas, self._message, flashing=self._flashing_until is not None)
         if self._status_mark:
             self._draw_status_mark(canvas, self._status_mark)
+        self._canvas = canvas
         image = canvas.image
         if self._image is None or image.tobytes() != self._image.tobytes():
             self._image = image

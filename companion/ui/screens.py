@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from companion.engine.base import Game, Setup
     from companion.hw.buzzers import BuzzerArbiter
     from companion.session import Session
-    from companion.settings import Settings
+    from companion.settings import LastSetup, Settings
     from companion.text import Catalog
     from companion.ui.canvas import Typeface
 
@@ -253,6 +253,55 @@ class GameUI(ABC):
         """Make the setup from the form (perhaps after more screens) and hand it to :meth:`App.start_game`."""
 
 
+@dataclass
+class Scroll:
+    """Which entries of a list longer than its rows are on the glass. Every screen that lists seats
+    shows them through one, the same way in every game: UP/DOWN bring the others into view, at
+    every player count, and ``↑`` ``↓`` at the end of the hint row say more lies above or below.
+
+    >>> scroll = Scroll()
+    >>> list(scroll.window(6, 4)), scroll.more()
+    ([0, 1, 2, 3], '↓')
+    >>> scroll.on_key(Key.DOWN), list(scroll.window(6, 4)), scroll.more()
+    (True, [1, 2, 3, 4], '↑↓')
+    """
+
+    first: int = 0
+    count: int = 0
+    room: int = 0
+
+    def window(self, count: int, room: int, keep: int | None = None) -> range:
+        """The entries shown in ``room`` rows of ``count``; ``keep`` (a cursor) is always among them."""
+        self.count, self.room = count, max(1, room)
+        if keep is not None:
+            self.first = min(max(self.first, keep - self.room + 1), keep)
+        self.first = max(0, min(self.first, count - self.room))
+        return range(self.first, min(count, self.first + self.room))
+
+    def on_key(self, key: Key) -> bool:
+        """UP/DOWN move the window a row when the list is longer than its rows; whether it moved."""
+        if key not in (Key.UP, Key.DOWN) or self.count <= self.room:
+            return False
+        step = 1 if key is Key.DOWN else -1
+        first = max(0, min(self.first + step, self.count - self.room))
+        moved, self.first = first != self.first, first
+        return moved
+
+    def more(self) -> str:
+        """``↑`` when entries lie above the window, ``↓`` when some lie below: drawn on the hint row."""
+        return ("↑" if self.first > 0 else "") + ("↓" if self.first + self.room < self.count else "")
+
+    def hint(self, canvas: Canvas, row: int, text: str) -> None:
+        """``text`` on ``row`` with :meth:`more`'s arrows at its right end."""
+        marks = self.more()
+        if not marks:
+            canvas.text(row, text)
+            return
+        room = WIDTH - canvas.face.width(marks) - 2
+        canvas.text(row, text, width=room)
+        canvas.text(row, marks, x=room + 2)
+
+
 class ListScreen(Screen):
     """A title and a scrolling list; UP/DOWN move (wrapping), OK picks."""
 
@@ -453,9 +502,14 @@ class Choice:
 
 
 class SetupForm(Screen):
-    """A new game: which game, how many players, their names, then the game's own options; Start."""
+    """A new game: which game, how many players, their names, then the game's own options; Start.
 
-    def __init__(self, app: Host, game_ids: Sequence[str]) -> None:
+    It opens on the game last started (``last``: its game, player count and names, as the settings
+    remember them), else on the first game at its largest count. The Start row stays on the glass
+    at the bottom while the rows above it scroll, and UP from the first row reaches it: one press.
+    """
+
+    def __init__(self, app: Host, game_ids: Sequence[str], last: LastSetup | None = None) -> None:
         super().__init__(app)
         self.game_ids = list(game_ids)
         self.game = Choice("game", self.t("setup.game"), self.game_ids, [app.game_title(g) for g in self.game_ids])
@@ -464,6 +518,13 @@ class SetupForm(Screen):
         self.extra: list[Choice] = []
         self.row = 0
         self.named = False  # whether a seat's name was chosen here (then new names on offer keep it)
+        self.scroll = Scroll()
+        if last is not None and last.game in self.game_ids:
+            self.game.index = self.game_ids.index(last.game)
+            self.players.options = self.players.labels = [str(last.players)]
+            pool = app.seat_names()
+            known = list(dict.fromkeys(name for name in last.names if name in pool))
+            self.names = [Choice(f"seat{seat}", "", pool, pool, pool.index(name)) for seat, name in enumerate(known)]
         self._rebuild()
 
     def offer_names(self) -> None:
@@ -504,15 +565,17 @@ class SetupForm(Screen):
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.t("setup.title"))
         rows = self.rows
-        room = ROWS - 1
-        top = min(max(0, self.row - room + 1), len(rows) - room) if len(rows) > room else 0
-        for offset, choice in enumerate(rows[top : top + room]):
-            chosen = top + offset == self.row
+        start = len(rows) - 1
+        above = self.scroll.window(start, canvas.rows - 2, keep=min(self.row, start - 1))
+        for screen_row, index in enumerate([*above, start], start=1):
+            choice, chosen = rows[index], index == self.row
             label = self.t("setup.start") if choice is None else choice.label
-            canvas.text(1 + offset, ("> " if chosen else "  ") + label, width=56, invert=chosen)
+            canvas.text(screen_row, ("> " if chosen else "  ") + label, width=56, invert=chosen)
             if choice is not None:
                 value = choice.labels[choice.index]
-                canvas.text(1 + offset, f"< {value} >" if chosen else f"  {value}", x=56)
+                canvas.text(screen_row, f"< {value} >" if chosen else f"  {value}", x=56)
+            elif self.scroll.more():
+                canvas.text(screen_row, self.scroll.more(), x=56)
 
     def on_key(self, event: KeyEvent) -> None:
         rows = self.rows

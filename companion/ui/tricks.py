@@ -22,9 +22,9 @@ from companion.text import Formatter
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, letters_to
 from companion.ui.picker import ARROWS, Grid
-from companion.ui.screens import Choice, GameUI, Host, Notice, Screen
+from companion.ui.screens import Choice, GameUI, Host, Notice, Screen, Scroll
 
-PANEL_ROWS = 3  # rows the trick screen keeps for the last trick's reason
+PANEL_ROWS = 2  # rows the trick screen keeps for the last trick's reason
 NAME_X, CARD_X = 16, 36  # a seat row: marker and label, then the name, then the seat's cards
 OK = KeyEvent(Key.OK)
 
@@ -163,7 +163,11 @@ class TrickUI(GameUI, Generic[GameT]):
             return False
         last = index == self.game.tricks_in_deal(deal) - 1
         panel = self.app.t("trick.last", trick=index + 1, reason=self.reason(trick.result))
-        return bool(trick.result.house) or last or len(self.app.face.wrap(panel, WIDTH)) > PANEL_ROWS
+        return bool(trick.result.house) or last or len(self.app.face.wrap(panel, WIDTH)) > self.panel_rows()
+
+    def panel_rows(self) -> int:
+        """Rows the trick screen keeps under its seats for the last trick's reason."""
+        return PANEL_ROWS
 
     def history(self) -> list[tuple[str, Callable[[], Screen]]]:
         entries: list[tuple[str, Callable[[], Screen]]] = []
@@ -384,11 +388,11 @@ class ResultScreen(Notice):
         self.details(canvas, result)
 
     def details(self, canvas: Canvas, result: TrickResult) -> None:
-        """The reason under the cards; a house ruling gets its own inverted heading."""
+        """The reason under the cards; a house ruling (its words begin by naming it one) lit as an
+        inverted block of its own under the reason, so both fit whole in Japanese too."""
         if result.house:
-            canvas.lines(2, 3, self.ui.reason(result, house=False))
-            canvas.text(5, self.t("result.house"), invert=True)
-            canvas.lines(6, 2, self.ui.house_ruling(result))
+            canvas.lines(2, ROWS - 4, self.ui.reason(result, house=False))
+            canvas.lines(ROWS - 2, 2, self.ui.house_ruling(result), invert=True)
         else:
             canvas.lines(2, ROWS - 2, self.ui.reason(result))
 
@@ -408,17 +412,18 @@ class RevokeScreen(Notice):
 
 class DealScreen(Notice):
     """A deal's scores as a table (the game's columns, then the total), or LEFT/RIGHT for a bar
-    chart of the totals."""
+    chart of the totals; UP/DOWN scroll the seats when they outnumber the rows."""
 
     def __init__(self, app: Host, ui: TrickUI[Any], deal: int) -> None:
         super().__init__(app)
         self.ui, self.index = ui, deal
         self.chart = False
+        self.scroll = Scroll()
 
     def on_key(self, event: KeyEvent) -> None:
         if event.key in (Key.LEFT, Key.RIGHT):
             self.chart = not self.chart
-        else:
+        elif not self.scroll.on_key(event.key):
             super().on_key(event)
 
     def totals(self) -> list[int]:
@@ -428,7 +433,7 @@ class DealScreen(Notice):
 
     def draw(self, canvas: Canvas) -> None:
         (self._chart if self.chart else self._table)(canvas)
-        canvas.text(ROWS - 1, self.t("hint.deal"))
+        self.scroll.hint(canvas, canvas.rows - 1, self.t("hint.deal"))
 
     def _table(self, canvas: Canvas) -> None:
         game = self.ui.game
@@ -438,27 +443,34 @@ class DealScreen(Notice):
         edges = self.ui.deal_column_edges(len(columns))
         canvas.title(self.ui.t("deal.title", deal=self.index + 1))
         canvas.columns(1, [(x, self.ui.t(head)) for x, (head, _) in zip(edges, columns, strict=True)])
-        rows = ROWS - 3
-        for seat in range(min(len(totals), rows)):
-            canvas.text(2 + seat, self.ui.seat_name(seat), width=edges[0] - self.ui.deal_name_margin)
-            canvas.columns(2 + seat, [(x, str(values[seat])) for x, (_, values) in zip(edges, columns, strict=True)])
+        for row, seat in enumerate(self.scroll.window(len(totals), canvas.rows - 3), start=2):
+            canvas.text(row, self.ui.seat_name(seat), width=edges[0] - self.ui.deal_name_margin)
+            canvas.columns(row, [(x, str(values[seat])) for x, (_, values) in zip(edges, columns, strict=True)])
 
     def _chart(self, canvas: Canvas) -> None:
         canvas.title(self.ui.t("chart.title", deal=self.index + 1))
         totals = self.totals()
         longest = WIDTH - 40 - 16
         top = max(max(totals), 1)
-        first = 1 if len(totals) > ROWS - 3 else 2
-        for seat, total in enumerate(totals):
-            canvas.text(first + seat, self.ui.short_name(seat), width=36)
-            canvas.bar(38, first + seat, longest * max(total, 0) // top)
-            canvas.text(first + seat, str(total), x=WIDTH - 14, width=14, right=True)
+        for row, seat in enumerate(self.scroll.window(len(totals), canvas.rows - 2), start=1):
+            canvas.text(row, self.ui.short_name(seat), width=36)
+            canvas.bar(38, row, longest * max(totals[seat], 0) // top)
+            canvas.text(row, str(totals[seat]), x=WIDTH - 14, width=14, right=True)
 
 
 class FinalScreen(TrickScreenBase):
-    """The game is over: ranking by total, ties sharing a place; OK starts a new game."""
+    """The game is over: ranking by total, ties sharing a place (UP/DOWN scroll it when the seats
+    outnumber the rows); the winners' line wraps; OK starts a new game."""
+
+    def __init__(self, app: Host, ui: TrickUI[Any]) -> None:
+        super().__init__(app, ui)
+        self.scroll = Scroll()
+
+    WINNER_ROWS: ClassVar[int] = 2  # the most rows the winners' line may take
 
     def on_key(self, event: KeyEvent) -> None:
+        if self.scroll.on_key(event.key):
+            return
         if event.key is Key.OK:
             self.app.new_game_form()
         elif event.key is Key.BACK:
@@ -468,16 +480,18 @@ class FinalScreen(TrickScreenBase):
         totals = self.game.totals()
         winners = self.game.winners()
         canvas.title(self.t("final.title"))
+        who = ", ".join(self.game.setup.players[seat] for seat in winners)
+        line = self.tie_line(who) if len(winners) > 1 else self.t("final.winner", names=who)
+        line_rows = min(self.WINNER_ROWS, len(canvas.face.wrap(line, WIDTH)))
         places = ranking(totals)
-        room = ROWS - 3 if len(places) > ROWS - 3 else 5
-        for row, (place, seat) in enumerate(places[:room], start=1):
+        for row, index in enumerate(self.scroll.window(len(places), canvas.rows - 2 - line_rows), start=1):
+            place, seat = places[index]
             canvas.text(row, f"{place}. {self.ui.seat_name(seat)}", width=80)
             canvas.text(row, str(totals[seat]), x=80, width=20, right=True)
             if seat in winners:
                 canvas.text(row, self.t("final.win"), x=104)
-        who = ", ".join(self.game.setup.players[seat] for seat in winners)
-        canvas.text(ROWS - 2, self.tie_line(who) if len(winners) > 1 else self.t("final.winner", names=who))
-        canvas.text(ROWS - 1, self.t("hint.final"))
+        canvas.lines(canvas.rows - 1 - line_rows, line_rows, line)
+        self.scroll.hint(canvas, canvas.rows - 1, self.t("hint.final"))
 
     def tie_line(self, names: str) -> str:
         """What the screen says when the top total is shared; a game's book may add its own line."""

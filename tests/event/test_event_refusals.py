@@ -46,7 +46,8 @@ def test_an_acl_that_does_not_name_the_event_is_said_by_the_device_and_the_score
         table.device.device.loop.run_until_idle()
         assert table.device.app.status_mark == "x"
         lines = journal_lines(table.journals()[-1])
-        assert publisher.outbox.current.acked == 0 and publisher.status.backlog == lines  # every line kept
+        wait_for(lambda: publisher.status.backlog == lines, "every line read from the journal")  # and kept:
+        assert publisher.outbox.current.acked == 0 and publisher.status.state == "denied"  # none acknowledged
         refused = [r.getMessage() for r in caplog.records if "Not authorized" in r.getMessage()]
         assert refused and f"companion/{EVENT}/tables/7/" in refused[0]  # its status or its journal
         board = scoreboard.board

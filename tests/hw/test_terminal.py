@@ -61,7 +61,7 @@ def test_inverted_text_reads_in_reverse_video_instead_of_solid_blocks() -> None:
     app.handle(KeyEvent(Key.BACK))  # the menu: a title bar and its first row chosen
     picture = app.render()
     lines = terminal_lines(picture)
-    title, chosen, plain = lines[0], lines[2], lines[4]
+    title, chosen, plain = lines[0], lines[2], lines[5]  # 9-pixel rows: the second row from y 19
     assert title.startswith("\x1b[7m") and title.endswith("\x1b[27m")
     assert chosen.startswith("\x1b[7m") and "\x1b[27m" in chosen
     assert "\x1b[7m" not in plain
@@ -144,3 +144,19 @@ def test_the_screen_redraws_on_resize_and_prints_held_logs_after_leaving() -> No
         assert signal.getsignal(signal.SIGWINCH) == before
     finally:
         root.removeHandler(handler)
+
+
+def test_a_japanese_row_under_the_chosen_one_stays_plain() -> None:
+    """Reverse video follows the screens' 9-pixel rows: dense kanji under a highlighted row are not
+    taken into it (8-pixel bands mixed the highlight's lower lines with the row under it)."""
+    import random
+
+    from companion.keys import Key, KeyEvent
+    from companion.settings import Settings
+    from companion.ui.app import App
+
+    app = App(clock=lambda: 0.0, rng=random.Random(1), settings=Settings(language="ja"))
+    app.handle(KeyEvent(Key.BACK))  # メニュー: its first row chosen, 設定 and the rest plain
+    lines = terminal_lines(app.render())
+    assert all(line.startswith("\x1b[7m") for line in lines[:5])  # the title bar, then the chosen row
+    assert not any("\x1b[7m" in line for line in lines[5:])

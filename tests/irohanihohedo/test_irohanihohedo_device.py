@@ -18,13 +18,17 @@ FOUR = [1, 2, 3, 4, 6, 7, 9, 10]
 
 
 def start_four_player_game(dev: VirtualDevice) -> None:
-    """On the new-game form: Irohanihohedo, down to the player count (6), two LEFTs to 4, then Start."""
+    """On the new-game form: Irohanihohedo, down to the player count, LEFT to 4 (the form opens on
+    the last game's count: 6 on a first start, 4 after a 4-player game), then Start."""
     form = dev.app.top
     for _ in range(len(form.game_ids)):
         if form.game.value == "irohanihohedo":
             break
         dev.press(RIGHT)
-    for event in (DOWN, LEFT, LEFT, UP, UP, OK):  # UP from the players row wraps to Start
+    dev.press(DOWN)
+    while form.players.value != "4":
+        dev.press(LEFT)
+    for event in (UP, UP, OK):  # UP from the players row wraps to Start
         dev.press(event)
     assert dev.game is not None and dev.game.game_id == "irohanihohedo" and dev.game.n == 4
 

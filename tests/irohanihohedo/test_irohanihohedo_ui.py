@@ -85,17 +85,18 @@ def test_trick_entry_shows_where_the_marker_lies() -> None:
     app = marker_moved()
     screen = app.top
     assert isinstance(screen, TrickScreen) and screen.grid.value.suit == "O"  # the lead's colour first
-    check_golden(app.render(), "irohanihohedo-trick")
-    check_golden(make_app(app.session.game, language="ja").render(), "irohanihohedo-trick-ja")  # type: ignore[union-attr]
+    check_golden(app, "irohanihohedo-trick")
+    check_golden(make_app(app.session.game, language="ja"), "irohanihohedo-trick-ja")  # type: ignore[union-attr]
 
 
 def test_a_finished_trick_and_its_reason_from_the_history() -> None:
     app = marker_moved()
     enter(app, texts(app.session.game, "O12", "G9"))  # type: ignore[union-attr]
-    for key in ["BACK", "DOWN", "OK", "OK"]:  # menu, history, this trick
+    assert isinstance(app.top, ResultScreen)  # a reason longer than the trick screen's panel
+    for key in ["OK", "BACK", "DOWN", "OK", "OK"]:  # past it, menu, history, this trick
         app.handle(press(Key[key]))
     assert isinstance(app.top, ResultScreen)
-    check_golden(app.render(), "irohanihohedo-result")
+    check_golden(app, "irohanihohedo-result")
 
 
 def test_the_base_game_shows_tricks_won_never_the_won_cards() -> None:
@@ -107,7 +108,7 @@ def test_the_base_game_shows_tricks_won_never_the_won_cards() -> None:
     assert game.state.deal.captured[0]  # P1 won trick 1
     app.handle(press(Key.AUX))
     assert isinstance(app.top, TricksWonScreen) and game.face_up(game.state.deal) is None
-    check_golden(app.render(), "irohanihohedo-won")
+    check_golden(app, "irohanihohedo-won")
     app.handle(press(Key.AUX))
     assert isinstance(app.top, TrickScreen)
 
@@ -119,7 +120,7 @@ def test_the_strategic_variant_shows_the_lowest_cards_per_colour() -> None:
     app.handle(press(Key.AUX))
     assert isinstance(app.top, LowestScreen)
     assert game.face_up(game.state.deal) == [{"G": 3, "O": 7}, {}, {}, {}]  # P1 took O7 G3 O12 G9
-    check_golden(app.render(), "irohanihohedo-lowest")
+    check_golden(app, "irohanihohedo-lowest")
     app.handle(press(Key.AUX))
     assert isinstance(app.top, TrickScreen)
 
@@ -150,9 +151,9 @@ def test_deal_scores_after_the_ninth_trick() -> None:
     assert [type(screen) for screen in app.screens[1:]] == [DealScreen, ResultScreen]
     app.handle(press(Key.OK))  # the last trick's result first
     assert isinstance(app.top, DealScreen)
-    check_golden(app.render(), "irohanihohedo-deal")
+    check_golden(app, "irohanihohedo-deal")
     app.handle(press(Key.RIGHT))
-    check_golden(app.render(), "irohanihohedo-chart")
+    check_golden(app, "irohanihohedo-chart")
 
 
 def test_the_house_ruling_on_the_deck_is_named_until_a_table_tells_the_numbers() -> None:
@@ -182,7 +183,7 @@ def test_the_deck_question_at_four_players_is_answered_on_one_screen_and_remembe
     app, remembered = four_player_deck_question()
     screen = app.top
     assert isinstance(screen, DeckScreen) and screen.question.key == "numbers:4"
-    check_golden(app.render(), "irohanihohedo-deck")
+    check_golden(app, "irohanihohedo-deck")
     for key in ["OK", "RIGHT", "OK", "RIGHT", "OK"]:  # tick 1, 2, 3
         app.handle(press(Key[key]))
     assert screen.ticked == {1, 2, 3}
@@ -204,6 +205,16 @@ def test_the_deck_question_at_four_players_is_answered_on_one_screen_and_remembe
         set_fact(facts, game_id, key, value)
     again, asked = four_player_deck_question(facts_for(facts, "irohanihohedo"))  # the next 4-player game
     assert isinstance(again.top, TrickScreen) and again.session.game.numbers == game.numbers and not asked  # type: ignore[union-attr]
+
+
+def test_done_with_nothing_ticked_is_refused_not_taken_for_skip() -> None:
+    """Only Skip skips: Done with no number ticked is refused with the engine's reason."""
+    app, remembered = four_player_deck_question()
+    screen = app.top
+    for key in ["UP", "OK"]:  # Done (UP wraps to the last row), nothing ticked
+        app.handle(press(Key[key]))
+    assert app.message == "4 players use 8 numbers: tick 8, not 0 (or skip)"
+    assert app.top is screen and not app.session.game.actions and remembered == []  # type: ignore[union-attr]
 
 
 def test_the_deck_question_may_be_skipped_and_then_the_house_ruling_is_named() -> None:
@@ -231,7 +242,7 @@ def test_a_partial_set_told_before_starts_ticked_and_says_how_many_are_missing()
     app, _ = four_player_deck_question({"numbers": {"4": {"1": 1, "2": 1, "3": 1, "5": 1, "8": 1}}})
     screen = app.top
     assert isinstance(screen, DeckScreen) and screen.ticked == {1, 2, 3, 5, 8}
-    check_golden(app.render(), "irohanihohedo-deck-partial")
+    check_golden(app, "irohanihohedo-deck-partial")
     enter(app, texts(app.session.game, "1 2 3 5 8 10 11 12"))  # type: ignore[union-attr]
     assert app.session.game.numbers == [1, 2, 3, 5, 8, 10, 11, 12]  # type: ignore[union-attr]
 

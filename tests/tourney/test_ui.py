@@ -79,7 +79,7 @@ def test_the_setup_form_starts_a_game_with_the_chosen_dealer() -> None:
     game = app.session.game
     assert game.setup.players == ("Aki", "Ben", "Chie") and game.setup.options["dealer"] == 2
     assert isinstance(app.top, NpcSeatNotice)  # the house ruling that seats the NPC, named at set-up
-    check_golden(app.render(), "tourney-npc-seat")
+    check_golden(app, "tourney-npc-seat")
     keys(app, "OK")
     assert isinstance(app.top, NpcRowScreen)
 
@@ -107,7 +107,7 @@ def test_the_npc_row_is_entered_card_by_card_and_back_takes_the_last_one_back() 
         app.handle(event)
     assert screen.chosen == [SuitedCard("W", 3)]
     assert screen.plan(NpcRow((SuitedCard("W", 4), *row.cards[1:]))) is None  # not the row begun
-    check_golden(app.render(), "tourney-npc-row")
+    check_golden(app, "tourney-npc-row")
     app.handle(press(Key.BACK))
     assert screen.chosen == [] and app.top is screen
     enter(app, [row])
@@ -125,7 +125,7 @@ def test_the_npcs_card_is_shown_where_the_next_entry_begins_and_needs_no_press()
     drawn = frame_texts(app)
     assert ("Put down F2 for the NPC", True) in drawn  # highlighted
     assert ("the front card of the lead suit", False) in drawn  # and why
-    check_golden(app.render(), "tourney-npc")
+    check_golden(app, "tourney-npc")
     enter(app, texts(game, "F7"))
     assert not any("for the NPC" in text for text, _ in frame_texts(app))  # the next entry: read
 
@@ -156,12 +156,12 @@ def test_with_p3_leading_the_npc_plays_once_the_predictions_are_down() -> None:
     assert isinstance(app.top, DownScreen) and game.trick.card_of(3) is None
     assert presses_for(app, PredictionsDown()) == [KeyEvent(Key.OK)]
     assert presses_for(app, PredictionsDown(), "keypad") == [KeyEvent(Key.HASH)]
-    check_golden(app.render(), "tourney-down")
+    check_golden(app, "tourney-down")
     keys(app, "OK")
     assert game.actions[-1] == PredictionsDown() and game.trick.card_of(3) == SuitedCard("S", 5)
     assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Play, 0)
     assert ("Put down S5 for the NPC", True) in frame_texts(app)
-    check_golden(app.render(), "tourney-npc-turn")
+    check_golden(app, "tourney-npc-turn")
     enter(app, texts(game, "S10", "S11"))
     assert isinstance(app.top, TrickScreen) and app.top.entry == Entry(Predict, 2)  # the reveal, from the lead
     enter(app, texts(game, "C", "C", "C"))
@@ -180,22 +180,22 @@ def mid_prediction(language: str = "en") -> Any:
 
 
 def test_prediction_entry() -> None:
-    check_golden(mid_prediction().render(), "tourney-predict", docs=True)
-    check_golden(mid_prediction("ja").render(), "tourney-predict-ja")
+    check_golden(mid_prediction(), "tourney-predict", docs=True)
+    check_golden(mid_prediction("ja"), "tourney-predict-ja")
 
 
 def test_places_and_hits_after_the_trick() -> None:
     app = mid_prediction()
     enter(app, texts(app.session.game, "S", "W", "C", "F"))
     assert isinstance(app.top, PlacesScreen)
-    check_golden(app.render(), "tourney-result")
+    check_golden(app, "tourney-result")
 
 
 def test_places_with_the_npc_and_the_reminder() -> None:
     app = three_player_app()
     enter(app, texts(app.session.game, ROW, "S9", "S10", "S2", "C", "C", "C"))
     assert isinstance(app.top, PlacesScreen)
-    check_golden(app.render(), "tourney-result-npc", docs=True)
+    check_golden(app, "tourney-result-npc", docs=True)
 
 
 def test_a_revoke_proved_by_a_prediction_is_shown_after_the_places() -> None:

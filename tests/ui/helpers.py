@@ -21,6 +21,7 @@ from companion.registry import game_class
 from companion.session import Session
 from companion.ui import App, Settings, presses_for
 from companion.ui.screens import SetupForm
+from tests.ui.margins import margin_faults
 
 NAMES = ("Aki", "Ben", "Chie", "Dai")
 GOLDEN = Path(__file__).parent / "golden"
@@ -61,8 +62,8 @@ def renamed(game: Game[Any]) -> Game[Any]:
 def make_app(game: Game[Any] | None = None, *, clock: FakeClock | None = None, language: str = "en",
              **kwargs: Any) -> App:
     session = Session(game) if game is not None else None
-    return App(session, clock=clock or FakeClock(), rng=random.Random(0), settings=Settings(language=language),
-               **kwargs)
+    kwargs.setdefault("settings", Settings(language=language))
+    return App(session, clock=clock or FakeClock(), rng=random.Random(0), **kwargs)
 
 
 def press_all(game: Game[Any], rng: random.Random, events: Iterable[KeyEvent], *,
@@ -112,13 +113,22 @@ def changed_pages(before: Image.Image, after: Image.Image) -> int:
                for page in range(before.height // 8))
 
 
-def check_golden(image: Image.Image, name: str, *, docs: bool = False) -> None:
-    """Compare with ``golden/<name>.png`` pixel for pixel; ``UPDATE_GOLDEN=1`` rewrites it (and the
-    4x copy in docs/img when ``docs``)."""
+def check_golden(app: App, name: str, *, docs: bool = False) -> None:
+    """Compare what ``app`` shows with ``golden/<name>.png`` pixel for pixel; ``UPDATE_GOLDEN=1``
+    rewrites it (and its 4x copy in docs/img, when ``docs`` or when one is there). The same screen, in each language,
+    must keep every glyph off the edges of its lit bands (:mod:`tests.ui.margins`)."""
+    image = app.render()
+    shown = app.settings.language
+    for language in app.languages:
+        app.change_settings(language=language)
+        faults = margin_faults(app.canvas)
+        assert not faults, f"{name} in {language}: {faults[0]}"
+    app.change_settings(language=shown)
+    assert app.render().tobytes() == image.tobytes()
     path = GOLDEN / f"{name}.png"
     if os.environ.get("UPDATE_GOLDEN") == "1":
         image.save(path)
-        if docs:
+        if docs or (DOCS_IMG / f"{name}.png").exists():
             image.convert("L").resize((image.width * 4, image.height * 4), Image.Resampling.NEAREST).save(
                 DOCS_IMG / f"{name}.png")
         return
@@ -130,7 +140,6 @@ def check_golden(image: Image.Image, name: str, *, docs: bool = False) -> None:
         actual = path.with_name(f"{name}.actual.png")
         image.save(actual)
         pytest.fail(f"{name} differs from its golden image; see {actual} (UPDATE_GOLDEN=1 accepts it)")
-
 
 
 def choose_game(app: App, game_id: str) -> None:

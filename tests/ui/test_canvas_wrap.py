@@ -24,9 +24,10 @@ TEXT = st.text(alphabet="abcWiI1 .,;アカ漢字…\u200b\u0301", max_size=160)
 
 def greedy_lines(face: Typeface, words: list[str], width: int) -> list[str]:
     """The definition, line by line: a line starts at the next word that is not empty (an empty
-    word is where two spaces met); it holds the most words that fit, joined by spaces; when not even
-    that word fits, the longest start of it that does (one character at least), and its rest begins
-    the next line."""
+    word is where two spaces met) and holds the most words that fit, joined by spaces. A word wider
+    than a whole line (a Japanese run has no spaces) does not start a line of its own: it goes on
+    after the words so far, and the run is cut at the longest start that fits (one character at
+    least), the spaces at the cut dropped; its rest begins the next line."""
     while words and not words[0]:
         words = words[1:]
     if not words:
@@ -34,11 +35,11 @@ def greedy_lines(face: Typeface, words: list[str], width: int) -> list[str]:
     count = 0
     while count < len(words) and face.width(" ".join(words[: count + 1])) <= width:
         count += 1
-    if count:
+    if count == len(words) or (count and face.width(words[count]) <= width):
         return [" ".join(words[:count]), *greedy_lines(face, words[count:], width)]
-    first = words[0]
-    cut = max([1] + [n for n in range(1, len(first)) if face.width(first[:n]) <= width])
-    return [first[:cut], *greedy_lines(face, [first[cut:], *words[1:]], width)]
+    run = " ".join(words[: count + 1])
+    cut = max([1] + [n for n in range(1, len(run)) if face.width(run[:n]) <= width])
+    return [run[:cut].rstrip(" "), *greedy_lines(face, [run[cut:].lstrip(" "), *words[count + 1:]], width)]
 
 
 def greedy_fit(face: Typeface, text: str, width: int) -> str:

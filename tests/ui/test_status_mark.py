@@ -68,4 +68,4 @@ def test_the_mark_stays_on_every_screen_until_it_changes() -> None:
 def test_golden_status_mark() -> None:
     app = mid_trick()
     app.show_status_mark("!")
-    check_golden(app.render(), "status-mark", docs=True)
+    check_golden(app, "status-mark", docs=True)

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from companion.carddata import printed_cards
+from companion.daemon.virtual import VirtualDevice
 from companion.engine.base import Game, Setup
-from companion.errors import RecordError
+from companion.errors import ConfigError, RecordError
 from companion.games.tezuma.screens import DraftScreen, LayoutScreen, TrickScreen
-from companion.hw.keys import Key
+from companion.hw.keys import Key, KeyEvent
 from companion.registry import game_class
 from companion.session import Session
+from companion.settings import LastSetup, Settings
 from companion.ui.screens import Confirm, Menu, ResumeOffer, SetupForm
 from tests.ui.helpers import choose_game, make_app, new_game, press
 
@@ -213,3 +219,61 @@ def test_new_cards_each_round_keeps_the_first_deals_cards_chosen_on_the_device()
     first = setup.options["layouts"][0]
     assert setup.options["redraw_each_deal"] is True and len(first["scoring"]) == 5 and len(first["abilities"]) == 5
     assert first["abilities"] == [option[1] for option in layout.options if option[0] == "ability"][:5]
+
+
+def test_the_form_remembers_the_last_game_players_and_names_across_a_restart(tmp_path: Path) -> None:
+    """The device started again (the same state directory) opens the form on the last game, its
+    player count and names; Start is one press (UP) from where the form opens."""
+    device = VirtualDevice(tmp_path)
+    try:
+        form = device.app.top
+        assert isinstance(form, SetupForm) and form.row == 0
+        assert "Start" in " ".join(device.app.canvas.texts)  # on the glass from the start
+        while form.game.value != "tourney":
+            device.press(KeyEvent(Key.RIGHT))
+        for key in ["DOWN", "LEFT", "DOWN", "DOWN", "RIGHT", "UP", "UP", "UP"]:  # 3 players; P2: Ben -> Dai
+            device.press(KeyEvent(Key[key]))
+        device.press(KeyEvent(Key.UP))  # the first row to Start
+        assert form.rows[form.row] is None
+        device.press(KeyEvent(Key.OK))
+        assert device.game.setup.game == "tourney" and device.game.setup.players == ("Aki", "Dai", "Chie")
+    finally:
+        device.close()
+    saved = json.loads((tmp_path / "settings.json").read_text())
+    assert saved["last_setup"] == {"game": "tourney", "players": 3, "names": ["Aki", "Dai", "Chie"]}
+
+    again = VirtualDevice(tmp_path)
+    try:
+        assert isinstance(again.app.top, ResumeOffer)
+        again.press(KeyEvent(Key.BACK))  # a new game instead
+        form = again.app.top
+        assert isinstance(form, SetupForm) and form.row == 0
+        assert (form.game.value, form.players.value) == ("tourney", "3")
+        assert [choice.value for choice in form.names] == ["Aki", "Dai", "Chie"]
+        again.press(KeyEvent(Key.UP))
+        again.press(KeyEvent(Key.OK))
+        assert again.game.setup.game == "tourney" and again.game.setup.players == ("Aki", "Dai", "Chie")
+    finally:
+        again.close()
+
+
+def test_a_remembered_setup_the_form_cannot_offer_falls_back_to_its_defaults() -> None:
+    """A game no longer offered opens the form on its default; names of another language are replaced."""
+    gone = make_app(settings=Settings(last_setup=LastSetup("no-such-game", 3, ("Aki", "Ben", "Chie"))))
+    form = gone.top
+    assert isinstance(form, SetupForm) and form.game.index == 0
+    other = make_app(settings=Settings(last_setup=LastSetup("tezuma", 3, ("Aki", "あき", "Aki"))))
+    form = other.top
+    assert isinstance(form, SetupForm) and form.players.value == "3"
+    names = [choice.value for choice in form.names]
+    assert names[0] == "Aki" and len(set(names)) == 3
+
+
+def test_settings_keep_the_last_setup_and_refuse_a_bad_one() -> None:
+    settings = Settings(language="ja", last_setup=LastSetup("zenjidou", 2, ("Aki", "Ben")))
+    assert Settings.from_json(settings.to_json()) == settings
+    assert Settings.from_json({"language": "en"}).last_setup is None
+    for bad in ({"game": "", "players": 3, "names": []}, {"game": "tezuma", "players": True, "names": []},
+                {"game": "tezuma", "players": 3, "names": "Aki"}, ["tezuma"]):
+        with pytest.raises(ConfigError, match="last_setup"):
+            Settings.from_json({"last_setup": bad})

@@ -104,3 +104,14 @@ def test_without_misaki_the_screens_fall_back_to_english_and_say_so(tmp_path: Pa
     picture = app.render()
     assert picture.size == (128, 64) and picture.mode == "1" and picture.getbbox() is not None
     assert face.printable("蝶7") == "?7"
+
+
+def test_a_japanese_run_fills_the_line_it_starts_on() -> None:
+    """Japanese has no spaces: a run wider than a line goes on from the word before it and breaks
+    anywhere, so a house ruling that begins with its name takes two rows, not three."""
+    face = Typeface.find()
+    text = "ハウスルール: 後から宣言した緒小桶の曲が次のリードを決める"
+    lines = face.wrap(text, 128)
+    assert len(lines) == 2 and lines[0].startswith("ハウスルール: 後") and "".join(lines) == text
+    assert all(face.width(line) <= 128 for line in lines) and not any(line.startswith(" ") for line in lines)
+    assert face.wrap("Shared win: Aki, Ben", 48) == ["Shared win:", "Aki, Ben"]  # Latin words stay whole

@@ -319,4 +319,4 @@ def test_the_planner_presses_a_letter_where_it_is_the_fewest_presses() -> None:
 
 def test_golden_the_card_keypad_draws_each_letters_card_in_the_hint_row() -> None:
     _, app, _ = lead_ten_by_keypad()
-    check_golden(app.render(), "zenjidou-letters")
+    check_golden(app, "zenjidou-letters")

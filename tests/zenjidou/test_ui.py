@@ -143,14 +143,14 @@ def example_1_app(cards: list[str], rule: str = "A", **app_options: Any):
 def test_golden_effect_summary_after_a_card() -> None:
     app = example_1_app(["5", "7", "16"])
     assert isinstance(app.top, ListScreen)
-    check_golden(app.render(), "zenjidou-effects")
+    check_golden(app, "zenjidou-effects")
 
 
 def test_golden_trick_reason() -> None:
     app = example_1_app(["5", "7", "16"])
     enter(app, [Play(3, 21)])
     assert isinstance(app.top, ResultScreen)
-    check_golden(app.render(), "zenjidou-result")
+    check_golden(app, "zenjidou-result")
 
 
 def test_golden_quiz_tie_then_the_first_pointer_picks_a_card() -> None:
@@ -164,13 +164,13 @@ def test_golden_quiz_tie_then_the_first_pointer_picks_a_card() -> None:
     clock.advance(0.1)
     app.tick()
     assert app.top.tie == (1, 2)
-    check_golden(app.render(), "zenjidou-quiz-tie")
+    check_golden(app, "zenjidou-quiz-tie")
     app.handle(KeyEvent(Key.OK))
     arbiter.press(1, at=12.0, now=clock.now)
     clock.advance(0.1)
     app.tick()
     assert app.top.pointer == 1
-    check_golden(app.render(), "zenjidou-quiz")
+    check_golden(app, "zenjidou-quiz")
 
 
 def test_a_tie_for_top_names_the_house_ruling_on_the_round_scores() -> None:
@@ -196,7 +196,7 @@ def test_a_tie_for_top_names_the_house_ruling_on_the_round_scores() -> None:
     assert isinstance(app.top, ResultScreen)  # the last trick, then the round's scores
     app.handle(KeyEvent(Key.OK))
     assert isinstance(app.top, ZDealScreen) and app.session.game.state.deals[0].house == [HOUSE_TIE_TOP]
-    check_golden(app.render(), "zenjidou-tie")
+    check_golden(app, "zenjidou-tie")
 
 
 def test_the_setup_form_starts_a_zenjidou_game_with_the_tables_facts() -> None:
@@ -256,7 +256,7 @@ def test_golden_card_facts_on_one_screen() -> None:
     for _ in range(4):  # none, low numbers strong, its cancel, trump void, blue trump
         app.handle(KeyEvent(Key.RIGHT))
     assert isinstance(app.top, FactsScreen) and app.top.name == "effect" and app.top.value == 4
-    check_golden(app.render(), "zenjidou-facts")
+    check_golden(app, "zenjidou-facts")
 
 
 
@@ -406,10 +406,10 @@ def test_an_E_round_1_play_against_the_known_top_card_is_flagged_as_it_goes_down
 
 
 def screen_image(app: Any, screen: Any) -> Any:
-    """``screen`` drawn alone, as it shows on top of the game screen."""
+    """The app showing ``screen`` alone, as it shows on top of the game screen."""
     while app.top is not screen:
         app.handle(KeyEvent(app.top.leave_key))
-    return app.render()
+    return app
 
 
 def round_scored(app: Any) -> bool:
@@ -422,7 +422,7 @@ def test_rule_I_tells_each_player_to_pass_to_the_right_neighbour_by_seat() -> No
     raised = walk(app, setup)
     assert kinds(raised[-1]) == [RuleNotice]
     assert app.ui.passes_text() == "P1>P4 P2>P1 P3>P2 P4>P3"
-    check_golden(app.render(), "zenjidou-pass")
+    check_golden(app, "zenjidou-pass")
     app.handle(KeyEvent(Key.OK))
     assert isinstance(app.top, ListScreen) and app.top.decision.kind == "play"
     game = app.session.game
@@ -474,7 +474,33 @@ def test_golden_rule_I_notice_in_japanese() -> None:
     app = make_app(game, language="ja")
     walk(app, texts(game, "rest 32", "bottom 31", "bottom 20", "bottom 5", "bottom 2", "rule I"))
     assert isinstance(app.top, RuleNotice)
-    check_golden(app.render(), "zenjidou-pass-ja")
+    check_golden(app, "zenjidou-pass-ja")
+
+
+def test_six_players_guesses_keep_every_player_in_reach_of_the_cursor() -> None:
+    """Rule C with 6 players: the guesses list more players than the rows hold; DOWN moves the
+    cursor through all six, each on the glass as it comes, the hint's arrows saying more lie off it."""
+    played = simulated("CCC", players=6)
+    guesses_at = next(i for i, a in enumerate(played.actions) if a.type == "guesses")
+    app = make_app(up_to(played, guesses_at))
+    screen = app.top
+    assert isinstance(screen, GuessScreen)
+    app.handle(KeyEvent(Key.OK))  # end the countdown
+    seen = set()
+    for player in range(6):
+        assert screen.row == player
+        shown = app.canvas.texts
+        seen |= {text.split()[0][1:] for text in shown if text.startswith(">P")}  # the cursor's row
+        assert shown[-1] in ("↓", "↑", "↑↓")
+        app.handle(KeyEvent(Key.DOWN))
+    assert seen == {f"P{n}" for n in range(1, 7)}
+
+
+def up_to(game: Any, stop: int) -> Any:
+    copy = type(game)(game.setup)
+    for action in game.actions[:stop]:
+        copy.push(action)
+    return copy
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -119,7 +119,7 @@ def test_two_players_score_table_shows_one_row_per_player_with_both_hands_and_th
     assert by_row[2] == ["P1 Aki", str(tricks[0]), "6", "6", "6"]  # both hands: tricks, marks, round, total
     assert by_row[3] == ["P2 Ben", str(tricks[1]), "2", "2", "2"]
     assert by_row[4] == by_row[5] == []  # no hand rows
-    check_golden(app.render(), "zenjidou-deal-2p")
+    check_golden(app, "zenjidou-deal-2p")
     app.handle(KeyEvent(Key.RIGHT))
     chart = drawn(app, app.top)
     assert chart[0] == (0, "Totals after round 1")

@@ -376,10 +376,19 @@ class Irohanihohedo(TrickGame[IroState]):
         if question is None or question.key != answer.key:
             raise IllegalAction(f"no question about {quoted(answer.key)} is open")
         ticked = len(mask_numbers(self.setup.cards, answer.value))
+        if not question.minimum <= answer.value <= question.maximum or ticked not in (0, self.deck_facts.wanted):
+            raise self._deck_count_refusal(ticked)
+
+    def check_deck(self, numbers: Sequence[int]) -> None:
+        """Refuse ``numbers`` told as the deck (Done on the deck question) unless they are as many as
+        this player count uses: none ticked is no deck, and only Skip skips (docs/screens.md)."""
+        if len(numbers) != self.deck_facts.wanted:
+            raise self._deck_count_refusal(len(numbers))
+
+    def _deck_count_refusal(self, ticked: int) -> IllegalAction:
         wanted = self.deck_facts.wanted
-        if not question.minimum <= answer.value <= question.maximum or ticked not in (0, wanted):
-            raise IllegalAction(f"{self.n} players use {wanted} numbers: tick {wanted}, not {ticked} (or skip)",
-                                code="irohanihohedo.deck_count", wanted=wanted, ticked=ticked, players=self.n)
+        return IllegalAction(f"{self.n} players use {wanted} numbers: tick {wanted}, not {ticked} (or skip)",
+                             code="irohanihohedo.deck_count", wanted=wanted, ticked=ticked, players=self.n)
 
     def _label(self, seat: object) -> str:
         return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.n else repr(seat)

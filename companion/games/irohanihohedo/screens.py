@@ -40,8 +40,18 @@ from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
 from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
-from companion.ui.screens import Choice, Host, Screen
-from companion.ui.tricks import CARD_X, OK, AnswerScreen, FinalScreen, TrickScreenBase, TrickUI, seat_row, yes_no
+from companion.ui.screens import Choice, Host, Screen, Scroll
+from companion.ui.tricks import (
+    CARD_X,
+    OK,
+    PANEL_ROWS,
+    AnswerScreen,
+    FinalScreen,
+    TrickScreenBase,
+    TrickUI,
+    seat_row,
+    yes_no,
+)
 
 CELLS_X = 48
 CELL = 12  # pixel width of one number in the picker row (two digits and a margin)
@@ -54,6 +64,10 @@ class IrohanihohedoUI(TrickUI[Irohanihohedo]):
         if self.game.decision is None:
             return IrohanihohedoFinal(self.app, self)
         return super().base()
+
+    def panel_rows(self) -> int:
+        """The rows under one row per seat (none with 6 players: every trick's result opens its notice)."""
+        return min(PANEL_ROWS, ROWS - 1 - self.game.n)
 
     def colour_mark(self, code: str) -> str:
         """One character: the colour letter in lower case in English (an upper-case O reads as a zero
@@ -275,6 +289,7 @@ class DeckScreen(AnswerScreen):
         if value == SKIP:
             self.answer(0)
         elif value == DONE:
+            self.game.check_deck(sorted(self.ticked))  # none ticked is refused: Skip is the skip
             self.answer(deck_mask(self.game.setup.cards, sorted(self.ticked)))
         elif isinstance(value, int):
             self.ticked = self.ticked ^ {value}
@@ -301,22 +316,22 @@ class DeckScreen(AnswerScreen):
         icons = ", ".join(f"{count}-{self.game.max_players}" if count < self.game.max_players else str(count)
                           for count in range(self.game.min_players, players + 1))
         canvas.title(self.t("irohanihohedo.deck.title", players=players))
-        canvas.lines(1, 2, self.t("irohanihohedo.deck.text", icons=icons, wanted=deck.wanted))
+        canvas.lines(1, 1, self.t("irohanihohedo.deck.text", icons=icons, wanted=deck.wanted))
         for r, row in enumerate(self.grid.rows):
             for c, (_, value) in enumerate(row):
                 at = (r, c) == (self.grid.row, self.grid.col)
                 if isinstance(value, int):
                     text = f"{value}*" if value in self.ticked else str(value)
-                    canvas.cell(c * self.CELL + 4, 3 + r, self.CELL, text, invert=at)
+                    canvas.cell(c * self.CELL + 4, 2 + r, self.CELL, text, invert=at)
                 else:
-                    canvas.cell(c * (self.WORDS + 8) + 4, 3 + r, self.WORDS, self.t(f"irohanihohedo.deck.{value}"),
+                    canvas.cell(c * (self.WORDS + 8) + 4, 2 + r, self.WORDS, self.t(f"irohanihohedo.deck.{value}"),
                                 invert=at)
         status = self.t("irohanihohedo.deck.count", count=len(self.ticked), wanted=deck.wanted)
         if len(deck.told) > deck.wanted:  # a table told too many: also never used as the deck
             status += "  " + self.t("irohanihohedo.deck.extra", told=len(deck.told), extra=len(deck.told) - deck.wanted)
         elif deck.told:
             status += "  " + self.t("irohanihohedo.deck.partial", told=len(deck.told), missing=deck.missing)
-        canvas.text(6, status)
+        canvas.text(ROWS - 2, status)
         canvas.text(ROWS - 1, self.t("irohanihohedo.deck.hint"))
 
 
@@ -336,11 +351,17 @@ def deck_grid(numbers: Sequence[int]) -> Grid[int | str]:
 
 
 class WonScreen(TrickScreenBase):
-    """What the table sees of the cards won this deal; OK, BACK or AUX goes back."""
+    """What the table sees of the cards won this deal; OK, BACK or AUX goes back, UP/DOWN scroll the seats."""
 
     ui: IrohanihohedoUI
 
+    def __init__(self, app: Host, ui: IrohanihohedoUI) -> None:
+        super().__init__(app, ui)
+        self.scroll = Scroll()
+
     def on_key(self, event: KeyEvent) -> None:
+        if self.scroll.on_key(event.key):
+            return
         if event.key in (Key.OK, Key.BACK, Key.AUX):
             self.app.close(self)
 
@@ -354,10 +375,10 @@ class LowestScreen(WonScreen):
         if shown is None:
             raise ValueError("only the strategic variant shows the lowest cards")
         canvas.title(self.t("irohanihohedo.lowest.title", deal=deal.index + 1))
-        for seat, lowest in enumerate(shown[: ROWS - 1]):
-            cards = " ".join(self.ui.card_text(SuitedCard(colour, rank)) for colour, rank in lowest.items())
-            canvas.text(1 + seat, self.app.seat_label(seat), width=14)
-            canvas.text(1 + seat, cards or "-", x=14)
+        for row, seat in enumerate(self.scroll.window(len(shown), ROWS - 1), start=1):
+            cards = " ".join(self.ui.card_text(SuitedCard(colour, rank)) for colour, rank in shown[seat].items())
+            canvas.text(row, self.app.seat_label(seat), width=14)
+            canvas.text(row, cards or "-", x=14)
 
 
 class TricksWonScreen(WonScreen):
@@ -366,10 +387,10 @@ class TricksWonScreen(WonScreen):
     def draw(self, canvas: Canvas) -> None:
         deal = self.game.state.deal
         canvas.title(self.t("irohanihohedo.won.title", deal=deal.index + 1))
-        for seat, won in enumerate(deal.tricks_won[: ROWS - 2]):
-            canvas.text(1 + seat, self.ui.seat_name(seat), width=80)
-            canvas.text(1 + seat, str(won), x=80, width=20, right=True)
-        canvas.text(ROWS - 1, self.t("irohanihohedo.won.hidden"))
+        for row, seat in enumerate(self.scroll.window(len(deal.tricks_won), ROWS - 2), start=1):
+            canvas.text(row, self.ui.seat_name(seat), width=80)
+            canvas.text(row, str(deal.tricks_won[seat]), x=80, width=20, right=True)
+        self.scroll.hint(canvas, ROWS - 1, self.t("irohanihohedo.won.hidden"))
 
 
 class IrohanihohedoFinal(FinalScreen):

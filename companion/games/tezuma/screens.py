@@ -518,12 +518,15 @@ class DraftScreen(TezumaScreen):
 
     def draw(self, canvas: Canvas) -> None:
         """The laid-out cards still on the table, one kind a row, and every seat's picks below, the
-        seat to pick marked: taking a card changes a few rows, not the whole screen."""
+        seat to pick marked: taking a card changes a few rows, not the whole screen. When the title
+        would push a seat off the panel (4 players), the kinds' labels say which screen this is."""
         names = self.names
-        canvas.title(self.t("draft.title", deal=self.deal.index + 1))
+        first = 1 if 1 + len(self.game.kinds) + self.game.n <= canvas.rows else 0
+        if first:
+            canvas.title(self.t("draft.title", deal=self.deal.index + 1))
         taken = {kind: {picks.get(kind) for picks in self.deal.picks} for kind in self.game.kinds}
         cursor_kind, cursor_card = self.grid.value
-        for row, kind in enumerate(self.game.kinds, start=1):
+        for row, kind in enumerate(self.game.kinds, start=first):
             canvas.text(row, names.kind(kind), x=4, width=44)
             offered = [card for card in laid_out(self.game, self.deal, kind) if card not in taken[kind]]
             if kind == ABILITY:
@@ -534,7 +537,7 @@ class DraftScreen(TezumaScreen):
                 label = names.suit_mark(card) if kind == PENALTY else card
                 canvas.cell(48 + position * 10, row, 10, label, invert=(kind, card) == (cursor_kind, cursor_card))
         for seat in range(self.game.n):
-            row = 1 + len(self.game.kinds) + seat
+            row = first + len(self.game.kinds) + seat
             picks = self.deal.picks[seat]
             picked = [names.suit_mark(picks[PENALTY]) if PENALTY in picks else "-", picks.get(SCORING, "-")]
             if ABILITY in self.game.kinds:

@@ -406,14 +406,16 @@ class TrickScreen(TourneyScreen):
         elif finished:
             reason = self.ui.formatter.phrase(finished[-1].result.reason[0])  # type: ignore[union-attr]
             canvas.text(5, self.t("trick.last", trick=len(finished), reason=reason))
-        if not self._npc_card():
-            lead, led = self.ui.seat_name(self.trick.lead), self.trick.card_of(self.trick.lead)
-            canvas.text(6, self.t("tourney.led", seat=lead, card=self.ui.card_text(led)) if led is not None
-                        else self.t("trick.leads", seat=lead))
         following = self.next_entry(self.entry)
-        if following != self.entry:  # where AUX goes: another seat's prediction, at the reveal
+        if self._npc_card():
+            pass  # its card and why are on the last rows
+        elif following != self.entry:  # where AUX goes: another seat's prediction, at the reveal
             canvas.text(ROWS - 1, self.t("tourney.hint.aux", seat=self.ui.label(following.seat),
                                          mode=self._mode(following)))
+        else:  # the lead's card, on the last row (the AUX hint takes it while predictions are open)
+            lead, led = self.ui.seat_name(self.trick.lead), self.trick.card_of(self.trick.lead)
+            canvas.text(ROWS - 1, self.t("tourney.led", seat=lead, card=self.ui.card_text(led)) if led is not None
+                        else self.t("trick.leads", seat=lead))
 
     def _npc_card(self) -> SuitedCard | None:
         """The NPC's card when it is the last one put down (its turn just came), else None."""

@@ -63,7 +63,7 @@ from companion.keys import LETTERS, Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing, keys_to_type
 from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
-from companion.ui.screens import Choice, Host, Notice, Screen
+from companion.ui.screens import Choice, Host, Notice, Screen, Scroll
 from companion.ui.tricks import (
     OK,
     AnswerScreen,
@@ -245,9 +245,9 @@ class ZScreen(TrickScreenBase):
         key = "zenjidou.header" if deal.tricks else "zenjidou.header.setup"  # no trick 0: the round's set-up
         canvas.title(self.t(key, round=deal.index + 1, trick=len(deal.tricks), rule=rule))
 
-    def trick_lines(self, canvas: Canvas, first: int) -> int:
+    def trick_lines(self, canvas: Canvas, first: int, rows: int = 2) -> int:
         """The open trick's cards and the effects they put in force, or before its first card the
-        last trick's result; returns the next free row."""
+        last trick's result, in at most ``rows`` rows; returns the next free row."""
         deal = self.game.state.deal
         trick = deal.tricks[-1] if deal.tricks else None
         if trick is None or self.game.open_question() is not None:
@@ -256,11 +256,11 @@ class ZScreen(TrickScreenBase):
             results = [t.result for t in deal.tricks if t.result is not None]
             if not results:
                 return first
-            canvas.lines(first, 3, self.t("trick.last", trick=len(results), reason=self.ui.reason(results[-1])))
-            return first + 3
+            canvas.lines(first, rows, self.t("trick.last", trick=len(results), reason=self.ui.reason(results[-1])))
+            return first + rows
         canvas.text(first, self.ui.trick_text(trick.turns))
-        canvas.lines(first + 1, 2, self.ui.effects_line(self.game.effects_of(trick)))
-        return first + 3
+        canvas.lines(first + 1, rows - 1, self.ui.effects_line(self.game.effects_of(trick)))
+        return first + rows
 
 
 @ZenjidouUI.enters("rule", "side", "lead")
@@ -371,9 +371,11 @@ class ListScreen(ZScreen):
         self.header(canvas)
         who = self.ui.seat_name(self.decision.actor) if self.decision.actor is not None else ""
         canvas.text(1, self.t(f"zenjidou.ask.{self.decision.kind}", seat=who))
-        row = self.trick_lines(canvas, 2)
-        self.draw_choice(canvas, max(row, ROWS - 3))
-        canvas.text(ROWS - 2, self.note())
+        note = self.note()
+        choice = ROWS - 3 if note else ROWS - 2  # without a note, the trick's lines take its row
+        row = self.trick_lines(canvas, 2, choice - 2)
+        self.draw_choice(canvas, max(row, choice))
+        canvas.text(ROWS - 2, note)
         canvas.text(ROWS - 1, self.hint())
 
     def hint(self) -> str:
@@ -733,6 +735,7 @@ class GuessScreen(ZScreen):
         self.counting = True
         self.guesses = [0] * self.game.players
         self.row = 0
+        self.scroll = Scroll()  # six players outnumber the rows: the cursor's player stays in view
 
     def deadline(self) -> float | None:
         """The next whole second of the countdown, or its end."""
@@ -796,11 +799,11 @@ class GuessScreen(ZScreen):
             canvas.text(ROWS - 1, self.t("zenjidou.hint.countdown"))
             return
         canvas.text(1, self.t("zenjidou.guess.enter"))
-        for player in range(min(self.game.players, ROWS - 3)):
+        for row, player in enumerate(self.scroll.window(self.game.players, ROWS - 3, keep=self.row), start=2):
             mark = ">" if player == self.row else " "
             named = self.app.seat_label(self.guesses[player])
-            canvas.text(2 + player, f"{mark}{self.app.seat_label(player)} -> {named}")
-        canvas.text(ROWS - 1, self.t("zenjidou.hint.guess"))
+            canvas.text(row, f"{mark}{self.app.seat_label(player)} -> {named}")
+        self.scroll.hint(canvas, ROWS - 1, self.t("zenjidou.hint.guess"))
 
 
 
@@ -869,4 +872,5 @@ class ZDealScreen(DealScreen):
         super().draw(canvas)
         deal = self.ui.game.state.deals[self.index]
         if deal.house and not self.chart:
+            canvas.fill(0, ROWS - 1, 128, value=0)  # in place of the hint
             canvas.text(ROWS - 1, " ".join(self.t(code) for code in deal.house), invert=True)

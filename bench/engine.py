@@ -14,6 +14,10 @@ With the ``chess`` package installed (the ``bench`` extra), python-chess replays
 action is given as a ratio to it (issue 18's yardstick: at least 1.5x). On a shared machine the load
 changes within seconds, so the two replays alternate for ``ROUNDS`` rounds beside each game and the
 ratio is of the best round of each (by the wall clock and by CPU time).
+
+``--opcodes`` prints instead, per game, the bytecode instructions and Python function calls one
+replayed action takes on average (counted with ``sys.settrace`` over the first 5 recorded games):
+a figure the machine's load cannot move, to compare two revisions of the rules on a shared machine.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from typing import Any
 
@@ -111,11 +116,37 @@ def push_latencies(game_id: str, recorded: list[tuple[Any, list[Any]]]) -> list[
     return sorted(pushes)
 
 
+def replay_opcodes(game_id: str, recorded: list[tuple[Any, list[Any]]]) -> tuple[float, float]:
+    """Bytecode instructions and Python calls per action replaying ``recorded`` (deterministic)."""
+    counts = {"opcode": 0, "call": 0}
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes = True
+        if event in counts:
+            counts[event] += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        replay_rate(game_id, recorded)
+    finally:
+        sys.settrace(None)
+    actions = sum(len(a) for _, a in recorded)
+    return counts["opcode"] / actions, counts["call"] / actions
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opcodes", action="store_true", help="count instructions per action instead of timing")
     args = parser.parse_args()
+    if args.opcodes:
+        for game_id in simulated_game_ids():
+            game_class(game_id)
+            opcodes, calls = replay_opcodes(game_id, [record_actions(game_id, args.seed + i) for i in range(5)])
+            print(f"{game_id:14} {opcodes:.1f} bytecode instructions and {calls:.2f} Python calls per replayed action")
+        return
     chess_games: list[list[str]] = []
     if HAVE_CHESS:
         rng = random.Random(args.seed)

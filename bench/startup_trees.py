@@ -50,7 +50,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15, help="rounds (default 15)")
     parser.add_argument("trees", nargs="+", help="source trees (checkout roots) to start companion from")
     args = parser.parse_args()
-    device = [sys.executable, "-m", "companion", "run", "--mock", "--state-dir", "STATE"]
+    # -P: no current directory first on sys.path, where ``-m`` would put it, so each child imports
+    # the companion of its tree (PYTHONPATH), not the one of the checkout the bench is run from
+    device = [sys.executable, "-P", "-m", "companion", "run", "--mock", "--state-dir", "STATE"]
     kinds: dict[str, tuple[list[str], str | None]] = {"bare imports": ([sys.executable, "-c", BARE], None)}
     kinds.update({tree: (device, str(Path(tree).resolve())) for tree in args.trees})
     for argv, tree in kinds.values():

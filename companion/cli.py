@@ -13,14 +13,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion import __version__, carddata
-from companion.engine.tricks import TrickGame
 from companion.errors import CompanionError, ConfigError, quoted
 from companion.inputs import CommandLineParser, read_text_file
 from companion.journal import held_by_a_writer
 from companion.paths import check_output_file, tools_state_dir
 from companion.record import GameBuilder, export_lines, read_bytes
 from companion.registry import game_class, game_ids
-from companion.report import Wording, rendered_summary, write_text
 from companion.roster import MAX_NAME_CELLS, ROSTER_FILE, Roster
 from companion.storage import atomic_replace, read_file, reason
 from companion.text import printable
@@ -215,6 +213,10 @@ def _read_record(path: Path) -> GameBuilder:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    # The replay's layer and text are loaded here, not with the command line: `run` starts without them.
+    from companion.engine.tricks import TrickGame
+    from companion.report import Wording, rendered_summary, write_text
+
     builder = _read_record(args.record)
     game = builder.game
     summary = rendered_summary(game) if isinstance(game, TrickGame) else None  # every registered game is one

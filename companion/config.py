@@ -12,7 +12,6 @@ as small UTF-8 TOML: each problem is one :class:`~companion.errors.ConfigError` 
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -158,7 +157,7 @@ class RunConfig:
         ['--rotate', '2', '--i2c-address', '0x3D', '--inverse']
         """
         argv: list[str] = []
-        settings = all_settings()
+        settings = all_settings() if self.values else {}  # luma's parser, built only for a file's keys
         for name, value in self.values.items():
             if not settings[name].luma:
                 continue
@@ -194,6 +193,8 @@ def check_config(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
             others = ", ".join(other for other in NOT_IN_FILE if other != name)
             raise ConfigError(f"{where}: {name} is an option of one run, not a key of this file (nor are {others})")
         if setting is None:
+            import difflib  # only for a mistake in the file
+
             near = difflib.get_close_matches(name, settings, n=1)
             hint = f" (did you mean {near[0]!r}?)" if near else ""
             raise ConfigError(f"{where}: unknown key {name!r}{hint}; every key is in docs/config.example.toml")

@@ -18,7 +18,6 @@ import errno
 import fcntl
 import os
 import re
-import secrets
 import stat
 import time
 from collections.abc import Callable, Iterator
@@ -64,7 +63,8 @@ def fsync_directory(directory: Path) -> None:
 
 
 def _temp_name(name: str) -> str:
-    return f".{name}.{secrets.token_hex(4)}.tmp"
+    # os.urandom is what secrets.token_hex reads; importing secrets (hmac, OpenSSL) cost the start-up
+    return f".{name}.{os.urandom(4).hex()}.tmp"
 
 
 def remove_stale_temps(directory: Path, name: str) -> int:

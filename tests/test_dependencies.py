@@ -22,6 +22,14 @@ from packaging.requirements import Requirement
         ("companion.settings", "companion.ui"),
         ("companion.engine.tricks", "companion.games"),
         ("companion.keys", "companion.hw"),
+        # what the device's start-up leaves until it is needed: a config file's parser and its typo
+        # hints, the replay's text, the Pico keypad's serial link, secrets (hmac, OpenSSL)
+        ("companion.daemon.app", "tomllib"),
+        ("companion.daemon.app", "difflib"),
+        ("companion.cli", "companion.report"),
+        ("companion.daemon.app", "companion.hw.serial_keypad"),
+        ("companion.daemon.app", "serial"),
+        ("companion.daemon.app", "secrets"),
     ],
 )
 def test_module_does_not_load(module: str, forbidden: str) -> None:

@@ -22,8 +22,10 @@ owes: the lead suit), ``follow_exempt(trick, turn)`` (a turn the rules let ignor
 ``next_deal_lead``, ``seat_to_play``, ``trick_complete``, ``new_state``/``new_deal``/``new_trick``
 (its own state, deals and tricks), ``opens_first_trick`` (False: the game opens a deal's first trick
 itself, after a draft), ``per_player`` (each player's share of per-seat figures: Zenjidou's players
-play hands), ``kept_in_snapshot`` (what undo snapshots may share) and the replay schema's
-``trick_summary``/``deal_summary``. The fold itself (``start_deal``, ``open_trick``,
+play hands), ``kept_in_snapshot`` (what undo snapshots may share), ``card_odds(seat, cards)`` (how
+likely each unseen card is to come from a seat, from what the table has seen: the lead suit, the
+declined suits and :data:`EXTREME_RATE`, the belief about players; the screens start by it) and the
+replay schema's ``trick_summary``/``deal_summary``. The fold itself (``start_deal``, ``open_trick``,
 ``finish_trick``, ``close_deal``, ``totals``) is the layer's and final: a game varies it only
 through those hooks.
 
@@ -61,6 +63,17 @@ from typing_extensions import TypeVar as DefaultTypeVar  # a TypeVar with a defa
 from companion.engine.actions import GameAction, RecordAction
 from companion.engine.base import Answer, Decision, Game, Question, is_digits, is_int, snapshot
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError, quoted
+
+# The one belief about players the device holds, stated once: the screens weigh cards by it (where
+# a picker's cursor starts, :meth:`TrickGame.card_odds`) and a simulated table of people plays by
+# it (companion.sim's PeopleRandom). People rarely pick a card at random: this often they play
+# their highest (to win) or their lowest (to duck).
+EXTREME_RATE = 0.5
+# How much likelier than another unseen card of its suit a suit's highest or lowest one is, from that
+# belief: twice as likely at a rate of one half.
+EXTREME_WEIGHT = 1 / (1 - EXTREME_RATE)
+# How much likelier than any other unseen card one of the lead suit is from a seat that may still hold it.
+FOLLOW_WEIGHT = 8.0
 
 # A card as the layer keeps it in tricks and deals: any hashable value (a deal's cards are compared
 # and counted) written by str(); a suited game's are SuitedCards, Zenjidou's are numbers.
@@ -546,7 +559,8 @@ class TrickGame(Game[StateT], ReportRows):
 
     def follow_exempt(self, trick: Trick[Any], turn: Turn[Any]) -> bool:
         """Whether the rules let ``turn`` ignore what ``trick`` owes (an ability): it then declines
-        nothing. Asked before the turn joins the trick; by default no turn is exempt."""
+        nothing. Asked before the turn joins the trick, and only of a turn that would decline
+        something (its first card is not of a suit owed); by default no turn is exempt."""
         return False
 
     @abstractmethod
@@ -602,16 +616,22 @@ class TrickGame(Game[StateT], ReportRows):
     def put_down(self, deal: Deal[Any], turn: Turn[Any]) -> None:
         """Record one seat's ``turn`` in the open trick and what its cards prove: each card shown,
         and a decline of what the trick owed (unless the turn is :meth:`follow_exempt`)."""
-        trick = deal.trick
-        index = len(deal.tricks) - 1
+        trick = deal.tricks[-1]
         cards = turn.cards
-        # what the seat owed, read before its cards join the trick
-        owed = self.must_follow(trick) if cards and not self.follow_exempt(trick, turn) else frozenset()
+        # What the seat declined, read before its cards join the trick; the exemption is asked only
+        # of a turn that would decline something (every play asks, and most follow).
+        declined: list[str] = []
+        if cards:
+            owed = self.must_follow(trick)
+            if owed and cards[0].suit not in owed and not self.follow_exempt(trick, turn):
+                declined = sorted(owed)
         trick.turns.append(turn)
-        for card in cards:
-            deal.watch.shown(deal.index, turn.seat, card, index)
-        if owed and cards[0].suit not in owed:
-            deal.watch.declined_suits(deal.index, turn.seat, sorted(owed), index)
+        watch, seat = deal.watch, turn.seat
+        if watch.declined[seat] or watch.known[seat]:  # else no card of the seat can prove anything
+            for card in cards:
+                watch.shown(deal.index, seat, card, len(deal.tricks) - 1)
+        if declined:
+            watch.declined_suits(deal.index, seat, declined, len(deal.tricks) - 1)
 
     def play_turn(self, state: StateT, turn: Turn[Any]) -> None:
         """:meth:`put_down` ``turn`` in the open trick, and :meth:`finish_trick` if it completes it:
@@ -760,10 +780,40 @@ class TrickGame(Game[StateT], ReportRows):
         """Game-specific keys of one deal in the replay schema (documented per game)."""
         return {}
 
+    def card_odds(self, seat: int, cards: Iterable[Any]) -> dict[Any, float]:
+        """How likely each of ``cards`` (cards the table has not seen) is to be the one ``seat`` puts
+        down next, from what the table has seen only (the device never sees a hand): the lead suit
+        from a seat that may still hold it (:data:`FOLLOW_WEIGHT`), a suit's highest and lowest of
+        ``cards`` (:data:`EXTREME_WEIGHT`), none of a suit the seat declined (a revoke is still
+        possible, only least likely). Relative weights, not probabilities; a game that knows more
+        (a marker, an ability, an order) overrides it. The screens start their cursors by it."""
+        deal = self.state.deal
+        trick = deal.tricks[-1] if deal.tricks else None
+        lead = trick.lead_suit if trick is not None and trick.turns else None
+        void = {suit for suit, _ in deal.watch.declined[seat]}
+        cards = list(cards)
+        extremes = extreme_cards(cards)
+        return {card: 0.0 if card.suit in void
+                else (FOLLOW_WEIGHT if card.suit == lead else 1.0) * (EXTREME_WEIGHT if card in extremes else 1.0)
+                for card in cards}
+
     def unseen(self, deck: Iterable[CardT]) -> list[CardT]:
         """The cards of ``deck`` the table has not seen this deal (each card exists once)."""
         shown = self.state.deal.shown_set()
         return [card for card in deck if card not in shown]
+
+
+def extreme_cards(cards: Iterable[SuitedT]) -> set[SuitedT]:
+    """The highest and the lowest of each suit among ``cards`` (what people play half the time).
+
+    >>> sorted(map(str, extreme_cards(SuitedCard.parse(c) for c in ("B1", "B4", "B9", "W2"))))
+    ['B1', 'B9', 'W2']
+    """
+    cards = list(cards)
+    ranks: dict[str, list[int]] = {}
+    for card in cards:
+        ranks.setdefault(card.suit, []).append(card.rank)
+    return {card for card in cards if card.rank in (min(ranks[card.suit]), max(ranks[card.suit]))}
 
 
 def check_unseen(card: SuitedCard, deal: Deal[Any], describe: Callable[[SuitedCard], str] = str) -> None:

@@ -26,12 +26,14 @@ import functools
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpiozero import DigitalInputDevice, Factory, GPIOZeroError
 
 from companion.errors import ConfigError, HardwareError
-from companion.hw.serial_keypad import SeatPress
+
+if TYPE_CHECKING:  # the serial link (pyserial) is loaded only where the Pico keypad is used
+    from companion.hw.serial_keypad import SeatPress
 
 DEFAULT_RESOLUTION_S = 0.0002  # GPIO edge stamps are far finer; switch contact timing is not
 DEFAULT_SETTLE_S = 0.05  # how long after the first handled press a decision waits for earlier edges
@@ -178,6 +180,7 @@ class KeypadBuzzers:
     are seconds apart, far inside half the wrap). A press handled late keeps its earlier stamp.
     Edge times from the keypad and from GPIO are on different clocks: use one source per arbiter.
 
+    >>> from companion.hw.serial_keypad import SeatPress
     >>> arbiter = BuzzerArbiter(settle_s=0.01)
     >>> arbiter.arm(now=0.0)
     >>> buzzers = KeypadBuzzers(arbiter, clock=lambda: 1.0)

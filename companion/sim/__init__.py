@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from companion.carddata import printed_cards
 from companion.engine.base import Decision, Game
+from companion.engine.tricks import EXTREME_RATE
 from companion.registry import game_class, game_ids, plugin
 
 if TYPE_CHECKING:
@@ -79,7 +80,8 @@ def rank_of(option: Any) -> int | None:
 class PeopleRandom(random.Random):
     """A random source for a table of people: among cards, half the time the highest or the lowest.
 
-    People rarely pick a card at random: they win with their highest or duck with their lowest.
+    People rarely pick a card at random: they win with their highest or duck with their lowest
+    (the engine's ``EXTREME_RATE``, the belief the screens' ``card_odds`` weigh cards by too).
     Choices among things that are not cards (a rule, a draft kind, a side) stay uniform.
 
     >>> rng = PeopleRandom(3)
@@ -92,11 +94,9 @@ class PeopleRandom(random.Random):
     True
     """
 
-    EXTREME_RATE = 0.5
-
     def choice(self, seq: SupportsLenAndGetItem[CardT]) -> CardT:
         ranks = [rank_of(seq[index]) for index in range(len(seq))]
-        if len(seq) > 1 and all(rank is not None for rank in ranks) and self.random() < self.EXTREME_RATE:
+        if len(seq) > 1 and all(rank is not None for rank in ranks) and self.random() < EXTREME_RATE:
             pick = max if self.random() < 0.5 else min
             # The ignore below: every rank is known (checked above)
             return seq[pick(range(len(seq)), key=lambda i: ranks[i])]  # type: ignore[arg-type, return-value]

@@ -227,35 +227,15 @@ class TrickScreenBase(Screen):
         self.game = ui.game
         self._typing: Typing | None = None
 
-    # how much likelier than any other unseen card: one of the lead suit from a seat that may
-    # still hold it, and a suit's highest or lowest unseen card (people win high or duck low)
-    FOLLOW_WEIGHT: ClassVar[float] = 8.0
-    EXTREME_WEIGHT: ClassVar[float] = 2.0
     # whether the card keypad gets its own start (:meth:`typing_start`); Tezuma's picker keeps the
     # arrows' start on both inputs (measured: the keypad's start there was level overall, 1.42-1.53)
     keypad_start: ClassVar[bool] = False
 
     def likelihood(self, seat: int, grid: Grid[Any]) -> Callable[[Any], float]:
-        """How likely each card of ``grid`` (the cards still unseen) is to come from ``seat``, from
-        what the table has seen only: the lead suit, then a suit's highest and lowest unseen, and
-        none of a suit the seat declined. A game with more to go on (a marker, an ability) overrides it."""
-        deal = self.game.state.deal
-        trick = deal.tricks[-1] if deal.tricks else None
-        lead = trick.lead_suit if trick is not None and trick.turns else None
-        void = {suit for suit, _ in deal.watch.declined[seat]}
-        ranks: dict[Any, list[int]] = {}
-        for row in grid.rows:
-            for _, card in row:
-                ranks.setdefault(card.suit, []).append(card.rank)
-        extremes = {(suit, rank) for suit, found in ranks.items() for rank in (min(found), max(found))}
-
-        def weight(card: Any) -> float:
-            if card.suit in void:
-                return 0.0  # the seat showed it holds none (a revoke is still entered, further away)
-            follows = self.FOLLOW_WEIGHT if card.suit == lead else 1.0
-            return follows * (self.EXTREME_WEIGHT if (card.suit, card.rank) in extremes else 1.0)
-
-        return weight
+        """How likely each card of ``grid`` (the cards still unseen) is to come from ``seat``: the
+        game's own odds (``card_odds``), which are the engine's, never the screen's."""
+        odds: Mapping[Any, float] = self.game.card_odds(seat, [card for row in grid.rows for _, card in row])
+        return odds.__getitem__
 
     def likely_start(self, seat: int, grid: Grid[Any], weight: Callable[[Any], float] | None = None) -> Grid[Any]:
         """``grid`` with the cursor where the card ``seat`` puts down is fewest presses away, as

@@ -154,6 +154,16 @@ def test_fire_breathing_sums_two_cards_and_returns_the_lower_one():
     assert str(deal.tricks[1].turns[0].cards[0]) == "B3" and deal.hand == [10, 10, 10, 10]
 
 
+def test_fire_breathing_partners_are_the_other_unseen_number_cards_of_the_suit():
+    """What the picker offers after Fire Breathing's first card: the engine's, never the screen's."""
+    game = game_with("paper-egg", "fire-breathing", "water-trick", "sword-walking")
+    game.push_text("B9")
+    partners = game.fire_partners(Card("B", 3))
+    assert {card.suit for card in partners} == {"B"} and not any(card.is_trump for card in partners)
+    assert Card("B", 3) not in partners and Card("B", 9) not in partners and Card("B", 4) in partners
+    assert len(partners) == len(game.ranks) - 2
+
+
 def test_declining_the_suit_of_a_card_fire_breathing_returned_is_a_revoke_at_once():
     game = game_with("paper-egg", "fire-breathing", "water-trick", "sword-walking")
     trick(game, "B9", "B3+B7 fire-breathing", "B2", "B1")  # B3 goes back to P2's hand, in public

@@ -42,13 +42,15 @@ A partial set of facts is never taken as the deck: the question says how many nu
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, MapOf, named
 from companion.engine.base import ActionType, Answer, Decision, Question, is_digits
 from companion.engine.tricks import (
+    EXTREME_WEIGHT,
     Deal,
     Phrase,
     Seat,
@@ -61,6 +63,7 @@ from companion.engine.tricks import (
     TrickState,
     Turn,
     check_unseen,
+    extreme_cards,
 )
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, quoted
 from companion.games.irohanihohedo import PLUGIN
@@ -309,6 +312,33 @@ class Irohanihohedo(TrickGame[IroState]):
     def must_follow(self, trick: Trick[Any]) -> frozenset[str]:
         """Every colour already in the trick is owed, if the seat holds one."""
         return frozenset(card.suit for turn in trick.turns for card in turn.cards)
+
+    def card_odds(self, seat: int, cards: Iterable[Any]) -> dict[Any, float]:
+        """How likely each unseen card is to come from ``seat``, from public information only: every
+        colour already in the trick is owed, so a card of an owed colour the seat is not proved out of
+        is as likely as the chance the seat holds one (a seat dealt ``h`` of the unseen cards holds
+        none of ``k`` owed ones with the chance ``C(u - k, h) / C(u, h)``); a colour the seat declined
+        is out; the highest and lowest unseen of a colour weigh more (people win high or duck low)."""
+        deal = self.state.deal
+        void = {suit for suit, _ in deal.watch.declined[seat]}
+        owed = self.must_follow(deal.trick) - void
+        cards = list(cards)
+        possible = [card for card in cards if card.suit not in void]
+        played = sum(1 for trick in deal.tricks for turn in trick.turns if turn.seat == seat)
+        held = max(1, min(self.hand_size - played, len(possible)))  # bounded: a revoke may have misled
+        owed_count = sum(card.suit in owed for card in possible)
+        # no unseen card outside the declined colours (revokes entered): the seat is owed nothing it can hold
+        out_of_owed = (math.comb(len(possible) - owed_count, held) / math.comb(len(possible), held)
+                       if owed and possible else 1.0)
+        extremes = extreme_cards(possible)
+
+        def weight(card: SuitedCard) -> float:
+            if card.suit in void:
+                return 0.0  # the seat showed it holds none (a revoke is still entered, further away)
+            share = (1 - out_of_owed) / owed_count if card.suit in owed else out_of_owed / (len(possible) - owed_count)
+            return share * (EXTREME_WEIGHT if card in extremes else 1.0)
+
+        return {card: weight(card) for card in cards}
 
     def resolve(self, trick: Trick[Any]) -> TrickResult:
         beside = marker_turn(trick)

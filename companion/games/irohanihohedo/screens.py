@@ -29,7 +29,6 @@ trick, whose cards the table has just seen.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -151,33 +150,6 @@ class TrickScreen(TrickScreenBase):
             rows += [entries[:split], entries[split:]]
             groups += [group, group]
         return Grid.of(rows, groups=groups)
-
-    def likelihood(self, seat: int, grid: Grid[Any]) -> Callable[[Any], float]:
-        """How likely each unseen card is to come from ``seat``, from public information only: every
-        colour already in the trick is owed, so a card of an owed colour the seat is not proved out of
-        is as likely as the chance the seat holds one (a seat dealt ``h`` of the unseen cards holds
-        none of ``k`` owed ones with the chance ``C(u - k, h) / C(u, h)``); a colour the seat declined
-        is out; the highest and lowest unseen of a colour weigh more (people win high or duck low)."""
-        void = {suit for suit, _ in self.deal.watch.declined[seat]}
-        owed = self.game.must_follow(self.trick) - void
-        cards = [card for row in grid.rows for _, card in row if card.suit not in void]
-        played = sum(1 for trick in self.deal.tricks for turn in trick.turns if turn.seat == seat)
-        held = max(1, min(self.game.hand_size - played, len(cards)))  # bounded: a revoke may have misled
-        owed_count = sum(card.suit in owed for card in cards)
-        # no unseen card outside the declined colours (revokes entered): the seat is owed nothing it can hold
-        out_of_owed = math.comb(len(cards) - owed_count, held) / math.comb(len(cards), held) if owed and cards else 1.0
-        ranks: dict[str, list[int]] = {}
-        for card in cards:
-            ranks.setdefault(card.suit, []).append(card.rank)
-        extremes = {(suit, rank) for suit, found in ranks.items() for rank in (min(found), max(found))}
-
-        def weight(card: SuitedCard) -> float:
-            if card.suit in void:
-                return 0.0  # the seat showed it holds none (a revoke is still entered, further away)
-            share = (1 - out_of_owed) / owed_count if card.suit in owed else out_of_owed / (len(cards) - owed_count)
-            return share * (self.EXTREME_WEIGHT if (card.suit, card.rank) in extremes else 1.0)
-
-        return weight
 
     # --- keys ----------------------------------------------------------------------------
 

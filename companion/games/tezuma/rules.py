@@ -425,6 +425,8 @@ class TrickView(NamedTuple):
         """Read the trick once, in the order its entries came (a seat declares before its card)."""
         turns: list[Turn] = trick.turns  # type: ignore[assignment]  # Tezuma's tricks hold Tezuma's Turns
         declared, abilities, first, lead_suit = declarations(turns)
+        if not declared:
+            return cls.undeclared(turns, lead_suit)
         water = WATER in first
         valid: list[int] = []
         tied: list[Follower] = []  # the followers at the top value so far, in the order cards went down
@@ -456,6 +458,34 @@ class TrickView(NamedTuple):
             if ability == FIRE:
                 returned = min(cards)
         return cls(tuple(declared), abilities, first, lead_suit, tuple(valid), voided, returned, top, tuple(tied))
+
+    @classmethod
+    def undeclared(cls, turns: list[Turn], lead_suit: str) -> TrickView:
+        """:meth:`of` a trick without declarations (every trick of the beginner variant, about half
+        at a table using abilities): with no ability and no Water Trick in play, :func:`card_standing`
+        is the suit's alone (a trump of another suit is valid, a card of the lead suit follows) and a
+        follower has its printed value, so one short pass reads it."""
+        valid: list[int] = []
+        tied: list[Follower] = []
+        top = 0
+        for turn in turns:
+            cards = turn.cards
+            if not cards:
+                continue
+            card = cards[0]
+            if card.suit != lead_suit:
+                if not card.rank:
+                    valid.append(turn.seat)
+                continue
+            if len(cards) == 1:
+                valued = plain_follow_value(card.suit, card.rank, lead_suit)
+            else:
+                valued = follow_value(cards, None, lead_suit)
+            if valued.value > top:
+                top, tied = valued.value, [Follower(turn.seat, valued)]
+            elif valued.value == top:
+                tied.append(Follower(turn.seat, valued))
+        return cls((), {}, {}, lead_suit, tuple(valid), False, None, top, tuple(tied))
 
     def first_declared(self, ability: str) -> int | None:
         return self.first.get(ability)
@@ -658,9 +688,15 @@ class LeadView(NamedTuple):
     @classmethod
     def of(cls, declared: Sequence[tuple[int, str]], winner: int, seats: int) -> LeadView:
         if not declared:  # most tricks: no declaration, so no next-lead ability
-            return cls((), winner, seats)
+            return plain_lead_view(winner, seats)
         leaders = tuple([(seat, ability) for seat, ability in declared if ability in (CHICKS, PAIL)])
         return cls(leaders, winner, seats)
+
+
+@cache
+def plain_lead_view(winner: int, seats: int) -> LeadView:
+    """The view of a trick without declarations, made once per winner and table size."""
+    return LeadView((), winner, seats)
 
 
 class NextLead(NamedTuple):
@@ -714,20 +750,25 @@ class WinnerLeads:
 NEXT_LEAD_RULES: tuple[TrickRule[LeadView, NextLead], ...] = (LaterNextLeadAbility(), NextLeadAbility(), WinnerLeads())
 NEXT_LEAD_NEEDS = frozenset().union(*(rule.needs for rule in NEXT_LEAD_RULES))
 NEXT_LEAD_RULES_FOR = by_declared(NEXT_LEAD_RULES)
+PLAIN_WINNING_RULES, PLAIN_NEXT_LEAD_RULES = WINNING_RULES_FOR[frozenset()], NEXT_LEAD_RULES_FOR[frozenset()]
 
 
 def resolve_trick(trick: Trick, seats: int) -> TrickResult:
     """Decide a complete trick by the winning rules in rulings.md: the one place their order is set."""
     view = TrickView.of(trick)
     declared = view.first  # the abilities declared this trick
-    win = first_decision(WINNING_RULES_FOR[WINNING_NEEDS.intersection(declared)], view)
-    reason = [win.phrase]
+    if declared:
+        win_rules = WINNING_RULES_FOR[WINNING_NEEDS.intersection(declared)]
+        lead_rules = NEXT_LEAD_RULES_FOR[NEXT_LEAD_NEEDS.intersection(declared)]
+    else:  # no declaration: the rules any trick may meet, looked up without a set made per trick
+        win_rules, lead_rules = PLAIN_WINNING_RULES, PLAIN_NEXT_LEAD_RULES
+    win = first_decision(win_rules, view)
+    reason: tuple[Phrase, ...] = (win.phrase,)
     water_voided = view.water_voided and win.value is not None  # only a following card can win over a voided trump
     if water_voided:
-        reason.append(Phrase("tezuma.water-voided", {"ability": ability_term(WATER)}))
-    lead_rules = NEXT_LEAD_RULES_FOR[NEXT_LEAD_NEEDS.intersection(declared)]
+        reason += (Phrase("tezuma.water-voided", {"ability": ability_term(WATER)}),)
     lead = first_decision(lead_rules, LeadView.of(view.declared, win.winner, seats))
-    return TrickResult.made(win.winner, lead.seat, tuple(reason) + lead.phrases, lead.house, win.rule, win.value,
+    return TrickResult.made(win.winner, lead.seat, reason + lead.phrases, lead.house, win.rule, win.value,
                             lead.by, water_voided, view.returned)
 
 
@@ -1047,8 +1088,11 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     def must_follow(self, trick: layer.Trick[Any]) -> frozenset[str]:
         """The lead suit, as for every trick game, from sets made once (every play asks)."""
-        lead = trick.lead_suit
-        if lead is None:
+        for turn in trick.turns:  # the lead suit (Trick.lead_suit, without a property call)
+            if turn.cards:
+                lead = turn.cards[0].suit
+                break
+        else:
             return frozenset()
         owed = FOLLOW_SUIT.get(lead)
         if owed is None:
@@ -1200,6 +1244,9 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if expected is None:
             raise IllegalAction("the game is over", code="game_over")
         kind, seat = expected
+        if action.__class__ is Play and kind == "play" and action.seat == seat:  # most actions: the play awaited
+            self._check_play(action)
+            return
         if isinstance(action, Answer):  # only a deal waiting for a card fact has a question open
             self._check_answer(self.state.deals[-1].missing_fact if kind == "answer" else None, action)
             return
@@ -1248,12 +1295,11 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     def _check_play(self, play: Play) -> None:
         deal = self.state.deals[-1]
-        trick = deal.tricks[-1]
         seat, ability, cards = play.seat, play.ability, play.cards
-        deferred = trick.acted == self.n
         if ability is not None:
-            self._check_ability(deal, trick, play, deferred)
-        expected = 0 if ability in CARDLESS else 2 if ability == FIRE else 1
+            trick = deal.tricks[-1]
+            self._check_ability(deal, trick, play, trick.acted == self.n)  # deferred: the Paper Egg card
+        expected = 1 if ability is None else 0 if ability in CARDLESS else 2 if ability == FIRE else 1
         if len(cards) != expected:
             raise IllegalPlay(self._card_count_reason(ability, len(cards)))
         if len(cards) > deal.hand[seat]:
@@ -1383,6 +1429,12 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         cards = [Card(s, r) for s in self.suits for r in self.ranks if (s, r) not in deal.put_down]
         cards += [Card(s, 0) for s in self.suits if deal.trumps_down[s] < self.trumps_per_suit]
         return cards
+
+    def fire_partners(self, first: Card) -> list[Card]:
+        """The unseen cards Fire Breathing may pair with ``first``: the other number cards of its suit
+        (a pair with a trump is refused by :meth:`check`, which names why)."""
+        return [card for card in self.unplayed_cards()
+                if card.suit == first.suit and not card.is_trump and card != first]
 
 
 class Tezuma2015(TezumaGame):

@@ -1,17 +1,18 @@
 """Screens for both Tezuma editions: draft, trick entry, results, revokes, questions, deal scores.
 
-The trick screen is one row per seat. The seat whose turn it is has the card picker in its row:
-the suit, then the ranks 1-9 and T in fixed places, a dot where a card is no longer offered. The
-picker offers only cards the table has not seen this deal. It starts where the card to come is
-fewest presses away, as far as the table has seen (the shared ``likely_start``): in the lead suit,
-on its lowest or highest unseen card (its trump, while one is unseen, counts as the lowest), never
-in a suit the seat is known to be void in. LEFT/RIGHT step along the suit's ranks and wrap round
-(LEFT from the first is the last); UP/DOWN jump between the lower and upper half of a suit (a
-dotted line marks the split) and on to the next suit.
+The trick screen is one row per seat. The seat whose turn it is has the card picker in its row: the
+suit, then the ranks 1-9 and T in fixed places, a dot where a card is no longer offered. The picker
+offers only cards the table has not seen this deal. It starts where the card to come is fewest
+presses away, as far as the table has seen (the shared ``likely_start`` by the engine's
+``card_odds``): in the lead suit, on its lowest or highest unseen card (its trump, while one is
+unseen, counts as the lowest), never in a suit the seat is known to be void in. LEFT/RIGHT step
+along the suit's ranks and wrap round (LEFT from the first is the last); UP/DOWN jump between the
+lower and upper half of a suit (a dotted line marks the split) and on to the next suit.
 
 OK plays the card. Holding OK (a long press) plays it with the seat's ability; AUX arms the
 ability instead, showing its uses left, and then OK plays with it. Paper Egg and Five-Color Sand
-need no card; Fire Breathing takes the first card with the ability and the second with OK.
+need no card; Fire Breathing takes the first card with the ability and the second with OK (the
+engine's ``fire_partners`` are offered).
 
 Each confirmed card changes two rows of the screen (the seat that played, the seat that plays
 next), each arrow press one row: with a page-diffing display writer that is a quarter of a frame
@@ -308,9 +309,7 @@ class TrickScreen(TezumaScreen):
         A suit with more than :data:`ONE_ROW` cards offered is two rows, its lower and upper half,
         so UP/DOWN reach the middle of a suit in one press on the way to the next suit.
         """
-        offered = self.game.unplayed_cards()
-        if first is not None:
-            offered = [c for c in offered if c.suit == first.suit and not c.is_trump and c != first]
+        offered = self.game.unplayed_cards() if first is None else self.game.fire_partners(first)
         rows: list[list[tuple[int, Card]]] = []
         groups: list[int] = []
         for group, suit in enumerate(self.game.suits):
@@ -362,7 +361,7 @@ class TrickScreen(TezumaScreen):
 
     def _take_first(self, card: Card) -> None:
         """Fire Breathing: keep ``card`` and offer its partners, once the engine agrees a pair can follow."""
-        partners = [c for c in self.game.unplayed_cards() if c.suit == card.suit and not c.is_trump and c != card]
+        partners = self.game.fire_partners(card)
         # an impossible pair makes the engine name the real obstacle (uses, hand, trump, no partner)
         self.game.check(Play(self.seat, (card, partners[0] if partners and not card.is_trump else card), FIRE))
         self.first, self.armed = card, True

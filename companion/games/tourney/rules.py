@@ -73,7 +73,8 @@ does P2's Shamrock (3rd):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
@@ -360,6 +361,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         self.places = len(self.suits)  # every trick has a card for each place: a seat per suit
         self.npc: int | None = self.n if self.n < self.places else None
         self.npc_cards: int = cards["npc_cards"]
+        self.tricks_per_deal = int(cards["tricks_per_deal"])
 
     # --- card data -------------------------------------------------------------------------
 
@@ -419,7 +421,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         return TourneyTrick(lead, predictions=[None] * self.places)
 
     def tricks_in_deal(self, deal: Deal[Any]) -> int:
-        return int(self.setup.cards["tricks_per_deal"])
+        return self.tricks_per_deal
 
     def seat_to_play(self, trick: Trick[Any]) -> int:
         """Play passes round all four hands, the NPC's included."""
@@ -430,9 +432,14 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         return [seat for seat in seats_in_order(trick.lead, self.places)
                 if seat != self.npc and trick.predictions[seat] is None]
 
+    def all_predicted(self, trick: TourneyTrick) -> bool:
+        """No player is still to predict (:meth:`missing_predictions` is empty), asked without listing them."""
+        npc = self.npc
+        return all(prediction is not None or seat == npc for seat, prediction in enumerate(trick.predictions))
+
     def trick_complete(self, trick: Trick[Any]) -> bool:
         assert isinstance(trick, TourneyTrick)
-        return len(trick.turns) == self.places and not self.missing_predictions(trick)
+        return len(trick.turns) == self.places and self.all_predicted(trick)
 
     def resolve(self, trick: Trick[Any]) -> TourneyResult:
         """The strongest card wins; every card's place is its rank by strength among the four. The
@@ -535,7 +542,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def play_phase(self, trick: TourneyTrick) -> bool:
         """The predictions are down: the table said so, a follower's playing card was entered, or (a
         record from before) every prediction is in."""
-        return (trick.down or not self.missing_predictions(trick)
+        return (trick.down or self.all_predicted(trick)
                 or any(turn.seat != self.npc for turn in trick.turns[1:]))
 
     def npc_to_play(self, deal: TourneyDeal) -> bool:
@@ -610,6 +617,22 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         """The suits a card of which can still be in a hand this deal (:meth:`room` above 0), strongest
         first: a picker offers no other."""
         return tuple(suit for suit in self.suits if self.room(suit) > 0)
+
+    def card_odds(self, seat: int, cards: Iterable[Any]) -> dict[Any, float]:
+        """The common odds, each card scaled by the share of its suit's unseen cards that can still
+        be in a hand: a suit whose cards were revealed by suit alone (:meth:`room`) has fewer left
+        than its unseen numbers, and which of them is not known."""
+        cards = list(cards)
+        unseen = Counter(card.suit for card in cards)
+        return {card: odds * min(1.0, self.room(card.suit) / unseen[card.suit])
+                for card, odds in super().card_odds(seat, cards).items()}
+
+    def suit_odds(self, seat: int) -> dict[str, float]:
+        """How likely a prediction of ``seat`` is of each open suit, from what the table has seen: by
+        the cards of it that can still be out of sight (:meth:`room`); none of a suit the seat
+        proved it lacks."""
+        void = {suit for suit, _ in self.deal.watch.declined[seat]}
+        return {suit: 0 if suit in void else self.room(suit) for suit in self.open_suits()}
 
     def _check_suit(self, deal: TourneyDeal, suit: str) -> None:
         """A suit-only prediction: the suit exists, and a card of it can still be in a hand. A

@@ -38,7 +38,7 @@ changes nothing). Revokes, deal scores and the ranking are the shared trick-game
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -266,28 +266,16 @@ class TrickScreen(TourneyScreen):
     def grid_for(self, entry: Entry) -> Grid[SuitedCard]:
         """The unseen cards, the cursor where the card ``entry`` puts down is fewest presses away as
         far as the table knows: a follower's lead suit, a suit's highest and lowest, none of a suit the
-        seat proved it lacks (:meth:`TrickScreenBase.likelihood`); the only card left ready for OK."""
+        seat proved it lacks, fewer of a suit revealed by suit alone (the engine's ``card_odds``); the
+        only card left ready for OK."""
         return self.likely_start(entry.seat, card_grid(self.game, last_card(self.game)))
-
-    def likelihood(self, seat: int, grid: Grid[Any]) -> Callable[[Any], float]:
-        """The shared likelihood, each card scaled by the share of its suit's unseen cards that can
-        still be in a hand: a suit whose cards were revealed by suit alone (the engine's ``room``) has
-        fewer left than its unseen numbers, and which of them is not known."""
-        common = super().likelihood(seat, grid)
-        unseen: dict[str, int] = {}
-        for row in grid.rows:
-            for _, card in row:
-                unseen[card.suit] = unseen.get(card.suit, 0) + 1
-        share = {suit: min(1.0, self.game.room(suit) / count) for suit, count in unseen.items()}
-        return lambda card: common(card) * share[card.suit]
 
     def likely_suit(self, seat: int) -> str:
         """The suit a prediction of ``seat`` most likely has, from what the table has seen: the open
         suit with most cards that can still be out of sight (a suit's cards not yet played, revealed or
         in the NPC's row; none of a suit the seat proved it lacks); the stronger suit on a tie."""
-        void = {suit for suit, _ in self.game.deal.watch.declined[seat]}
-        return max(self.game.open_suits(), key=lambda suit: (0 if suit in void else self.game.room(suit),
-                                                             -self.game.suits.index(suit)))
+        odds = self.game.suit_odds(seat)
+        return max(odds, key=lambda suit: (odds[suit], -self.game.suits.index(suit)))
 
     def next_entry(self, entry: Entry, step: int = 1) -> Entry:
         entries = self.entries()

@@ -40,6 +40,7 @@ from companion.carddata import CardCheck, named
 from companion.engine.actions import RecordAction, one_of
 from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import (
+    FOLLOW_WEIGHT,
     Deal,
     Phrase,
     Revoke,
@@ -290,6 +291,7 @@ HOUSE_FIRST_CLOSEST = "zenjidou.house.first_closest"  # L closest: nothing playe
 HOUSE_QUIZ_HANDS = "zenjidou.house.quiz_two_hands"  # B with 2 players: the pointer's first hand wins
 HOUSE_F_BOTTOM = "zenjidou.house.f_bottom"  # F from the bottom: D's topmost follower is the bottom-most
 HOUSE_TWO_HANDS = "zenjidou.house.two_hands"  # 2 players: hands sit P1, P2, P1', P2' round the table
+ORDER_WEIGHT = 8.0  # how much likelier L's lowest or closest unseen card is than one far from it (card_odds)
 DIRECTION = "clockwise"  # the header option a record of this version carries (docs/record-format.md)
 
 
@@ -1199,6 +1201,45 @@ class Zenjidou(TrickGame[ZState]):
     def last_played(self) -> Card | None:
         return next((t.cards[-1] for d in reversed(self.state.deals) for tr in reversed(d.tricks)
                      for t in reversed(tr.turns)), None)
+
+    def card_odds(self, seat: int, cards: Iterable[Any]) -> dict[Any, float]:
+        """How likely each of ``cards`` (the unseen cards offered) is to be the one ``seat``'s hand
+        puts down, from what the table has seen only (the device never sees a hand): a card known to
+        be of the lead colour from a hand that must follow and has not declined it; under L lowest
+        the lowest unseen cards, under L closest those nearest the last card put down
+        (:data:`ORDER_WEIGHT`); the hand's own shown bottom card, which it surely holds, as likely as
+        one of the hand's cards left (elsewhere the order says which card comes). Every card alike
+        before the round's rule is chosen."""
+        deal = self.state.deal
+        numbers = sorted(cards)
+        rule = deal.rule
+        if rule is None:
+            return dict.fromkeys(numbers, 1.0)
+        trick = deal.tricks[-1]
+        lead = self.fact(trick.turns[0].cards[0], "colour") if trick.turns else None
+        declined = {suit for suit, _ in deal.watch.declined[seat]}
+        follows = (deal.how is not None and deal.how.must_follow and lead is not None
+                   and self.colours[lead] not in declined)
+        last = self.last_played()
+
+        def seen_weight(card: Card) -> float:
+            likely = FOLLOW_WEIGHT if follows and self.fact(card, "colour") == lead else 1.0
+            if rule.variant == "lowest":
+                likely *= ORDER_WEIGHT / (1 + numbers.index(card))
+            elif rule.variant == "closest" and last is not None:
+                likely *= ORDER_WEIGHT / (1 + abs(card - last))
+            return likely
+
+        odds = {card: seen_weight(card) for card in numbers}
+        held = deal.bottoms.get(seat)
+        ordered = rule.variant in ("lowest", "closest")  # the order, not chance, says which card comes
+        if held not in odds or ordered or self.may_hold_bottom(deal, seat) != (seat,):
+            return odds
+        # the hand's own shown bottom card is surely in it; any other unseen card only as likely as
+        # the hand's other cards are among the unseen ones
+        left = self.tricks - sum(turn.seat == seat for done in deal.tricks for turn in done.turns)
+        odds[held] *= (len(numbers) - 1) / (left - 1) if left > 1 else float(len(numbers))
+        return odds
 
     # --- the fold ------------------------------------------------------------------------------
 

@@ -5,19 +5,19 @@
   the table has told most often for it; LEFT/RIGHT step by one, UP/DOWN by two (every value of the
   four facts is then at most two presses away), OK enters it and the next row is asked on the same
   screen, the rows already told shown above. The card keypad types a value by its place (1 the first).
-* Most decisions (the rest's top card, bottoms, the rule, a card as it is put down, a side, a lead, a
-  quiz point) are one choice among what the engine allows. A card (:class:`CardScreen`) is picked
+* Most decisions (the rest's top card, bottoms, the rule, a card as it is put down, a side, a lead,
+  a quiz point) are one choice among what the engine allows. A card (:class:`CardScreen`) is picked
   from the unseen cards in rows by colour, as far as the table has told colours (the untold in rows
   of their own): LEFT/RIGHT through the cursor's colour, UP/DOWN to the next row, both wrapping,
-  starting where the card that comes is fewest presses away as far as the table has seen
-  (:meth:`ListScreen.weight`: a follower in the lead colour, L's likeliest card under the cursor,
-  ready for OK; a hand's own shown bottom card, surely held, as likely as any card the hand has
-  left). Any other choice is a list, LEFT/RIGHT by one and UP/DOWN by 5. The card keypad types a
-  card by its number (1-32 name it alone; a number no other unseen card begins with enters at
-  once) and any other choice by its place in the list (the ``n/count`` of the hint row); after a
-  card keypad key a card screen starts on the likeliest card a digit alone would not enter, ``#``
-  then entering it, and the letters A-D enter the next likeliest such cards, drawn beside their
-  letters in the hint row (``A20 B25 C29 D31``).
+  starting where the card that comes is fewest presses away as far as the table has seen (the
+  engine's ``card_odds``, through :meth:`ListScreen.weight`: a follower in the lead colour, L's
+  likeliest card under the cursor, ready for OK; a hand's own shown bottom card, surely held, as
+  likely as any card the hand has left). Any other choice is a list, LEFT/RIGHT by one and UP/DOWN
+  by 5. The card keypad types a card by its number (1-32 name it alone; a number no other unseen
+  card begins with enters at once) and any other choice by its place in the list (the ``n/count`` of
+  the hint row); after a card keypad key a card screen starts on the likeliest card a digit alone
+  would not enter, ``#`` then entering it, and the letters A-D enter the next likeliest such cards,
+  drawn beside their letters in the hint row (``A20 B25 C29 D31``).
   Above the list, the open trick and the effects its cards put in force so far; below it, what the
   round's rule asks of the player (who draws under L, a house ruling that applies).
 * Hands are never typed in: each card is entered as it goes down. After the rule is chosen, H and I
@@ -76,8 +76,6 @@ from companion.ui.tricks import (
 
 JUMP = 5  # UP/DOWN move this many entries in a list (see docs/screens.md: the step for 12-32 entries)
 FACT_JUMP = 2  # UP/DOWN move this many values of a card fact: with LEFT/RIGHT, any of 9 is 2 presses away
-FOLLOW_WEIGHT = 8.0  # how much likelier a card of the lead colour is from a hand that must follow
-ORDER_WEIGHT = 8.0  # how much likelier L's lowest or closest unseen card is than one far from it
 ROW_CARDS = 6  # cards in one picker row: a colour with more takes two rows (the untold ones more)
 UNTOLD = COLOURS  # the row group of the cards whose colour the table has not told yet
 CELLS_X = 36  # where a picker row's cards begin (the colour's name before them)
@@ -284,41 +282,14 @@ class ListScreen(ZScreen):
         return likeliest_start(list(map(self.weight(), self.options)))
 
     def weight(self) -> Callable[[Any], float]:
-        """How likely each offered action is to be the one entered, from what the table has seen only
-        (the device never sees a hand): a card known to be of the lead colour from a hand that must
-        follow and has not declined it; under L lowest the lowest unseen cards, under L closest those
-        nearest the last card put down; the hand's own shown bottom card, which it surely holds, as
-        likely as one of the hand's cards left (elsewhere the order says which card comes). Every
-        other choice alike (then the cursor stays on the first)."""
-        deal = self.game.state.deal
-        rule, seat = deal.rule, self.decision.actor
-        if self.decision.kind != "play" or rule is None or seat is None:
+        """How likely each offered action is to be the one entered: a card by the game's odds (the
+        engine's ``card_odds``: the lead colour, L's order, the hand's own bottom card); every other
+        choice alike (then the cursor stays on the first)."""
+        seat = self.decision.actor
+        if self.decision.kind != "play" or seat is None:
             return lambda action: 1.0
-        trick = deal.tricks[-1]
-        lead = self.game.fact(trick.turns[0].cards[0], "colour") if trick.turns else None
-        declined = {suit for suit, _ in deal.watch.declined[seat]}
-        follows = (deal.how is not None and deal.how.must_follow and lead is not None
-                   and self.game.colours[lead] not in declined)
-        numbers = sorted(action.card for action in self.options)
-        last = self.game.last_played()
-
-        def seen_weight(card: Card) -> float:
-            likely = FOLLOW_WEIGHT if follows and self.game.fact(card, "colour") == lead else 1.0
-            if rule.variant == "lowest":
-                likely *= ORDER_WEIGHT / (1 + numbers.index(card))
-            elif rule.variant == "closest" and last is not None:
-                likely *= ORDER_WEIGHT / (1 + abs(card - last))
-            return likely
-
-        held = deal.bottoms.get(seat)
-        ordered = rule.variant in ("lowest", "closest")  # the order, not chance, says which card comes
-        if held not in numbers or ordered or self.game.may_hold_bottom(deal, seat) != (seat,):
-            return lambda action: seen_weight(action.card)
-        # the hand's own shown bottom card is surely in it; any other unseen card only as likely as
-        # the hand's other cards are among the unseen ones
-        left = self.game.tricks - sum(turn.seat == seat for done in deal.tricks for turn in done.turns)
-        surely = (len(numbers) - 1) / (left - 1) if left > 1 else float(len(numbers))
-        return lambda action: seen_weight(action.card) * (surely if action.card == held else 1.0)
+        odds = self.game.card_odds(seat, [action.card for action in self.options])
+        return lambda action: odds[action.card]
 
     def move(self, index: int, key: Key) -> int | None:
         """The list index after an arrow from ``index`` (wrapping), or None for any other key."""

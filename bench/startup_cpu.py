@@ -1,0 +1,80 @@
+"""CPU time of ``companion run --mock`` at its READY=1, from several source trees, beside the bare imports.
+
+Run: python bench/startup_cpu.py [--runs N] TREE [TREE ...]   (a TREE is a checkout's root, as for
+bench/startup_trees.py). Prints figures; asserts nothing.
+
+bench/startup_trees.py gives the wall time to READY and the child's CPU time until it has exited,
+its clean shutdown included. On a machine whose load moves the wall time by a factor of two, the
+CPU time the process has used when it sends READY says best what a cold start costs: each child
+here reads ``time.process_time()`` as it sends READY=1 (the device's own ``Notifier.ready``,
+wrapped) and prints it; the bare imports (luma, gpiozero, Pillow, as bench/startup.py imports
+them) print theirs after the imports. Trees and the bare imports run in turns, after one
+unmeasured start each (bytecode written, as an installed device runs from it); medians and minima.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench.device import spawn_until_ready
+from bench.startup import BARE_IMPORTS
+
+DEVICE = (
+    "import sys, time\n"
+    "import companion.daemon.sdnotify as sdnotify\n"
+    "ready = sdnotify.Notifier.ready\n"
+    "def timed(self, *args, **kwargs):\n"
+    "    print('CPU_AT_READY', time.process_time(), file=sys.stderr, flush=True)\n"
+    "    return ready(self, *args, **kwargs)\n"
+    "sdnotify.Notifier.ready = timed\n"
+    "sys.argv = ['companion', 'run', '--mock', '--state-dir', sys.argv[1]]\n"
+    "from companion.__main__ import main\n"
+    "sys.exit(main())\n"
+)
+BARE = f"import sys, time\n{BARE_IMPORTS}\nprint('CPU_AT_READY', time.process_time(), file=sys.stderr)\n"
+
+
+def cpu_at_ready(tree: str | None) -> float:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
+    with tempfile.TemporaryDirectory() as tmp:
+        if tree is None:
+            bare = subprocess.run([sys.executable, "-c", BARE], env=env, capture_output=True, text=True, check=True)
+            err = bare.stderr
+        else:
+            # -P: the tree's companion (PYTHONPATH), not the current directory's, which -c puts first
+            argv = [sys.executable, "-P", "-c", DEVICE, "STATE"]
+            _, child = spawn_until_ready(argv, {**env, "PYTHONPATH": tree}, tmp)
+            child.terminate()
+            _, err = child.communicate(timeout=30)
+    line = next(line for line in err.splitlines() if line.startswith("CPU_AT_READY"))
+    return float(line.split()[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15, help="rounds (default 15)")
+    parser.add_argument("trees", nargs="+", help="source trees (checkout roots) to start companion from")
+    args = parser.parse_args()
+    kinds: list[str | None] = [None, *(str(Path(tree).resolve()) for tree in args.trees)]
+    for tree in kinds:
+        cpu_at_ready(tree)  # unmeasured: writes the bytecode caches
+    figures: dict[str | None, list[float]] = {tree: [] for tree in kinds}
+    for _ in range(args.runs):
+        for tree in kinds:
+            figures[tree].append(cpu_at_ready(tree))
+    bare, bare_min = statistics.median(figures[None]), min(figures[None])
+    print(f"bare imports: cpu {bare * 1000:.0f} ms (median of {args.runs}; min {bare_min * 1000:.0f} ms)")
+    for name, tree in zip(args.trees, kinds[1:], strict=True):
+        cpu, least = statistics.median(figures[tree]), min(figures[tree])
+        print(f"{name}: cpu at READY {cpu * 1000:.0f} ms = {cpu / bare:.2f}x (min {least * 1000:.0f} ms = "
+              f"{least / bare_min:.2f}x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,6 +1,6 @@
 """Device figures on this machine: latency, display bytes, start-up, idle CPU, memory, presses.
 
-Run: python bench/device.py [--games 2] [--idle-seconds 30]. Prints figures; asserts nothing.
+Run: python bench/device.py [--games 2] [--idle-seconds 30] [--phones 5]. Prints figures; asserts nothing.
 Measured values are kept in docs/figures.md with the date, the machine and the command.
 
 - the font the screens were drawn with (the package's own misaki gothic, or a fallback);
@@ -15,7 +15,10 @@ Measured values are kept in docs/figures.md with the date, the machine and the c
   sd_notify READY=1, sent once the first frame is shown) against a bare
   ``import luma.oled.device, gpiozero, PIL.Image`` (whole processes, median of several);
 - idle CPU of ``companion run --mock`` over --idle-seconds, and its peak RSS;
-- key presses per card over whole scripted games (the UI's key planner: what a person presses).
+- key presses per card over whole scripted games (the UI's key planner: what a person presses);
+- the same press-to-frame with the table page served (``run --web``) and --phones phones following
+  its event stream, beside the figure without; and how long after a journalled press the phones
+  receive the page's new data.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -45,11 +50,46 @@ FULL_FRAME = 1024
 I2C_HZ = 400_000
 
 
-class TimedDevice(VirtualDevice):
-    """A virtual device that times each press from the edge its key acts on to the driver's frame."""
+class Phones:
+    """``count`` phones following the table page's event stream, each noting when new data arrive."""
 
-    def __init__(self, state: Path, seed: int) -> None:
+    def __init__(self, url: str, count: int) -> None:
+        self.arrivals: list[list[float]] = [[] for _ in range(count)]
+        self.threads = [threading.Thread(target=self._follow, args=(url, n), daemon=True) for n in range(count)]
+        for thread in self.threads:
+            thread.start()
+
+    def _follow(self, url: str, phone: int) -> None:
+        try:
+            with urllib.request.urlopen(url + "events", timeout=60) as stream:
+                for line in stream:
+                    if line.startswith(b"data: "):
+                        self.arrivals[phone].append(time.perf_counter())
+        except OSError:
+            return  # the server stopped
+
+    def join(self) -> None:
+        for thread in self.threads:
+            thread.join(10)
+
+
+class TimedDevice(VirtualDevice):
+    """A virtual device that times each press from the edge its key acts on to the driver's frame;
+    with ``phones``, it serves the table page to that many phones following its event stream."""
+
+    def __init__(self, state: Path, seed: int, phones: int = 0) -> None:
         super().__init__(state, seed=seed)
+        self.page: Any = None
+        self.phones: Phones | None = None
+        self.journalled_at: list[float] = []  # when each press that appended a line had it on disk
+        if phones:
+            from companion.daemon.page import TablePageServer, TableView
+
+            view = TableView(state).start()
+            self.device.store.on_journalled.append(view.wake)
+            # every phone here comes from 127.0.0.1; in a room each has its own address
+            self.page = TablePageServer(("127.0.0.1", 0), view, max_per_client=phones).serve_in_thread()
+            self.phones = Phones(self.page.url, phones)
         self.latencies: list[float] = []
         self.journalled: list[bool] = []  # whether that press appended (and fsynced) an action
         self.on_press_edge: list[bool] = []  # whether that key acted on its press edge (an arrow)
@@ -82,6 +122,8 @@ class TimedDevice(VirtualDevice):
         pin.drive_high()
         self.time.sleep(settle)
         self.device.loop.run_until_idle()
+        if self.device.store.accepted != accepted:
+            self.journalled_at.append(time.perf_counter())
         if self._frame_at is not None:
             self.latencies.append(self._frame_at - edge)
             self.journalled.append(self.device.store.accepted != accepted)
@@ -92,15 +134,18 @@ class TimedDevice(VirtualDevice):
         self.pressed.append(event)
 
 
-def play_games(games: int) -> tuple[TimedDevice, list[tuple[float, bool, bool]], int, int]:
+def play_games(games: int, phones: int = 0,
+               page_delays: list[float] | None = None) -> tuple[TimedDevice, list[tuple[float, bool, bool]], int, int]:
     """Whole 4-player games through the keys; returns the last device, (latency, journalled,
-    acted on the press edge) per frame and the press counts."""
+    acted on the press edge) per frame and the press counts. With ``phones``, the table page is
+    served to them meanwhile, and ``page_delays`` gets, per journalled press, the time until the
+    slowest phone received data sent after it."""
     latencies: list[tuple[float, bool, bool]] = []
     card_presses = cards = 0
     dev = None
     for i in range(games):
         with tempfile.TemporaryDirectory() as tmp:
-            dev = TimedDevice(Path(tmp), seed=i)
+            dev = TimedDevice(Path(tmp), seed=i, phones=phones)
             game_id = ("tezuma-2015", "tezuma")[i % 2]
             while dev.app.top.game.value != game_id:
                 dev.press(KeyEvent(Key.RIGHT))
@@ -119,9 +164,25 @@ def play_games(games: int) -> tuple[TimedDevice, list[tuple[float, bool, bool]],
                     cards += 1
                 table.after(game, action)
             latencies += zip(dev.latencies, dev.journalled, dev.on_press_edge, strict=True)
+            if dev.page is not None and dev.phones is not None:
+                time.sleep(1.0)  # the last line reaches the phones
+                dev.page.stop()
+                dev.phones.join()
+                if page_delays is not None:
+                    page_delays += delays_to_phones(dev.journalled_at, dev.phones.arrivals)
             dev.close()
     assert dev is not None
     return dev, latencies, card_presses, cards
+
+
+def delays_to_phones(journalled_at: list[float], arrivals: list[list[float]]) -> list[float]:
+    """Per journalled press, how long until every phone had received data sent after it."""
+    delays = []
+    for at in journalled_at:
+        firsts = [next((t for t in phone if t >= at), None) for phone in arrivals]
+        if all(t is not None for t in firsts):
+            delays.append(max(t for t in firsts if t is not None) - at)
+    return delays
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -213,6 +274,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--idle-seconds", type=float, default=30.0)
     parser.add_argument("--start-runs", type=int, default=5)
+    parser.add_argument("--phones", type=int, default=5, help="phones following the table page (0: skip)")
+    parser.add_argument("--page-rounds", type=int, default=3, help="rounds of --games without, then with, the page")
     args = parser.parse_args()
 
     print(f"machine: {machine()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
@@ -230,6 +293,23 @@ def main() -> None:
     ]:
         print(f"press-to-frame, {label} ({len(chosen)} frames): p50 {ms(percentile(chosen, 0.5))}, "
               f"p99 {ms(percentile(chosen, 0.99))} ({settle})")
+    if args.phones:  # game by game, with and without, so the machine's other load falls on both alike
+        page_delays: list[float] = []
+        plain: list[tuple[float, bool, bool]] = []
+        paged: list[tuple[float, bool, bool]] = []
+        for _ in range(args.page_rounds):
+            plain += play_games(args.games)[1]
+            paged += play_games(args.games, args.phones, page_delays)[1]
+        for label, journalled in (("every press", (True, False)), ("presses without a journal append", (False,))):
+            without = [t for t, kept, _ in plain if kept in journalled]
+            served = [t for t, kept, _ in paged if kept in journalled]
+            print(f"press-to-frame, {label} ({len(without)} frames): p50 {ms(percentile(without, 0.5))}, "
+                  f"p99 {ms(percentile(without, 0.99))} without the table page; served to {args.phones} phones "
+                  f"following its event stream: p50 {ms(percentile(served, 0.5))}, p99 {ms(percentile(served, 0.99))}"
+                  f" ({percentile(served, 0.99) / percentile(without, 0.99) - 1:+.1%})")
+        print(f"journalled press to the slowest of {args.phones} phones' event streams ({len(page_delays)} presses, "
+              f"played back to back): p50 {ms(percentile(page_delays, 0.5))}, p99 {ms(percentile(page_delays, 0.99))}, "
+              f"max {ms(max(page_delays))}")
     per_press = statistics.mean(dev.bytes_per_press)
     wire = statistics.mean(dev.wire_bytes_per_press)
     print(

@@ -19,7 +19,9 @@ from companion.journal import held_by_a_writer
 from companion.paths import check_output_file, tools_state_dir
 from companion.record import GameBuilder, export_lines, read_bytes
 from companion.registry import game_class, game_ids
+from companion.roster import MAX_NAME_CELLS, ROSTER_FILE, Roster
 from companion.storage import atomic_replace, read_file, reason
+from companion.text import printable
 
 Result = TypeVar("Result")
 
@@ -130,10 +132,62 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("file", type=Path)
     imp.set_defaults(handler=cmd_cards_import)
 
+    players = commands.add_parser(
+        "players",
+        help="the roster: the players' own names, offered first by the device's setup form",
+        epilog="The roster file used is named on standard error. "
+        "Exit status: 0 done; 2 refused (one line says why), nothing changed.",
+    )
+    players.add_argument(
+        "--state-dir", type=Path, metavar="DIR",
+        help=f"the state directory whose {ROSTER_FILE} to use (default: $STATE_DIRECTORY, else the installed "
+        "device's /var/lib/tabletop-companion, else ~/.local/state/tabletop-companion)",
+    )
+    who = players.add_subparsers(dest="verb", required=True, metavar="VERB")
+    who.add_parser("list", help="every name, most recently used first").set_defaults(handler=cmd_players_list)
+    add = who.add_parser("add", help=f"add a name (any script, at most {MAX_NAME_CELLS} half-width or "
+                         f"{MAX_NAME_CELLS // 2} full-width characters)")
+    add.add_argument("name")
+    add.set_defaults(handler=cmd_players_add)
+    remove = who.add_parser("remove", help="remove a name")
+    remove.add_argument("name")
+    remove.set_defaults(handler=cmd_players_remove)
+
     from companion.event.command import add_scoreboard_command  # the organiser's side: not for `run`
 
     add_scoreboard_command(commands)
     return parser
+
+
+def _roster(args: argparse.Namespace) -> Roster:
+    """The roster to act on, named on stderr: on a Pi, the device's own unless told otherwise."""
+    roster = Roster(args.state_dir or tools_state_dir())
+    print(f"companion: roster file {roster.path}", file=sys.stderr)
+    return roster
+
+
+def _change_roster(args: argparse.Namespace, change: Callable[[Roster], Result]) -> Result:
+    roster = _roster(args)
+    try:
+        return change(roster)
+    except OSError as err:  # StorageError names the file and the reason; the rest say the reason
+        raise CompanionError(_storage_problem(err, "write", roster.path)) from None
+
+
+def cmd_players_list(args: argparse.Namespace) -> int:
+    for name in _change_roster(args, Roster.names):
+        print(printable(name))
+    return EXIT_OK
+
+
+def cmd_players_add(args: argparse.Namespace) -> int:
+    print(f"added: {printable(_change_roster(args, lambda roster: roster.add(args.name)))}")
+    return EXIT_OK
+
+
+def cmd_players_remove(args: argparse.Namespace) -> int:
+    print(f"removed: {printable(_change_roster(args, lambda roster: roster.remove(args.name)))}")
+    return EXIT_OK
 
 
 def cmd_games(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import ConfigError
-from companion.inputs import parse_toml, read_text_file
+from companion.inputs import parse_address, parse_toml, read_text_file
 from companion.paths import APP
 
 CONFIG_FILE = "config.toml"
@@ -72,6 +72,15 @@ def _buzzer_pins_reason(text: str) -> str | None:
     return None
 
 
+def _web_reason(text: str) -> str | None:
+    """Why ``text`` is not a table page address, as ``--web`` takes it, or None."""
+    try:
+        parse_address(text, "web")
+    except ConfigError:
+        return 'is not [HOST:]PORT with a port 1-65535 (e.g. "8080", or "0.0.0.0:8080" for the room\'s network)'
+    return None
+
+
 # Tables of config.toml that belong to an optional part, which checks them itself when it starts
 # (``[event]``: companion/event/config.py).
 SECTIONS = ("event",)
@@ -86,6 +95,8 @@ SETTINGS: dict[str, Setting] = {
     "buzzers": Setting(str, 'quiz buzzers on GPIO: BCM pins, seat 1 first, e.g. "12,16,20,21"',
                        valid=_buzzer_pins_reason),
     "keypad_buzzers": Setting(bool, "quiz buzzers on the Pico keypad's seat inputs (needs keypad)"),
+    "web": Setting(str, 'serve the table page on [HOST:]PORT, e.g. "8080" (127.0.0.1) or "0.0.0.0:8080"',
+                   valid=_web_reason),
     "page_address_offset": Setting(int, "SH1106 only: first RAM column shown, 0-4 (luma's default 2)", range(0, 5)),
     "display": Setting(str, "luma display type: ssd1306, sh1106, ...", luma=True),
     "interface": Setting(str, "i2c or spi", ("i2c", "spi"), luma=True),

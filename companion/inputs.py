@@ -95,3 +95,20 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
         raise ConfigError(f"{where}: not a usable config file: {err}") from None
     except RecursionError:
         raise ConfigError(f"{where}: nested too deeply to be a config file") from None
+
+
+def parse_address(text: str, option: str, default_host: str = "127.0.0.1") -> tuple[str, int]:
+    """``[HOST:]PORT`` as a listening address; only the port: on ``default_host`` (loopback).
+
+    >>> parse_address("8080", "--web"), parse_address("0.0.0.0:80", "--web"), parse_address("[::]:8080", "--web")
+    (('127.0.0.1', 8080), ('0.0.0.0', 80), ('::', 8080))
+    >>> parse_address("host:99999", "--web")
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: --web 'host:99999': give [HOST:]PORT, a port 1-65535 (e.g. 8080 or 0.0.0.0:8080)
+    """
+    host, colon, port = text.rpartition(":")
+    host = host.strip("[]") if colon else default_host
+    if not port.isdigit() or not 1 <= int(port) <= 65535 or (colon and not host):
+        raise ConfigError(f"{option} {text!r}: give [HOST:]PORT, a port 1-65535 (e.g. 8080 or 0.0.0.0:8080)")
+    return host, int(port)

@@ -84,7 +84,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("companion.engine", "companion.engine.base", "companion.engine.actions", "companion.engine.tricks"),
     ("companion.text", "companion.names", "companion.settings", "companion.session", "companion.report",
      "companion.registry", "companion.games", "companion.carddata", "companion.record", "companion.journal",
-     "companion.config"),
+     "companion.config", "companion.roster", "companion.httpguard", "companion.httpserve"),
     ("companion.games.{game}", "companion.games.{game}.rules"),
     ("companion.sim", "companion.sim.*", "companion.ui", "companion.ui.*", "companion.event", "companion.event.*"),
     ("companion.games.{game}.screens", "companion.games.{game}.table"),

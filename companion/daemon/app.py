@@ -62,6 +62,7 @@ from companion.text import LANGUAGES
 from companion.ui.app import App
 
 if TYPE_CHECKING:
+    from companion.daemon.page import TablePageServer
     from companion.event.config import EventConfig
     from companion.event.publisher import LinkStatus
 
@@ -95,6 +96,13 @@ class LinkChanged:
         self.mark = mark
 
 
+class SeatingChanged:
+    """Posted by event mode's publisher thread: the names the event seats at this table."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+
+
 class Device:
     """The running device: the loop, the UI app, the display and the store, wired together."""
 
@@ -108,6 +116,7 @@ class Device:
         notifier: Notifier | None = None,
         settings_override: Mapping[str, Any] | None = None,
         buzzers: BuzzerArbiter | None = None,
+        page_url: str | None = None,
     ) -> None:
         self.store = store
         self.display = display
@@ -127,10 +136,13 @@ class Device:
             on_fact=store.remember_fact,
             on_settings=self._save_settings,
             table_facts=store.table_facts,
+            player_names=store.roster_names,
+            page_url=page_url,
             buzzers=buzzers,
         )
         self.startup_messages = recovered.messages + store.notices
         self._show_notices(recovered.messages)
+        self.on_settings: list[Callable[[], None]] = []  # told after the menu changed a setting
         self._shown_version = -1
         self._shown_state = ""
         self._timer: Timer | None = None
@@ -165,6 +177,10 @@ class Device:
         """Event mode's link status changed; safe from the publisher's thread (the loop draws it)."""
         self.loop.post(LinkChanged(status.mark))
 
+    def seating_changed(self, names: Sequence[str]) -> None:
+        """The event seats ``names`` at this table (none: no list); safe from the publisher's thread."""
+        self.loop.post(SeatingChanged(names))
+
     def run(self) -> None:
         """Serve until stopped (SIGTERM, SIGINT or a finished script)."""
         with stop_on_signals(self.loop):
@@ -197,6 +213,9 @@ class Device:
         elif isinstance(event, LinkChanged):
             self.app.show_status_mark(event.mark)
             self._show()  # a dim display shows the mark too; a blank one shows it when woken
+        elif isinstance(event, SeatingChanged):
+            self.app.offer_seated_names(event.names)
+            self._show()
 
     def _on_timer(self) -> None:
         self._timer = None
@@ -237,6 +256,8 @@ class Device:
         self.settings = settings
         self._shown_state = ""  # contrast may have changed: apply it on the next show, saved or not
         self.store.save_settings(settings)
+        for listener in self.on_settings:
+            listener()
 
 
 # --- the command line ----------------------------------------------------------------------
@@ -318,6 +339,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--save-frame-scale", type=int, default=SAVE_FRAME_SCALE, metavar="1-16",
                         help=f"with --save-frame: each pixel of the panel as NxN pixels (default {SAVE_FRAME_SCALE},"
                              " as README's pictures; 1 for the panel's own 128x64)")
+    parser.add_argument(
+        "--web",
+        metavar="[HOST:]PORT",
+        help="serve the table page (score sheet, chart, tricks, the record; read only) on PORT, on 127.0.0.1 "
+        "unless HOST is given (0.0.0.0: the room's network; docs/pi-setup.md says what that exposes)",
+    )
     parser.add_argument("--seed", type=int, help="seed for the device's random draws (default: from the OS)")
     parser.add_argument(
         "--check",
@@ -339,7 +366,7 @@ def resolve_options(args: argparse.Namespace, config: RunConfig) -> argparse.Nam
     for name, setting in SETTINGS.items():
         if not setting.luma and getattr(merged, name, None) is None:
             setattr(merged, name, config.get(name))
-    for name in ("language", "contrast", "page_address_offset", "buzzers"):
+    for name in ("language", "contrast", "page_address_offset", "buzzers", "web"):
         value = getattr(merged, name)
         if value is not None:  # config.toml's values were checked as it was read; this checks ours
             SETTINGS[name].check(name, value, f"--{name.replace('_', '-')}")
@@ -436,18 +463,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: 
     event = checked_event_section(config)  # a wrong [event] stops here, before anything is opened
     if options.verbose:
         logging.getLogger("companion").setLevel(logging.DEBUG)
-    script = None
-    if options.keys is not None:  # read and parsed now, so a bad script stops nothing half-started
-        script = read_text_file(options.keys, "key script", limit=MAX_SCRIPT_BYTES)
-        parse_script(script, str(options.keys))
-    board = load_board(options.board or DEFAULT_BOARD)
-    if options.buzzers is not None:
-        check_buzzers_free(parse_buzzer_pins(options.buzzers), board)
-    if options.numpad is not None:
-        from companion.hw.numpad import EvdevBackend
-
-        EvdevBackend()  # says which extra to install when python-evdev is missing
-    luma_args = _display_args(options, board, [*config.luma_argv(), *luma_argv])
+    script, board, luma_args = _checked_parts(options, config, luma_argv)
     if options.check:  # what the service would run with, without touching the panel it may be driving
         return report_check(options, config, board, luma_args)
     with ExitStack() as cleanup:
@@ -463,19 +479,19 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: 
         override = {name: getattr(options, name) for name in ("language", "contrast")
                     if getattr(options, name) is not None}
         buzzers = BuzzerArbiter() if options.buzzers or options.keypad_buzzers else None
+        page = _start_page(options.web, root) if options.web else None
+        if page is not None:
+            cleanup.callback(page.stop)
         device = Device(store, display, rng=random.Random(options.seed), notifier=Notifier.from_environ(),
-                        settings_override=override, buzzers=buzzers)
+                        settings_override=override, buzzers=buzzers, page_url=page.phone_url if page else None)
         cleanup.callback(device.close)
+        if page is not None:
+            _follow(page, device)
         signals.attach(device.loop)
         for message in device.startup_messages:
             print(f"companion: {message}", file=sys.stderr)
-        # no network without [event]; with it, the link's mark goes to the screen's corner
-        if event is not None:
-            from companion.event.device import start_event_mode
-
-            events = start_event_mode(config.sections, store, on_status=device.link_changed)
-            if events is not None:
-                cleanup.callback(events.close)
+        if event is not None:  # no network without [event]
+            _start_event_mode(config, device, cleanup)
         _serve(options, script, board, device, display, screen)
         if options.save_frame:
             try:
@@ -485,6 +501,53 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: 
     return 0
 
 
+def _start_event_mode(config: RunConfig, device: Device, cleanup: ExitStack) -> None:
+    """Publish the journal to the event's broker: the link's mark goes to the screen's corner, the
+    table's seated names to the setup form."""
+    from companion.event.device import start_event_mode
+
+    events = start_event_mode(config.sections, device.store, on_status=device.link_changed,
+                              on_seating=device.seating_changed)
+    if events is not None:
+        cleanup.callback(events.close)
+
+
+def _checked_parts(options: argparse.Namespace, config: RunConfig,
+                   luma_argv: Sequence[str]) -> tuple[str | None, Board, argparse.Namespace]:
+    """Everything a run needs read and checked before anything opens: the key script, the board
+    with its buzzer pins and numpad, and luma's display options."""
+    script = None
+    if options.keys is not None:  # read and parsed now, so a bad script stops nothing half-started
+        script = read_text_file(options.keys, "key script", limit=MAX_SCRIPT_BYTES)
+        parse_script(script, str(options.keys))
+    board = load_board(options.board or DEFAULT_BOARD)
+    if options.buzzers is not None:
+        check_buzzers_free(parse_buzzer_pins(options.buzzers), board)
+    if options.numpad is not None:
+        from companion.hw.numpad import EvdevBackend
+
+        EvdevBackend()  # says which extra to install when python-evdev is missing
+    return script, board, _display_args(options, board, [*config.luma_argv(), *luma_argv])
+
+
+def _start_page(web: str, root: Path) -> TablePageServer:
+    """The table page's server, bound (a busy port is a ConfigError now); imported only here, so a
+    device without --web never loads it."""
+    from companion.daemon.page import start_table_page
+
+    page = start_table_page(web, root)
+    print(f"companion: table page on {page.url} (phones open {page.phone_url})", file=sys.stderr)
+    return page
+
+
+def _follow(page: TablePageServer, device: Device) -> None:
+    """The page follows every journalled line and the device's language, and starts serving."""
+    view = page.view
+    view.lang = lambda: device.app.lang
+    device.store.on_journalled.append(view.wake)
+    device.on_settings.append(view.wake)
+    view.wake()
+    page.serve_in_thread()
 def report_check(options: argparse.Namespace, config: RunConfig, board: Board, luma_args: argparse.Namespace) -> int:
     """``run --check``'s verdict on checked options: "all is right" (0) only if the run would start,
     else each absent part named on its own line (2)."""

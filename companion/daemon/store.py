@@ -24,6 +24,7 @@ from companion.errors import CompanionError, ConfigError, StorageError
 from companion.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, JournalClosed, JournalInUse, archive_journal
 from companion.record import DroppedLine, GameBuilder, header_json, read_lines
 from companion.registry import game_class
+from companion.roster import Roster
 from companion.session import Session
 from companion.settings import Settings
 from companion.storage import WriteUnsure, atomic_replace, read_text, reason, remove_stale_temps
@@ -67,6 +68,8 @@ class Store:
         self.games_dir = root / GAMES_DIR
         self.facts_path = root / carddata.FACTS_FILE
         self.settings_path = root / SETTINGS_FILE
+        self.roster = Roster(root)
+        self._roster_problem = ""  # said once until it changes, not at every form
         self._wall = wall
         self._journal: Journal | None = None
         self.accepted = 0  # actions in the journalled game, once their line is on disk
@@ -263,7 +266,23 @@ class Store:
             self._fail("could not start the new game", err)
         self.accepted = 0
         self._journalled()
+        try:  # the roster's order only: a failure costs no game
+            self.roster.used(setup.players)
+        except (CompanionError, OSError) as err:
+            self._notice(f"the players' names could not be put first next time: {err}")
         return self._session(game)
+
+    def roster_names(self) -> list[str]:
+        """The roster's names, most recently used first; none (said once) when it cannot be read."""
+        try:
+            names = self.roster.names()
+        except (CompanionError, OSError) as err:
+            if str(err) != self._roster_problem:
+                self._roster_problem = str(err)
+                self._notice(f"the players' names could not be read: {err}")
+            return []
+        self._roster_problem = ""
+        return names
 
     def _fail(self, what: str, err: OSError) -> None:
         message = f"{what}: {err if isinstance(err, StorageError) else reason(err)}"

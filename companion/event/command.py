@@ -163,6 +163,7 @@ def _run(args: argparse.Namespace, stop: threading.Event, reload: threading.Even
                 reload.clear()
                 if args.seating is not None:
                     print(reload_seating(board, args.seating), file=sys.stderr, flush=True)
+                    scoreboard.publish_seating()  # and again at every connection to the broker
             if not args.quiet and board.version != seen:
                 seen = show()
         if not args.quiet:

@@ -27,11 +27,13 @@ class JournalledStore(Protocol):
 
 
 def start_event_mode(config: Mapping[str, Any], store: JournalledStore, *,
-                     on_status: Callable[[LinkStatus], None] = lambda status: None) -> Publisher | None:
+                     on_status: Callable[[LinkStatus], None] = lambda status: None,
+                     on_seating: Callable[[list[str]], None] = lambda names: None) -> Publisher | None:
     """A started :class:`~.publisher.Publisher` told of every journalled line, or None (no network).
 
-    ``on_status`` hears each change of the link's mark, from the publisher's thread (see
-    :class:`~.publisher.LinkStatus`); the device posts it to its event loop.
+    ``on_status`` hears each change of the link's mark, and ``on_seating`` the names the event seats
+    at this table, from the publisher's thread (see :class:`~.publisher.LinkStatus`); the device
+    posts both to its event loop.
     """
     event = event_config(config)
     if event is None:
@@ -42,6 +44,6 @@ def start_event_mode(config: Mapping[str, Any], store: JournalledStore, *,
         raise ConfigError(
             "config.toml has an [event] section but paho-mqtt is not installed: pip install 'tabletop-companion[event]'"
         ) from None
-    publisher = Publisher(event, store.root, on_status=on_status)
+    publisher = Publisher(event, store.root, on_status=on_status, on_seating=on_seating)
     store.on_journalled.append(publisher.wake)
     return publisher.start()

@@ -38,7 +38,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.errors import ConfigError, StorageError
@@ -71,6 +71,7 @@ class Seating:
 
     tables: Mapping[str, frozenset[str]]  # table id -> name keys seated there
     where: Mapping[str, tuple[str, ...]]  # name key -> the tables it is seated at, in the list's order
+    names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # table id -> its names as written
 
     def seats(self, name: str) -> bool:
         return name_key(name) in self.where
@@ -93,6 +94,7 @@ def parse_seating(text: str, source: str) -> Seating:
     """
     tables: dict[str, set[str]] = {}
     where: dict[str, list[str]] = {}
+    written: dict[str, dict[str, str]] = {}  # table id -> name key -> the name as first written
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -120,9 +122,12 @@ def parse_seating(text: str, source: str) -> Seating:
             if table not in where.setdefault(key, []):
                 where[key].append(table)
         tables.setdefault(table, set()).update(keys)
+        for key, name in zip(keys, names, strict=True):
+            written.setdefault(table, {}).setdefault(key, name)
     if not tables:
         raise ConfigError(f"--seating {source}: no table in it (a line is 'TABLE: NAME, NAME, ...')")
-    return Seating({t: frozenset(n) for t, n in tables.items()}, {k: tuple(t) for k, t in where.items()})
+    return Seating({t: frozenset(n) for t, n in tables.items()}, {k: tuple(t) for k, t in where.items()},
+                   {t: tuple(n.values()) for t, n in written.items()})
 
 
 def read_seating(path: Path) -> Seating:

@@ -35,7 +35,7 @@ from companion.errors import CompanionError
 from companion.event.config import EventConfig
 from companion.event.outbox import Outbox
 from companion.event.stream import LineStream
-from companion.event.wire import decode_resend, journal_message, status_message
+from companion.event.wire import decode_resend, decode_seating, journal_message, status_message
 from companion.journal import CURRENT_JOURNAL
 
 log = logging.getLogger(__name__)
@@ -99,10 +99,12 @@ class Publisher:
         wall: Callable[[], float] = time.time,
         client_id: str | None = None,
         on_status: Callable[[LinkStatus], None] = lambda status: None,
+        on_seating: Callable[[list[str]], None] = lambda names: None,
         denied_retry: float = DENIED_RETRY,
     ) -> None:
         self.config = config
         self._on_status = on_status  # called on the worker thread whenever the mark changes
+        self._on_seating = on_seating  # called on the worker thread with the names the event seats here
         self._reported_mark: str | None = None
         self.outbox = Outbox(state_dir, config.event, config.table)
         self._wall = wall
@@ -110,6 +112,7 @@ class Publisher:
         self._journal_topic = config.journal_topic
         self._status_topic = self._topics.table(config.table, "status")
         self._resend_topic = self._topics.table(config.table, "resend")
+        self._seating_topic = self._topics.table(config.table, "seating")
         self._cond = threading.Condition()
         self._woken = True  # the first pass reads what the journal already holds
         self._durable: tuple[int, int] | None = None  # (inode, size) at the last wake
@@ -197,7 +200,9 @@ class Publisher:
             "disconnect", "cannot connect: no broker there, or TLS failed"
         )
         client.on_publish = lambda _c, _u, mid, reason, _p: self._post("ack", (mid, reason))
-        client.on_message = lambda _c, _u, message: self._post("resend", message.payload)
+        client.on_message = lambda _c, _u, message: self._post(
+            "seating" if message.topic == self._seating_topic else "resend", message.payload
+        )
         return client
 
     def _post(self, kind: str, value: Any) -> None:
@@ -266,7 +271,7 @@ class Publisher:
             self.outbox.rewind()
             self._in_flight.clear()
             self._denied_until = None  # a reconnect (the broker restarted, its ACL maybe fixed) tries at once
-            self.client.subscribe(self._resend_topic, qos=1)
+            self.client.subscribe([(self._resend_topic, 1), (self._seating_topic, 1)])
             self._status_dirty = True
             self._status_sent_at = float("-inf")
         elif kind == "disconnect":
@@ -275,6 +280,8 @@ class Publisher:
                 self._set_state("offline", str(value))
         elif kind == "ack":
             self._acknowledged(*value)
+        elif kind == "seating":
+            self._seating(value)
         elif kind == "resend":
             try:
                 game_id, after = decode_resend(value)
@@ -283,6 +290,17 @@ class Publisher:
                 return
             if self.outbox.resend(game_id, after):
                 log.info("the scoreboard asked for game %s again after line %d", game_id, after)
+
+    def _seating(self, payload: bytes) -> None:
+        """The event's names for this table (retained, so also at every connection); an empty message
+        (the organiser's list no longer seats this table) takes them back."""
+        try:
+            names = decode_seating(payload) if payload else []
+        except CompanionError as err:
+            log.warning("ignored the seating list sent for this table: %s", err)
+            return
+        log.info("the event seats %d names at this table", len(names))
+        self._on_seating(names)
 
     def _acknowledged(self, mid: int, reason: Any) -> None:
         """The broker's answer to a publish: taken (the cursor moves), or refused with a reason code."""

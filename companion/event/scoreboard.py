@@ -39,7 +39,7 @@ from companion.event.board import MAX_TABLES, Board
 from companion.event.config import Broker, Topics
 from companion.event.state import BoardState, safe_name
 from companion.event.text import columns, fit, spreadsheet_safe
-from companion.event.wire import MAX_MESSAGE, decode_journal, decode_status, resend_message
+from companion.event.wire import MAX_MESSAGE, decode_journal, decode_status, resend_message, seating_message
 from companion.names import shown_name
 from companion.record import dumps
 from companion.storage import atomic_replace
@@ -84,6 +84,8 @@ class Scoreboard:
         self._heard_since_connect = False  # any table's message since then
         self.broker_clients: int | None = None  # the broker's connected clients, ourselves included
         self._refusals_said: set[str] = set()
+        self._seated: set[str] = set()  # tables whose seating message is on the broker
+        self._seating_lock = threading.Lock()  # paho's thread (on connect) and a reload publish it
         self._check_every = check_every
         self._stop = threading.Event()
         self._checker = threading.Thread(target=self._check_gaps, name="scoreboard-gaps", daemon=True)
@@ -139,6 +141,19 @@ class Scoreboard:
                           (CLIENTS_TOPIC, 0)])
         self.connected.set()
         self.board.set_broker_down(None)
+        self.publish_seating()
+
+    def publish_seating(self) -> None:
+        """Each table's seated names, retained on ``.../seating`` (its device offers them first); a table
+        the list no longer seats has its message cleared. Nothing without a seating list."""
+        seating = self.board.seating
+        with self._seating_lock:
+            tables = dict(seating.names) if seating is not None else {}
+            for table, names in tables.items():
+                self.client.publish(self.topics.table(table, "seating"), seating_message(names), qos=1, retain=True)
+            for table in self._seated - set(tables):
+                self.client.publish(self.topics.table(table, "seating"), b"", qos=1, retain=True)
+            self._seated = set(tables)
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
         if self.connected.is_set():

@@ -6,29 +6,24 @@ times a second), and redraws. ``/standings.csv`` and ``/games.csv`` are the expo
 changed through the server: it answers GET and HEAD only, and it has no login: served on
 ``0.0.0.0`` it is readable by anyone on the room's network (docs/event.md).
 
-Every answer carries a Content-Security-Policy that allows only the page's own inline script and
-style (by hash) and connections back to this server, and ``X-Content-Type-Options: nosniff``. Slow
-or unread clients cannot keep others out (:mod:`.httpguard`): a deadline per request, write
+The server is :mod:`companion.httpserve`'s, shared with the device's table page: every answer
+carries a Content-Security-Policy that allows only the page's own inline script and style (by hash)
+and connections back to this server, and ``X-Content-Type-Options: nosniff``. Slow or unread
+clients cannot keep others out (:mod:`companion.httpguard`): a deadline per request, write
 timeouts, a cap per client address, and the oldest idle stream closed first to make room.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
-import re
-import threading
-import time
 from http import HTTPStatus
 from typing import Any
 
 from companion.event.board import Board
-from companion.event.httpguard import GuardedHandler, GuardedHTTPServer
 from companion.event.scoreboard import games_csv, standings_csv
+from companion.httpserve import KEEPALIVE, MIN_INTERVAL, PageHandler, PageServer, security_headers
 
-MIN_INTERVAL = 0.25  # seconds between two updates of one page: a projector needs no more
-KEEPALIVE = 15.0  # seconds: a comment line keeps proxies and the browser from closing the stream
+__all__ = ["KEEPALIVE", "MIN_INTERVAL", "SECURITY_HEADERS", "ScoreboardServer"]
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Scoreboard</title>
@@ -112,117 +107,53 @@ events.onmessage = (e) => {
 """
 
 
-def _inline_hash(tag: str) -> str:
-    """The CSP source of the page's one inline ``<tag>`` element: its text's SHA-256."""
-    match = re.search(f"<{tag}>(.*?)</{tag}>", PAGE, re.S)
-    if match is None:
-        raise LookupError(f"the page has no <{tag}>")
-    return "'sha256-" + base64.b64encode(hashlib.sha256(match.group(1).encode("utf-8")).digest()).decode() + "'"
+class _BoardFeed:
+    """The board as an event stream follows it: its version, and its snapshot as JSON."""
 
-
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        f"default-src 'none'; script-src {_inline_hash('script')}; style-src {_inline_hash('style')}; "
-        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
-
-
-class ScoreboardServer(GuardedHTTPServer):
-    """Serves one :class:`Board`; :meth:`serve_in_thread`, then :meth:`stop`. ``guard`` options go
-    to :class:`~.httpguard.GuardedHTTPServer` (its caps and timeouts)."""
-
-    def __init__(self, address: tuple[str, int], board: Board, **guard: Any) -> None:
-        super().__init__(address, _Handler, **guard)
+    def __init__(self, board: Board) -> None:
         self.board = board
-        self.stopping = threading.Event()
-        self._thread: threading.Thread | None = None
 
     @property
-    def url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{host!s}:{port}/"
+    def closed(self) -> bool:
+        return self.board.closed
 
-    def serve_in_thread(self) -> ScoreboardServer:
-        self._thread = threading.Thread(target=self.serve_forever, name="scoreboard-web", daemon=True)
-        self._thread.start()
-        return self
+    def wait_change(self, seen: int, timeout: float) -> int:
+        return self.board.wait_change(seen, timeout)
 
-    def stop(self, timeout: float = 3.0) -> None:
-        self.stopping.set()
-        self.board.close()  # wakes every event stream so its thread ends
-        if self._thread is not None:
-            self.shutdown()  # waits for serve_forever to return: only if it ever ran
-        self.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout)
+    def event_data(self) -> tuple[int, bytes]:
+        snapshot = self.board.snapshot()
+        return snapshot["version"], json.dumps(snapshot, ensure_ascii=False).encode("utf-8")
 
 
-class _Handler(GuardedHandler):
+SECURITY_HEADERS = security_headers(PAGE)
+
+
+class ScoreboardServer(PageServer):
+    """Serves one :class:`Board`; :meth:`serve_in_thread`, then :meth:`stop`. ``guard`` options go
+    to :class:`~companion.httpguard.GuardedHTTPServer` (its caps and timeouts)."""
+
+    def __init__(self, address: tuple[str, int], board: Board, **guard: Any) -> None:
+        super().__init__(address, _Handler, PAGE, on_stop=board.close, name="scoreboard-web", **guard)
+        self.board = board
+
+
+class _Handler(PageHandler):
     server: ScoreboardServer
 
-    def end_headers(self) -> None:
-        for name, value in SECURITY_HEADERS.items():
-            self.send_header(name, value)
-        super().end_headers()
-
-    def log_message(self, format: str, *args: Any) -> None:  # `format`: the base class's name
-        pass  # a projector page reloading is not news
-
-    def do_HEAD(self) -> None:
-        self.do_GET(body=False)
-
-    def do_GET(self, body: bool = True) -> None:
-        path = self.path.split("?", 1)[0]
+    def answer(self, path: str, body: bool) -> None:
         if path == "/events":
-            self._events()
+            self.stream_events(_BoardFeed(self.server.board))
         elif path == "/":
-            self._send("text/html; charset=utf-8", PAGE.encode("utf-8"), body)
+            self.send_data("text/html; charset=utf-8", PAGE.encode("utf-8"), body)
         elif path == "/standings.csv":
-            self._send("text/csv; charset=utf-8", standings_csv(self.server.board).encode("utf-8"), body)
+            self.send_data("text/csv; charset=utf-8", standings_csv(self.server.board).encode("utf-8"), body)
         elif path == "/games.csv":
-            self._send("text/csv; charset=utf-8", games_csv(self.server.board).encode("utf-8"), body)
+            self.send_data("text/csv; charset=utf-8", games_csv(self.server.board).encode("utf-8"), body)
         elif path == "/board.json":
-            self._send(
+            self.send_data(
                 "application/json", json.dumps(self.server.board.snapshot(), ensure_ascii=False).encode("utf-8"), body
             )
         else:
             self.send_error(
                 HTTPStatus.NOT_FOUND, "the scoreboard has /, /events, /board.json, /standings.csv and /games.csv"
             )
-
-    def _send(self, kind: str, data: bytes, body: bool) -> None:
-        self.send_response(HTTPStatus.OK)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        if body:
-            self.wfile.write(data)
-
-    def _events(self) -> None:
-        self.send_response(HTTPStatus.OK)
-        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
-        self.begin_stream()
-        board, seen = self.server.board, -1
-        try:
-            while not self.server.stopping.is_set():
-                version = board.wait_change(seen, KEEPALIVE)
-                if self.server.stopping.is_set() or board.closed:
-                    return
-                if version == seen:
-                    self.wfile.write(b": still here\n\n")
-                else:
-                    snapshot = board.snapshot()
-                    seen = snapshot["version"]
-                    self.wfile.write(b"data: " + json.dumps(snapshot, ensure_ascii=False).encode("utf-8") + b"\n\n")
-                self.wfile.flush()
-                time.sleep(MIN_INTERVAL)
-        except OSError:
-            return  # the page was closed, stopped reading for the write timeout, or made room for another

@@ -13,6 +13,10 @@
 
     {"game": "<game id>", "after": 11}
 
+``.../seating`` (QoS 1, retained, the scoreboard writes from its ``--seating`` list, the device reads)::
+
+    {"names": ["Alice", "Bob", ...]}
+
 The scoreboard trusts only journal lines: status is for "online" and for noticing missing lines.
 
 >>> journal_message("g1", 1, {"format": "x"}, sent=5.0)
@@ -29,12 +33,13 @@ a line number >= 1 and an object
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion.codec import decode_json
-from companion.errors import RecordError
+from companion.errors import ConfigError, RecordError
+from companion.roster import check_name
 
 # The largest message a table may send: the largest real journal line is a header with its card
 # data (about 3 kB; docs/event.md), so 64 KiB leaves twenty times that. The broker's
@@ -107,3 +112,32 @@ def decode_resend(payload: bytes) -> tuple[str, int]:
     if not isinstance(game, str) or not isinstance(after, int) or isinstance(after, bool) or after < 0:
         raise RecordError("a resend request needs a game id and 'after' >= 0")
     return game, after
+
+
+MAX_SEATED = 64  # names one table may be given: a seat per player of every round
+MAX_SEATED_NAME = 32  # characters, as a seating list's (names.MAX_SEAT_NAME)
+
+
+def seating_message(names: Sequence[str]) -> bytes:
+    return _json({"names": list(names)})
+
+
+def decode_seating(payload: bytes) -> list[str]:
+    """The names seated at a table, each checked as a name the device can show.
+
+    >>> decode_seating(seating_message(["Alice", "山田"]))
+    ['Alice', '山田']
+    >>> decode_seating(b'{"names": []}')
+    Traceback (most recent call last):
+    ...
+    companion.errors.RecordError: a seating message needs 'names': 1-64 names of at most 32 characters
+    """
+    names = _object(payload, "seating").get("names")
+    if (not isinstance(names, list) or not 0 < len(names) <= MAX_SEATED
+            or not all(isinstance(n, str) and len(n) <= MAX_SEATED_NAME for n in names)):
+        raise RecordError(f"a seating message needs 'names': 1-{MAX_SEATED} names of at most {MAX_SEATED_NAME}"
+                          " characters")
+    try:
+        return [check_name(name, 2 * MAX_SEATED_NAME) for name in names]
+    except ConfigError as err:
+        raise RecordError(f"a seating message: {err}") from None

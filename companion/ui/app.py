@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,7 @@ from PIL import Image
 from companion.engine.base import Game, Setup
 from companion.errors import CompanionError, ConfigError, IllegalAction
 from companion.keys import JOYSTICK_KEYS, Key, KeyEvent
+from companion.names import name_key
 from companion.registry import game_class, game_ids, game_title, plugin
 from companion.session import Session
 from companion.settings import CONTRAST_RANGE, LastSetup, Settings
@@ -40,6 +41,7 @@ from companion.ui.screens import (
     GameUI,
     HistoryScreen,
     Menu,
+    QrScreen,
     ResumeOffer,
     Screen,
     SettingsScreen,
@@ -79,6 +81,8 @@ class App:
         on_fact: Callable[[str, str, int], None] = _ignore,
         on_settings: Callable[[Settings], None] = _ignore,
         table_facts: Callable[[str], Mapping[str, Any]] = lambda game_id: {},
+        player_names: Callable[[], Sequence[str]] = tuple,
+        page_url: str | None = None,
         dim_after: float = DIM_AFTER_S,
         off_after: float = OFF_AFTER_S,
         buzzers: BuzzerArbiter | None = None,
@@ -90,6 +94,9 @@ class App:
         self.catalog = catalog or Catalog.load()
         self.face = typeface or Typeface.find()
         self._seat_names = load_seat_names()
+        self._player_names = player_names  # the roster, most recently used first
+        self.page_url = page_url  # the table page's address when the device serves it (run --web)
+        self._seated: list[str] = []  # the names an event seats at this table, once it said them
         self._on_new_game = on_new_game
         self._on_resume = on_resume
         self.on_fact = on_fact
@@ -246,7 +253,22 @@ class App:
         return self.t("seat.label", n=seat + 1)
 
     def seat_names(self) -> list[str]:
-        return self._seat_names[self.lang]
+        """The names the setup form offers: the event's seated names, the roster's, then the built-in
+        ones (a seat, not a person), each once as :func:`~companion.names.name_key` compares them."""
+        extra = [*self._seated, *self._player_names()]
+        if not extra:  # the built-in names alone: nothing to compare (the comparison's table loads on first use)
+            return list(self._seat_names[self.lang])
+        offered: dict[str, str] = {}
+        for name in [*extra, *self._seat_names[self.lang]]:
+            offered.setdefault(name_key(name), name)
+        return list(offered.values())
+
+    def offer_seated_names(self, names: Sequence[str]) -> None:
+        """An event seats ``names`` at this table: offered first from now on (an open setup form at once)."""
+        self._seated = list(names)
+        if self._stack and isinstance(self.top, SetupForm):
+            self.top.offer_names()
+            self._refresh()
 
     def game_class(self, game_id: str) -> type[Game[Any]]:
         return game_class(game_id)
@@ -300,6 +322,9 @@ class App:
                     (self.t("menu.undo"), self.offer_undo),
                 ]
             listed.append((self.t("menu.settings"), lambda: self.open(SettingsScreen(self))))
+            if self.page_url is not None:
+                url = self.page_url
+                listed.append((self.t("menu.page"), lambda: self.open(QrScreen(self, url))))
             if ui is not None:
                 listed.append((self.t("menu.new_game"), self._confirm_new_game))
             return listed

@@ -305,6 +305,18 @@ class Canvas:
         if filled:
             self._draw.rectangle((x + 2, top + 2, x + 1 + filled, bottom - 2), fill=ON)
 
+    def matrix(self, x: int, y: int, modules: Sequence[Sequence[int]], scale: int, quiet: int) -> int:
+        """A QR code's modules (1 dark) as dark squares of ``scale`` pixels on a lit field with a
+        ``quiet``-module margin, top left at (x, y), as cameras read it; returns its width."""
+        size = (len(modules) + 2 * quiet) * scale
+        self._draw.rectangle((x, y, x + size - 1, y + size - 1), fill=ON)
+        for row, line in enumerate(modules):
+            for column, dark in enumerate(line):
+                if dark:
+                    left, top = x + (column + quiet) * scale, y + (row + quiet) * scale
+                    self._draw.rectangle((left, top, left + scale - 1, top + scale - 1), fill=0)
+        return size
+
     def columns(self, row: int, cells: Sequence[tuple[int, str]]) -> None:
         """Right-aligned numbers ending at the given x positions: table columns."""
         for right_edge, text in cells:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from companion.errors import IllegalAction
 from companion.keys import ARROWS, DIGITS, JOYSTICK_KEYS, LETTERS, Key, KeyEvent
 from companion.settings import CONTRAST_RANGE
-from companion.ui.canvas import ROWS, WIDTH, Canvas
+from companion.ui.canvas import HEIGHT, ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, as_joystick, typed
 from companion.ui.picker import Grid
 
@@ -453,6 +453,39 @@ class ResumeOffer(Screen):
             self.app.new_game_form()
 
 
+class QrScreen(Screen):
+    """The table page's address as a QR code a phone's camera opens (left), and as text (right).
+
+    Modules are 2x2 pixels when the code fits the panel's height that way, else 1x1; the lit margin
+    is two modules. Error correction is the strongest that keeps the smallest version (at least L), so
+    every ``http://<IPv4>:<port>/`` is version 2 (25 modules, 58 pixels with the margin).
+    """
+
+    QUIET = 2  # modules of lit margin: the panel's dark edge is no quiet zone
+
+    def __init__(self, app: Host, url: str) -> None:
+        super().__init__(app)
+        import segno  # only when a page is served and its screen opened
+
+        self.url = url
+        self.modules = [list(line) for line in segno.make_qr(url, error="l", boost_error=True).matrix]
+
+    def draw(self, canvas: Canvas) -> None:
+        span = len(self.modules) + 2 * self.QUIET
+        scale = 2 if span * 2 <= HEIGHT else 1
+        size = span * scale
+        top = (HEIGHT - size) // 2
+        width = canvas.matrix(0, top, self.modules, scale, self.QUIET)
+        text_x = width + 3
+        room = WIDTH - text_x
+        canvas.text(0, self.t("qr.title"), x=text_x, width=room)
+        host, colon, port = self.url.removeprefix("http://").rpartition(":")  # the port on a line of its own
+        lines = [*canvas.face.wrap(host, room), colon + port] if colon else canvas.face.wrap(port, room)
+        for row, line in enumerate(lines[: ROWS - 2], start=1):
+            canvas.text(row, line, x=text_x, width=room)
+        canvas.text(ROWS - 1, self.t("qr.hint"), x=text_x, width=room)
+
+
 @dataclass
 class Choice:
     """One row of the setup form: a label and options cycled with LEFT/RIGHT."""
@@ -484,6 +517,7 @@ class SetupForm(Screen):
         self.names: list[Choice] = []
         self.extra: list[Choice] = []
         self.row = 0
+        self.named = False  # whether a seat's name was chosen here (then new names on offer keep it)
         self.scroll = Scroll()
         if last is not None and last.game in self.game_ids:
             self.game.index = self.game_ids.index(last.game)
@@ -492,6 +526,17 @@ class SetupForm(Screen):
             known = list(dict.fromkeys(name for name in last.names if name in pool))
             self.names = [Choice(f"seat{seat}", "", pool, pool, pool.index(name)) for seat, name in enumerate(known)]
         self._rebuild()
+
+    def offer_names(self) -> None:
+        """The names on offer changed (an event's seating arrived): the seats take the first of them,
+        unless a name was already chosen here."""
+        before = self.names
+        if not self.named:
+            self.names = []
+        self._rebuild()
+        for old, new in zip(before, self.names, strict=False):  # the same rows, so a cursor on one stays
+            old.options, old.labels, old.index = new.options, new.labels, new.index
+        self.names[: len(before)] = before[: len(self.names)]
 
     def _rebuild(self) -> None:
         """Refill the rows that depend on the game and the player count, keeping what still applies."""
@@ -549,6 +594,7 @@ class SetupForm(Screen):
                 self.app.open_menu()
 
     def _cycle(self, choice: Choice, step: int) -> None:
+        self.named = self.named or choice in self.names
         taken = {c.value for c in self.names if c is not choice}
         for _ in choice.options:
             choice.index = (choice.index + step) % len(choice.options)

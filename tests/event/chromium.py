@@ -1,5 +1,7 @@
 """Debian's headless Chromium driven over the DevTools protocol on a pipe (no extra packages, no port).
 
+The browser tests (the scoreboard's page, the device's table page) call :func:`needs_chromium`.
+
 ``--remote-debugging-pipe`` makes Chromium read protocol commands from fd 3 and write replies and
 events to fd 4, each a JSON object ended by a NUL byte.
 """
@@ -16,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-extensions",
@@ -25,6 +29,17 @@ FLAGS = [
 
 def chromium_binary() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def needs_chromium() -> None:
+    """Skip, saying why, without Chromium; with ``COMPANION_BROWSER_TESTS=required`` (set by .ci/run,
+    which installs it) fail instead, so CI never passes a browser test it did not run."""
+    if chromium_binary():
+        return
+    why = "chromium is not installed (sudo apt install chromium)"
+    if os.environ.get("COMPANION_BROWSER_TESTS") == "required":
+        pytest.fail(why + "; COMPANION_BROWSER_TESTS=required")
+    pytest.skip(why)
 
 
 class Chromium:

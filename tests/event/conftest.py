@@ -3,7 +3,7 @@
 Where mosquitto (or Chromium, for the page test) is not installed these tests skip and say so.
 With ``COMPANION_EVENT_TESTS=required`` (set by .ci/run, which installs mosquitto: a service the tests
 need is the one thing CI may install beyond the README's commands) a missing broker fails instead;
-the page test still only skips without Chromium, which nothing installs for it.
+CI installs Chromium too and sets ``COMPANION_BROWSER_TESTS=required`` (tests/event/chromium.py).
 """
 
 from __future__ import annotations
@@ -97,7 +97,8 @@ class MockTable:
 
     def connect(self) -> None:
         self.publisher = Publisher(self.config, self.state, client_id=f"table-{self.table}",
-                                   on_status=self.device.device.link_changed, **self.publisher_options).start()
+                                   on_status=self.device.device.link_changed,
+                                   on_seating=self.device.device.seating_changed, **self.publisher_options).start()
         self.device.device.store.on_journalled.append(self.publisher.wake)
 
     def disconnect(self) -> None:

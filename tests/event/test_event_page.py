@@ -8,8 +8,8 @@ import urllib.request
 import pytest
 
 from companion.event.web import ScoreboardServer
-from tests.event.chromium import Chromium, chromium_binary
-from tests.event.conftest import has_every_line, needs_tool, settle
+from tests.event.chromium import Chromium, needs_chromium
+from tests.event.conftest import has_every_line, settle
 
 ROWS = (
     "JSON.stringify([...document.querySelectorAll('#tables tbody tr')].map(r => [...r.cells].map(c => c.textContent)))"
@@ -29,7 +29,7 @@ def get(url: str) -> tuple[str, bytes]:
 
 
 def test_the_page_loads_shows_the_tables_and_updates_when_a_table_plays(tables, scoreboard, page_server, tmp_path):
-    needs_tool("chromium", chromium_binary())
+    needs_chromium()
     board = scoreboard.board
     first, second = tables(2)
     for table in (first, second):

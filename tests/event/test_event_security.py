@@ -41,13 +41,19 @@ def event_acl(directory: Path, event: str = EVENT) -> Path:
     return path
 
 
-@pytest.fixture
-def secured(start_broker, tmp_path):
+def documented_broker(start_broker, tmp_path):
+    """A broker with the documented configuration, ACL and the accounts of PASSWORDS (each password
+    also in ``tmp_path/<user>.pw``, as a device's password_file)."""
     passwords = tmp_path / "passwd"
     write_password_file(passwords, PASSWORDS)
     for user, password in PASSWORDS.items():
         (tmp_path / f"{user}.pw").write_text(password + "\n")
-    broker = start_broker(password_file=passwords, acl_file=event_acl(tmp_path), documented=CONF)
+    return start_broker(password_file=passwords, acl_file=event_acl(tmp_path), documented=CONF)
+
+
+@pytest.fixture
+def secured(start_broker, tmp_path):
+    broker = documented_broker(start_broker, tmp_path)
     account = parse_broker(broker.url, username="scoreboard", password_file=str(tmp_path / "scoreboard.pw"))
     scoreboard = Scoreboard(account, Topics("companion", EVENT), Board(), check_every=0.1).start()
     assert scoreboard.connected.wait(SETTLE)

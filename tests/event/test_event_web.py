@@ -17,8 +17,8 @@ import pytest
 
 from companion.event import web
 from companion.event.board import MAX_TABLES, Board
-from companion.event.httpguard import MAX_CONNECTIONS, MAX_PER_CLIENT, SLOW_REQUEST
 from companion.event.web import PAGE, ScoreboardServer
+from companion.httpguard import MAX_CONNECTIONS, MAX_PER_CLIENT, SLOW_REQUEST
 from tests.event.conftest import SETTLE
 
 

@@ -177,3 +177,25 @@ def test_a_result_decided_by_a_house_ruling_waits_for_ok() -> None:
     assert app.top is result
     keys(app, "OK")
     assert app.top is not result
+
+
+def test_the_table_pages_address_as_a_qr_code() -> None:
+    """On the menu when the device serves the page: modules 2x2 pixels, dark on a lit field, exactly
+    segno's symbol of the address (what a phone's camera reads), the address written beside it."""
+    import segno
+
+    url = "http://192.168.1.23:8080/"
+    app = keys(make_app(new_game(), page_url=url), "BACK")
+    assert app.top.items[4] == "Table page (QR)"
+    image = keys(app, "DOWN", "DOWN", "DOWN", "DOWN", "OK").render()
+    check_golden(app, "table-page-qr", docs=True)
+    modules = segno.make_qr(url, error="l", boost_error=True).matrix
+    quiet, scale, top = 2, 2, (64 - (len(modules) + 4) * 2) // 2
+    drawn = [[image.getpixel(((column + quiet) * scale, top + (row + quiet) * scale)) == 0
+              for column in range(len(modules))] for row in range(len(modules))]
+    assert drawn == [[bool(dark) for dark in line] for line in modules]
+    assert all(image.getpixel((x, top)) for x in range(0, (len(modules) + 4) * 2))  # the lit margin
+
+
+def test_no_page_no_qr_entry() -> None:
+    assert "Table page (QR)" not in keys(make_app(new_game()), "BACK").top.items

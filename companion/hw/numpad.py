@@ -36,6 +36,7 @@ from typing import Any, Protocol
 
 from companion.errors import HardwareError
 from companion.hw.debounce import DEFAULT_HOLD_S
+from companion.hw.reader import ReaderThread
 from companion.keys import Key, KeyEvent
 
 logger = logging.getLogger(__name__)
@@ -176,7 +177,7 @@ class Backoff:
         return self.delays[min(attempt, len(self.delays) - 1)]
 
 
-class Numpad:
+class Numpad(ReaderThread):
     """Reads a numeric keypad on a background thread and hands each press to ``on_event``.
 
     ``wanted`` is ``auto`` (the first device that :func:`is_numpad`), a ``/dev/input/...`` path, or
@@ -197,34 +198,9 @@ class Numpad:
         self._backoff = backoff
         self._poll_s = poll_s
         self._hold_s = hold_s
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
+        super().__init__("numeric keypad reader", "numpad")
         self.connected = threading.Event()
         """Set while a keypad is open and grabbed: tests wait on it instead of sleeping."""
-
-    def start(self) -> None:
-        if self._thread is not None:
-            raise RuntimeError("this Numpad was already started")
-        self._thread = threading.Thread(target=self._run, name="numpad", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stopping.set()
-
-    def join(self, timeout: float) -> None:
-        if self._thread is None:
-            return
-        self._thread.join(timeout)
-        if self._thread.is_alive():
-            raise HardwareError(f"numeric keypad reader did not stop within {timeout} s")
-
-    def __enter__(self) -> Numpad:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-        self.join(2.0)
 
     def _run(self) -> None:
         attempt = 0

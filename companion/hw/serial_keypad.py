@@ -29,14 +29,14 @@ import binascii
 import logging
 import re
 import secrets
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import serial
 
-from companion.errors import ConfigError, HardwareError
+from companion.errors import ConfigError
+from companion.hw.reader import ReaderThread
 from companion.keys import Key, KeyEvent
 
 logger = logging.getLogger(__name__)
@@ -571,7 +571,7 @@ class _Connection:
     hello_late_reported: bool = False
 
 
-class SerialKeypad:
+class SerialKeypad(ReaderThread):
     """Reads the Pico keypad on a background thread and hands each key to ``on_event``.
 
     ``port`` is a device path or pyserial URL (opened here, exclusively, e.g.
@@ -612,6 +612,7 @@ class SerialKeypad:
                       if isinstance(port, str) else port)
         self._port.timeout = read_timeout
         self._name = port if isinstance(port, str) else (self._port.name or repr(self._port))
+        super().__init__(f"keypad reader on {self._name}", f"keypad {self._name}")
         self._on_event = on_event
         self._on_problem = on_problem
         self._on_seat = on_seat
@@ -627,35 +628,6 @@ class SerialKeypad:
         self._link_budget = TokenBucket(clock, rate=link_bytes_per_s, burst=max(link_bytes_per_s, 1.0))
         self._throttled = IntervalCount(clock)  # seconds the reader waited for its byte budget
         self._connection = _Connection(0.0, 0, "")
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        """Start the reader thread; the port is opened there, so a missing keypad does not raise."""
-        if self._thread is not None:
-            raise RuntimeError("this SerialKeypad was already started")
-        self._thread = threading.Thread(target=self._run, name=f"keypad {self._name}", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Ask the reader thread to finish; it notices within the read timeout."""
-        self._stopping.set()
-
-    def join(self, timeout: float) -> None:
-        """Wait up to ``timeout`` s for the reader thread to finish (after :meth:`stop`)."""
-        if self._thread is None:
-            return
-        self._thread.join(timeout)
-        if self._thread.is_alive():
-            raise HardwareError(f"keypad reader on {self._name} did not stop within {timeout} s")
-
-    def __enter__(self) -> SerialKeypad:
-        self.start()
-        return self
-
-    def __exit__(self, *_exc_info: object) -> None:
-        self.stop()
-        self.join(timeout=5.0)
 
     def _run(self) -> None:
         failures = 0

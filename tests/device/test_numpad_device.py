@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import queue
 import random
 import time
@@ -17,6 +16,7 @@ from companion.keys import KeyEvent
 from companion.sim import table_model
 from companion.ui.planner import presses_for
 from tests.device.test_device import start_game
+from tests.hw.test_numpad import RecordedBackend, RecordedKeypad
 
 CODES = {NUMPAD_KEYS[code]: code for code in PRINTED_KEYS.values()}
 
@@ -72,41 +72,10 @@ def test_both_keypads_write_the_same_journal(tmp_path: Path) -> None:
     assert journals[0] == journals[1]
 
 
-class Unplugging:
-    """A keypad that is there until ``pull`` makes its reads fail as an unplugged device's do."""
-
-    path, name = "/dev/input/event5", "Numeric Keypad"
-
-    def __init__(self) -> None:
-        self.reads: queue.Queue[tuple[int, int] | None] = queue.Queue()
-
-    def grab(self) -> None:
-        pass
-
-    def read_keys(self, timeout: float) -> list[tuple[int, int]]:
-        try:
-            item = self.reads.get(timeout=timeout)
-        except queue.Empty:
-            return []
-        if item is None:
-            raise OSError(errno.ENODEV, "No such device")
-        return [item]
-
-    def close(self) -> None:
-        pass
-
-
-class Backend:
-    def __init__(self) -> None:
-        self.plugged: Unplugging | None = Unplugging()
-
-    def find(self, wanted: str) -> Unplugging | None:
-        return self.plugged
-
-
 def test_unplugging_mid_game_is_said_on_the_panel_and_the_joystick_keeps_working(tmp_path: Path) -> None:
     dev = VirtualDevice(tmp_path)
-    backend = Backend()
+    backend = RecordedBackend()
+    backend.plugged = RecordedKeypad("Numeric Keypad")
     said: queue.Queue[str] = queue.Queue()
 
     def status(text: str) -> None:
@@ -121,7 +90,7 @@ def test_unplugging_mid_game_is_said_on_the_panel_and_the_joystick_keeps_working
         keypad = backend.plugged
         assert keypad is not None
         backend.plugged = None
-        keypad.reads.put(None)
+        keypad.pending.put(None)
         assert said.get(timeout=5.0) == "numeric keypad unplugged: the joystick keeps working"
         dev.device.loop.run_until_idle()
         assert dev.app.message is not None and "numeric keypad unplugged" in dev.app.message

@@ -20,6 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: bench/ is a package of the checkout
+
 from bench.device import spawn_until_ready
 
 BARE = (

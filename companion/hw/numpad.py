@@ -31,7 +31,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.errors import HardwareError
@@ -167,16 +166,6 @@ class InputBackend(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class Backoff:
-    """How long to wait before looking for a missing keypad again: each delay in turn, the last repeating."""
-
-    delays: Sequence[float] = (0.5, 1.0, 2.0)
-
-    def delay(self, attempt: int) -> float:
-        return self.delays[min(attempt, len(self.delays) - 1)]
-
-
 class Numpad(ReaderThread):
     """Reads a numeric keypad on a background thread and hands each press to ``on_event``.
 
@@ -188,17 +177,16 @@ class Numpad(ReaderThread):
 
     def __init__(self, wanted: str, backend: InputBackend, on_event: Callable[[KeyEvent], None], *,
                  on_status: Callable[[str], None] = logger.warning,
-                 clock: Callable[[], float] = time.monotonic, backoff: Backoff = Backoff(),
+                 clock: Callable[[], float] = time.monotonic, backoff: Sequence[float] = (0.5, 1.0, 2.0),
                  poll_s: float = 0.1, hold_s: float = DEFAULT_HOLD_S) -> None:
         self._wanted = wanted
         self._backend = backend
         self._on_event = on_event
         self._on_status = on_status
         self._clock = clock
-        self._backoff = backoff
         self._poll_s = poll_s
         self._hold_s = hold_s
-        super().__init__("numeric keypad reader", "numpad")
+        super().__init__("numeric keypad reader", "numpad", backoff)
         self.connected = threading.Event()
         """Set while a keypad is open and grabbed: tests wait on it instead of sleeping."""
 
@@ -211,7 +199,7 @@ class Numpad(ReaderThread):
                 if not missing_said:
                     self._on_status(f"numeric keypad {self._wanted!r} not found: the joystick keeps working")
                     missing_said = True
-                self._stopping.wait(self._backoff.delay(attempt))
+                self._wait_to_retry(attempt)
                 attempt += 1
                 continue
             attempt, missing_said = 0, True

@@ -7,23 +7,32 @@ and survive their device going away; what they share is how their thread starts 
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Self
 
-from companion.errors import HardwareError
+from companion.errors import ConfigError, HardwareError
 
 
 class ReaderThread:
     """Runs :meth:`_run` on a daemon thread; :meth:`_run` returns soon after ``_stopping`` is set.
 
     ``what`` names the reader in the error a join that timed out raises ("keypad reader on
-    /dev/ttyACM0"), ``thread_name`` its thread.
+    /dev/ttyACM0"), ``thread_name`` its thread. ``backoff`` is how long :meth:`_wait_to_retry` waits
+    before the device is looked for again: each delay in turn, the last one repeating.
     """
 
-    def __init__(self, what: str, thread_name: str) -> None:
+    def __init__(self, what: str, thread_name: str, backoff: Sequence[float]) -> None:
+        if not backoff or min(backoff) < 0:
+            raise ConfigError(f"backoff needs at least one delay, none negative: {backoff!r}")
         self._what = what
         self._thread_name = thread_name
+        self._backoff = tuple(backoff)
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
+
+    def _wait_to_retry(self, attempt: int) -> None:
+        """Wait the backoff's delay for retry number ``attempt`` (0 the first), or until stopped."""
+        self._stopping.wait(self._backoff[min(attempt, len(self._backoff) - 1)])
 
     def start(self) -> None:
         """Start the reader thread; the device is opened there, so a missing one does not raise."""

@@ -605,19 +605,16 @@ class SerialKeypad(ReaderThread):
                  token_source: Callable[[], str] = lambda: secrets.token_hex(3).upper(),
                  press_rate: float = PRESS_RATE_PER_S, press_burst: int = PRESS_BURST,
                  link_bytes_per_s: float = LINK_BYTES_PER_S) -> None:
-        if not backoff or min(backoff) < 0:
-            raise ConfigError(f"backoff needs at least one delay, none negative: {backoff!r}")
         self._owns_port = isinstance(port, str)
         self._port = (serial.serial_for_url(port, do_not_open=True, exclusive=True)
                       if isinstance(port, str) else port)
         self._port.timeout = read_timeout
         self._name = port if isinstance(port, str) else (self._port.name or repr(self._port))
-        super().__init__(f"keypad reader on {self._name}", f"keypad {self._name}")
+        super().__init__(f"keypad reader on {self._name}", f"keypad {self._name}", backoff)
         self._on_event = on_event
         self._on_problem = on_problem
         self._on_seat = on_seat
         self._clock = clock
-        self._backoff = tuple(backoff)
         self._silence_timeout = silence_timeout
         self._ask_hello = ask_hello
         self._token_source = token_source
@@ -640,7 +637,7 @@ class SerialKeypad(ReaderThread):
                 self._disconnect()
                 if failures == 0:
                     self._report(f"keypad on {self._name} unavailable ({err}); retrying")
-                self._stopping.wait(self._backoff[min(failures, len(self._backoff) - 1)])
+                self._wait_to_retry(failures)
                 failures += 1
         self._disconnect(closing=True)
 

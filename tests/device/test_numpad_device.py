@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.daemon.virtual import VirtualDevice
-from companion.hw.numpad import NUMPAD_KEYS, PRINTED_KEYS, Backoff, EvdevBackend, Numpad, NumpadDecoder
+from companion.hw.numpad import NUMPAD_KEYS, PRINTED_KEYS, EvdevBackend, Numpad, NumpadDecoder
 from companion.keys import KeyEvent
 from companion.sim import table_model
 from companion.ui.planner import presses_for
@@ -82,7 +82,7 @@ def test_unplugging_mid_game_is_said_on_the_panel_and_the_joystick_keeps_working
         dev.device.say(text)
         said.put(text)
 
-    pad = Numpad("auto", backend, dev.device.post, on_status=status, backoff=Backoff((0.01,)), poll_s=0.01)
+    pad = Numpad("auto", backend, dev.device.post, on_status=status, backoff=(0.01,), poll_s=0.01)
     try:
         pad.start()
         assert said.get(timeout=5.0) == "numeric keypad connected: Numeric Keypad"

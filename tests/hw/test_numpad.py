@@ -32,7 +32,6 @@ from companion.hw.numpad import (
     KEY_PAGEUP,
     NUMPAD_KEYS,
     NUMPAD_LEGEND,
-    Backoff,
     Numpad,
     NumpadDecoder,
     is_numpad,
@@ -169,7 +168,7 @@ def reader() -> Iterator[tuple[RecordedBackend, queue.Queue[KeyEvent], list[str]
     backend = RecordedBackend()
     events: queue.Queue[KeyEvent] = queue.Queue()
     said: list[str] = []
-    pad = Numpad("auto", backend, events.put, on_status=said.append, backoff=Backoff((0.01,)), poll_s=0.01,
+    pad = Numpad("auto", backend, events.put, on_status=said.append, backoff=(0.01,), poll_s=0.01,
                  hold_s=0.8)
     pad.start()
     try:

@@ -249,6 +249,11 @@ class RecordVisitor:
         raise error
 
 
+def _illegal(data: Mapping[str, Any], err: IllegalAction, line: int) -> RecordError:
+    """The refusal of an action line the rules refused, at that line (the line quoted short)."""
+    return RecordError(f"illegal action {quoted(dumps(data), 80)}: {err}", line)
+
+
 class GameBuilder(RecordVisitor):
     """Rebuilds the game a record describes; keeps what it adjudicated when a later line is bad.
 
@@ -296,7 +301,7 @@ class GameBuilder(RecordVisitor):
         try:
             game.push(action)
         except IllegalAction as err:
-            raise RecordError(f"illegal action {quoted(dumps(data), 80)}: {err}", line) from None
+            raise _illegal(data, err, line) from None
         self.good += 1
 
     def undo(self, line: int) -> None:
@@ -307,7 +312,7 @@ class GameBuilder(RecordVisitor):
             try:
                 game.check(action)
             except IllegalAction as err:
-                raise RecordError(f"illegal action {quoted(dumps(data), 80)}: {err}", at) from None
+                raise _illegal(data, err, at) from None
             self.good += 2
             return
         if not game.actions:
@@ -333,7 +338,7 @@ class GameBuilder(RecordVisitor):
         try:
             self._started(line).push(action)
         except IllegalAction as err:
-            raise RecordError(f"illegal action {quoted(dumps(data), 80)}: {err}", line) from None
+            raise _illegal(data, err, line) from None
         except CompanionError as err:  # as the reader words any other refusal, at the action's own line
             raise RecordError(str(err), line) from None
         self.good += 1

@@ -25,8 +25,6 @@ import argparse
 import os
 import random
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,6 +33,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: bench/ is a package of the checkout
+
+from bench.device import spawn_until_ready
 from companion.daemon.store import Store
 from companion.registry import game_class
 from companion.sim import random_game
@@ -51,26 +52,14 @@ def bare_imports() -> float:
     return time.perf_counter() - start
 
 
-def to_ready(state: Path, scratch: Path) -> float:
+def to_ready(state: Path) -> float:
     """Seconds from spawning the device on ``state`` to its READY=1; the device is then stopped."""
-    address = str(scratch / "notify.sock")
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
-        listener.bind(address)
-        listener.settimeout(120)
-        env = {**CHILD_ENV, "NOTIFY_SOCKET": address}
-        start = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "companion", "run", "--mock", "--state-dir", str(state)],
-                                 env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
-        try:
-            while b"READY=1" not in listener.recv(4096):
-                pass
-            elapsed = time.perf_counter() - start
-        finally:
-            child.send_signal(signal.SIGTERM)
-            child.wait(timeout=60)
-    os.unlink(address)
-    return elapsed
+    argv = [sys.executable, "-m", "companion", "run", "--mock", "--state-dir", str(state)]
+    with tempfile.TemporaryDirectory() as notify_dir:
+        seconds, child = spawn_until_ready(argv, CHILD_ENV, notify_dir)
+        child.terminate()
+        child.communicate(timeout=60)
+    return seconds
 
 
 def long_journal(state: Path, lines: int, undos: int, seed: int) -> int:
@@ -115,13 +104,13 @@ def main() -> None:
         def cold() -> float:
             state = scratch / "empty"
             shutil.rmtree(state, ignore_errors=True)
-            return to_ready(state, scratch)
+            return to_ready(state)
 
         def journal() -> float:
             state = scratch / "long"
             shutil.rmtree(state, ignore_errors=True)
             shutil.copytree(kept, state)
-            return to_ready(state, scratch)
+            return to_ready(state)
 
         imports = median_of(args.runs, bare_imports)
         empty = median_of(args.runs, cold)

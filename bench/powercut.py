@@ -55,7 +55,7 @@ from bench.powercut.vm import (
 )
 from companion.registry import game_ids
 from tests.device.killing import plan_game
-from tests.powercut.checks import Expected, check_state, lost_lines, plan_script, torn_instants
+from tests.powercut.checks import Expected, check_state, lost_lines, plan_script, read_state_files, torn_instants
 from tests.powercut.logwrites import WriteLog
 
 TOOLS = {"qemu-system-x86_64": "qemu-system-x86", "qemu-img": "qemu-utils", "debootstrap": "debootstrap",
@@ -63,6 +63,8 @@ TOOLS = {"qemu-system-x86_64": "qemu-system-x86", "qemu-img": "qemu-utils", "deb
 UNIT = "tabletop-companion"
 PLAN_SEED = 1
 ACTIONS: int | None = None  # each game's first N actions only (--actions); None: whole games
+SETTINGS_EVERY = 10  # the key scripts turn the contrast every N actions: settings.json written mid-game
+STALL_S = 75  # a boot with no acknowledgement for this long (times the emulation's slowdown) has stalled
 
 
 def planned_game(game_id: str) -> list[Any]:
@@ -86,6 +88,8 @@ class Figures:
     fsck_clean: int = 0
     pulls: int = 0
     lost_after_pulls: int = 0
+    state_files: dict[str, int] = field(default_factory=dict)  # each state file's versions seen in the log
+    stalled: int = 0  # boots in which the device stopped acknowledging (diagnosed, then pulled)
     fsck_clean_after_pulls: int = 0
     control_points: int = 0
     control_lost: int = 0
@@ -113,18 +117,53 @@ def guest_state(vm: VM, into: Path) -> Path:
     return into
 
 
-def wait_acks(vm: VM, since: int, count: int, timeout: float) -> None:
+class Stalled(BenchError):
+    """The device acknowledged nothing for too long; the message carries what the guest said why."""
+
+
+def diagnose(vm: VM) -> str:
+    """What the unit was doing, from the guest (its state, restarts, last log lines), in one text;
+    also written to ``diagnosis.txt`` beside the console log."""
+    try:
+        text = vm.ok(f"systemctl show -p ActiveState,SubState,Result,NRestarts,ExecMainStatus,TimeoutStartUSec {UNIT};"
+                     f" journalctl -b --no-pager -o short-monotonic -u {UNIT} | tail -25", timeout=60)
+    except (BenchError, OSError) as err:
+        text = f"(the guest's agent did not answer: {err})"
+    (vm.workdir / "diagnosis.txt").write_text(text)
+    return text
+
+
+def wait_acks(vm: VM, since: int, count: int, timeout: float, *, idle: float | None = None) -> None:
+    """Wait for ``count`` acknowledgements after the first ``since``; :class:`Stalled` (with the
+    guest's diagnosis) after ``timeout`` seconds, or ``idle`` seconds without a new one (both times
+    the emulation's slowdown)."""
     timeout *= vm.slowdown()
-    deadline = time.monotonic() + timeout
+    started = time.monotonic()
+    deadline = started + timeout
+    seen, last = len(vm.acks), started
     while len(vm.acks) - since < count:
-        if time.monotonic() > deadline:
-            raise BenchError(f"only {len(vm.acks) - since} of {count} journal lines acknowledged in {timeout:.0f} s;"
-                             f" see {vm.console} and journalctl -u {UNIT} in the guest")
+        now = time.monotonic()
+        if len(vm.acks) != seen:
+            seen, last = len(vm.acks), now
+        if now > deadline or (idle is not None and now - last > idle * vm.slowdown()):
+            raise Stalled(f"{len(vm.acks) - since} of {count} journal lines acknowledged, none in the last"
+                          f" {now - last:.0f} s ({now - started:.0f} s waited); the guest says:\n{diagnose(vm)}")
         vm._check_alive()
         time.sleep(0.2)
 
 
 # --- 2. every flush point ---------------------------------------------------------------------
+
+
+ROSTER = ("Aki", "Ben", "Chie", "Dai", "Eri", "Fumi")  # the names the setup form seats first
+
+
+def seed_roster() -> str:
+    """A guest command that gives the state directory a roster holding the names the games seat, so
+    that every new game rewrites ``players.json`` (the names used last move to the front)."""
+    roster = json.dumps({"players": [{"name": name, "used": 0} for name in ROSTER]})
+    return (f"echo '{roster}' > {STATE_DIR}/players.json && "
+            f"chown -R companion:companion {STATE_DIR} && chmod 0750 {STATE_DIR}")
 
 
 @dataclass
@@ -151,14 +190,15 @@ def play_logged(cache: ImageCache, work: Path, games: list[str]) -> list[LoggedG
               " log-writes /dev/disk/by-id/virtio-rawstate /dev/disk/by-id/virtio-log\" && "
               "mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 -L companion-state /dev/mapper/logw && "
               "dmsetup message logw 0 mark mkfs && "
-              f"mount -o defaults,noatime /dev/mapper/logw {STATE_DIR}")
+              f"mount -o defaults,noatime /dev/mapper/logw {STATE_DIR} && {seed_roster()}")
         for game_id in games:
             planned = planned_game(game_id)
-            script = plan_script(guest_state(vm, work / "mirror"), game_id, planned, resume=False)
+            script = plan_script(guest_state(vm, work / "mirror"), game_id, planned, resume=False,
+                                 settings_every=SETTINGS_EVERY)
             vm.write_keys(script)
             since = len(vm.acks)
             vm.ok(f"dmsetup message logw 0 mark game:{game_id} && systemctl start {UNIT}")
-            wait_acks(vm, since, len(planned) + 1, timeout=60 + 0.5 * len(script.splitlines()))
+            wait_acks(vm, since, len(planned) + 1, timeout=60 + 0.5 * len(script.splitlines()), idle=STALL_S)
             vm.ok(f"systemctl stop {UNIT}")
             journal = (guest_state(vm, work / "mirror") / "current.jsonl").read_bytes()
             played.append(LoggedGame(game_id, planned, journal))
@@ -238,10 +278,14 @@ def check_every_point(work: Path, played: list[LoggedGame], figures: Figures, *,
                 early = (Expected(tuple(finished), game.journal[:early_size], plans)
                          if game is not None and early_size is not None else None)
                 check_point(disk_path, scratch, expected, figures, histories, entry.index, early)
-    for name, history in histories.items():
-        for index in torn_instants(history):
+    for name, history in sorted(histories.items()):
+        torn = torn_instants(history)
+        for index in torn:
             figures.lost += 1
             figures.notes.append(f"{name} torn or missing at check {index}")
+        versions = len({content for content in history if content is not None})
+        figures.state_files[name] = versions
+        say(f"{name}: {versions} versions on the disk across the points, {len(torn)} torn, missing or stepped back")
     say(f"replayed {len(log.entries)} log entries: {figures.flush_points} flush points and {figures.marks} marks"
         f" checked, lost {figures.lost}, resumed {figures.resumed}/{figures.checked},"
         f" fsck clean {figures.fsck_clean}/{figures.checked}")
@@ -319,6 +363,12 @@ def flaky_writes(cache: ImageCache, work: Path, game_id: str, figures: Figures) 
 # --- 4. pulled plugs --------------------------------------------------------------------------
 
 
+def journal_actions(mirror: Path) -> int:
+    """The actions in the running game's journal of a state directory (-1: no journal)."""
+    journal = mirror / "current.jsonl"
+    return journal.read_bytes().count(b"\n") - 1 if journal.is_file() else -1
+
+
 def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: int, figures: Figures) -> list[float]:
     """Boot, let the unit play, kill qemu at a random moment; check the disk; boot again. Returns
     each boot's boot-to-READY (seconds since the kernel started, systemd's clock)."""
@@ -331,26 +381,37 @@ def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: 
     shutil.rmtree(mirror, ignore_errors=True)
     acknowledged = 0
     ready: list[float] = []
+    data = b""
     for pull in range(pulls + 1):
-        script = plan_script(mirror, game_id, planned, resume=True, pace=0.05)
-        vm = VM(cache, work / "vm-pull", root, [(state_img, "state")])
+        script = plan_script(mirror, game_id, planned, resume=True, pace=0.05, settings_every=SETTINGS_EVERY)
+        vm = VM(cache, work / f"vm-pull-{pull}", root, [(state_img, "state")])
         vm.write_keys(script)
+        done = journal_actions(mirror)
         with booted(vm):
-            if pull < pulls:
-                done = max((mirror / "current.jsonl").read_bytes().count(b"\n") - 1, 0) if mirror.exists() else 0
-                if rng.random() < 0.25 or done >= len(planned) - 1:  # while it boots
-                    time.sleep(rng.uniform(2.0, 20.0) * vm.slowdown())
-                else:  # mid-game: after a random number of acknowledgements, between two writes or in one
-                    wait_acks(vm, 0, rng.randint(1, max((len(planned) - done) // 2, 1)), timeout=600)
-                    time.sleep(rng.uniform(0.0, 0.5))
+            try:
+                if pull < pulls:
+                    if rng.random() < 0.25 or done >= len(planned) - 1:  # while it boots
+                        when = "while it booted"
+                        time.sleep(rng.uniform(2.0, 20.0) * vm.slowdown())
+                    else:  # mid-game: after a random number of acknowledgements, between two writes or in one
+                        wanted = rng.randint(1, max((len(planned) - max(done, 0)) // 2, 1))
+                        when = f"{wanted} acknowledgements into the boot's play"
+                        wait_acks(vm, 0, wanted, timeout=600, idle=STALL_S)
+                        time.sleep(rng.uniform(0.0, 0.5))
+                    acknowledged = max([acknowledged, *(size for _, size in vm.acks)])
+                    vm.pull()
+                else:
+                    vm.wait_agent()
+                    ready.append(boot_to_ready(vm))
+                    wait_acks(vm, 0, len(planned) - done, timeout=60 + 0.5 * len(script.splitlines()), idle=STALL_S)
+                    acknowledged = max([acknowledged, *(size for _, size in vm.acks)])
+                    vm.poweroff()
+            except Stalled as err:
+                figures.stalled += 1
                 acknowledged = max([acknowledged, *(size for _, size in vm.acks)])
-                vm.pull()
-            else:
-                vm.wait_agent()
-                ready.append(boot_to_ready(vm))
-                done = max((mirror / "current.jsonl").read_bytes().count(b"\n") - 1, 0) if mirror.exists() else -1
-                wait_acks(vm, 0, len(planned) - done, timeout=60 + 0.5 * len(script.splitlines()))
-                vm.poweroff()
+                figures.notes.append(f"boot {pull + 1} stalled: {err}")
+                say(f"boot {pull + 1} stalled (pulled): {err}")
+                when = "after it stalled"
         figures.pulls += pull < pulls
         scratch = work / "pull-scratch.img"
         run(["cp", "--sparse=always", str(state_img), str(scratch)])
@@ -360,12 +421,16 @@ def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: 
             data = journal.read_bytes() if journal.is_file() else b""
             shutil.rmtree(mirror, ignore_errors=True)
             shutil.copytree(state, mirror, symlinks=True, ignore=shutil.ignore_patterns("lost+found"))
-        lost = len(data) < acknowledged
+        _, unreadable = read_state_files(mirror)
+        lost = len(data) < acknowledged or bool(unreadable)
         figures.lost_after_pulls += lost
+        figures.notes += [f"pull {pull + 1}: {name} is not whole JSON" for name in unreadable]
         lines = data.count(b"\n")
         if pull < pulls:
-            say(f"pull {pull + 1}/{pulls}: {acknowledged} journal bytes acknowledged, {len(data)} on the disk"
-                f" ({max(lines - 1, 0)} actions), fsck {'clean' if fsck.returncode == 0 else 'NOT clean'}")
+            say(f"pull {pull + 1}/{pulls} ({when}): {acknowledged} journal bytes acknowledged, {len(data)} on the disk"
+                f" ({max(lines - 1, 0)} actions, {max(lines - 1, 0) - max(done, 0)} this boot), fsck"
+                f" {'clean' if fsck.returncode == 0 else 'NOT clean'}, state files"
+                f" {'whole' if not unreadable else 'NOT whole: ' + ', '.join(unreadable)}")
             figures.fsck_clean_after_pulls += fsck.returncode == 0
         else:
             say(f"final boot: the game ended with {lines - 1} actions of {len(planned)} planned")

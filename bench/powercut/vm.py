@@ -75,6 +75,20 @@ Description=power-cut bench acknowledgement relay
 ExecStart=/usr/local/sbin/powercut-agent acks
 Restart=always
 """
+# Under CPU emulation everything takes many times longer than on the Pi, the device's start too: a
+# start that outlasts the unit's TimeoutStartSec= is killed and started again, over and over, and
+# the game never goes on (a whole-game pull's next boot was seen doing nothing for 10 minutes). With
+# ``powercut.slow=N`` on the kernel command line (the bench adds it under --accel tcg) this generator
+# gives the unit's start N times its timeout; nothing else of the unit changes, and under KVM it
+# does nothing.
+SLOW_GENERATOR = """#!/bin/sh
+for word in $(cat /proc/cmdline); do
+    case "$word" in powercut.slow=*) slow="${word#powercut.slow=}" ;; esac
+done
+[ -n "$slow" ] || exit 0
+mkdir -p "$1/tabletop-companion.service.d"
+printf '[Service]\\nTimeoutStartSec=%s\\n' "$((60 * slow))" >"$1/tabletop-companion.service.d/emulated.conf"
+"""
 # Booted instead of multi-user.target when the bench sets the state disk up itself (dm targets).
 BENCH_TARGET = """[Unit]
 Description=power-cut bench: the system without the device's unit
@@ -252,6 +266,10 @@ def stage_rootfs(cache: ImageCache, files: list[str]) -> None:
         link = wants / "powercut-agent.service"
         if not link.is_symlink():
             link.symlink_to("/etc/systemd/system/powercut-agent.service")
+    generators = root / "etc/systemd/system-generators"
+    generators.mkdir(parents=True, exist_ok=True)
+    (generators / "powercut-emulated").write_text(SLOW_GENERATOR)
+    os.chmod(generators / "powercut-emulated", 0o755)
     drop_in = units / "tabletop-companion.service.d"
     drop_in.mkdir(exist_ok=True)
     (drop_in / "powercut.conf").write_text(DROP_IN)
@@ -322,6 +340,7 @@ class VM:
         self._agent_path = workdir / "agent.sock"
         self._acks_path = workdir / "acks.sock"
         append = KERNEL_ARGS + (f" systemd.unit={target}" if target else "")
+        append += f" powercut.slow={self.slowdown():g}" if self.accel != "kvm" else ""
         drives = [(f"file={root},format={'qcow2' if root.suffix == '.qcow2' else 'raw'}", "root")]
         drives += [(f"file={path},format=raw", serial) for path, serial in disks]
         speed = ["-accel", "kvm"] if self.accel == "kvm" else ["-accel", "tcg", "-cpu", "max"]
@@ -478,7 +497,8 @@ def build_base(cache: ImageCache) -> bool:
     # installed by, the bench's guest side), not for every change to the tests or benches
     guest = [name for name in files if name.startswith(("companion/", "systemd/", "pyproject.toml"))
              or name in ("docs/pi-setup.md", "docs/config.example.toml")]
-    digest = tree_digest(guest, DROP_IN, AGENT_UNIT, ACKS_UNIT, BENCH_TARGET, (HERE / "agent.py").read_text(),
+    digest = tree_digest(guest, DROP_IN, AGENT_UNIT, ACKS_UNIT, BENCH_TARGET, SLOW_GENERATOR,
+                         (HERE / "agent.py").read_text(),
                          inspect.getsource(stage_rootfs), " ".join(GUEST_PACKAGES + PI_GROUPS))
     if cache.base.exists() and cache.stamp.exists() and json.loads(cache.stamp.read_text()).get("tree") == digest:
         return False

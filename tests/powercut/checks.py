@@ -24,6 +24,7 @@ from typing import Any
 from companion.daemon.virtual import VirtualDevice, key_script
 from companion.hw.keys import Key, KeyEvent
 from companion.journal import CURRENT_JOURNAL, GAMES_DIR
+from companion.registry import game_ids
 from tests.device.killing import SEED, _start
 
 KNOWN_STATE_FILES = ("settings.json", "card-facts.json")  # and every other *.json: event cursors, seat names
@@ -156,10 +157,42 @@ def torn_instants(history: Sequence[bytes | None]) -> list[int]:
     return torn
 
 
-def plan_script(state: Path, game_id: str, planned: Sequence[Any], *, resume: bool, pace: float = 0.0) -> str:
+MENU_FROM = ("TrickScreen", "CardScreen", "FactsScreen")  # game screens where BACK opens the menu
+UNDONE_BY_BACK = ("Predict",)  # actions whose entry BACK steps back through (Tourney's predictions)
+
+
+def touch_settings(dev: VirtualDevice, turn: Key, upcoming: Any = None) -> bool:
+    """Turn the contrast one step (``turn``: LEFT or RIGHT) through the menu (BACK, Settings, the
+    arrow, BACK, BACK), so that ``settings.json`` is rewritten between two actions; False where the
+    screen's BACK does something else (a result screen's leaves it: nothing is pressed there; a
+    half-made choice is undone, which the next action's keys plan from). A game turns one way only,
+    so that a version of the file, once left, never comes back (:func:`torn_instants` would take it
+    for one lost); at the end of the range nothing more is written."""
+    before, actions = type(dev.app.top), len(dev.game.actions)
+    if before.__name__ not in MENU_FROM or type(upcoming).__name__ in UNDONE_BY_BACK:
+        return False
+    dev.press(KeyEvent(Key.BACK))
+    menu = dev.app.top
+    if type(menu).__name__ != "Menu":  # BACK stepped back inside the screen (a choice half made)
+        if len(dev.game.actions) != actions:
+            raise ValueError(f"BACK on {before.__name__} changed the game instead of opening the menu")
+        return False
+    for _ in range(menu.items.index(dev.app.t("menu.settings"))):
+        dev.press(KeyEvent(Key.DOWN))
+    for key in (Key.OK, turn, Key.BACK, Key.BACK):
+        dev.press(KeyEvent(key))
+    if type(dev.app.top) is not before:
+        raise ValueError(f"the menu left the device on {type(dev.app.top).__name__}, not {before.__name__}")
+    return True
+
+
+def plan_script(state: Path, game_id: str, planned: Sequence[Any], *, resume: bool, pace: float = 0.0,
+                settings_every: int = 0) -> str:
     """Keys taking the device at ``state`` to the end of ``planned``: resuming its game, or (not
     ``resume``) declining any offer and starting ``game_id`` afresh. ``pace`` seconds between presses
-    spread the game out, so a pulled plug can land anywhere in it."""
+    spread the game out, so a pulled plug can land anywhere in it; ``settings_every`` N actions (0:
+    never) the menu turns the contrast a step (:func:`touch_settings`), so the settings file is
+    rewritten in mid-game too, not only as each game starts."""
     with tempfile.TemporaryDirectory(prefix="powercut-") as tmp:
         copy = Path(tmp) / "state"
         if state.exists():
@@ -173,7 +206,14 @@ def plan_script(state: Path, game_id: str, planned: Sequence[Any], *, resume: bo
             done = len(dev.game.actions)
             if list(dev.game.actions) != list(planned[:done]):
                 raise ValueError(f"the device at {state} holds a game that strays from the plan")
-            for action in planned[done:]:
+            # each game its own way (down, up, down, ...: the file also names the game, so no
+            # version comes back), the same after a resume
+            turn = Key.LEFT if game_ids().index(game_id) % 2 == 0 else Key.RIGHT
+            due = False
+            for number, action in enumerate(planned[done:], start=done):
+                due = due or bool(settings_every and number and number % settings_every == 0)
+                if due and touch_settings(dev, turn, action):
+                    due = False
                 dev.enter(action)
             script = key_script(dev.pressed)
         finally:

@@ -112,3 +112,22 @@ def test_the_next_game_declines_the_running_one_and_a_resume_carries_on(state, p
     assert fresh[0] == KeyEvent(Key.BACK)  # the running game's offer declined: a new game starts
     resumed = parse_script(plan_script(state, GAME, planned[:ACTIONS + 2], resume=True, pace=0.5))
     assert resumed[0] == KeyEvent(Key.OK) and resumed[1] == 0.5
+
+
+def test_the_menu_rewrites_the_settings_in_mid_game_and_the_game_goes_on_as_planned(tmp_path, planned):
+    """Every few actions the script turns the contrast through the menu: settings.json is written
+    between actions, one way only (no version comes back), and the game is still the plan."""
+    state = tmp_path / "state"
+    script = parse_script(plan_script(state, GAME, planned[:40], resume=False, settings_every=5))
+    assert KeyEvent(Key.LEFT) in script
+    dev = VirtualDevice(state, seed=SEED)
+    versions: list[bytes | None] = []
+    try:
+        for event in script:
+            dev.press(event)
+            versions.append((state / "settings.json").read_bytes() if (state / "settings.json").exists() else None)
+        assert list(dev.game.actions) == list(planned[:40])
+    finally:
+        dev.close()
+    assert len({version for version in versions if version}) > 3  # the game's start, then the menu's turns
+    assert torn_instants(versions) == []

@@ -2,7 +2,9 @@
 these tests keep the markers and the bench's reading of them in step (the VM runs are a bench,
 not a test: bench/powercut.py)."""
 
-from bench.powercut.vm import SETUP_BLOCKS, debian_mirror, for_the_bench, setup_blocks
+import subprocess
+
+from bench.powercut.vm import SETUP_BLOCKS, SLOW_GENERATOR, debian_mirror, for_the_bench, setup_blocks
 
 
 def test_every_step_the_bench_runs_is_a_marked_block_of_the_setup_guide():
@@ -31,3 +33,22 @@ def test_debootstrap_uses_the_mirror_apt_uses(tmp_path):
     assert debian_mirror(tmp_path) == "http://other.example/debian"
     (tmp_path / "sources.list").unlink()
     assert debian_mirror(tmp_path) == "http://deb.debian.org/debian"
+
+
+def run_generator(tmp_path, cmdline: str):
+    script, line, out = tmp_path / "generator", tmp_path / "cmdline", tmp_path / "out"
+    script.write_text(SLOW_GENERATOR.replace("/proc/cmdline", str(line)))
+    line.write_text(cmdline)
+    out.mkdir()
+    subprocess.run(["sh", str(script), str(out)], check=True, timeout=30)
+    return sorted(path.relative_to(out).as_posix() for path in out.rglob("*") if path.is_file()), out
+
+
+def test_under_emulation_the_units_start_gets_its_timeout_times_the_slowdown(tmp_path):
+    files, out = run_generator(tmp_path, "root=/dev/vda quiet powercut.slow=8 systemd.unit=x\n")
+    assert files == ["tabletop-companion.service.d/emulated.conf"]
+    assert (out / files[0]).read_text() == "[Service]\nTimeoutStartSec=480\n"
+
+
+def test_without_the_slowdown_the_unit_is_left_as_shipped(tmp_path):
+    assert run_generator(tmp_path, "root=/dev/vda quiet\n")[0] == []

@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.powercut.vm import (
     LOG_DISK_MB,
+    SHARE_MOUNT,
     STATE_DIR,
     STATE_DISK_MB,
     VM,
@@ -131,6 +132,17 @@ def diagnose(vm: VM) -> str:
         text = f"(the guest's agent did not answer: {err})"
     (vm.workdir / "diagnosis.txt").write_text(text)
     return text
+
+
+def restarts_this_boot(vm: VM) -> str:
+    """"" when the unit has not been restarted in this boot, else how often and systemd's reasons (a
+    restart plays the key script again from its start, on a game that has moved on)."""
+    code, out = vm.sh(f"systemctl show -p NRestarts --value {UNIT}", timeout=30)
+    if code != 0 or out.strip() in ("", "0"):
+        return ""
+    why = vm.sh(f"journalctl -b --no-pager -o cat -u {UNIT} | grep -E 'timed out|Watchdog|Failed|Main process'"
+                " | sort | uniq -c | head -5", timeout=30)[1]
+    return f"the unit restarted {out.strip()} times: {' / '.join(line.strip() for line in why.splitlines())}"
 
 
 def wait_acks(vm: VM, since: int, count: int, timeout: float, *, idle: float | None = None) -> None:
@@ -398,12 +410,18 @@ def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: 
                         when = f"{wanted} acknowledgements into the boot's play"
                         wait_acks(vm, 0, wanted, timeout=600, idle=STALL_S)
                         time.sleep(rng.uniform(0.0, 0.5))
+                        restarts = restarts_this_boot(vm)  # the round trip shifts the pull a little
+                        if restarts:
+                            figures.notes.append(f"boot {pull + 1}: {restarts}")
                     acknowledged = max([acknowledged, *(size for _, size in vm.acks)])
                     vm.pull()
                 else:
                     vm.wait_agent()
                     ready.append(boot_to_ready(vm))
                     wait_acks(vm, 0, len(planned) - done, timeout=60 + 0.5 * len(script.splitlines()), idle=STALL_S)
+                    restarts = restarts_this_boot(vm)
+                    if restarts:
+                        figures.notes.append(f"final boot: {restarts}")
                     acknowledged = max([acknowledged, *(size for _, size in vm.acks)])
                     vm.poweroff()
             except Stalled as err:
@@ -494,6 +512,37 @@ def unit_checks(cache: ImageCache, work: Path, game_id: str, *, watchdog: bool) 
     return found
 
 
+# --- 6. the numeric keypad through the kernel's input layer ------------------------------------
+
+UINPUT_TESTS = ["tests/hw/test_numpad.py::test_a_virtual_keypad_through_uinput",
+                "tests/device/test_numpad_device.py::test_a_whole_game_through_the_kernels_input_layer"]
+TEST_TOOLS = ["pytest>=8", "hypothesis>=6.100", "packaging"]  # what tests/conftest.py needs beyond the device
+
+
+def uinput_tests(cache: ImageCache, work: Path) -> tuple[bool, str]:
+    """The suite's tests that need /dev/uinput, run in the VM (its kernel has the module): a virtual
+    numeric keypad made with python-evdev types a whole game, read back through the kernel by the
+    device's reader. Run from the project's copy in the guest, on the device's virtualenv with pytest
+    added (from wheels this machine downloads once). Returns (passed, pytest's last lines)."""
+    wheels = cache.root / "test-wheels"
+    if not (wheels / ".done").exists():
+        shutil.rmtree(wheels, ignore_errors=True)
+        run(["python3", "-m", "pip", "download", "--only-binary=:all:", "-d", str(wheels), *TEST_TOOLS], timeout=1800)
+        (wheels / ".done").touch()
+    vm = VM(cache, work / "vm-uinput", overlay(cache.base, work / "root-uinput.qcow2"), [], target="powercut.target")
+    shutil.copytree(wheels, vm.share / "wheels", dirs_exist_ok=True)
+    venv = "/opt/tabletop-companion/.venv"
+    with booted(vm):
+        vm.wait_agent()
+        vm.ok(f"modprobe uinput && test -c /dev/uinput && {venv}/bin/pip install -q --no-index"
+              f" --find-links {SHARE_MOUNT}/wheels {' '.join(repr(tool) for tool in TEST_TOOLS)}", timeout=600)
+        code, out = vm.sh(f"cd /root/tabletop-companion && PYTHONPATH=$PWD {venv}/bin/python -m pytest"
+                          f" -p no:cacheprovider -q -rs {' '.join(UINPUT_TESTS)}", timeout=1800)
+        vm.poweroff()
+    tail = "\n".join(out.strip().splitlines()[-4:])
+    return code == 0 and "skipped" not in tail, tail
+
+
 def check_host(accel: str) -> None:
     problem = kvm_problem()
     if accel == "kvm" and problem is not None:
@@ -518,7 +567,7 @@ def main() -> None:
                         " 60 with --quick under --accel tcg)")
     parser.add_argument("--accel", choices=("kvm", "tcg"), default="kvm",
                         help="tcg: emulate the CPU where /dev/kvm cannot boot Debian's kernel (many times slower)")
-    parser.add_argument("--phases", default="log,flaky,pulls,unit", help="which parts to run (default: all)")
+    parser.add_argument("--phases", default="log,flaky,pulls,unit,uinput", help="which parts to run (default: all)")
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
     args = parser.parse_args()
     check_host(args.accel)
@@ -542,6 +591,11 @@ def main() -> None:
     if "flaky" in phases:
         flaky_writes(cache, work, games[0], figures)
     ready = pulled_plugs(cache, work, games[0], pulls, args.seed, figures) if "pulls" in phases else []
+    if "uinput" in phases:
+        passed, tail = uinput_tests(cache, work)
+        figures.notes.append(f"uinput: {tail}")
+        say(f"uinput: the numeric keypad's kernel-path tests in the VM {'passed' if passed else 'did NOT pass'}:"
+            f" {' / '.join(tail.splitlines())}")
     if "unit" not in phases:
         print(figures.summary(), flush=True)
         return

@@ -79,10 +79,11 @@ def test_restart_delay_is_set(service: dict[str, list[str]]) -> None:
 
 
 def test_device_groups_open_the_hardware(service: dict[str, list[str]]) -> None:
-    assert set(one(service, "SupplementaryGroups").split()) == {"gpio", "i2c", "spi", "dialout"}
+    assert set(one(service, "SupplementaryGroups").split()) == {"gpio", "i2c", "spi", "dialout", "input"}
     allowed = set(service["DeviceAllow"])
     for group in ("gpiochip", "i2c", "spi", "ttyACM", "ttyAMA", "ttyS", "ttyUSB"):
         assert f"char-{group} rw" in allowed
+    assert "char-input r" in allowed  # the numeric keypad (/dev/input/event*, group input)
 
 
 def test_lgpio_is_the_pin_library_and_has_a_writable_directory(service: dict[str, list[str]]) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import io
 import json
 import os
@@ -41,6 +42,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.powercut.vm import (
+    KEYS_FILE,
     LOG_DISK_MB,
     SHARE_MOUNT,
     STATE_DIR,
@@ -56,7 +58,15 @@ from bench.powercut.vm import (
 )
 from companion.registry import game_ids
 from tests.device.killing import plan_game
-from tests.powercut.checks import Expected, check_state, lost_lines, plan_script, read_state_files, torn_instants
+from tests.powercut.checks import (
+    Expected,
+    check_state,
+    lost_lines,
+    numpad_script,
+    plan_script,
+    read_state_files,
+    torn_instants,
+)
 from tests.powercut.logwrites import WriteLog
 
 TOOLS = {"qemu-system-x86_64": "qemu-system-x86", "qemu-img": "qemu-utils", "debootstrap": "debootstrap",
@@ -517,30 +527,90 @@ def unit_checks(cache: ImageCache, work: Path, game_id: str, *, watchdog: bool) 
 UINPUT_TESTS = ["tests/hw/test_numpad.py::test_a_virtual_keypad_through_uinput",
                 "tests/device/test_numpad_device.py::test_a_whole_game_through_the_kernels_input_layer"]
 TEST_TOOLS = ["pytest>=8", "hypothesis>=6.100", "packaging"]  # what tests/conftest.py needs beyond the device
+NUMPAD_GAME = "tezuma"  # the game the suite's whole-game keypad test plays too
 
 
-def uinput_tests(cache: ImageCache, work: Path) -> tuple[bool, str]:
-    """The suite's tests that need /dev/uinput, run in the VM (its kernel has the module): a virtual
-    numeric keypad made with python-evdev types a whole game, read back through the kernel by the
-    device's reader. Run from the project's copy in the guest, on the device's virtualenv with pytest
-    added (from wheels this machine downloads once). Returns (passed, pytest's last lines)."""
+NUMPAD_DROP_IN = f"""[Service]
+ExecStart=
+ExecStart=/opt/tabletop-companion/.venv/bin/companion run --mock --keys {SHARE_MOUNT}/{KEYS_FILE} --numpad auto \\
+    --state-dir {STATE_DIR} --seed 4 --verbose
+"""
+
+
+def uinput_tests(cache: ImageCache, work: Path, game_id: str) -> dict[str, Any]:
+    """The numeric keypad through the VM kernel's input layer (uinput is a module of Debian's kernel).
+
+    1. The suite's tests that need /dev/uinput, run from the project's copy in the guest on the
+       device's virtualenv with pytest added (wheels this machine downloads once): a virtual keypad
+       made with python-evdev types a whole game, read back by the device's reader.
+    2. The shipped unit with ``--numpad auto`` (a runtime drop-in; its key script is empty) and a
+       virtual keypad (bench/powercut/typist.py) typing ``game_id``'s planned game: the device must
+       take the keypad, acknowledge every action, and journal exactly the plan.
+    """
     wheels = cache.root / "test-wheels"
     if not (wheels / ".done").exists():
         shutil.rmtree(wheels, ignore_errors=True)
         run(["python3", "-m", "pip", "download", "--only-binary=:all:", "-d", str(wheels), *TEST_TOOLS], timeout=1800)
         (wheels / ".done").touch()
-    vm = VM(cache, work / "vm-uinput", overlay(cache.base, work / "root-uinput.qcow2"), [], target="powercut.target")
+    state_img = work / "uinput-state.img"
+    make_ext4(state_img, STATE_DISK_MB, label="companion-state")
+    vm = VM(cache, work / "vm-uinput", overlay(cache.base, work / "root-uinput.qcow2"), [(state_img, "state")],
+            target="powercut.target")
     shutil.copytree(wheels, vm.share / "wheels", dirs_exist_ok=True)
+    planned = planned_game(game_id)
+    (vm.share / "numpad.keys").write_text(numpad_script(game_id, planned), encoding="ascii")
+    shutil.copy2(Path(__file__).resolve().parent / "powercut" / "typist.py", vm.share / "typist.py")
+    vm.write_keys("wait 1\n")
     venv = "/opt/tabletop-companion/.venv"
+    found: dict[str, Any] = {"game": game_id, "actions": len(planned)}
     with booted(vm):
         vm.wait_agent()
         vm.ok(f"modprobe uinput && test -c /dev/uinput && {venv}/bin/pip install -q --no-index"
               f" --find-links {SHARE_MOUNT}/wheels {' '.join(repr(tool) for tool in TEST_TOOLS)}", timeout=600)
+        started = time.monotonic()
         code, out = vm.sh(f"cd /root/tabletop-companion && PYTHONPATH=$PWD {venv}/bin/python -m pytest"
                           f" -p no:cacheprovider -q -rs {' '.join(UINPUT_TESTS)}", timeout=1800)
+        tail = "\n".join(out.strip().splitlines()[-4:])
+        found["tests"] = {"passed": code == 0 and "skipped" not in tail, "tail": tail,
+                          "seconds": round(time.monotonic() - started)}
+        verdict_word = "passed" if found["tests"]["passed"] else "did NOT pass"
+        say(f"uinput: the suite's kernel-path tests in the VM {verdict_word} ({found['tests']['seconds']} s):"
+            f" {' / '.join(tail.splitlines())}")
+        unit_dir = f"/run/systemd/system/{UNIT}.service.d"
+        vm.ok(f"mkdir -p {unit_dir} && cat > {unit_dir}/zz-numpad.conf <<'EOF'\n{NUMPAD_DROP_IN}EOF\n"
+              f"systemctl daemon-reload && rm -f /run/powercut-go && (nohup python3 {SHARE_MOUNT}/typist.py"
+              f" {SHARE_MOUNT}/numpad.keys /run/powercut-go > /run/typist.log 2>&1 &) && sleep 2"
+              " && cat /run/typist.log")
+        since = len(vm.acks)
+        vm.ok(f"systemctl start {UNIT}", timeout=600)
+        taken = ""
+        with contextlib.suppress(BenchError):
+            wait_for(lambda: vm.sh(f"journalctl -b -u {UNIT} -o cat | grep -q 'numeric keypad connected'")[0] == 0, 60)
+            taken = vm.ok(f"journalctl -b -u {UNIT} -o cat | grep -m1 'numeric keypad connected'").strip()
+        found["taken"] = taken or vm.ok(f"journalctl -b -u {UNIT} -o cat | grep -i -m3 'numeric keypad'"
+                                        " || true").strip()
+        if taken:
+            started = time.monotonic()
+            vm.ok("touch /run/powercut-go")
+            try:
+                wait_acks(vm, since, len(planned) + 1, timeout=120 + 2 * len(planned), idle=STALL_S)
+            except Stalled as err:
+                found["stalled"] = str(err)
+            found["play_seconds"] = round(time.monotonic() - started)
+        vm.ok(f"systemctl stop {UNIT}")
+        found["typist"] = vm.ok("tail -2 /run/typist.log").strip()
+        mirror = guest_state(vm, work / "uinput-mirror")
         vm.poweroff()
-    tail = "\n".join(out.strip().splitlines()[-4:])
-    return code == 0 and "skipped" not in tail, tail
+    journal = mirror / "current.jsonl"
+    data = journal.read_bytes() if journal.is_file() else b""
+    verdict = check_state(mirror, Expected((), data, (tuple(planned),)))
+    found["journalled"] = max(data.count(b"\n") - 1, 0)
+    found["as_planned"] = verdict.resumed and found["journalled"] == len(planned)
+    timing = f" in {found['play_seconds']} s" if "play_seconds" in found else ""
+    say(f"uinput: the unit with --numpad auto {'took' if taken else 'did NOT take'} the virtual keypad"
+        f" ({found['taken']}); {found['journalled']} of {len(planned)} planned {game_id} actions journalled{timing},"
+        f" {'exactly the plan' if found['as_planned'] else 'NOT the plan: ' + verdict.why_not_resumed}")
+    return found
 
 
 def check_host(accel: str) -> None:
@@ -567,7 +637,8 @@ def main() -> None:
                         " 60 with --quick under --accel tcg)")
     parser.add_argument("--accel", choices=("kvm", "tcg"), default="kvm",
                         help="tcg: emulate the CPU where /dev/kvm cannot boot Debian's kernel (many times slower)")
-    parser.add_argument("--phases", default="log,flaky,pulls,unit,uinput", help="which parts to run (default: all)")
+    parser.add_argument("--phases", help="which parts to run, of log,flaky,pulls,unit,uinput (default: all;"
+                        " --quick leaves uinput out)")
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
     args = parser.parse_args()
     check_host(args.accel)
@@ -584,34 +655,29 @@ def main() -> None:
     work = args.cache / "run"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    phases = set(args.phases.split(","))
+    phases = set((args.phases or ("log,flaky,pulls,unit" if args.quick else "log,flaky,pulls,unit,uinput")).split(","))
     if "log" in phases:
         played = play_logged(cache, work, games)
         check_every_point(work, played, figures, stride=4 if args.quick else 1)
     if "flaky" in phases:
         flaky_writes(cache, work, games[0], figures)
     ready = pulled_plugs(cache, work, games[0], pulls, args.seed, figures) if "pulls" in phases else []
-    if "uinput" in phases:
-        passed, tail = uinput_tests(cache, work)
-        figures.notes.append(f"uinput: {tail}")
-        say(f"uinput: the numeric keypad's kernel-path tests in the VM {'passed' if passed else 'did NOT pass'}:"
-            f" {' / '.join(tail.splitlines())}")
-    if "unit" not in phases:
-        print(figures.summary(), flush=True)
-        return
-    unit = unit_checks(cache, work, games[0], watchdog=True)
-    say(f"unit: boot-to-READY {unit['boot_to_ready_s']:.2f} s after the kernel started ({unit['systemd_analyze']});"
-        f" after the pulls {', '.join(f'{s:.2f}' for s in ready)} s")
-    say(f"unit: runs as {unit['user']} (the docs say {unit['docs_user']}); restarted after SIGSEGV"
-        f" {unit['restart_after_SEGV']}, SIGKILL {unit['restart_after_KILL']}; watchdog after SIGSTOP"
-        f" {unit['restart_after_STOP']} ({unit['watchdog_log'].splitlines()[0] if unit['watchdog_log'] else 'no log'})")
-    say(f"unit: {unit['journald_lines']} lines in journald this boot; systemd-analyze security: {unit['security']}")
+    numpad = uinput_tests(cache, work, NUMPAD_GAME) if "uinput" in phases else {}
+    unit = unit_checks(cache, work, games[0], watchdog=True) if "unit" in phases else {}
+    if unit:
+        say(f"unit: boot-to-READY {unit['boot_to_ready_s']:.2f} s after the kernel started ({unit['systemd_analyze']});"
+            f" after the pulls {', '.join(f'{s:.2f}' for s in ready)} s")
+        say(f"unit: runs as {unit['user']} (the docs say {unit['docs_user']}); restarted after SIGSEGV"
+            f" {unit['restart_after_SEGV']}, SIGKILL {unit['restart_after_KILL']}; watchdog after SIGSTOP"
+            f" {unit['restart_after_STOP']}"
+            f" ({unit['watchdog_log'].splitlines()[0] if unit['watchdog_log'] else 'no log'})")
+        say(f"unit: {unit['journald_lines']} lines in journald this boot; systemd-analyze security: {unit['security']}")
     for note in figures.notes[:20]:
         say(f"  {note}")
     if args.json:
         args.json.write_text(json.dumps({"figures": figures.__dict__, "unit": unit, "ready_after_pulls": ready,
-                                         "build_seconds": build, "seconds": round(time.monotonic() - started)},
-                                        indent=1, default=str))
+                                         "numpad": numpad, "build_seconds": build,
+                                         "seconds": round(time.monotonic() - started)}, indent=1, default=str))
     say(f"run took {time.monotonic() - started:.0f} s")
     print(figures.summary(), flush=True)
 

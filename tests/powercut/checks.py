@@ -23,8 +23,11 @@ from typing import Any
 
 from companion.daemon.virtual import VirtualDevice, key_script
 from companion.hw.keys import Key, KeyEvent
+from companion.hw.numpad import NUMPAD_KEYS, PRINTED_KEYS
 from companion.journal import CURRENT_JOURNAL, GAMES_DIR
 from companion.registry import game_ids
+from companion.ui.keypad import JOYSTICK_ON_KEYPAD
+from companion.ui.planner import enter_by_keys
 from tests.device.killing import SEED, _start
 
 KNOWN_STATE_FILES = ("settings.json", "card-facts.json")  # and every other *.json: event cursors, seat names
@@ -222,3 +225,34 @@ def plan_script(state: Path, game_id: str, planned: Sequence[Any], *, resume: bo
         script = "".join(f"{line}\nwait {pace:g}\n" for line in script.splitlines())
     return script
 
+
+
+NUMPAD_CODES = {NUMPAD_KEYS[code]: code for code in PRINTED_KEYS.values()}
+"""Each card-keypad key as the numeric keypad's key (NumLock on) that types it."""
+
+
+def numpad_script(game_id: str, planned: Sequence[Any]) -> str:
+    """The numeric keypad's presses that start ``game_id`` on a fresh device and enter ``planned``,
+    one ``CODE HELD`` line each (a Linux key code; 1 when held past the hold time): the setup form
+    by the keypad keys that stand for the joystick's, each action by the keypad's own planner, as
+    checked on a virtual device while planning. bench/powercut/typist.py types it on a uinput
+    keypad."""
+    with tempfile.TemporaryDirectory(prefix="powercut-") as tmp:
+        dev = VirtualDevice(Path(tmp) / "state", seed=SEED)
+        typed: list[KeyEvent] = []
+
+        def press(event: KeyEvent) -> None:
+            dev.device.post(event)
+            dev.device.loop.run_until_idle()
+            typed.append(event)
+
+        try:
+            while dev.app.top.game.value != game_id:
+                press(JOYSTICK_ON_KEYPAD[KeyEvent(Key.RIGHT)])
+            press(JOYSTICK_ON_KEYPAD[KeyEvent(Key.UP)])
+            press(JOYSTICK_ON_KEYPAD[KeyEvent(Key.OK)])
+            for action in planned:
+                enter_by_keys(dev.app, action, "keypad", press=press)
+        finally:
+            dev.close()
+    return "".join(f"{NUMPAD_CODES[event.key]} {int(event.long)}\n" for event in typed)

@@ -9,8 +9,17 @@ import pytest
 from companion.daemon.virtual import VirtualDevice
 from companion.hw.keys import Key, KeyEvent
 from companion.hw.mock import parse_script
+from companion.hw.numpad import NumpadDecoder
 from tests.device.killing import SEED, plan_game
-from tests.powercut.checks import Expected, check_state, lost_lines, plan_script, resumes_exactly, torn_instants
+from tests.powercut.checks import (
+    Expected,
+    check_state,
+    lost_lines,
+    numpad_script,
+    plan_script,
+    resumes_exactly,
+    torn_instants,
+)
 
 GAME = "zenjidou"
 ACTIONS = 12
@@ -131,3 +140,23 @@ def test_the_menu_rewrites_the_settings_in_mid_game_and_the_game_goes_on_as_plan
         dev.close()
     assert len({version for version in versions if version}) > 3  # the game's start, then the menu's turns
     assert torn_instants(versions) == []
+
+
+def test_the_numeric_keypads_script_types_the_planned_game_through_its_decoder(tmp_path, planned):
+    """What the VM's virtual keypad types (key codes, held or not), decoded as the device decodes a
+    real keypad's events, enters the planned game on a fresh device."""
+    script = numpad_script(GAME, planned[:ACTIONS])
+    decoder, now = NumpadDecoder(), 0.0
+    dev = VirtualDevice(tmp_path / "state", seed=SEED)
+    try:
+        for line in script.splitlines():
+            code, held = (int(word) for word in line.split())
+            now += 5.0
+            events = decoder.feed(code, 1, now) + decoder.advance(now + (2.0 if held else 0.0))
+            for event in events + decoder.feed(code, 0, now + (2.1 if held else 0.1)):
+                dev.device.post(event)
+                dev.device.loop.run_until_idle()
+        assert list(dev.game.actions) == list(planned[:ACTIONS])
+    finally:
+        dev.close()
+    assert " 1\n" in script  # the setup form's arrows are held digits

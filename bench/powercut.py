@@ -33,7 +33,8 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -195,15 +196,20 @@ class LoggedGame:
     journal: bytes  # the finished game's journal, as the guest held it at the end
 
 
-def play_logged(cache: ImageCache, work: Path, games: list[str]) -> list[LoggedGame]:
-    """Play ``games`` in turn on a state disk that sits on dm-log-writes; keep the log."""
+def play_logged(cache: ImageCache, work: Path, games: list[str], *,
+                after: Callable[[VM, list[LoggedGame]], None] | None = None) -> list[LoggedGame]:
+    """Play ``games`` in turn on a state disk that sits on dm-log-writes; keep the log. ``after``
+    runs in the same boot once the log is closed, with the games played (the log's checks start
+    then, on the host, beside the failing writes on the VM's disk ``flaky``: a boot saved)."""
     state_img, log_img = work / "logged-state.img", work / "log.img"
     for image, size in ((state_img, STATE_DISK_MB), (log_img, LOG_DISK_MB)):
         image.unlink(missing_ok=True)
         with open(image, "wb") as disk:
             disk.truncate(size << 20)
+    flaky_img = work / "flaky-state.img"
+    make_ext4(flaky_img, STATE_DISK_MB, label="companion-state")
     vm = VM(cache, work / "vm-log", overlay(cache.base, work / "root-log.qcow2"),
-            [(state_img, "rawstate"), (log_img, "log")], target="powercut.target")
+            [(state_img, "rawstate"), (log_img, "log"), (flaky_img, "flaky")], target="powercut.target")
     played = []
     with booted(vm):
         vm.wait_agent()
@@ -225,7 +231,9 @@ def play_logged(cache: ImageCache, work: Path, games: list[str]) -> list[LoggedG
             journal = (guest_state(vm, work / "mirror") / "current.jsonl").read_bytes()
             played.append(LoggedGame(game_id, planned, journal))
             say(f"logged: {game_id}, {len(planned)} actions, {len(vm.acks) - since} acknowledgements")
-        vm.ok(f"umount {STATE_DIR} && dmsetup message logw 0 mark end && dmsetup remove logw")
+        vm.ok(f"umount {STATE_DIR} && dmsetup message logw 0 mark end && dmsetup remove logw && sync")
+        if after is not None:
+            after(vm, played)
         vm.poweroff()
     return played
 
@@ -344,36 +352,43 @@ def check_point(disk: Path, scratch: Path, expected: Expected, figures: Figures,
 
 
 def flaky_writes(cache: ImageCache, work: Path, game_id: str, figures: Figures) -> None:
-    """Mid-game, the state disk fails every write for a while (dm-flakey ``error_writes``), then
-    works again: the device says so in one line, and loses nothing it acknowledged."""
+    """:func:`flaky_in` in a boot of its own."""
     state_img = work / "flaky-state.img"
     make_ext4(state_img, STATE_DISK_MB, label="companion-state")
-    vm = VM(cache, work / "vm-flaky", overlay(cache.base, work / "root-flaky.qcow2"), [(state_img, "rawstate")],
+    vm = VM(cache, work / "vm-flaky", overlay(cache.base, work / "root-flaky.qcow2"), [(state_img, "flaky")],
             target="powercut.target")
-    planned = planned_game(game_id)
-    disk = "/dev/disk/by-id/virtio-rawstate"
-    healthy = f"0 $(blockdev --getsz {disk}) linear {disk} 0"
-    failing = f"0 $(blockdev --getsz {disk}) flakey {disk} 0 0 3600 1 error_writes"
     with booted(vm):
         vm.wait_agent()
-        vm.ok(f"modprobe dm-flakey && dmsetup create flaky --table \"{healthy}\" && "
-              f"mount -o defaults,noatime /dev/mapper/flaky {STATE_DIR}")
-        vm.write_keys(plan_script(Path("/nonexistent"), game_id, planned, resume=False, pace=0.05))
-        since = len(vm.acks)
-        vm.ok(f"systemctl start {UNIT}")
-        wait_acks(vm, since, len(planned) // 3, timeout=300)
-        # --nolockfs: no freeze of the mounted ext4 around the switch (freezing flushes, which fails
-        # while writes fail); the table swaps between two writes as a card's fault would
-        vm.ok(f"dmsetup load flaky --table \"{failing}\" && dmsetup suspend --nolockfs flaky && dmsetup resume flaky")
-        time.sleep(4)
-        vm.ok(f"dmsetup load flaky --table \"{healthy}\" && dmsetup suspend --nolockfs flaky && dmsetup resume flaky")
-        time.sleep(2)
-        messages = vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | grep -E 'could not save|closed for writing'"
-                         " | head -3 || true")
-        vm.ok(f"systemctl stop {UNIT}; umount {STATE_DIR} && mount -o defaults,noatime /dev/mapper/flaky {STATE_DIR}")
-        acknowledged = max(size for _, size in vm.acks[since:])
-        journal = (guest_state(vm, work / "flaky-mirror") / "current.jsonl").read_bytes()
+        flaky_in(vm, work, game_id, figures)
         vm.poweroff()
+
+
+def flaky_in(vm: VM, work: Path, game_id: str, figures: Figures) -> None:
+    """Mid-game, the state disk (the VM's disk ``flaky``, a fresh ext4) fails every write for a while
+    (dm-flakey ``error_writes``), then works again: the device says so in one line, and loses
+    nothing it acknowledged."""
+    planned = planned_game(game_id)
+    disk = "/dev/disk/by-id/virtio-flaky"
+    healthy = f"0 $(blockdev --getsz {disk}) linear {disk} 0"
+    failing = f"0 $(blockdev --getsz {disk}) flakey {disk} 0 0 3600 1 error_writes"
+    vm.ok(f"modprobe dm-flakey && dmsetup create flaky --table \"{healthy}\" && "
+          f"mount -o defaults,noatime /dev/mapper/flaky {STATE_DIR}")
+    vm.write_keys(plan_script(Path("/nonexistent"), game_id, planned, resume=False, pace=0.05))
+    since = len(vm.acks)
+    vm.ok(f"systemctl start {UNIT}")
+    wait_acks(vm, since, len(planned) // 3, timeout=300, idle=STALL_S)
+    # --nolockfs: no freeze of the mounted ext4 around the switch (freezing flushes, which fails
+    # while writes fail); the table swaps between two writes as a card's fault would
+    vm.ok(f"dmsetup load flaky --table \"{failing}\" && dmsetup suspend --nolockfs flaky && dmsetup resume flaky")
+    time.sleep(4)
+    vm.ok(f"dmsetup load flaky --table \"{healthy}\" && dmsetup suspend --nolockfs flaky && dmsetup resume flaky")
+    time.sleep(2)
+    messages = vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | grep -E 'could not save|closed for writing'"
+                     " | head -3 || true")
+    vm.ok(f"systemctl stop {UNIT}; umount {STATE_DIR} && mount -o defaults,noatime /dev/mapper/flaky {STATE_DIR}")
+    acknowledged = max(size for _, size in vm.acks[since:])
+    journal = (guest_state(vm, work / "flaky-mirror") / "current.jsonl").read_bytes()
+    vm.ok(f"umount {STATE_DIR} && dmsetup remove flaky")
     kept = len(journal) >= acknowledged
     figures.lost += not kept
     first = messages.strip().splitlines()[0] if messages.strip() else "(no message in the log)"
@@ -391,9 +406,12 @@ def journal_actions(mirror: Path) -> int:
     return journal.read_bytes().count(b"\n") - 1 if journal.is_file() else -1
 
 
-def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: int, figures: Figures) -> list[float]:
+def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: int, figures: Figures, *,
+                 final: Callable[[VM], None] | None = None, while_booting: float = 0.25) -> list[float]:
     """Boot, let the unit play, kill qemu at a random moment; check the disk; boot again. Returns
-    each boot's boot-to-READY (seconds since the kernel started, systemd's clock)."""
+    each boot's boot-to-READY (seconds since the kernel started, systemd's clock). ``final`` runs in
+    the last boot once the game has ended, its key script emptied (the unit checks, saving a boot).
+    ``while_booting``: the share of pulls that land while the VM boots rather than in mid-game."""
     rng = random.Random(seed)
     state_img = work / "pull-state.img"
     make_ext4(state_img, STATE_DISK_MB, label="companion-state")
@@ -412,7 +430,7 @@ def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: 
         with booted(vm):
             try:
                 if pull < pulls:
-                    if rng.random() < 0.25 or done >= len(planned) - 1:  # while it boots
+                    if rng.random() < while_booting or done >= len(planned) - 1:  # while it boots
                         when = "while it booted"
                         time.sleep(rng.uniform(2.0, 20.0) * vm.slowdown())
                     else:  # mid-game: after a random number of acknowledgements, between two writes or in one
@@ -433,6 +451,9 @@ def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: 
                     if restarts:
                         figures.notes.append(f"final boot: {restarts}")
                     acknowledged = max([acknowledged, *(size for _, size in vm.acks)])
+                    if final is not None:
+                        vm.write_keys("wait 1\n")  # a restarted device plays nothing on the finished game
+                        final(vm)
                     vm.poweroff()
             except Stalled as err:
                 figures.stalled += 1
@@ -488,37 +509,44 @@ def boot_to_ready(vm: VM) -> float:
 
 
 def unit_checks(cache: ImageCache, work: Path, game_id: str, *, watchdog: bool) -> dict[str, Any]:
+    """A fresh boot of its own: the unit starts at boot, plays a little, and is checked."""
     state_img = work / "unit-state.img"
     make_ext4(state_img, STATE_DISK_MB, label="companion-state")
     vm = VM(cache, work / "vm-unit", overlay(cache.base, work / "root-unit.qcow2"), [(state_img, "state")])
     planned = planned_game(game_id)
     vm.write_keys(plan_script(Path("/nonexistent"), game_id, planned[:20], resume=False, pace=0.05))
-    found: dict[str, Any] = {}
     with booted(vm):
-        found["agent_s"] = vm.wait_agent()
-        found["boot_to_ready_s"] = boot_to_ready(vm)
-        found["systemd_analyze"] = vm.ok("systemd-analyze || true").strip().splitlines()[0]
-        pid = vm.ok(f"systemctl show -p MainPID --value {UNIT}").strip()
-        found["user"] = vm.ok(f"ps -o user= -p {pid}").strip()
-        found["docs_user"] = "companion"
-        for signal_name in ("SEGV", "KILL") + (("STOP",) if watchdog else ()):
-            before = vm.ok(f"systemctl show -p NRestarts --value {UNIT}").strip()
-            old = vm.ok(f"systemctl show -p MainPID --value {UNIT}").strip()
-            vm.ok(f"kill -{signal_name} {old}")
-            started = time.monotonic()
-            wait_for(lambda old=old: vm.ok(f"systemctl show -p MainPID --value {UNIT}").strip() not in ("0", old)
-                     and vm.sh(f"systemctl is-active {UNIT}")[0] == 0, 120)
-            after = vm.ok(f"systemctl show -p NRestarts --value {UNIT}").strip()
-            found[f"restart_after_{signal_name}"] = {"restarts": f"{before}->{after}",
-                                                    "seconds": round(time.monotonic() - started, 1)}
-        found["watchdog_log"] = vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | grep -i watchdog | head -2 || true"
-                                      ).strip()
-        found["journald_lines"] = int(vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | wc -l").strip())
-        found["journald_sample"] = vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | grep -m2 -E 'accepted|options'"
-                                         " || true").strip()
-        security = vm.ok(f"systemd-analyze security --no-pager {UNIT}.service || true")
-        found["security"] = next((line.strip() for line in security.splitlines() if "Overall exposure" in line), "?")
+        found = {"agent_s": vm.wait_agent(), "boot_to_ready_s": boot_to_ready(vm), "boot": "fresh"}
+        found.update(unit_checks_in(vm, watchdog=watchdog))
         vm.poweroff()
+    return found
+
+
+def unit_checks_in(vm: VM, *, watchdog: bool) -> dict[str, Any]:
+    """In a booted VM whose unit is running: its user, its restarts after SIGSEGV and SIGKILL (and
+    the watchdog's after SIGSTOP), its log in journald, ``systemd-analyze security``."""
+    found: dict[str, Any] = {}
+    found["systemd_analyze"] = vm.ok("systemd-analyze || true").strip().splitlines()[0]
+    pid = vm.ok(f"systemctl show -p MainPID --value {UNIT}").strip()
+    found["user"] = vm.ok(f"ps -o user= -p {pid}").strip()
+    found["docs_user"] = "companion"
+    for signal_name in ("SEGV", "KILL") + (("STOP",) if watchdog else ()):
+        before = vm.ok(f"systemctl show -p NRestarts --value {UNIT}").strip()
+        old = vm.ok(f"systemctl show -p MainPID --value {UNIT}").strip()
+        vm.ok(f"kill -{signal_name} {old}")
+        started = time.monotonic()
+        wait_for(lambda old=old: vm.ok(f"systemctl show -p MainPID --value {UNIT}").strip() not in ("0", old)
+                 and vm.sh(f"systemctl is-active {UNIT}")[0] == 0, 120)
+        after = vm.ok(f"systemctl show -p NRestarts --value {UNIT}").strip()
+        found[f"restart_after_{signal_name}"] = {"restarts": f"{before}->{after}",
+                                                "seconds": round(time.monotonic() - started, 1)}
+    found["watchdog_log"] = vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | grep -i watchdog | head -2 || true"
+                                  ).strip()
+    found["journald_lines"] = int(vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | wc -l").strip())
+    found["journald_sample"] = vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | grep -m2 -E 'accepted|options'"
+                                     " || true").strip()
+    security = vm.ok(f"systemd-analyze security --no-pager {UNIT}.service || true")
+    found["security"] = next((line.strip() for line in security.splitlines() if "Overall exposure" in line), "?")
     return found
 
 
@@ -648,28 +676,46 @@ def main() -> None:
     build = json.loads(cache.stamp.read_text()).get("build_seconds")
     say(f"image: {cache.base} ({'built now' if built else 'cached'}; the build took {build} s)")
     games = args.games.split(",") if args.games else (["zenjidou"] if args.quick else list(game_ids()))
-    pulls = args.pulls if args.pulls is not None else (3 if args.quick else 10)
+    pulls = args.pulls if args.pulls is not None else (2 if args.quick else 10)
     global ACTIONS
-    ACTIONS = args.actions if args.actions is not None else (60 if args.quick and args.accel == "tcg" else None)
+    ACTIONS = args.actions if args.actions is not None else (40 if args.quick and args.accel == "tcg" else None)
     figures = Figures()
     work = args.cache / "run"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     phases = set((args.phases or ("log,flaky,pulls,unit" if args.quick else "log,flaky,pulls,unit,uinput")).split(","))
-    if "log" in phases:
-        played = play_logged(cache, work, games)
-        check_every_point(work, played, figures, stride=4 if args.quick else 1)
-    if "flaky" in phases:
-        flaky_writes(cache, work, games[0], figures)
-    ready = pulled_plugs(cache, work, games[0], pulls, args.seed, figures) if "pulls" in phases else []
-    numpad = uinput_tests(cache, work, NUMPAD_GAME) if "uinput" in phases else {}
-    unit = unit_checks(cache, work, games[0], watchdog=True) if "unit" in phases else {}
+    unit: dict[str, Any] = {}
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the log's checks beside the next boots
+        checking: list[Future[None]] = []
+
+        def after_log(vm: VM, played: list[LoggedGame]) -> None:
+            checking.append(pool.submit(check_every_point, work, played, figures, stride=8 if args.quick else 1))
+            if "flaky" in phases:
+                flaky_in(vm, work, games[0], figures)
+
+        if "log" in phases:
+            play_logged(cache, work, games, after=after_log)
+        elif "flaky" in phases:
+            flaky_writes(cache, work, games[0], figures)
+        # --quick: the unit checks in the pulls' last boot (no boot of their own), without the watchdog's wait
+        in_final = args.quick and "unit" in phases and "pulls" in phases
+        ready = pulled_plugs(cache, work, games[0], pulls, args.seed, figures,
+                             final=(lambda vm: unit.update(unit_checks_in(vm, watchdog=False))) if in_final else None,
+                             while_booting=0.0 if args.quick else 0.25) if "pulls" in phases else []
+        if in_final and unit:
+            unit.update(boot_to_ready_s=ready[-1], boot="the last after the pulls")
+        numpad = uinput_tests(cache, work, NUMPAD_GAME) if "uinput" in phases else {}
+        if "unit" in phases and not in_final:
+            unit = unit_checks(cache, work, games[0], watchdog=True)
+        for future in checking:
+            future.result()
     if unit:
-        say(f"unit: boot-to-READY {unit['boot_to_ready_s']:.2f} s after the kernel started ({unit['systemd_analyze']});"
-            f" after the pulls {', '.join(f'{s:.2f}' for s in ready)} s")
+        watchdog = unit.get("restart_after_STOP")
+        say(f"unit: boot-to-READY {unit['boot_to_ready_s']:.2f} s after the kernel started ({unit['boot']} boot;"
+            f" {unit['systemd_analyze']}); after the pulls {', '.join(f'{s:.2f}' for s in ready)} s")
         say(f"unit: runs as {unit['user']} (the docs say {unit['docs_user']}); restarted after SIGSEGV"
             f" {unit['restart_after_SEGV']}, SIGKILL {unit['restart_after_KILL']}; watchdog after SIGSTOP"
-            f" {unit['restart_after_STOP']}"
+            f" {watchdog if watchdog else '(not waited for with --quick)'}"
             f" ({unit['watchdog_log'].splitlines()[0] if unit['watchdog_log'] else 'no log'})")
         say(f"unit: {unit['journald_lines']} lines in journald this boot; systemd-analyze security: {unit['security']}")
     for note in figures.notes[:20]:

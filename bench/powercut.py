@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import base64
 import contextlib
+import hashlib
 import io
 import json
 import os
@@ -45,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.powercut.vm import (
     KEYS_FILE,
     LOG_DISK_MB,
+    REPO,
     SHARE_MOUNT,
     STATE_DIR,
     STATE_DISK_MB,
@@ -189,6 +191,42 @@ def seed_roster() -> str:
             f"chown -R companion:companion {STATE_DIR} && chmod 0750 {STATE_DIR}")
 
 
+EVENT = "powercut"
+# docs/event.md's [event] section, for a broker that is never there (192.0.2.10 is a documentation
+# address; the VM has no network at all): the device keeps its cursor file all the same
+EVENT_CONFIG = f"""
+[event]
+broker = "mqtt://192.0.2.10"
+event = "{EVENT}"
+table = "1"
+"""
+
+
+def event_wheels(cache: ImageCache) -> Path:
+    """The wheels of the ``event`` extra (pyproject.toml), downloaded here once for the guest."""
+    import tomllib
+
+    needs = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    wanted = needs["event"]
+    wheels = cache.root / "event-wheels"
+    marker = wheels / f".done-{hashlib.sha256(' '.join(wanted).encode()).hexdigest()[:16]}"
+    if not marker.exists():
+        shutil.rmtree(wheels, ignore_errors=True)
+        run(["python3", "-m", "pip", "download", "--only-binary=:all:", "-d", str(wheels), *wanted], timeout=1800)
+        marker.touch()
+    return wheels
+
+
+def event_mode(vm: VM) -> None:
+    """Event mode as docs/event.md sets it up: the ``event`` extra installed, the unit's drop-in that
+    gives it the network, an ``[event]`` section in config.toml. Its cursor file
+    (``event-powercut.json``) is then written as each game starts, a state file like the others."""
+    vm.ok(f"cd /opt/tabletop-companion && .venv/bin/pip install -q --find-links {SHARE_MOUNT}/event-wheels '.[event]'"
+          f" && mkdir -p /etc/systemd/system/{UNIT}.service.d && cp systemd/event-mode.conf"
+          f" /etc/systemd/system/{UNIT}.service.d/ && cat >> /etc/tabletop-companion/config.toml <<'EOF'\n"
+          f"{EVENT_CONFIG}EOF\nsystemctl daemon-reload", timeout=900)
+
+
 @dataclass
 class LoggedGame:
     game_id: str
@@ -210,9 +248,13 @@ def play_logged(cache: ImageCache, work: Path, games: list[str], *,
     make_ext4(flaky_img, STATE_DISK_MB, label="companion-state")
     vm = VM(cache, work / "vm-log", overlay(cache.base, work / "root-log.qcow2"),
             [(state_img, "rawstate"), (log_img, "log"), (flaky_img, "flaky")], target="powercut.target")
+    shutil.copytree(event_wheels(cache), vm.share / "event-wheels", dirs_exist_ok=True)
     played = []
     with booted(vm):
         vm.wait_agent()
+        started = time.monotonic()
+        event_mode(vm)
+        say(f"event mode set up as docs/event.md says ({time.monotonic() - started:.0f} s)")
         vm.ok("modprobe dm-log-writes && "
               "dmsetup create logw --table \"0 $(blockdev --getsz /dev/disk/by-id/virtio-rawstate)"
               " log-writes /dev/disk/by-id/virtio-rawstate /dev/disk/by-id/virtio-log\" && "

@@ -50,14 +50,18 @@ from bench.powercut.vm import (
     SHARE_MOUNT,
     STATE_DIR,
     STATE_DISK_MB,
+    UNIT,
     VM,
     BenchError,
     ImageCache,
+    Stalled,
     booted,
     build_base,
     kvm_problem,
     make_ext4,
+    restarts_this_boot,
     run,
+    wait_acks,
 )
 from companion.registry import game_ids
 from tests.device.killing import plan_game
@@ -74,7 +78,6 @@ from tests.powercut.logwrites import WriteLog
 
 TOOLS = {"qemu-system-x86_64": "qemu-system-x86", "qemu-img": "qemu-utils", "debootstrap": "debootstrap",
          "mkfs.ext4": "e2fsprogs", "fsck.ext4": "e2fsprogs", "losetup": "mount", "mount": "mount"}
-UNIT = "tabletop-companion"
 PLAN_SEED = 1
 ACTIONS: int | None = None  # each game's first N actions only (--actions); None: whole games
 SETTINGS_EVERY = 10  # the key scripts turn the contrast every N actions: settings.json written mid-game
@@ -129,52 +132,6 @@ def guest_state(vm: VM, into: Path) -> Path:
     with tarfile.open(fileobj=io.BytesIO(base64.b64decode(out.strip()))) as archive:
         archive.extractall(into, filter="data")
     return into
-
-
-class Stalled(BenchError):
-    """The device acknowledged nothing for too long; the message carries what the guest said why."""
-
-
-def diagnose(vm: VM) -> str:
-    """What the unit was doing, from the guest (its state, restarts, last log lines), in one text;
-    also written to ``diagnosis.txt`` beside the console log."""
-    try:
-        text = vm.ok(f"systemctl show -p ActiveState,SubState,Result,NRestarts,ExecMainStatus,TimeoutStartUSec {UNIT};"
-                     f" journalctl -b --no-pager -o short-monotonic -u {UNIT} | tail -25", timeout=60)
-    except (BenchError, OSError) as err:
-        text = f"(the guest's agent did not answer: {err})"
-    (vm.workdir / "diagnosis.txt").write_text(text)
-    return text
-
-
-def restarts_this_boot(vm: VM) -> str:
-    """"" when the unit has not been restarted in this boot, else how often and systemd's reasons (a
-    restart plays the key script again from its start, on a game that has moved on)."""
-    code, out = vm.sh(f"systemctl show -p NRestarts --value {UNIT}", timeout=30)
-    if code != 0 or out.strip() in ("", "0"):
-        return ""
-    why = vm.sh(f"journalctl -b --no-pager -o cat -u {UNIT} | grep -E 'timed out|Watchdog|Failed|Main process'"
-                " | sort | uniq -c | head -5", timeout=30)[1]
-    return f"the unit restarted {out.strip()} times: {' / '.join(line.strip() for line in why.splitlines())}"
-
-
-def wait_acks(vm: VM, since: int, count: int, timeout: float, *, idle: float | None = None) -> None:
-    """Wait for ``count`` acknowledgements after the first ``since``; :class:`Stalled` (with the
-    guest's diagnosis) after ``timeout`` seconds, or ``idle`` seconds without a new one (both times
-    the emulation's slowdown)."""
-    timeout *= vm.slowdown()
-    started = time.monotonic()
-    deadline = started + timeout
-    seen, last = len(vm.acks), started
-    while len(vm.acks) - since < count:
-        now = time.monotonic()
-        if len(vm.acks) != seen:
-            seen, last = len(vm.acks), now
-        if now > deadline or (idle is not None and now - last > idle * vm.slowdown()):
-            raise Stalled(f"{len(vm.acks) - since} of {count} journal lines acknowledged, none in the last"
-                          f" {now - last:.0f} s ({now - started:.0f} s waited); the guest says:\n{diagnose(vm)}")
-        vm._check_alive()
-        time.sleep(0.2)
 
 
 # --- 2. every flush point ---------------------------------------------------------------------

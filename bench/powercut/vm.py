@@ -17,7 +17,7 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +36,7 @@ GUEST_PACKAGES = ["linux-image-amd64", "systemd-sysv", "udev", "kmod", "python3"
 PI_GROUPS = ["gpio", "i2c", "spi"]
 SETUP_BLOCKS = ["user", "copy", "venv", "config", "service"]
 STATE_DIR = "/var/lib/tabletop-companion"
+UNIT = "tabletop-companion"
 SHARE_TAG = "host"
 SHARE_MOUNT = "/mnt/host"
 KEYS_FILE = "game.keys"
@@ -476,6 +477,53 @@ class VM:
             self._agent = None
         if self._reader is not None:
             self._reader.join(timeout=5)
+
+
+class Stalled(BenchError):
+    """The device acknowledged nothing for too long; the message carries what the guest said why."""
+
+
+def diagnose(vm: VM) -> str:
+    """What the unit was doing, from the guest (its state, restarts, last log lines), in one text;
+    also written to ``diagnosis.txt`` beside the console log."""
+    try:
+        text = vm.ok(f"systemctl show -p ActiveState,SubState,Result,NRestarts,ExecMainStatus,TimeoutStartUSec {UNIT};"
+                     f" journalctl -b --no-pager -o short-monotonic -u {UNIT} | tail -25", timeout=60)
+    except (BenchError, OSError) as err:
+        text = f"(the guest's agent did not answer: {err})"
+    (vm.workdir / "diagnosis.txt").write_text(text)
+    return text
+
+
+def restarts_this_boot(vm: VM) -> str:
+    """"" when the unit has not been restarted in this boot, else how often and systemd's reasons (a
+    restart plays the key script again from its start, on a game that has moved on)."""
+    code, out = vm.sh(f"systemctl show -p NRestarts --value {UNIT}", timeout=30)
+    if code != 0 or out.strip() in ("", "0"):
+        return ""
+    why = vm.sh(f"journalctl -b --no-pager -o cat -u {UNIT} | grep -E 'timed out|Watchdog|Failed|Main process'"
+                " | sort | uniq -c | head -5", timeout=30)[1]
+    return f"the unit restarted {out.strip()} times: {' / '.join(line.strip() for line in why.splitlines())}"
+
+
+def wait_acks(vm: VM, since: int, count: int, timeout: float, *, idle: float | None = None,
+              clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
+    """Wait for ``count`` acknowledgements after the first ``since``; :class:`Stalled` (with the
+    guest's diagnosis) after ``timeout`` seconds, or ``idle`` seconds without a new one (both times
+    the emulation's slowdown). ``clock`` and ``sleep``: the host's, unless a test's."""
+    timeout *= vm.slowdown()
+    started = clock()
+    deadline = started + timeout
+    seen, last = len(vm.acks), started
+    while len(vm.acks) - since < count:
+        now = clock()
+        if len(vm.acks) != seen:
+            seen, last = len(vm.acks), now
+        if now > deadline or (idle is not None and now - last > idle * vm.slowdown()):
+            raise Stalled(f"{len(vm.acks) - since} of {count} journal lines acknowledged, none in the last"
+                          f" {now - last:.0f} s ({now - started:.0f} s waited); the guest says:\n{diagnose(vm)}")
+        vm._check_alive()
+        sleep(0.2)
 
 
 @contextlib.contextmanager

@@ -216,8 +216,10 @@ def play_logged(cache: ImageCache, work: Path, games: list[str], *,
               "dmsetup create logw --table \"0 $(blockdev --getsz /dev/disk/by-id/virtio-rawstate)"
               " log-writes /dev/disk/by-id/virtio-rawstate /dev/disk/by-id/virtio-log\" && "
               "mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 -L companion-state /dev/mapper/logw && "
-              "dmsetup message logw 0 mark mkfs && "
-              f"mount -o defaults,noatime /dev/mapper/logw {STATE_DIR} && {seed_roster()}")
+              f"mount -o defaults,noatime /dev/mapper/logw {STATE_DIR} && {seed_roster()} && sync && "
+              # the checks start here: the roster, which the bench writes as any program would (not
+              # atomically), is on the disk before (a first run found it empty at the first point)
+              "dmsetup message logw 0 mark mkfs")
         for game_id in games:
             planned = planned_game(game_id)
             script = plan_script(guest_state(vm, work / "mirror"), game_id, planned, resume=False,

@@ -76,12 +76,14 @@ Description=power-cut bench acknowledgement relay
 ExecStart=/usr/local/sbin/powercut-agent acks
 Restart=always
 """
-# Under CPU emulation everything takes many times longer than on the Pi, the device's start too: a
-# start that outlasts the unit's TimeoutStartSec= is killed and started again, over and over, and
-# the game never goes on (a whole-game pull's next boot was seen doing nothing for 10 minutes). With
-# ``powercut.slow=N`` on the kernel command line (the bench adds it under --accel tcg) this generator
-# gives the unit's start N times its timeout; nothing else of the unit changes, and under KVM it
-# does nothing.
+# Under CPU emulation everything takes many times longer than on the Pi, udev and the device's start
+# too. A whole-game pull's next boot once did nothing for 10 minutes: udev had not made the state
+# disk's /dev/disk/by-id link within the fstab's x-systemd.device-timeout=30s, its mount gave up, and
+# the unit (which needs the state directory mounted) failed with "Dependency failed" and never
+# started. With ``powercut.slow=N`` on the kernel command line (the bench adds it under --accel tcg)
+# this generator gives that wait, and the unit's start (TimeoutStartSec=, whose end would kill the
+# device and start it again), N times their time; nothing else of the unit changes, and under KVM it
+# does nothing. (The escaped name is systemd's for /dev/disk/by-id/virtio-state.)
 SLOW_GENERATOR = """#!/bin/sh
 for word in $(cat /proc/cmdline); do
     case "$word" in powercut.slow=*) slow="${word#powercut.slow=}" ;; esac
@@ -89,6 +91,9 @@ done
 [ -n "$slow" ] || exit 0
 mkdir -p "$1/tabletop-companion.service.d"
 printf '[Service]\\nTimeoutStartSec=%s\\n' "$((60 * slow))" >"$1/tabletop-companion.service.d/emulated.conf"
+disk='dev-disk-by\\x2did-virtio\\x2dstate.device'
+mkdir -p "$1/$disk.d"
+printf '[Unit]\\nJobRunningTimeoutSec=%s\\n' "$((30 * slow))" >"$1/$disk.d/emulated.conf"
 """
 # Booted instead of multi-user.target when the bench sets the state disk up itself (dm targets).
 BENCH_TARGET = """[Unit]
@@ -488,7 +493,9 @@ def diagnose(vm: VM) -> str:
     also written to ``diagnosis.txt`` beside the console log."""
     try:
         text = vm.ok(f"systemctl show -p ActiveState,SubState,Result,NRestarts,ExecMainStatus,TimeoutStartUSec {UNIT};"
-                     f" journalctl -b --no-pager -o short-monotonic -u {UNIT} | tail -25", timeout=60)
+                     f" journalctl -b --no-pager -o short-monotonic -u {UNIT} | tail -25; echo failed units:;"
+                     " systemctl --failed --no-legend --plain; journalctl -b --no-pager -o short-monotonic -p warning"
+                     " | grep -i -E 'timed out|dependency' | head -5", timeout=60)
     except (BenchError, OSError) as err:
         text = f"(the guest's agent did not answer: {err})"
     (vm.workdir / "diagnosis.txt").write_text(text)

@@ -44,10 +44,12 @@ def run_generator(tmp_path, cmdline: str):
     return sorted(path.relative_to(out).as_posix() for path in out.rglob("*") if path.is_file()), out
 
 
-def test_under_emulation_the_units_start_gets_its_timeout_times_the_slowdown(tmp_path):
+def test_under_emulation_the_state_disks_wait_and_the_units_start_get_their_timeouts_times_the_slowdown(tmp_path):
     files, out = run_generator(tmp_path, "root=/dev/vda quiet powercut.slow=8 systemd.unit=x\n")
-    assert files == ["tabletop-companion.service.d/emulated.conf"]
-    assert (out / files[0]).read_text() == "[Service]\nTimeoutStartSec=480\n"
+    disk = "dev-disk-by\\x2did-virtio\\x2dstate.device.d/emulated.conf"  # the state disk, as systemd names it
+    assert files == [disk, "tabletop-companion.service.d/emulated.conf"]
+    assert (out / files[1]).read_text() == "[Service]\nTimeoutStartSec=480\n"
+    assert (out / disk).read_text() == "[Unit]\nJobRunningTimeoutSec=240\n"  # the fstab's 30 s device wait
 
 
 def test_without_the_slowdown_the_unit_is_left_as_shipped(tmp_path):

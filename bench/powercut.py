@@ -149,6 +149,7 @@ def seed_roster() -> str:
 
 
 EVENT = "powercut"
+CONFIG = "/etc/tabletop-companion/config.toml"
 # docs/event.md's [event] section, for a broker that is never there (192.0.2.10 is a documentation
 # address; the VM has no network at all): the device keeps its cursor file all the same
 EVENT_CONFIG = f"""
@@ -180,8 +181,17 @@ def event_mode(vm: VM) -> None:
     (``event-powercut.json``) is then written as each game starts, a state file like the others."""
     vm.ok(f"cd /opt/tabletop-companion && .venv/bin/pip install -q --find-links {SHARE_MOUNT}/event-wheels '.[event]'"
           f" && mkdir -p /etc/systemd/system/{UNIT}.service.d && cp systemd/event-mode.conf"
-          f" /etc/systemd/system/{UNIT}.service.d/ && cat >> /etc/tabletop-companion/config.toml <<'EOF'\n"
+          f" /etc/systemd/system/{UNIT}.service.d/ && cp {CONFIG} {CONFIG}.plain && cat >> {CONFIG} <<'EOF'\n"
           f"{EVENT_CONFIG}EOF\nsystemctl daemon-reload", timeout=900)
+
+
+def without_event_mode(vm: VM) -> str:
+    """Event mode taken back out (the unit would not start with it), and why it would not, from
+    the unit's log."""
+    why = vm.ok(f"journalctl -b --no-pager -o cat -u {UNIT} | grep -v '^$' | tail -6").strip()
+    vm.ok(f"rm /etc/systemd/system/{UNIT}.service.d/event-mode.conf && mv {CONFIG}.plain {CONFIG} &&"
+          f" systemctl daemon-reload && systemctl reset-failed {UNIT}")
+    return why
 
 
 @dataclass
@@ -191,7 +201,7 @@ class LoggedGame:
     journal: bytes  # the finished game's journal, as the guest held it at the end
 
 
-def play_logged(cache: ImageCache, work: Path, games: list[str], *,
+def play_logged(cache: ImageCache, work: Path, games: list[str], figures: Figures, *,
                 after: Callable[[VM, list[LoggedGame]], None] | None = None) -> list[LoggedGame]:
     """Play ``games`` in turn on a state disk that sits on dm-log-writes; keep the log. ``after``
     runs in the same boot once the log is closed, with the games played (the log's checks start
@@ -209,6 +219,7 @@ def play_logged(cache: ImageCache, work: Path, games: list[str], *,
     played = []
     with booted(vm):
         vm.wait_agent()
+        event = True
         started = time.monotonic()
         event_mode(vm)
         say(f"event mode set up as docs/event.md says ({time.monotonic() - started:.0f} s)")
@@ -226,7 +237,16 @@ def play_logged(cache: ImageCache, work: Path, games: list[str], *,
                                  settings_every=SETTINGS_EVERY)
             vm.write_keys(script)
             since = len(vm.acks)
-            vm.ok(f"dmsetup message logw 0 mark game:{game_id} && systemctl start {UNIT}")
+            vm.ok(f"dmsetup message logw 0 mark game:{game_id}")
+            code, out = vm.sh(f"systemctl start {UNIT}")
+            if code != 0 and event:
+                why = without_event_mode(vm)
+                event = False
+                figures.notes.append(f"event mode: the unit did not start with it: {why}")
+                say(f"event mode: the unit did not start with it, so it was taken out; its log said: {why}")
+                code, out = vm.sh(f"systemctl start {UNIT}")
+            if code != 0:
+                raise BenchError(f"the unit did not start: {out.strip()[-500:]}")
             wait_acks(vm, since, len(planned) + 1, timeout=60 + 0.5 * len(script.splitlines()), idle=STALL_S)
             vm.ok(f"systemctl stop {UNIT}")
             journal = (guest_state(vm, work / "mirror") / "current.jsonl").read_bytes()
@@ -695,7 +715,7 @@ def main() -> None:
                 flaky_in(vm, work, games[0], figures)
 
         if "log" in phases:
-            play_logged(cache, work, games, after=after_log)
+            play_logged(cache, work, games, figures, after=after_log)
         elif "flaky" in phases:
             flaky_writes(cache, work, games[0], figures)
         # --quick: the unit checks in the pulls' last boot (no boot of their own), without the watchdog's wait

@@ -20,7 +20,7 @@ def test_the_drop_in_opens_the_room_and_puts_back_only_what_a_server_needs():
     assert drop_in["PrivateNetwork"] == ["no"] and drop_in["RestrictAddressFamilies"] == ["AF_INET AF_INET6"]
     assert drop_in["IPAddressDeny"] == ["any"] and drop_in["IPAddressAllow"] == ["localhost", "192.168.1.0/24"]
     assert drop_in["SystemCallFilter"] == ["listen accept accept4"]
-    assert DROP_IN.name > EVENT_DROP_IN.name  # read after event-mode.conf, whose "~listen ..." it undoes
+    assert DROP_IN.name > EVENT_DROP_IN.name  # read after event-mode.conf: the addresses add up
     assert "SocketBindDeny" not in drop_in and "RestrictNetworkInterfaces" not in drop_in
 
 

@@ -206,7 +206,9 @@ def play_logged(cache: ImageCache, work: Path, games: list[str], figures: Figure
                 after: Callable[[VM, list[LoggedGame]], None] | None = None) -> list[LoggedGame]:
     """Play ``games`` in turn on a state disk that sits on dm-log-writes; keep the log. ``after``
     runs in the same boot once the log is closed, with the games played (the log's checks start
-    then, on the host, beside the failing writes on the VM's disk ``flaky``: a boot saved)."""
+    then, on the host, beside the failing writes on the VM's disk ``flaky``: a boot saved).
+    ``event``: the device in event mode, so that its cursor file is a state file too (--quick
+    leaves it out: its install takes a minute under emulation)."""
     state_img, log_img = work / "logged-state.img", work / "log.img"
     for image, size in ((state_img, STATE_DISK_MB), (log_img, LOG_DISK_MB)):
         image.unlink(missing_ok=True)

@@ -603,8 +603,8 @@ ExecStart=/opt/tabletop-companion/.venv/bin/companion run --mock --keys {SHARE_M
 def uinput_tests(cache: ImageCache, work: Path, game_id: str) -> dict[str, Any]:
     """The numeric keypad through the VM kernel's input layer (uinput is a module of Debian's kernel).
 
-    1. The suite's tests that need /dev/uinput, run from the project's copy in the guest on the
-       device's virtualenv with pytest added (wheels this machine downloads once): a virtual keypad
+    1. The suite's tests that need /dev/uinput, run from the installed project (/opt) in the guest,
+       on the device's virtualenv with pytest added (wheels this machine downloads once): a virtual keypad
        made with python-evdev types a whole game, read back by the device's reader.
     2. The shipped unit with ``--numpad auto`` (a runtime drop-in; its key script is empty) and a
        virtual keypad (bench/powercut/typist.py) typing ``game_id``'s planned game: the device must
@@ -631,7 +631,7 @@ def uinput_tests(cache: ImageCache, work: Path, game_id: str) -> dict[str, Any]:
         vm.ok(f"modprobe uinput && test -c /dev/uinput && {venv}/bin/pip install -q --no-index"
               f" --find-links {SHARE_MOUNT}/wheels {' '.join(repr(tool) for tool in TEST_TOOLS)}", timeout=600)
         started = time.monotonic()
-        code, out = vm.sh(f"cd /root/tabletop-companion && PYTHONPATH=$PWD {venv}/bin/python -m pytest"
+        code, out = vm.sh(f"cd /opt/tabletop-companion && PYTHONPATH=$PWD {venv}/bin/python -m pytest"
                           f" -p no:cacheprovider -q -rs {' '.join(UINPUT_TESTS)}", timeout=1800)
         tail = "\n".join(out.strip().splitlines()[-4:])
         found["tests"] = {"passed": code == 0 and "skipped" not in tail, "tail": tail,

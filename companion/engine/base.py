@@ -146,6 +146,35 @@ class Answer:
             raise RecordError("an answer needs a string 'key' and an integer 'value'")
         return cls(key, value)
 
+    # An answer checks, applies, lists and reads itself as every GameAction does, against the question
+    # the game asks now (its decision's); companion/engine/actions.py registers it as one, since that
+    # module reads this one.
+
+    def check(self, game: Any) -> None:
+        """Only the open question's key, with a value the game takes for it (``game.check_answer``)."""
+        question = game.decision.question
+        if question is None or question.key != self.key:
+            raise IllegalAction(f"no question about {quoted(self.key)} is open")
+        game.check_answer(question, self)
+
+    def apply(self, game: Any) -> None:
+        """The game remembers the fact and goes on (``game.learn_fact``)."""
+        game.learn_fact(game.state, self)
+
+    @classmethod
+    def legal(cls, game: Any) -> Iterator[Answer]:
+        """Every value in the open question's range; none while no question is open."""
+        question = game.decision.question
+        if question is not None:
+            yield from (cls(question.key, value) for value in range(question.minimum, question.maximum + 1))
+
+    @classmethod
+    def read(cls, game: Any, text: str) -> Answer | None:
+        """A whole number answers the open question."""
+        question = game.decision.question
+        word = text.strip()
+        return cls(question.key, int(word)) if question is not None and is_digits(word) else None
+
 
 class LegalActions:
     """A lazy view of the actions legal now: iterate to generate, ``in`` to check one.

@@ -40,6 +40,10 @@ the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finis
 ``trick_complete`` says so (:meth:`TrickGame.play_turn` does both for a plain play), and
 :meth:`TrickGame.learn_fact` with the table's answer to the question a waiting deal asked.
 Everything else (captures, revoke proofs, scores, totals, the next deal) follows.
+The table's answer to a question (:class:`~companion.engine.base.Answer`) is a GameAction too: it
+takes only the open question's key, refuses what ``check_answer(question, answer)`` refuses (by
+default a value outside the question's range) and is applied by ``learn_fact`` (by default the fact
+the waiting deal asked for); a game that asks questions of its own changes those two.
 The replay text prints a game's own summary keys through the class methods of :class:`ReportRows`.
 
 The reason a trick went one way is decided by small rule objects tried in an explicit order
@@ -672,9 +676,19 @@ class TrickGame(Game[StateT], ReportRows):
         if len(state.deals) < self.deal_count():
             self.start_deal(state, self.next_deal_lead(state))
 
+    def check_answer(self, question: Question, answer: Answer) -> None:
+        """Refuse an answer to the open ``question`` (its key checked) that the game cannot take: by
+        default a value outside the question's range, as points (the facts the layer asks are)."""
+        if not question.minimum <= answer.value <= question.maximum:
+            raise IllegalAction(
+                f"points are {question.minimum}-{question.maximum}, not {answer.value}",
+                code="answer_range", minimum=question.minimum, maximum=question.maximum, value=answer.value,
+            )
+
     def learn_fact(self, state: StateT, answer: Answer) -> None:
-        """The table's answer to the question of the deal waiting in ``missing_fact``: remember the
-        fact and close the deal again (scored now, or waiting for its next missing fact)."""
+        """The table's answer to the open question: by default the question of the deal waiting in
+        ``missing_fact``, so remember the fact and close the deal again (scored now, or waiting for its
+        next missing fact). A game that asks questions of its own goes on its own way."""
         state.learned[answer.key] = answer.value
         self.close_deal(state)
 

@@ -47,11 +47,12 @@ def test_a_played_deal_scores_tricks_and_sixes_and_the_next_deal_starts() -> Non
 
 
 class FactTricks(PlainTricks):
-    """Plain Tricks whose 6s are worth a number the print lost: the table tells it once."""
+    """Plain Tricks whose 6s are worth a number the print lost: the table tells it once, by an Answer
+    that checks, applies, lists and reads itself through the layer like the game's own actions."""
 
     game_id = "fact-tricks"
     KEY = "points:six"
-    action_types: ClassVar[Mapping[str, ActionType]] = {**PlainTricks.action_types, "answer": Answer}
+    action_types: ClassVar[Mapping[str, ActionType]] = {"answer": Answer, **PlainTricks.action_types}
 
     def score_deal(self, deal: Deal[Any]) -> list[int] | FactNeeded:
         six = self.state.learned.get(self.KEY)
@@ -60,19 +61,6 @@ class FactTricks(PlainTricks):
         return [won + six * sum(card.rank == 6 for card in captured)
                 for won, captured in zip(deal.tricks_won, deal.captured, strict=True)]
 
-    @property
-    def decision(self) -> Any:
-        return self.fact_decision(self.state.deal) or super().decision
-
-    def check(self, action: object) -> None:
-        if not isinstance(action, Answer):
-            super().check(action)
-
-    def apply(self, action: Any) -> None:
-        if isinstance(action, Answer):
-            self.learn_fact(self.state, action)
-        else:
-            super().apply(action)
 
 
 def test_a_deal_that_needs_a_card_fact_waits_for_it_in_state_and_decision() -> None:
@@ -86,6 +74,14 @@ def test_a_deal_that_needs_a_card_fact_waits_for_it_in_state_and_decision() -> N
     assert game.pending() == {"kind": "answer", "seat": None, "prompt": "points for a 6?", "question": "points:six"}
     with pytest.raises(NoSeat):
         _ = decision.seat
+    answers = [action for action in game.generate_legal_actions() if isinstance(action, Answer)]
+    assert answers == [Answer(FactTricks.KEY, value) for value in range(6)]
+    with pytest.raises(IllegalAction, match="no question about 'points:five' is open"):
+        game.push(Answer("points:five", 3))
+    with pytest.raises(IllegalAction, match="points are 0-5, not 9") as refused:
+        game.push_text("9")
+    assert refused.value.code == "answer_range"
+    assert game.parse("3") == Answer(FactTricks.KEY, 3)  # the answer checks, applies, lists and reads itself
     game.push(Answer(FactTricks.KEY, 3))
     assert deal.scores == [2 + 3, 2 + 3] and deal.missing_fact is None and len(game.state.deals) == 2
     game.pop()

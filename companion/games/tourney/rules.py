@@ -97,6 +97,7 @@ from companion.engine.tricks import (
     TrickState,
     Turn,
     first_decision,
+    seats_in_order,
 )
 from companion.errors import IllegalAction, IllegalPlay, RecordError
 from companion.games.tourney import PLUGIN
@@ -528,6 +529,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         self.npc: int | None = self.n if self.n < self.places else None
         self.npc_cards: int = cards["npc_cards"]
         self.tricks_per_deal = int(cards["tricks_per_deal"])
+        self.labels = [self.seat_label(seat) for seat in range(self.places)]  # as decisions name them
+        self.round_from = [seats_in_order(lead, self.places) for lead in range(self.places)]  # every seat, in turn
 
     # --- card data -------------------------------------------------------------------------
 
@@ -593,13 +596,10 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         """Play passes round all four hands, the NPC's included."""
         return (trick.lead + len(trick.turns)) % self.places
 
-    def missing_predictions(self, trick: TourneyTrick) -> Iterator[int]:
+    def missing_predictions(self, trick: TourneyTrick) -> list[int]:
         """Players still to predict, from the lead round."""
-        places, npc, predictions = self.places, self.npc, trick.predictions
-        for step in range(places):
-            seat = (trick.lead + step) % places
-            if seat != npc and predictions[seat] is None:
-                yield seat
+        npc, predictions = self.npc, trick.predictions
+        return [seat for seat in self.round_from[trick.lead] if seat != npc and predictions[seat] is None]
 
     def all_predicted(self, trick: TourneyTrick) -> bool:
         """No player is still to predict (:meth:`missing_predictions` is empty), asked without listing them."""
@@ -708,6 +708,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def npc_waits(self, deal: TourneyDeal) -> bool:
         """It is the NPC's turn, but the play phase has not begun (the predictions are not said to be
         down): its card waits (a lead's never does: :meth:`npc_to_play`)."""
+        if self.npc is None:  # four players: no NPC (asked before every action, so answered at once)
+            return False
         trick = deal.tricks[-1]
         return bool(trick.turns) and self.npc_turn(deal) and not self.play_phase(trick)
 
@@ -794,12 +796,12 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         predictions are down where the NPC's turn comes straight after it (``down``, the whole table's),
         the playing cards in turn, and at the reveal every prediction still open, from the lead round.
         Never a prediction while any playing card is to come: until the reveal it lies face down."""
-        deal = self.deal
+        deal = self.state.deals[-1]  # self.deal and self.trick, without their calls: asked before every action
         if self.deal_played(deal):
             return None
         if self.npc is not None and deal.npc_laid is None:
             return self._decision("npc", None, deal.index + 1)
-        trick = self.trick
+        trick = deal.tricks[-1]
         number = len(deal.tricks)
         if not trick.turns:
             return self._decision("lead", trick.lead, number)
@@ -808,11 +810,11 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         if len(trick.turns) < self.places:
             return self._decision("play", self.seat_to_play(trick), number)
         # every card is down and the trick is not complete: a prediction is missing
-        return self._decision("predict", next(self.missing_predictions(trick)), number)
+        return self._decision("predict", self.missing_predictions(trick)[0], number)
 
     def _decision(self, kind: str, actor: int | None, number: int) -> Decision:
         """The decision of ``kind`` for ``actor`` in trick (or, the row's, deal) ``number``."""
-        return prompted(kind, actor, self.seat_label(actor) if actor is not None else "", number, self.npc_cards)
+        return prompted(kind, actor, self.labels[actor] if actor is not None else "", number, self.npc_cards)
 
     def waiting_for(self) -> Decision:
         """The decision an action is read against (the layer refuses a finished game's first)."""

@@ -57,7 +57,7 @@ class TourneyTable(DealingTable):
             return Play(decision.seat, rng.choice(self.hands[decision.seat]))
         trick = game.trick
         self.predict(game, rng)
-        missing = list(game.missing_predictions(trick))
+        missing = game.missing_predictions(trick)
         if decision.kind == "predict" or (missing and rng.random() < self.early_rate):
             early = decision.kind != "predict" and rng.random() < self.shuffle_rate
             seat = rng.choice(missing) if early else missing[0]

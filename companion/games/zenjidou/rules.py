@@ -28,16 +28,16 @@ strong" overrides 16's cancel, 7 makes blue trump, so blue 16 beats blue 21:
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from abc import abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 from operator import attrgetter
 from typing import Any, ClassVar, Literal, NamedTuple, cast
 
 from companion.carddata import CardCheck, named
-from companion.engine.actions import RecordAction, one_of
+from companion.engine.actions import GameAction, one_of
 from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import (
     FOLLOW_WEIGHT,
@@ -276,6 +276,28 @@ def _suited_card(colour: str, number: int) -> SuitedCard:
     """A card's :class:`SuitedCard`, built once (a frozen dataclass is not free to build, and the revoke
     watch is shown every card put down)."""
     return SuitedCard(colour, number)
+
+
+# The decisions, each built once for every game: the layer asks the decision before every action, and
+# a frozen dataclass and its words are not free to build.
+
+
+ASKING: dict[str, Decision] = {}  # by question key: one per question of QUESTIONS, once asked
+
+
+def asking(question: Question) -> Decision:
+    """The table's decision to answer ``question`` (one of :data:`QUESTIONS`)."""
+    decision = ASKING.get(question.key)
+    if decision is None:
+        decision = ASKING[question.key] = Decision("answer", None, question.prompt, question)
+    return decision
+
+
+@lru_cache(maxsize=256)
+def awaiting(kind: str, hand: int | None, seat: str) -> Decision:
+    """The decision that waits for ``kind`` from ``hand`` (of the player ``seat``), or from the table."""
+    who = f"{seat} (hand {hand + 1})" if hand is not None else "the table"
+    return Decision(kind, hand, f"{who}: {kind}")
 
 
 # --- round rules --------------------------------------------------------------------------------
@@ -567,29 +589,79 @@ def _numbers(words: Sequence[str]) -> list[int]:
         return []
 
 
-class ZAction(RecordAction, ABC):
+class ZAction(GameAction):
     """A Zenjidou action: its record line comes from its fields, and each kind says here, in one
-    place, which need it answers, how it is checked, applied, listed and read from short notation."""
+    place, which need it answers, how it is checked, folded into the round, listed and read from
+    short notation. What every kind shares is this base's: an open question about a card comes
+    first, then the round's need and whose turn it is; after the action the round plays what is
+    automatic; and the short notation is a verb (:data:`VERBS`) and its words."""
 
     answers: ClassVar[str]  # the kind of :class:`Need` it answers
     verb: ClassVar[str]  # its first word in the short notation
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check(self, game: Zenjidou) -> None:
+        question, need, _ = game.waiting()
+        if question is not None:  # a question is only open in a round still being played
+            raise IllegalAction(f"first tell the device {question.prompt}", code="zenjidou.refusal.question_open")
+        if need is None:
+            raise IllegalAction("the game is over", code="game_over")
+        if self.answers != need.kind:
+            raise IllegalAction(f"waiting for {need.kind}, not {quoted(self.type)}",
+                                code="zenjidou.refusal.wrong_action", expected=need.kind)
+        hand = getattr(self, "hand", need.hand)
+        if hand != need.hand:
+            raise IllegalAction(f"it is hand {need.acting_hand + 1}'s turn, not {quoted(hand)}'s", code="not_your_turn",
+                                expected=game.seat_label(need.acting_hand), actual=str(hand))
+        self.check_need(game, need)
+
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         """Raise IllegalAction unless the action may answer ``need`` (the turn is checked before)."""
 
+    def apply(self, game: Zenjidou) -> None:
+        self.fold(game, game.state.deal)
+        game.advance()
+
     @abstractmethod
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         """Fold the checked action into the round."""
 
     @classmethod
-    @abstractmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
-        """Every action of this kind that ``need`` allows, in the order the device offers them."""
+    def legal(cls, game: Zenjidou) -> Iterable[ZAction]:
+        question, need, _ = game.waiting()
+        return cls.offered(game, need) if question is None and need is not None and need.kind == cls.answers else ()
 
     @classmethod
     @abstractmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+        """Every action of this kind that ``need`` allows, in the order the device offers them."""
+
+    @classmethod
+    def read(cls, game: Zenjidou, text: str) -> ZAction | None:
+        """The kind's verb and its words, like ``rest 7``, ``rule L closest``, ``side bottom``, ``guess
+        2 2 1`` (P-numbers, one per player), ``point 2 16`` (P2 points at 16), ``nopoint``, ``lead left``
+        / ``lead self``; a card played is its number alone (:class:`Play`). A verb of no kind, or one
+        whose words make no action, cannot be read."""
+        words = text.split()
+        if not words:
+            raise IllegalAction("nothing entered", code="zenjidou.refusal.empty")
+        verb = words[0].lower()
+        if verb != cls.verb:
+            if verb not in VERBS and not is_digits(verb):
+                raise unreadable(text)
+            return None
+        action = cls.read_words(game.typing_hand(), words[1:])
+        if action is None:
+            raise unreadable(text)
+        return action
+
+    @classmethod
+    @abstractmethod
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         """The action the words after the verb make for ``hand``, or None if they make none."""
+
+
+def unreadable(text: str) -> IllegalAction:
+    return IllegalAction(f"cannot read {quoted(text)}", code="zenjidou.refusal.unreadable", text=text)
 
 
 @dataclass(frozen=True)
@@ -601,19 +673,19 @@ class Rest(ZAction):
     answers: ClassVar[str] = "rest"
     verb: ClassVar[str] = "rest"
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         game.check_new_card(self.card)
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         deal.rest = self.card
         deal.seen.append(self.card)
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(card) for card in game.unseen_numbers())
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         numbers = _numbers(words)
         return cls(Card(numbers[0])) if len(numbers) == 1 else None
 
@@ -628,21 +700,21 @@ class Bottom(ZAction):
     answers: ClassVar[str] = "bottom"
     verb: ClassVar[str] = "bottom"
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         game.check_new_card(self.card)
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         deal.bottoms[self.hand] = self.card
         deal.seen.append(self.card)
         if len(deal.bottoms) == game.n:
             deal.start = max(deal.bottoms, key=lambda h: deal.bottoms[h])
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(need.acting_hand, card) for card in game.unseen_numbers())
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         numbers = _numbers(words)
         return cls(hand, Card(numbers[0])) if len(numbers) == 1 else None
 
@@ -656,20 +728,20 @@ class ChooseRule(ZAction):
     answers: ClassVar[str] = "rule"
     verb: ClassVar[str] = "rule"
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         if self.rule not in PLAY_RULES:
             raise IllegalAction(f"{self.rule} is not a round rule: A-L, L with {', '.join(HOUSE_EXAMPLES)}",
                                 code="zenjidou.refusal.not_a_rule", rule=str(self.rule))
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         game.choose_rule(deal, self.rule)
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(rule) for rule in PLAY_RULES)
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         if not words:
             return None
         return cls(RoundRule(words[0].upper(), words[1].lower() if len(words) > 1 else None))
@@ -685,15 +757,15 @@ class Side(ZAction):
     answers: ClassVar[str] = "side"
     verb: ClassVar[str] = "side"
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         deal.sides[self.hand] = self.side
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(need.acting_hand, side) for side in SIDES)
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         side = next((side for side in SIDES if words and words[0] == side), None)
         return cls(hand, side) if side is not None else None
 
@@ -707,7 +779,7 @@ class Guesses(ZAction):
     answers: ClassVar[str] = "guesses"
     verb: ClassVar[str] = "guess"
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         if len(self.guesses) != game.players or not all(0 <= g < game.players for g in self.guesses):
             raise IllegalAction(
                 f"one guess per player, each naming a player 1-{game.players}",
@@ -715,15 +787,15 @@ class Guesses(ZAction):
                 players=game.players,
             )
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         deal.guesses = self.guesses
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(guesses) for guesses in product(range(game.players), repeat=game.players))
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         numbers = _numbers(words)
         return cls(tuple(n - 1 for n in numbers)) if numbers else None
 
@@ -738,7 +810,7 @@ class Play(ZAction):
     answers: ClassVar[str] = "play"
     verb: ClassVar[str] = "play"
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         """Any card the table has not seen yet; a shown bottom card only by a hand that may hold it."""
         deal = game.state.deal
         owner = next((hand for hand, card in deal.bottoms.items() if card == self.card), None)
@@ -748,19 +820,27 @@ class Play(ZAction):
             raise IllegalPlay(f"{self.card} is the shown bottom card of hand {owner + 1}",
                               code="zenjidou.refusal.bottom_of", card=str(self.card), seat=game.seat_label(owner))
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         game.play(deal, self.hand, self.card)
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         deal, hand = game.state.deal, need.acting_hand
         played = set(deal.shown_cards())
         held = {c for h, c in deal.bottoms.items() if c not in played and hand in game.may_hold_bottom(deal, h)}
         return (cls(hand, c) for c in game.numbers if c in held or c not in deal.seen)
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
-        return None  # a card is entered by its number alone (:meth:`Zenjidou.parse`)
+    def read(cls, game: Zenjidou, text: str) -> ZAction | None:
+        """A card is entered by its number alone (while a question is open, a number answers it)."""
+        words = text.split()
+        if words and is_digits(words[0]):
+            return cls(game.typing_hand(), Card(int(words[0]))) if game.open_question() is None else None
+        return super().read(game, text)
+
+    @classmethod
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+        return None  # a card is entered by its number alone
 
 
 @dataclass(frozen=True)
@@ -773,7 +853,7 @@ class Point(ZAction):
     answers: ClassVar[str] = "quiz"
     verb: ClassVar[str] = "point"
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         trick = game.state.deal.open_trick
         if not 0 <= self.player < game.players or self.player in trick.out:
             raise IllegalAction(f"P{self.player + 1} cannot point again this trick", code="zenjidou.refusal.quiz_out",
@@ -783,7 +863,7 @@ class Point(ZAction):
                 f"{self.card} is not in this trick", code="zenjidou.refusal.not_in_trick", card=str(self.card)
             )
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         trick = deal.open_trick
         if self.card == strongest(game.effects_of(trick)).number:
             trick.pointer = self.player
@@ -794,13 +874,13 @@ class Point(ZAction):
             trick.quiz_done = len(trick.out) == game.players
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         trick = game.state.deal.open_trick
         return (cls(player, turn.cards[0]) for player in range(game.players) if player not in trick.out
                 for turn in trick.turns)
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         numbers = _numbers(words)
         return cls(numbers[0] - 1, Card(numbers[1])) if len(numbers) == 2 else None
 
@@ -813,15 +893,15 @@ class NoPoint(ZAction):
     answers: ClassVar[str] = "quiz"
     verb: ClassVar[str] = "nopoint"
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         deal.open_trick.quiz_done = True
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(),)
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         return cls()
 
 
@@ -835,7 +915,7 @@ class Lead(ZAction):
     answers: ClassVar[str] = "lead"
     verb: ClassVar[str] = "lead"
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         deal.leads[len(deal.tricks) - 2] = self.left
         if not self.left:
             return
@@ -846,20 +926,17 @@ class Lead(ZAction):
         deal.tricks[-1].lead = left
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(need.acting_hand, left) for left in (False, True))
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         return cls(hand, words[0] == "left") if words and words[0] in ("left", "self") else None
 
 
+# Every kind, in the order the device offers them (Zenjidou.action_types, after the table's answers).
 ACTIONS: tuple[type[ZAction], ...] = (Rest, Bottom, ChooseRule, Side, Guesses, Play, Point, NoPoint, Lead)
-# The one dispatch: which kinds answer each need (in the order they are listed) and each verb's kind.
-ANSWERING: Mapping[str, tuple[type[ZAction], ...]] = {
-    need: tuple(kind for kind in ACTIONS if kind.answers == need) for need in dict.fromkeys(k.answers for k in ACTIONS)
-}
-VERBS: Mapping[str, type[ZAction]] = {kind.verb: kind for kind in ACTIONS}
+VERBS: Mapping[str, type[ZAction]] = {kind.verb: kind for kind in ACTIONS}  # each verb's kind
 
 
 # --- state --------------------------------------------------------------------------------
@@ -921,10 +998,12 @@ class ZState(TrickState[Round]):
     """The game's fold plus each card's print once all its facts are known."""
 
     known: dict[int, CardFacts] = field(default_factory=dict)
-    # What the fold waits for, as the last action left it: the open question, else the round's need.
-    # Every action ends by playing what is automatic (_advance), which reads exactly this, so the
+    # What the fold waits for, as the last action left it: the open question, else the round's need,
+    # and the decision that asks for it.
+    # Every action ends by playing what is automatic (advance), which reads exactly this, so the
     # next check reuses it; a fresh fold has none yet. A cache, so not part of the state's repr.
-    waiting: tuple[Question | None, Need | None] | None = field(default=None, repr=False, compare=False)
+    waiting: tuple[Question | None, Need | None, Decision | None] | None = field(default=None, repr=False,
+                                                                                compare=False)
 
 
 class Need(NamedTuple):
@@ -1243,12 +1322,10 @@ class Zenjidou(TrickGame[ZState]):
 
     # --- the fold ------------------------------------------------------------------------------
 
-    def apply(self, action: Any) -> None:
-        if isinstance(action, Answer):
-            self.state.learned[action.key] = action.value
-        else:
-            action.apply(self, self.state.deal)
-        self._advance()
+    def learn_fact(self, state: ZState, answer: Answer) -> None:
+        """The answer to the open question about a card: remember it and play on."""
+        state.learned[answer.key] = answer.value
+        self.advance()
 
     def choose_rule(self, deal: Round, rule: RoundRule) -> None:
         """Round 1's shown bottom cards are in their hands where they are held face up: a hand that
@@ -1354,36 +1431,47 @@ class Zenjidou(TrickGame[ZState]):
         last = self.state.deals[deal.index - 1].tricks[-1]
         return last.turns[-1].cards[0]
 
-    def _advance(self) -> None:
+    def advance(self) -> None:
         """Play whatever the rules make automatic, until a person must act or a fact is missing;
         what the game then waits for is kept for the next check (:meth:`waiting`)."""
         state = self.state
         while True:
             question = self.open_question()
             if question is not None:
-                state.waiting = (question, None)
+                state.waiting = (question, None, asking(question))
                 return
             deal = state.deal
             self._watch(deal)
             need = self.need()
-            state.waiting = (None, need)
-            if need is None:
-                return
-            if need.kind == "begin":
+            kind = need.kind if need is not None else None
+            if kind == "begin":
                 self.open_trick(deal, deal.start)
-            elif need.kind == "play" and need.auto is not None:
+            elif kind == "play" and need is not None and need.auto is not None:
                 self.play(deal, need.acting_hand, need.auto)
-            elif need.kind == "resolve":
+            elif kind == "resolve":
                 self.finish_trick(state, deal)
             else:
+                state.waiting = (None, need, self.awaited(need))
                 return
 
-    def waiting(self) -> tuple[Question | None, Need | None]:
-        """The open question about a card, else (None, what the round needs; None once it is over)."""
+    def waiting(self) -> tuple[Question | None, Need | None, Decision | None]:
+        """The open question about a card, else None and what the round needs (None once it is over);
+        and the decision that asks for it."""
         if self.state.waiting is None:  # a fresh fold, before its first action
             question = self.open_question()
-            self.state.waiting = (question, self.need() if question is None else None)
+            if question is not None:
+                self.state.waiting = (question, None, asking(question))
+            else:
+                need = self.need()
+                self.state.waiting = (None, need, self.awaited(need))
         return self.state.waiting
+
+    def awaited(self, need: Need | None) -> Decision | None:
+        """The decision that waits for ``need``."""
+        if need is None:
+            return None
+        hand = need.hand
+        return awaiting(need.kind, hand, self.seat_label(hand) if hand is not None else "")
 
     def effects_of(self, trick: Trick[Any]) -> Effects:
         """The effects of the cards in ``trick`` so far, under the round's resolution rule."""
@@ -1514,45 +1602,19 @@ class Zenjidou(TrickGame[ZState]):
 
     @property
     def decision(self) -> Decision | None:
-        question, need = self.waiting()
-        if question is not None:
-            return Decision("answer", None, question.prompt, question)
-        if need is None:
-            return None
-        seat = need.hand
-        who = f"{self.seat_label(seat)} (hand {seat + 1})" if seat is not None else "the table"
-        return Decision(need.kind, seat, f"{who}: {need.kind}")
+        waiting = self.state.waiting  # what the last action left (waiting(), without its call: asked twice an action)
+        return (waiting if waiting is not None else self.waiting())[2]
 
-    def check(self, action: object) -> None:
-        question, need = self.waiting()
-        if isinstance(action, Answer):
-            if question is None or question.key != action.key:
-                raise IllegalAction(f"no question about {quoted(action.key)} is open")
-            if not question.minimum <= action.value <= question.maximum:
-                raise IllegalAction(
-                    f"the answer is an index {question.minimum}-{question.maximum}, not {action.value}",
-                    code="zenjidou.refusal.answer_range",
-                    minimum=question.minimum,
-                    maximum=question.maximum,
-                    value=action.value,
-                )
-            return
-        if question is not None:  # a question is only open in a round still being played
-            raise IllegalAction(f"first tell the device {question.prompt}", code="zenjidou.refusal.question_open")
-        if need is None:
-            raise IllegalAction("the game is over", code="game_over")
-        if type(action) not in ANSWERING.get(need.kind, ()):  # only ZAction kinds answer a need
-            kind = getattr(action, "type", None)
+    def check_answer(self, question: Question, answer: Answer) -> None:
+        """A fact is an index into its list (colours, score marks, effects, resolution rules)."""
+        if not question.minimum <= answer.value <= question.maximum:
             raise IllegalAction(
-                f"waiting for {need.kind}, not {quoted(kind or action)}",
-                code="zenjidou.refusal.wrong_action",
-                expected=need.kind,
+                f"the answer is an index {question.minimum}-{question.maximum}, not {answer.value}",
+                code="zenjidou.refusal.answer_range",
+                minimum=question.minimum,
+                maximum=question.maximum,
+                value=answer.value,
             )
-        hand = getattr(action, "hand", need.hand)
-        if hand != need.hand:
-            raise IllegalAction(f"it is hand {need.acting_hand + 1}'s turn, not {quoted(hand)}'s", code="not_your_turn",
-                                expected=self.seat_label(need.acting_hand), actual=str(hand))
-        cast(ZAction, action).check(self, need)
 
     def check_new_card(self, card: int) -> None:
         if card not in FACT_KEYS:  # one entry per printed number
@@ -1562,40 +1624,11 @@ class Zenjidou(TrickGame[ZState]):
         if card in self.state.deal.seen:
             raise IllegalPlay(f"{card} was already seen this round", code="already_played", card=str(card))
 
-    # --- generating and parsing -------------------------------------------------------------------
-
-    def generate_legal_actions(self) -> Iterator[Any]:
-        question = self.open_question()
-        if question is not None:
-            yield from (Answer(question.key, v) for v in range(question.minimum, question.maximum + 1))
-            return
+    def typing_hand(self) -> int:
+        """The hand a typed action is for when it names none: the hand the round waits for (the
+        first when it waits for none)."""
         need = self.need()
-        if need is None:
-            return
-        for kind in ANSWERING.get(need.kind, ()):
-            yield from kind.legal(self, need)
-
-    def parse(self, text: str) -> Any:
-        """An action for the current decision in short notation.
-
-        A number answers a question or plays a card; ``rest 7``, ``bottom 12``, ``rule A``,
-        ``rule L closest``, ``side bottom``, ``guess 2 2 1`` (P-numbers, one per player),
-        ``point 2 16`` (P2 points at 16), ``nopoint``, ``lead left`` / ``lead self``.
-        """
-        words = text.split()
-        if not words:
-            raise IllegalAction("nothing entered", code="zenjidou.refusal.empty")
-        question = self.open_question()
-        need = self.need()
-        hand = need.hand or 0 if need is not None else 0
-        verb = words[0].lower()
-        if is_digits(verb):
-            return Answer(question.key, int(verb)) if question is not None else Play(hand, Card(int(verb)))
-        kind = VERBS.get(verb)
-        action = kind.read(hand, words[1:]) if kind is not None else None
-        if action is None:
-            raise IllegalAction(f"cannot read {quoted(text)}", code="zenjidou.refusal.unreadable", text=text)
-        return action
+        return need.hand or 0 if need is not None else 0
 
     # --- the replay schema ------------------------------------------------------------------------
 

@@ -41,9 +41,8 @@ import types
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ClassVar, Literal, Protocol, Self, cast
+from typing import Any, ClassVar, Literal, Protocol, Self, TypeGuard, cast
 
-from companion.engine.base import Answer, is_int
 from companion.errors import RecordError
 
 MISSING = dataclasses.MISSING
@@ -58,6 +57,15 @@ class Fields(Protocol):
 
     @classmethod
     def from_fields(cls, kind: str, data: Mapping[str, Any]) -> Self: ...
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    """A whole number as JSON decodes one: ``True`` is an ``int`` to Python, never to a record or card data.
+
+    >>> is_int(3), is_int(True), is_int(3.0)
+    (True, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def one_of(kind: str, key: str, value: object, allowed: tuple[object, ...]) -> Any:
@@ -245,8 +253,3 @@ class GameAction(RecordAction, ABC):
     @abstractmethod
     def read(cls, game: Any, text: str) -> GameAction | None:
         """The action ``text`` (short notation) makes now, or None if the text is of another kind."""
-
-
-# The table's answer to a question checks, applies, lists and reads itself too (engine/base.py, which
-# cannot name this class: this module reads that one).
-GameAction.register(Answer)

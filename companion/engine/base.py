@@ -20,8 +20,10 @@ import marshal
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeGuard, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from companion.engine.actions import GameAction
+from companion.engine.actions import is_int as is_int  # the games and the outbox read it here
 from companion.errors import CardDataError, IllegalAction, NoSeat, RecordError, quoted
 
 StateT = TypeVar("StateT")
@@ -98,15 +100,6 @@ class Decision:
         return self.actor
 
 
-def is_int(value: object) -> TypeGuard[int]:
-    """A whole number as JSON decodes one: ``True`` is an ``int`` to Python, never to a record or card data.
-
-    >>> is_int(3), is_int(True), is_int(3.0)
-    (True, False, False)
-    """
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 MAX_DIGITS = 18
 """The longest number a record, a facts key or a typed command may spell: every count, card and
 seat is far shorter, and ``int`` refuses (ValueError) more than 4,300 digits."""
@@ -125,7 +118,7 @@ def is_digits(text: str) -> bool:
 
 
 @dataclass(frozen=True)
-class Answer:
+class Answer(GameAction):
     """The table's answer to a :class:`Question`; it becomes part of the log like any action.
 
     >>> Answer("points:chart-3:5", 8).to_json()
@@ -147,8 +140,7 @@ class Answer:
         return cls(key, value)
 
     # An answer checks, applies, lists and reads itself as every GameAction does, against the question
-    # the game asks now (its decision's); companion/engine/actions.py registers it as one, since that
-    # module reads this one.
+    # the game asks now (its decision's).
 
     def check(self, game: Any) -> None:
         """Only the open question's key, with a value the game takes for it (``game.check_answer``)."""

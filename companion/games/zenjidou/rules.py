@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from itertools import product
 from operator import attrgetter
-from typing import Any, ClassVar, Literal, NamedTuple, cast
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from companion.carddata import CardCheck, named
 from companion.engine.actions import GameAction, one_of
@@ -962,7 +962,7 @@ class ZResult(TrickResult):
 
 
 @dataclass
-class Round(Deal[Card]):
+class Round(Deal[Card, ZTrick]):
     """One round: the rest's top card, round 1's bottoms, the rule, the sides (F) and what was played."""
 
     rest: Card | None = None
@@ -990,7 +990,7 @@ class Round(Deal[Card]):
 
     @property
     def open_trick(self) -> ZTrick:
-        return cast(ZTrick, self.tricks[-1])  # a round opens only ZTricks (Zenjidou.open_trick)
+        return self.tricks[-1]
 
 
 @dataclass
@@ -1174,7 +1174,7 @@ class Zenjidou(TrickGame[ZState]):
     def open_question(self) -> Question | None:
         """The first unknown fact of a card seen this round, in the order cards appeared."""
         known = self.state.known
-        deal = self.state.deal
+        deal = self.state.deals[-1]  # the layer's state.deal without its call: asked after every action
         seen = deal.seen
         while deal.asked < len(seen):
             number = seen[deal.asked]
@@ -1196,7 +1196,7 @@ class Zenjidou(TrickGame[ZState]):
         :meth:`check_new_card`) neither told nor answered is, if any."""
         told, learned = self.told, self.state.learned
         for index, key in enumerate(FACT_KEYS[number]):
-            if key not in told and key not in learned:
+            if key not in learned and key not in told:  # most are answered: one look-up each
                 return index
         return None
 
@@ -1243,7 +1243,7 @@ class Zenjidou(TrickGame[ZState]):
 
     def need(self) -> Need | None:
         """What the round waits for, after any open question about a card's facts."""
-        deal = self.state.deal
+        deal = self.state.deals[-1]
         if self.deal_played(deal):
             return None
         if deal.rest is None:
@@ -1440,7 +1440,7 @@ class Zenjidou(TrickGame[ZState]):
             if question is not None:
                 state.waiting = (question, None, asking(question))
                 return
-            deal = state.deal
+            deal = state.deals[-1]
             self._watch(deal)
             need = self.need()
             kind = need.kind if need is not None else None

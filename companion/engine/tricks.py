@@ -506,33 +506,77 @@ class TrickGame(Game[StateT], ReportRows):
         seat = self.seat_to_play(deal.trick)
         return Decision("play", seat, f"{self.seat_label(seat)}: play (trick {len(deal.tricks)})")
 
-    def game_actions(self) -> list[type[GameAction]]:
-        """The game's action types that check, apply, list and read themselves."""
-        return [kind for kind in self.action_types.values() if isinstance(kind, type) and issubclass(kind, GameAction)]
+    # The game's action types that check, apply, list and read themselves, in the order of
+    # ``action_types`` (the order parse tries them and generate_legal_actions lists them): found
+    # once per class, since check asks on every push.
+    _game_actions: ClassVar[tuple[type[GameAction], ...]] = ()
 
-    def check(self, action: object) -> None:
-        if self.decision is None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._game_actions = tuple(kind for kind in cls.action_types.values()
+                                  if isinstance(kind, type) and issubclass(kind, GameAction))
+
+    def game_actions(self) -> tuple[type[GameAction], ...]:
+        """The game's action types that check, apply, list and read themselves."""
+        return self._game_actions
+
+    def is_over(self) -> bool:
+        """Whether the last deal is scored: :meth:`close_deal` starts the next deal as soon as one
+        is, so no decision is left then (the same as ``decision is None``, without its prompt)."""
+        return self.state.deals[-1].scores is not None
+
+    def check(self, action: Any) -> None:
+        if self.is_over():
             raise IllegalAction("the game is over", code="game_over")
-        if not isinstance(action, GameAction) or type(action) not in self.game_actions():
-            raise IllegalAction(f"{action!r} is not an action of {self.title}")
+        if type(action) not in self._game_actions:
+            raise IllegalAction(f"{quoted(action)} is not an action of {self.title}")
         action.check(self)
 
     def apply(self, action: Any) -> None:
         action.apply(self)
 
     def generate_legal_actions(self) -> Iterator[Any]:
-        if self.decision is not None:
-            for kind in self.game_actions():
+        if not self.is_over():
+            for kind in self._game_actions:
                 yield from kind.legal(self)
 
     def parse(self, text: str) -> Any:
-        if self.decision is None:
+        if self.is_over():
             raise IllegalAction("the game is over", code="game_over")
-        for kind in self.game_actions():
+        for kind in self._game_actions:
             action = kind.read(self, text)
             if action is not None:
                 return action
         raise IllegalAction(f"{text[:40]!r} is not an action of {self.title}")
+
+    # --- the table's answers: what an Answer asks of the game ------------------------------------
+
+    def question_answered(self, answer: Answer) -> Question:
+        """The open question ``answer`` answers; refused while no question about its key is open."""
+        decision = self.decision
+        question = decision.question if decision is not None else None
+        if question is None or question.key != answer.key:
+            raise IllegalAction(f"no question about {quoted(answer.key)} is open")
+        return question
+
+    def check_answer(self, answer: Answer) -> None:
+        """Refuse an answer to no open question, or one outside the question's range (a card's points)."""
+        question = self.question_answered(answer)
+        if not question.minimum <= answer.value <= question.maximum:
+            raise IllegalAction(
+                f"points are {question.minimum}-{question.maximum}, not {answer.value}",
+                code="answer_range", minimum=question.minimum, maximum=question.maximum, value=answer.value,
+            )
+
+    def read_answer(self, text: str) -> Answer | None:
+        """The open question's answer from a number, like ``5``; None while no question is open."""
+        decision = self.decision
+        if decision is None or decision.question is None:
+            return None
+        words = text.split()
+        if len(words) != 1 or not is_digits(words[0]):
+            raise IllegalAction(f"answer with a number: {decision.prompt}")
+        return Answer(decision.question.key, int(words[0]))
 
     # --- what a game gives -------------------------------------------------------------------
 
@@ -673,8 +717,9 @@ class TrickGame(Game[StateT], ReportRows):
             self.start_deal(state, self.next_deal_lead(state))
 
     def learn_fact(self, state: StateT, answer: Answer) -> None:
-        """The table's answer to the question of the deal waiting in ``missing_fact``: remember the
-        fact and close the deal again (scored now, or waiting for its next missing fact)."""
+        """The table's answer to the question of the deal waiting in ``missing_fact`` (an Answer
+        applies itself by it): remember the fact and close the deal again (scored now, or waiting
+        for its next missing fact). A game whose question is another overrides it."""
         state.learned[answer.key] = answer.value
         self.close_deal(state)
 

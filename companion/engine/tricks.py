@@ -33,7 +33,12 @@ Each action of a game is a :class:`~companion.engine.actions.GameAction`: it che
 and reads itself, so ``check``, ``apply``, ``parse`` and ``generate_legal_actions`` come from the
 layer, as do ``decision`` (the waiting deal's question, else a play by the seat to play) and
 ``validate_cards`` (a fixed deck: no card data). A game with other decisions or with card data
-overrides those; today's product games still give all six themselves.
+overrides those. The table's :class:`~companion.engine.base.Answer` to a question is a GameAction
+too, through three hooks a game whose question differs overrides: ``check_answer`` (the open
+question's key and range), ``learn_fact`` (the fact a waiting deal asked for) and ``read_answer``
+(a number). Irohanihohedo gives only its ``decision`` (the deck question first),
+``validate_cards`` and answer hooks (the deck's numbers); Tezuma, Tourney and Zenjidou still give
+all six themselves.
 
 A game calls, from its ``apply``: :meth:`TrickGame.put_down` with each :class:`Turn` that reaches
 the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finish_trick` once

@@ -36,14 +36,14 @@ layer, as do ``decision`` (the waiting deal's question, else a play by the seat 
 overrides those. The table's :class:`~companion.engine.base.Answer` to a question is a GameAction
 too, through three hooks a game whose question differs overrides: ``check_answer`` (the open
 question's key and range), ``learn_fact`` (the fact a waiting deal asked for) and ``read_answer``
-(a number). Irohanihohedo gives only its ``decision`` (the deck question first),
-``validate_cards`` and answer hooks (the deck's numbers); Tezuma, Tourney and Zenjidou still give
-all six themselves.
+(a number). Tezuma (a draft before the tricks, card data) gives only its ``decision`` and
+``validate_cards``, Irohanihohedo those and its answer hooks (the deck's numbers); Tourney and
+Zenjidou still give all six themselves.
 
-A game calls, from its ``apply``: :meth:`TrickGame.put_down` with each :class:`Turn` that reaches
-the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finish_trick` once
-``trick_complete`` says so (:meth:`TrickGame.play_turn` does both for a plain play), and
-:meth:`TrickGame.learn_fact` with the table's answer to the question a waiting deal asked.
+A game's actions call, from their ``apply``: :meth:`TrickGame.put_down` with each :class:`Turn`
+that reaches the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finish_trick`
+once ``trick_complete`` says so (:meth:`TrickGame.play_turn` does both for a plain play); an Answer
+applies itself by :meth:`TrickGame.learn_fact`, the table's answer to the question a waiting deal asked.
 Everything else (captures, revoke proofs, scores, totals, the next deal) follows.
 The replay text prints a game's own summary keys through the class methods of :class:`ReportRows`.
 
@@ -531,7 +531,7 @@ class TrickGame(Game[StateT], ReportRows):
         return self.state.deals[-1].scores is not None
 
     def check(self, action: Any) -> None:
-        if self.is_over():
+        if self.state.deals[-1].scores is not None:  # is_over, without a call on every push
             raise IllegalAction("the game is over", code="game_over")
         if type(action) not in self._game_actions:
             raise IllegalAction(f"{quoted(action)} is not an action of {self.title}")

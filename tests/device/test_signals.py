@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from companion.daemon.app import Signals
+from companion.daemon.run import Signals
 from companion.daemon.loop import EventLoop
 from companion.daemon.store import LOCK_FILE
 

@@ -1229,7 +1229,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         """Linking Rings and Cup and Ball let their user play another suit, on the turn it is declared
         and on the Paper Egg card's deferred turn alike (the ability declared earlier in the trick)."""
         # Only a deferred turn's seat has acted before in the trick. The ignores: this game puts
-        # down only its own Turns in its own Tricks (_apply_play).
+        # down only its own Turns in its own Tricks (Play.apply).
         declared = turn.ability or (turn.deferred and trick.ability_of(turn.seat))  # type: ignore[attr-defined]
         return declared in FREE_SUIT
 

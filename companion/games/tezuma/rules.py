@@ -847,13 +847,15 @@ class Play(GameAction):
     type: ClassVar[str] = "play"
 
     def check(self, game: TezumaGame) -> None:
-        kind, awaited = game._awaited()
-        seat, ability, cards = self.seat, self.ability, self.cards
-        if kind != "play" or seat != awaited:
-            game._refuse_turn(self, kind, awaited)
         deal = game.state.deals[-1]
+        seat, ability, cards = self.seat, self.ability, self.cards
+        # The awaited play (most actions), read straight off the deal without _awaited's call: the
+        # draft is over, the last trick has no result yet (a played deal's last one has) and it is
+        # this seat's turn in it.
+        if (deal.drafted < len(deal.draft_order) or (trick := deal.tricks[-1]).result is not None
+                or game.seat_to_play(trick) != seat):
+            game._refuse_turn(self, *game._awaited())
         if ability is not None:
-            trick = deal.tricks[-1]
             self._check_ability(game, deal, trick, trick.acted == game.n)  # deferred: the Paper Egg card
         expected = 1 if ability is None else 0 if ability in CARDLESS else 2 if ability == FIRE else 1
         if len(cards) != expected:

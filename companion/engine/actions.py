@@ -41,8 +41,9 @@ import types
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ClassVar, Literal, Protocol, Self, TypeGuard, cast
+from typing import Any, ClassVar, Literal, Protocol, Self, cast
 
+from companion.engine.base import Answer, is_int
 from companion.errors import RecordError
 
 MISSING = dataclasses.MISSING
@@ -57,15 +58,6 @@ class Fields(Protocol):
 
     @classmethod
     def from_fields(cls, kind: str, data: Mapping[str, Any]) -> Self: ...
-
-
-def is_int(value: object) -> TypeGuard[int]:
-    """A whole number as JSON decodes one: ``True`` is an ``int`` to Python, never to a record or card data.
-
-    >>> is_int(3), is_int(True), is_int(3.0)
-    (True, False, False)
-    """
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def one_of(kind: str, key: str, value: object, allowed: tuple[object, ...]) -> Any:
@@ -253,3 +245,8 @@ class GameAction(RecordAction, ABC):
     @abstractmethod
     def read(cls, game: Any, text: str) -> GameAction | None:
         """The action ``text`` (short notation) makes now, or None if the text is of another kind."""
+
+
+# The table's answer to a question (engine/base's Answer, which this module cannot be imported by)
+# checks, applies, lists and reads itself through the game's answer hooks: a GameAction like any other.
+GameAction.register(Answer)

@@ -20,10 +20,8 @@ import marshal
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeGuard, TypeVar
 
-from companion.engine.actions import GameAction
-from companion.engine.actions import is_int as is_int  # the games and the outbox read it here
 from companion.errors import CardDataError, IllegalAction, NoSeat, RecordError, quoted
 
 StateT = TypeVar("StateT")
@@ -100,6 +98,15 @@ class Decision:
         return self.actor
 
 
+def is_int(value: object) -> TypeGuard[int]:
+    """A whole number as JSON decodes one: ``True`` is an ``int`` to Python, never to a record or card data.
+
+    >>> is_int(3), is_int(True), is_int(3.0)
+    (True, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 MAX_DIGITS = 18
 """The longest number a record, a facts key or a typed command may spell: every count, card and
 seat is far shorter, and ``int`` refuses (ValueError) more than 4,300 digits."""
@@ -118,7 +125,7 @@ def is_digits(text: str) -> bool:
 
 
 @dataclass(frozen=True)
-class Answer(GameAction):
+class Answer:
     """The table's answer to a :class:`Question`; it becomes part of the log like any action.
 
     >>> Answer("points:chart-3:5", 8).to_json()
@@ -139,33 +146,35 @@ class Answer(GameAction):
             raise RecordError("an answer needs a string 'key' and an integer 'value'")
         return cls(key, value)
 
-    # An answer checks, applies, lists and reads itself as every GameAction does, against the question
-    # the game asks now (its decision's).
+    # An answer is a GameAction too (companion.engine.actions registers it): it checks, applies,
+    # lists and reads itself through the trick layer's answer hooks, which a game whose question
+    # differs overrides (``check_answer``, ``learn_fact``, ``read_answer``).
 
     def check(self, game: Any) -> None:
-        """Only the open question's key, with a value the game takes for it (``game.check_answer``)."""
-        question = game.decision.question
-        if question is None or question.key != self.key:
-            raise IllegalAction(f"no question about {quoted(self.key)} is open")
-        game.check_answer(question, self)
+        game.check_answer(self)
 
     def apply(self, game: Any) -> None:
-        """The game remembers the fact and goes on (``game.learn_fact``)."""
         game.learn_fact(game.state, self)
 
     @classmethod
     def legal(cls, game: Any) -> Iterator[Answer]:
-        """Every value in the open question's range; none while no question is open."""
-        question = game.decision.question
-        if question is not None:
-            yield from (cls(question.key, value) for value in range(question.minimum, question.maximum + 1))
+        """Every value of the open question the game accepts, lowest first (none while no question is open)."""
+        decision = game.decision
+        question = decision.question if decision is not None else None
+        if question is None:
+            return
+        for value in range(question.minimum, question.maximum + 1):
+            answer = cls(question.key, value)
+            try:
+                game.check_answer(answer)
+            except IllegalAction:
+                continue
+            yield answer
 
     @classmethod
     def read(cls, game: Any, text: str) -> Answer | None:
-        """A whole number answers the open question."""
-        question = game.decision.question
-        word = text.strip()
-        return cls(question.key, int(word)) if question is not None and is_digits(word) else None
+        answer: Answer | None = game.read_answer(text)
+        return answer
 
 
 class LegalActions:

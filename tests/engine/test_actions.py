@@ -7,7 +7,6 @@ import random
 import pytest
 
 from companion.engine.actions import RecordAction
-from companion.engine.base import Answer
 from companion.errors import RecordError
 from companion.registry import game_class
 from companion.sim import random_game
@@ -22,9 +21,7 @@ def recorded_actions(game_id: str) -> list[RecordAction]:
     actions = []
     for seed in range(3):
         game = random_game(game_id, min(4, game_class(game_id).max_players), random.Random(seed))
-        # the table's Answer is a GameAction, so a RecordAction, but it writes its own line as it always did
-        actions += [action for action in game.actions if isinstance(action, RecordAction)
-                    and not isinstance(action, Answer)]
+        actions += [action for action in game.actions if isinstance(action, RecordAction)]
     return actions
 
 

@@ -47,12 +47,11 @@ def test_a_played_deal_scores_tricks_and_sixes_and_the_next_deal_starts() -> Non
 
 
 class FactTricks(PlainTricks):
-    """Plain Tricks whose 6s are worth a number the print lost: the table tells it once, by an Answer
-    that checks, applies, lists and reads itself through the layer like the game's own actions."""
+    """Plain Tricks whose 6s are worth a number the print lost: the table tells it once."""
 
     game_id = "fact-tricks"
     KEY = "points:six"
-    action_types: ClassVar[Mapping[str, ActionType]] = {"answer": Answer, **PlainTricks.action_types}
+    action_types: ClassVar[Mapping[str, ActionType]] = {"answer": Answer, **PlainTricks.action_types}  # read first
 
     def score_deal(self, deal: Deal[Any]) -> list[int] | FactNeeded:
         six = self.state.learned.get(self.KEY)
@@ -74,18 +73,29 @@ def test_a_deal_that_needs_a_card_fact_waits_for_it_in_state_and_decision() -> N
     assert game.pending() == {"kind": "answer", "seat": None, "prompt": "points for a 6?", "question": "points:six"}
     with pytest.raises(NoSeat):
         _ = decision.seat
-    answers = [action for action in game.generate_legal_actions() if isinstance(action, Answer)]
-    assert answers == [Answer(FactTricks.KEY, value) for value in range(6)]
-    with pytest.raises(IllegalAction, match="no question about 'points:five' is open"):
-        game.push(Answer("points:five", 3))
-    with pytest.raises(IllegalAction, match="points are 0-5, not 9") as refused:
-        game.push_text("9")
-    assert refused.value.code == "answer_range"
-    assert game.parse("3") == Answer(FactTricks.KEY, 3)  # the answer checks, applies, lists and reads itself
-    game.push(Answer(FactTricks.KEY, 3))
+    game.push_text("3")
     assert deal.scores == [2 + 3, 2 + 3] and deal.missing_fact is None and len(game.state.deals) == 2
     game.pop()
     assert game.state.deal.missing_fact is not None and game.totals() == [0, 0]
+
+
+def test_the_tables_answer_checks_applies_lists_and_reads_itself_through_the_layer() -> None:
+    """An Answer is a GameAction: a game that lists it in its action types gives nothing more."""
+    game = FactTricks(FactTricks.new_setup(["A", "B"], cards={}))
+    with pytest.raises(IllegalAction, match="no question about 'points:six' is open"):
+        game.check(Answer(FactTricks.KEY, 3))
+    assert game.parse("R2") == Play(1, SuitedCard("R", 2))  # no question open: the text is a card
+    for text in DEAL:
+        game.push_text(text)
+    question = game.state.deal.missing_fact
+    answers = [action for action in game.generate_legal_actions() if isinstance(action, Answer)]
+    assert answers == [Answer(FactTricks.KEY, value) for value in range(question.minimum, question.maximum + 1)]
+    with pytest.raises(IllegalAction, match=f"points are 0-{question.maximum}, not 100") as refused:
+        game.check(Answer(FactTricks.KEY, 100))
+    assert refused.value.code == "answer_range"
+    with pytest.raises(IllegalAction, match="answer with a number: points for a 6"):
+        game.parse("R2")
+    assert game.parse("4") == Answer(FactTricks.KEY, 4)
 
 
 def test_only_the_tests_know_the_test_game() -> None:

@@ -278,8 +278,8 @@ def _suited_card(colour: str, number: int) -> SuitedCard:
     return SuitedCard(colour, number)
 
 
-# The decisions, each built once for every game: the layer asks the decision before every action, and
-# a frozen dataclass and its words are not free to build.
+# The decisions, each built once for every game: every answer asks the decision (most actions are
+# answers), and a frozen dataclass and its words are not free to build.
 
 
 ASKING: dict[str, Decision] = {}  # by question key: one per question of QUESTIONS, once asked
@@ -1602,11 +1602,12 @@ class Zenjidou(TrickGame[ZState]):
 
     @property
     def decision(self) -> Decision | None:
-        waiting = self.state.waiting  # what the last action left (waiting(), without its call: asked twice an action)
+        waiting = self.state.waiting  # what the last action left (waiting(), without its call: asked by every answer)
         return (waiting if waiting is not None else self.waiting())[2]
 
-    def check_answer(self, question: Question, answer: Answer) -> None:
+    def check_answer(self, answer: Answer) -> None:
         """A fact is an index into its list (colours, score marks, effects, resolution rules)."""
+        question = self.question_answered(answer)
         if not question.minimum <= answer.value <= question.maximum:
             raise IllegalAction(
                 f"the answer is an index {question.minimum}-{question.maximum}, not {answer.value}",
@@ -1615,6 +1616,15 @@ class Zenjidou(TrickGame[ZState]):
                 maximum=question.maximum,
                 value=answer.value,
             )
+
+    def read_answer(self, text: str) -> Answer | None:
+        """While a question is open, a number answers it (what follows it is not read); any other
+        text is read by the other kinds, and refused as waiting for the answer."""
+        question = self.waiting()[0]
+        words = text.split()
+        if question is None or not words or not is_digits(words[0]):
+            return None
+        return Answer(question.key, int(words[0]))
 
     def check_new_card(self, card: int) -> None:
         if card not in FACT_KEYS:  # one entry per printed number

@@ -76,7 +76,6 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, ClassVar, cast
 
 from companion.carddata import CardCheck, named
@@ -103,14 +102,6 @@ from companion.errors import IllegalAction, IllegalPlay, RecordError
 from companion.games.tourney import PLUGIN
 
 NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogue's "tourney.seat.npc")
-# What each decision asks (Tourney.decision): a trick's number, or the row's deal.
-PROMPTS = {
-    "npc": "enter the NPC's {cards} face-up cards, front first (deal {number})",
-    "lead": "{seat}: lead (trick {number})",
-    "down": "predictions down? the NPC's card comes next (trick {number})",
-    "play": "{seat}: play (trick {number})",
-    "predict": "{seat}: reveal the prediction (trick {number})",
-}
 
 
 # --- actions ---------------------------------------------------------------------------------
@@ -482,13 +473,6 @@ def npc_choice(row: Sequence[SuitedCard], lead_suit: str | None, suits: Sequence
     return first_decision(NPC_RULES, NpcSituation(tuple(row), lead_suit, tuple(suits)))
 
 
-@lru_cache(maxsize=1024)
-def prompted(kind: str, actor: int | None, seat: str, number: int, cards: int) -> Decision:
-    """A decision with its prompt (:data:`PROMPTS`), built once for every game: the layer asks what
-    the game waits for before every action, and a frozen dataclass and its words are not free to build."""
-    return Decision(kind, actor, PROMPTS[kind].format(seat=seat, number=number, cards=cards))
-
-
 def _card_phrase(code: str, card: SuitedCard, **more: Any) -> Phrase:
     return Phrase(code, {"suit": Term("suit", card.suit), "value": card.rank, **more})
 
@@ -529,8 +513,6 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         self.npc: int | None = self.n if self.n < self.places else None
         self.npc_cards: int = cards["npc_cards"]
         self.tricks_per_deal = int(cards["tricks_per_deal"])
-        self.labels = [self.seat_label(seat) for seat in range(self.places)]  # as decisions name them
-        self.round_from = [seats_in_order(lead, self.places) for lead in range(self.places)]  # every seat, in turn
 
     # --- card data -------------------------------------------------------------------------
 
@@ -598,8 +580,8 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
 
     def missing_predictions(self, trick: TourneyTrick) -> list[int]:
         """Players still to predict, from the lead round."""
-        npc, predictions = self.npc, trick.predictions
-        return [seat for seat in self.round_from[trick.lead] if seat != npc and predictions[seat] is None]
+        return [seat for seat in seats_in_order(trick.lead, self.places)
+                if seat != self.npc and trick.predictions[seat] is None]
 
     def all_predicted(self, trick: TourneyTrick) -> bool:
         """No player is still to predict (:meth:`missing_predictions` is empty), asked without listing them."""
@@ -708,7 +690,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def npc_waits(self, deal: TourneyDeal) -> bool:
         """It is the NPC's turn, but the play phase has not begun (the predictions are not said to be
         down): its card waits (a lead's never does: :meth:`npc_to_play`)."""
-        if self.npc is None:  # four players: no NPC (asked before every action, so answered at once)
+        if self.npc is None:  # four players: no NPC (asked on every play, so answered at once)
             return False
         trick = deal.tricks[-1]
         return bool(trick.turns) and self.npc_turn(deal) and not self.play_phase(trick)
@@ -796,25 +778,23 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         predictions are down where the NPC's turn comes straight after it (``down``, the whole table's),
         the playing cards in turn, and at the reveal every prediction still open, from the lead round.
         Never a prediction while any playing card is to come: until the reveal it lies face down."""
-        deal = self.state.deals[-1]  # self.deal and self.trick, without their calls: asked before every action
+        deal = self.deal
         if self.deal_played(deal):
             return None
         if self.npc is not None and deal.npc_laid is None:
-            return self._decision("npc", None, deal.index + 1)
-        trick = deal.tricks[-1]
+            return Decision("npc", None, f"enter the NPC's {self.npc_cards} face-up cards, front first (deal"
+                                         f" {deal.index + 1})")
+        trick = self.trick
         number = len(deal.tricks)
         if not trick.turns:
-            return self._decision("lead", trick.lead, number)
+            return Decision("lead", trick.lead, f"{self.seat_label(trick.lead)}: lead (trick {number})")
         if self.npc_waits(deal):
-            return self._decision("down", None, number)
+            return Decision("down", None, f"predictions down? the NPC's card comes next (trick {number})")
         if len(trick.turns) < self.places:
-            return self._decision("play", self.seat_to_play(trick), number)
-        # every card is down and the trick is not complete: a prediction is missing
-        return self._decision("predict", self.missing_predictions(trick)[0], number)
-
-    def _decision(self, kind: str, actor: int | None, number: int) -> Decision:
-        """The decision of ``kind`` for ``actor`` in trick (or, the row's, deal) ``number``."""
-        return prompted(kind, actor, self.labels[actor] if actor is not None else "", number, self.npc_cards)
+            seat = self.seat_to_play(trick)
+            return Decision("play", seat, f"{self.seat_label(seat)}: play (trick {number})")
+        missing = self.missing_predictions(trick)[0]  # every card is down and the trick is not complete
+        return Decision("predict", missing, f"{self.seat_label(missing)}: reveal the prediction (trick {number})")
 
     def waiting_for(self) -> Decision:
         """The decision an action is read against (the layer refuses a finished game's first)."""

@@ -31,7 +31,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache
+from functools import cache
 from itertools import product
 from operator import attrgetter
 from typing import Any, ClassVar, Literal, NamedTuple
@@ -278,10 +278,8 @@ def _suited_card(colour: str, number: int) -> SuitedCard:
     return SuitedCard(colour, number)
 
 
-# The decisions, each built once for every game: every answer asks the decision (most actions are
-# answers), and a frozen dataclass and its words are not free to build.
-
-
+# The decision to answer each question, built once for every game: every answer asks it (most
+# actions are answers), and a frozen dataclass is not free to build.
 ASKING: dict[str, Decision] = {}  # by question key: one per question of QUESTIONS, once asked
 
 
@@ -291,13 +289,6 @@ def asking(question: Question) -> Decision:
     if decision is None:
         decision = ASKING[question.key] = Decision("answer", None, question.prompt, question)
     return decision
-
-
-@lru_cache(maxsize=256)
-def awaiting(kind: str, hand: int | None, seat: str) -> Decision:
-    """The decision that waits for ``kind`` from ``hand`` (of the player ``seat``), or from the table."""
-    who = f"{seat} (hand {hand + 1})" if hand is not None else "the table"
-    return Decision(kind, hand, f"{who}: {kind}")
 
 
 # --- round rules --------------------------------------------------------------------------------
@@ -600,7 +591,7 @@ class ZAction(GameAction):
     verb: ClassVar[str]  # its first word in the short notation
 
     def check(self, game: Zenjidou) -> None:
-        question, need, _ = game.waiting()
+        question, need = game.waiting()
         if question is not None:  # a question is only open in a round still being played
             raise IllegalAction(f"first tell the device {question.prompt}", code="zenjidou.refusal.question_open")
         if need is None:
@@ -627,7 +618,7 @@ class ZAction(GameAction):
 
     @classmethod
     def legal(cls, game: Zenjidou) -> Iterable[ZAction]:
-        question, need, _ = game.waiting()
+        question, need = game.waiting()
         return cls.offered(game, need) if question is None and need is not None and need.kind == cls.answers else ()
 
     @classmethod
@@ -998,12 +989,10 @@ class ZState(TrickState[Round]):
     """The game's fold plus each card's print once all its facts are known."""
 
     known: dict[int, CardFacts] = field(default_factory=dict)
-    # What the fold waits for, as the last action left it: the open question, else the round's need,
-    # and the decision that asks for it.
+    # What the fold waits for, as the last action left it: the open question, else the round's need.
     # Every action ends by playing what is automatic (advance), which reads exactly this, so the
     # next check reuses it; a fresh fold has none yet. A cache, so not part of the state's repr.
-    waiting: tuple[Question | None, Need | None, Decision | None] | None = field(default=None, repr=False,
-                                                                                compare=False)
+    waiting: tuple[Question | None, Need | None] | None = field(default=None, repr=False, compare=False)
 
 
 class Need(NamedTuple):
@@ -1438,40 +1427,29 @@ class Zenjidou(TrickGame[ZState]):
         while True:
             question = self.open_question()
             if question is not None:
-                state.waiting = (question, None, asking(question))
+                state.waiting = (question, None)
                 return
             deal = state.deals[-1]
             self._watch(deal)
             need = self.need()
-            kind = need.kind if need is not None else None
-            if kind == "begin":
+            state.waiting = (None, need)
+            if need is None:
+                return
+            if need.kind == "begin":
                 self.open_trick(deal, deal.start)
-            elif kind == "play" and need is not None and need.auto is not None:
+            elif need.kind == "play" and need.auto is not None:
                 self.play(deal, need.acting_hand, need.auto)
-            elif kind == "resolve":
+            elif need.kind == "resolve":
                 self.finish_trick(state, deal)
             else:
-                state.waiting = (None, need, self.awaited(need))
                 return
 
-    def waiting(self) -> tuple[Question | None, Need | None, Decision | None]:
-        """The open question about a card, else None and what the round needs (None once it is over);
-        and the decision that asks for it."""
+    def waiting(self) -> tuple[Question | None, Need | None]:
+        """The open question about a card, else (None, what the round needs; None once it is over)."""
         if self.state.waiting is None:  # a fresh fold, before its first action
             question = self.open_question()
-            if question is not None:
-                self.state.waiting = (question, None, asking(question))
-            else:
-                need = self.need()
-                self.state.waiting = (None, need, self.awaited(need))
+            self.state.waiting = (question, self.need() if question is None else None)
         return self.state.waiting
-
-    def awaited(self, need: Need | None) -> Decision | None:
-        """The decision that waits for ``need``."""
-        if need is None:
-            return None
-        hand = need.hand
-        return awaiting(need.kind, hand, self.seat_label(hand) if hand is not None else "")
 
     def effects_of(self, trick: Trick[Any]) -> Effects:
         """The effects of the cards in ``trick`` so far, under the round's resolution rule."""
@@ -1602,8 +1580,14 @@ class Zenjidou(TrickGame[ZState]):
 
     @property
     def decision(self) -> Decision | None:
-        waiting = self.state.waiting  # what the last action left (waiting(), without its call: asked by every answer)
-        return (waiting if waiting is not None else self.waiting())[2]
+        question, need = self.waiting()
+        if question is not None:
+            return asking(question)
+        if need is None:
+            return None
+        seat = need.hand
+        who = f"{self.seat_label(seat)} (hand {seat + 1})" if seat is not None else "the table"
+        return Decision(need.kind, seat, f"{who}: {need.kind}")
 
     def check_answer(self, answer: Answer) -> None:
         """A fact is an index into its list (colours, score marks, effects, resolution rules)."""

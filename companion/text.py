@@ -24,11 +24,13 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.engine.tricks import Phrase, Seat, Term
 from companion.errors import ConfigError
 from companion.registry import plugins
+
+if TYPE_CHECKING:  # the engine loads with the first game: the setup form a device starts on needs text, not rules
+    from companion.engine.tricks import Phrase, Term
 
 LANGUAGES = ("en", "ja")
 SEAT_NAMES_FILE = "seat-names.json"
@@ -131,7 +133,7 @@ class Catalog:
         return own if wording and own in self._tables["en"] else key
 
 
-Names = Callable[[Term, str], "str | None"]
+Names = Callable[["Term", str], "str | None"]
 
 
 class Formatter:
@@ -141,6 +143,7 @@ class Formatter:
     not know is looked up in the catalogue as ``<kind>.<id>``. ``join`` is the catalogue key that
     joins a reason's phrases (:meth:`for_game` takes the game's own).
 
+    >>> from companion.engine.tricks import Phrase, Seat, Term
     >>> catalog = Catalog({"en": {"seat.label": "P{n}", "phrase.join": "{first}; {then}",
     ...                           "won": "{winner}: highest {suit} ({value})", "suit.B": "bird"}})
     >>> Formatter(catalog, "en").reason([Phrase("won", {"winner": Seat(0), "suit": Term("suit", "B"), "value": 9})])
@@ -166,6 +169,8 @@ class Formatter:
         return cls(catalog, lang, game.term_name, game.reason_join, game.wording)
 
     def value(self, value: object) -> object:
+        from companion.engine.tricks import Phrase, Seat, Term
+
         if isinstance(value, Seat):
             return self.catalog.text(self.lang, "seat.label", n=value.index + 1)
         if isinstance(value, Term):

@@ -61,6 +61,8 @@ def _read_json(resource: Traversable, where: str) -> Any:
 
 
 def _placeholders(template: str) -> set[str]:
+    if "{" not in template and "}" not in template:  # most templates: nothing to parse (checked at every start)
+        return set()
     return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
 
 
@@ -80,6 +82,7 @@ class Catalog:
         if "en" not in tables:
             raise ConfigError("the English catalogue (i18n/en.json) is required: it defines the keys")
         reference = tables["en"]
+        wanted_by_key: dict[str, set[str]] = {}
         for lang, table in tables.items():
             if not isinstance(table, Mapping) or not all(isinstance(v, str) for v in table.values()):
                 raise ConfigError(f"i18n/{lang}.json must be an object of strings")
@@ -88,8 +91,10 @@ class Catalog:
             if missing or extra:
                 raise ConfigError(f"i18n/{lang}.json: missing keys {missing}, unknown keys {extra}")
             for key, template in table.items():
-                wanted = _placeholders(reference[key])
-                if _placeholders(template) != wanted:
+                if key not in wanted_by_key:
+                    wanted_by_key[key] = _placeholders(reference[key])
+                wanted = wanted_by_key[key]
+                if lang != "en" and _placeholders(template) != wanted:
                     names = ", ".join(f"{{{name}}}" for name in sorted(wanted)) or "no placeholders"
                     raise ConfigError(f"i18n/{lang}.json: {key!r} must use the placeholders {names}, as en.json does")
         self._tables = {lang: dict(table) for lang, table in tables.items()}

@@ -153,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     remove.add_argument("name")
     remove.set_defaults(handler=cmd_players_remove)
 
-    from companion.event.command import add_scoreboard_command  # the organiser's side: not for `run`
+    from companion.organiser.command import add_scoreboard_command  # the organiser's side: not for `run`
 
     add_scoreboard_command(commands)
     return parser

@@ -23,8 +23,8 @@ from companion.settings import Settings
 from companion.ui.app import App
 
 if TYPE_CHECKING:
-    from companion.event.publisher import LinkStatus
     from companion.hw.buzzers import BuzzerArbiter
+    from companion.uplink.publisher import LinkStatus
 
 DIM_CONTRAST = 1  # the lowest visible contrast: readable up close, far from burn-in
 

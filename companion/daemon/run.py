@@ -118,7 +118,7 @@ def quiz_buzzers() -> BuzzerArbiter:
 def _start_event_mode(config: RunConfig, device: Device, cleanup: ExitStack) -> None:
     """Publish the journal to the event's broker: the link's mark goes to the screen's corner, the
     table's seated names to the setup form."""
-    from companion.event.device import start_event_mode
+    from companion.uplink.start import start_event_mode
 
     events = start_event_mode(config.sections, device.store, on_status=device.link_changed,
                               on_seating=device.seating_changed)

@@ -47,7 +47,7 @@ from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.picker import ARROWS, Grid, Number, likeliest_middle, shortest
 from companion.ui.screens import Choice, Host, ListScreen
-from companion.ui.tricks import CARD_X, OK, PANEL_ROWS, AnswerScreen, TrickScreenBase, TrickUI, seat_row, yes_no
+from companion.ui.tricks import CARD_X, OK, PANEL_ROWS, AnswerScreen, TrickScreenBase, TrickUI, seat_row
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -192,20 +192,6 @@ class TezumaUI(TrickUI[TezumaGame]):
         return super().where()
 
     # --- setup -------------------------------------------------------------------------------
-
-    @classmethod
-    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
-        """The variants the edition's book has (the beginner variant is the 2015 book's), then the cards."""
-        cards = printed_cards(game_id)
-        modes = (["recommended"] if "recommended" in cards else []) + ["random", "choose"]
-        game = app.game_class(game_id)
-        assert issubclass(game, TezumaGame)  # these screens are named for Tezuma ids only
-        variants = [("beginner", "setup.beginner")] if game.beginner_variant else []
-        variants += [("redraw_each_deal", "tezuma.setup.redraw")] if game.redraw_variant else []
-        return [
-            *(yes_no(app, key, label) for key, label in variants),
-            Choice("cards", app.t("setup.cards"), modes, [app.t(f"setup.cards.{mode}") for mode in modes]),
-        ]
 
     @classmethod
     def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:

@@ -157,11 +157,6 @@ class TourneyUI(TrickUI[Tourney]):
     # --- setup -------------------------------------------------------------------------------
 
     @classmethod
-    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
-        seats = [str(seat) for seat in range(players)]
-        return [Choice("dealer", app.t("tourney.setup.dealer"), seats, [app.seat_label(s) for s in range(players)])]
-
-    @classmethod
     def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         """Start the game; with three players, first name the house ruling that seats the NPC."""
         values = {choice.key: choice.value for choice in choices}

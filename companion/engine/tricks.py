@@ -558,10 +558,15 @@ class TrickGame(Game[StateT], ReportRows):
 
     # --- the table's answers: what an Answer asks of the game ------------------------------------
 
+    def asked_question(self) -> Question | None:
+        """The question the game waits for the table to answer, if any: its decision's (a game that
+        knows it without building the decision, on every answer pushed, says so)."""
+        decision = self.decision
+        return decision.question if decision is not None else None
+
     def question_answered(self, answer: Answer) -> Question:
         """The open question ``answer`` answers; refused while no question about its key is open."""
-        decision = self.decision
-        question = decision.question if decision is not None else None
+        question = self.asked_question()
         if question is None or question.key != answer.key:
             raise IllegalAction(f"no question about {quoted(answer.key)} is open")
         return question

@@ -1589,6 +1589,10 @@ class Zenjidou(TrickGame[ZState]):
         who = f"{self.seat_label(seat)} (hand {seat + 1})" if seat is not None else "the table"
         return Decision(need.kind, seat, f"{who}: {need.kind}")
 
+    def asked_question(self) -> Question | None:
+        """The open question about a card, as the fold left it (:meth:`waiting`), without the decision."""
+        return self.waiting()[0]
+
     def check_answer(self, answer: Answer) -> None:
         """A fact is an index into its list (colours, score marks, effects, resolution rules)."""
         question = self.question_answered(answer)

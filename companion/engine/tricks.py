@@ -251,7 +251,10 @@ def first_decision(rules: Iterable[Rule[ContextT, OutcomeT]], context: ContextT)
 
 @dataclass
 class Turn(Generic[CardT]):
-    """One seat's entry in a trick, in the order entries came; ``cards`` may be empty (a declaration)."""
+    """One seat's entry in a trick, in the order entries came; ``cards`` may be empty (a declaration).
+
+    Never changed once put down (undo snapshots share it): a game that learns more about a turn
+    later keeps that beside it, in its trick or deal."""
 
     seat: int
     cards: tuple[CardT, ...]
@@ -747,17 +750,22 @@ class TrickGame(Game[StateT], ReportRows):
         return len(deal.tricks) == self.tricks_in_deal(deal) and deal.tricks[-1].result is not None
 
     def snapshot_state(self, state: StateT) -> StateT:
-        """Share what no action changes again: every scored deal before the open one, and the open
+        """Share what no action changes again: every scored deal before the open one, the open
         deal's resolved tricks but the last two (a lead named after a trick, like Zenjidou's J, still
-        changes the trick before the open one); copy the rest (the open deal, its last tricks, totals)."""
+        changes the trick before the open one) and the turns of those two (a :class:`Turn` is never
+        changed once put down); copy the rest (the open deal, its last tricks, totals)."""
         memo: dict[int, Any] = {}
         for deal in state.deals[:-1]:
             if deal.scores is not None:
                 memo[id(deal)] = deal
         if state.deals:
-            for trick in state.deals[-1].tricks[:-2]:
+            tricks = state.deals[-1].tricks
+            for trick in tricks[:-2]:
                 if trick.result is not None:
                     memo[id(trick)] = trick
+            for trick in tricks[-2:]:
+                for turn in trick.turns:
+                    memo[id(turn)] = turn
         for kept in self.kept_in_snapshot(state):
             memo[id(kept)] = kept
         return snapshot(state, memo)  # type: ignore[no-any-return]

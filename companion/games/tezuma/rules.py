@@ -1206,13 +1206,10 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         return trick.acted == self.n and not waits_for_egg
 
     def kept_in_snapshot(self, state: TrickState[DealState]) -> Iterator[object]:
-        """The open deal's layout and draft order (set when the deal opens) and the turns of its
-        last tricks (a Turn is never changed once put down): about half of an undo snapshot's time."""
+        """The open deal's layout and draft order, set when the deal opens."""
         deal = state.deals[-1]
         yield deal.layout
         yield deal.draft_order
-        for trick in deal.tricks[-2:]:
-            yield from trick.turns
 
     def must_follow(self, trick: layer.Trick[Any]) -> frozenset[str]:
         """The lead suit, as for every trick game, from sets made once (every play asks)."""

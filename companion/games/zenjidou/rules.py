@@ -609,7 +609,7 @@ class ZAction(GameAction):
         """Raise IllegalAction unless the action may answer ``need`` (the turn is checked before)."""
 
     def apply(self, game: Zenjidou) -> None:
-        self.fold(game, game.state.deal)
+        self.fold(game, game.state.deals[-1])  # the open round (state.deal), read on every action
         game.advance()
 
     @abstractmethod
@@ -803,7 +803,7 @@ class Play(ZAction):
 
     def check_need(self, game: Zenjidou, need: Need) -> None:
         """Any card the table has not seen yet; a shown bottom card only by a hand that may hold it."""
-        deal = game.state.deal
+        deal = game.state.deals[-1]
         owner = next((hand for hand, card in deal.bottoms.items() if card == self.card), None)
         if owner is None or self.card in deal.shown_cards():
             game.check_new_card(self.card)
@@ -1619,7 +1619,7 @@ class Zenjidou(TrickGame[ZState]):
             raise IllegalPlay(
                 f"{card} is not a card: numbers are 1-32", code="zenjidou.refusal.not_a_card", text=str(card)
             )
-        if card in self.state.deal.seen:
+        if card in self.state.deals[-1].seen:
             raise IllegalPlay(f"{card} was already seen this round", code="already_played", card=str(card))
 
     def typing_hand(self) -> int:

@@ -1248,7 +1248,7 @@ class Zenjidou(TrickGame[ZState]):
             return RULE
         if not deal.playing:
             return how.setup_need(deal) or BEGIN
-        trick = deal.open_trick
+        trick = deal.tricks[-1]  # the open trick
         if self.trick_complete(trick):
             return how.after_trick(trick)
         return how.lead_need(self, deal, trick) or self._play_need(deal, trick, how)
@@ -1337,7 +1337,7 @@ class Zenjidou(TrickGame[ZState]):
         return _suited_card(self.colours[self.facts(number).colour], number)
 
     def play(self, deal: Round, hand: int, card: Card) -> None:
-        trick = deal.open_trick
+        trick = deal.tricks[-1]  # the open trick
         how = deal.how
         assert how is not None  # cards go down only once the rule is chosen
         house = how.house(deal, trick, hand)

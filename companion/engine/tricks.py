@@ -695,16 +695,16 @@ class TrickGame(Game[StateT], ReportRows):
     def play_turn(self, state: StateT, turn: Turn[Any]) -> None:
         """:meth:`put_down` ``turn`` in the open trick, and :meth:`finish_trick` if it completes it:
         the whole fold of a play for a game whose turns need nothing more."""
-        deal = state.deal
+        deal = state.deals[-1]  # the open deal and its open trick, read directly: every play asks
         self.put_down(deal, turn)
-        if self.trick_complete(deal.trick):
+        if self.trick_complete(deal.tricks[-1]):
             self.finish_trick(state, deal)
 
     @final
     def finish_trick(self, state: StateT, deal: Deal[Any]) -> None:
         """Resolve the complete open trick, hand the winner its :meth:`captured_cards`, and go on:
         the next trick, or once the deal is played :meth:`close_deal`."""
-        trick = deal.trick
+        trick = deal.tricks[-1]
         result = self.resolve(trick)
         trick.result = result
         deal.captured[result.winner].extend(self.captured_cards(trick))

@@ -133,7 +133,8 @@ class Probe:
     open = close = open_menu = undo = new_game_form = start_game = change_settings = offer_undo = _stop
 
 
-def search(app: App, screen: Screen, action: Any, layout: str, notice: Notice | None = None) -> list[KeyEvent] | None:
+def search(app: App, screen: Screen, action: Any, layout: str = "joystick",
+           notice: Notice | None = None) -> list[KeyEvent] | None:
     """The fewest presses of ``layout`` that make ``screen`` enter ``action`` (or build its next
     part), breadth first over copies; ``notice`` is a passable notice above it, left by its key or by
     the entry's first key. None where no presses within the limits enter it."""

@@ -24,12 +24,12 @@ from packaging.requirements import Requirement
         ("companion.keys", "companion.hw"),
         # what the device's start-up leaves until it is needed: a config file's parser and its typo
         # hints, the replay's text, the Pico keypad's serial link, secrets (hmac, OpenSSL)
-        ("companion.daemon.app", "tomllib"),
-        ("companion.daemon.app", "difflib"),
+        ("companion.daemon.run", "tomllib"),
+        ("companion.daemon.run", "difflib"),
         ("companion.cli", "companion.report"),
-        ("companion.daemon.app", "companion.hw.serial_keypad"),
-        ("companion.daemon.app", "serial"),
-        ("companion.daemon.app", "secrets"),
+        ("companion.daemon.run", "companion.hw.serial_keypad"),
+        ("companion.daemon.run", "serial"),
+        ("companion.daemon.run", "secrets"),
     ],
 )
 def test_module_does_not_load(module: str, forbidden: str) -> None:
@@ -84,9 +84,11 @@ LAYERS: list[tuple[str, ...]] = [
     ("companion.engine", "companion.engine.base", "companion.engine.actions", "companion.engine.tricks"),
     ("companion.text", "companion.names", "companion.settings", "companion.session", "companion.report",
      "companion.registry", "companion.games", "companion.carddata", "companion.record", "companion.journal",
-     "companion.config", "companion.roster", "companion.httpguard", "companion.httpserve"),
+     "companion.config", "companion.roster", "companion.httpguard", "companion.httpserve", "companion.event",
+     "companion.event.*"),
     ("companion.games.{game}", "companion.games.{game}.rules"),
-    ("companion.sim", "companion.sim.*", "companion.ui", "companion.ui.*", "companion.event", "companion.event.*"),
+    ("companion.sim", "companion.sim.*", "companion.ui", "companion.ui.*", "companion.uplink", "companion.uplink.*",
+     "companion.organiser", "companion.organiser.*"),
     ("companion.games.{game}.screens", "companion.games.{game}.table"),
     ("companion.daemon", "companion.daemon.*", "companion.cli", "companion.__main__"),
 ]
@@ -151,7 +153,8 @@ def test_every_import_points_down_the_layers() -> None:
     assert upward == []
 
 
-SIDE_BY_SIDE = ("companion.sim", "companion.ui", "companion.event")  # one layer; none imports another
+# One layer; none imports another: the device's side of event mode (uplink) never imports the organiser's.
+SIDE_BY_SIDE = ("companion.sim", "companion.ui", "companion.uplink", "companion.organiser")
 
 
 def apart(module: str, target: str) -> bool:

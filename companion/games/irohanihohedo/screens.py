@@ -250,6 +250,16 @@ class DeckScreen(AnswerScreen):
         if self.ticked != ticked:
             self.grid, self._typing = self.grid.at(DONE) or self.grid, None
 
+    def progress(self, action: Any) -> int | None:
+        """The numbers ticked as ``action`` ticks them (none counted for Skip): the key planner ticks
+        them a number at a time (every set of ticks at once is too many states to search)."""
+        if not isinstance(action, Answer) or action.key != self.question.key:
+            return None
+        if action.value == 0:
+            return 0
+        wanted = set(mask_numbers(self.game.setup.cards, action.value))
+        return sum((number in self.ticked) == (number in wanted) for number in self.numbers)
+
     def choose(self, value: int | str) -> None:
         if value == SKIP:
             self.answer(0)

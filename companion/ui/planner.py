@@ -11,7 +11,8 @@ handle keys; a new screen needs no planning code of its own. Copies whose state 
 same are searched once (:func:`state_key`), a copy that has entered another action or built up a
 part no longer of the action (:meth:`Screen.progress`) is searched no further, and the search
 gives up past :data:`MAX_PRESSES` presses or :data:`MAX_STATES` states. Where an action is built in
-parts (a row of cards, each confirmed), a plan ends with the part: :func:`enter_by_keys` asks again.
+parts (a row of cards, each confirmed; the ticks of a question), the search goes on from the first
+copy that has built one more part, alone: part by part, nearest first, as a person would.
 
 This lives with the screens, not with the tests, because the device's own harnesses use it too
 (:mod:`companion.daemon.virtual` enters actions on a whole virtual device by it).
@@ -135,9 +136,9 @@ class Probe:
 
 def search(app: App, screen: Screen, action: Any, layout: str = "joystick",
            notice: Notice | None = None) -> list[KeyEvent] | None:
-    """The fewest presses of ``layout`` that make ``screen`` enter ``action`` (or build its next
-    part), breadth first over copies; ``notice`` is a passable notice above it, left by its key or by
-    the entry's first key. None where no presses within the limits enter it."""
+    """The fewest presses of ``layout`` that make ``screen`` enter ``action`` (part by part where it
+    is built in parts), breadth first over copies; ``notice`` is a passable notice above it, left by
+    its key or by the entry's first key. None where no presses within the limits enter it."""
     probe = Probe(app, layout)
     start = screen.clone(probe)
     begun = start.progress(action)
@@ -149,6 +150,7 @@ def search(app: App, screen: Screen, action: Any, layout: str = "joystick",
     pins = Pins()
     seen = {(notice is not None, state_key(start, baseline, pins))}
     queue: deque[tuple[Screen, bool, list[KeyEvent]]] = deque([(start, notice is not None, [])])
+    searched = 0
     while queue:
         node, covered, path = queue.popleft()
         if len(path) >= MAX_PRESSES:
@@ -163,13 +165,16 @@ def search(app: App, screen: Screen, action: Any, layout: str = "joystick",
             built = child.progress(action)
             if built is None:
                 continue
-            if built > begun:
-                return [*path, event]  # a part built: the caller plans the rest from there
             key = (False, state_key(child, baseline, pins))  # any first press closed the notice
+            if built > begun:  # a part built: the rest is searched from there alone
+                begun, seen = built, {key}
+                queue = deque([(child, False, [*path, event])])
+                break
             if key in seen:
                 continue
             seen.add(key)
-            if len(seen) > MAX_STATES:
+            searched += 1
+            if searched > MAX_STATES:
                 raise ValueError(f"{action!r}: more than {MAX_STATES} screen states searched on the {layout}")
             queue.append((child, False, [*path, event]))
     return None

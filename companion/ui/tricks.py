@@ -274,10 +274,10 @@ class TrickScreenBase(Screen):
 
     def typing(self) -> Typing | None:
         grid = getattr(self, "grid", None)
+        if self._typing is not None and self._typing.grid is grid:
+            return self._typing  # the digits typed so far still stand (into a grid that was numbered)
         if not isinstance(grid, Grid) or any(self.number_of(value) is None for row in grid.rows for _, value in row):
             return None
-        if self._typing is not None and self._typing.grid is grid:
-            return self._typing  # the digits typed so far still stand
         return Typing(grid)
 
     def typed(self, state: Typing) -> None:

@@ -78,7 +78,7 @@ def test_a_game_overrides_only_what_the_contract_lists(game_id: str) -> None:
 
 # The games whose actions are GameActions all through: the layer's check, apply, parse and
 # generate_legal_actions serve them unchanged (docs/architecture.md names them).
-ON_THE_LAYERS_ACTIONS = ("plain-tricks", "tezuma", "tezuma-2015", "irohanihohedo")
+ON_THE_LAYERS_ACTIONS = ("plain-tricks", "tezuma", "tezuma-2015", "irohanihohedo", "tourney", "zenjidou")
 
 
 @pytest.mark.parametrize("game_id", ON_THE_LAYERS_ACTIONS)

@@ -37,8 +37,10 @@ overrides those. The table's :class:`~companion.engine.base.Answer` to a questio
 too, through three hooks a game whose question differs overrides: ``check_answer`` (the open
 question's key and range), ``learn_fact`` (the fact a waiting deal asked for) and ``read_answer``
 (a number). Tezuma (a draft before the tricks, card data) gives only its ``decision`` and
-``validate_cards``, Irohanihohedo those and its answer hooks (the deck's numbers); Tourney and
-Zenjidou still give all six themselves.
+``validate_cards``, Irohanihohedo those and its answer hooks (the deck's numbers), Tourney (its
+NPC's row and the word that the predictions are down, card data) its ``decision`` and
+``validate_cards``, Zenjidou (a round rule and questions about each card's print) those and its
+answer hooks (an index into the card's facts).
 
 A game's actions call, from their ``apply``: :meth:`TrickGame.put_down` with each :class:`Turn`
 that reaches the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finish_trick`

@@ -45,10 +45,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/ has the hostile table
 
-from companion.event.board import Board
 from companion.event.config import Topics, parse_broker
 from companion.event.mosquitto import Mosquitto
-from companion.event.scoreboard import Scoreboard
+from companion.organiser.board import Board
+from companion.organiser.scoreboard import Scoreboard
 
 TABLES = textwrap.dedent(
     """
@@ -57,7 +57,7 @@ TABLES = textwrap.dedent(
     from pathlib import Path
     from companion.daemon.store import Store
     from companion.event.config import EventConfig, parse_broker
-    from companion.event.publisher import Publisher
+    from companion.uplink.publisher import Publisher
     from companion.sim import random_game
 
     root, url = Path(sys.argv[1]), sys.argv[2]
@@ -229,9 +229,9 @@ def hostile_run(window: float = 10.0) -> int:
     import json
     import urllib.request
 
-    from companion.event.scoreboard import export, render_text, standings_csv
-    from companion.event.web import ScoreboardServer
     from companion.event.wire import journal_message, status_message
+    from companion.organiser.scoreboard import export, render_text, standings_csv
+    from companion.organiser.web import ScoreboardServer
     from tests.event.test_event_hostile import HostileTable, example_lines
 
     load_before = os.getloadavg()
@@ -346,7 +346,7 @@ def page_attack_run(gets: int = 20) -> int:
     import threading
     import urllib.request
 
-    from companion.event.web import ScoreboardServer
+    from companion.organiser.web import ScoreboardServer
 
     attacks = {
         "trickling requests (a byte a second)": b"GET / HTTP/1.1\r\nHo",

@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
             stream.reconfigure(errors="backslashreplace")
     if argv[:1] == ["run"]:
         # the device takes luma's display options too, so it parses its own command line
-        from companion.daemon.app import main_run
+        from companion.daemon.run import main_run
 
         return main_run(argv[1:], own_process=own_process)
     try:
@@ -153,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     remove.add_argument("name")
     remove.set_defaults(handler=cmd_players_remove)
 
-    from companion.event.command import add_scoreboard_command  # the organiser's side: not for `run`
+    from companion.organiser.command import add_scoreboard_command  # the organiser's side: not for `run`
 
     add_scoreboard_command(commands)
     return parser

@@ -1,6 +1,6 @@
 """One read-only page and its live event stream, served over :mod:`companion.httpguard`.
 
-The scoreboard's page (:mod:`companion.event.web`) and the device's table page
+The scoreboard's page (:mod:`companion.organiser.web`) and the device's table page
 (:mod:`companion.daemon.page`) are both served by it, with the same protections:
 
 * every answer carries a Content-Security-Policy that allows only the page's own inline script and

@@ -11,7 +11,7 @@ carried invisible characters, or a letter of it stands for a letter of another s
 difference on the screen.
 
 The standings, the seating list and the contested-name rule of event mode all compare through here
-(companion/event/names.py), and so may anything on the device that matches names. No network, no
+(companion/organiser/names.py), and so may anything on the device that matches names. No network, no
 MQTT: the confusables table is data read once, on first use.
 
 >>> name_key("Gen") == name_key("G\\u0435n") == name_key("Ge\\u200bn") == name_key("\\uff27en") == name_key(" gen ")

@@ -140,7 +140,7 @@ sys.exit(main())
     (["run", "--mock"], "luma.oled.device"),
     (["run", "--mock"], "gpiozero"),
     (["replay", "docs/examples/tezuma.jsonl"], "companion.report"),
-    (["scoreboard", "--help"], "companion.event.command"),
+    (["scoreboard", "--help"], "companion.organiser.command"),
     (["games"], "companion.registry"),
 ])
 def test_ctrl_c_while_a_command_loads_exits_130_quietly(argv: list[str], module: str) -> None:

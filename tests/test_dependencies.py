@@ -24,12 +24,12 @@ from packaging.requirements import Requirement
         ("companion.keys", "companion.hw"),
         # what the device's start-up leaves until it is needed: a config file's parser and its typo
         # hints, the replay's text, the Pico keypad's serial link, secrets (hmac, OpenSSL)
-        ("companion.daemon.app", "tomllib"),
-        ("companion.daemon.app", "difflib"),
+        ("companion.daemon.run", "tomllib"),
+        ("companion.daemon.run", "difflib"),
         ("companion.cli", "companion.report"),
-        ("companion.daemon.app", "companion.hw.serial_keypad"),
-        ("companion.daemon.app", "serial"),
-        ("companion.daemon.app", "secrets"),
+        ("companion.daemon.run", "companion.hw.serial_keypad"),
+        ("companion.daemon.run", "serial"),
+        ("companion.daemon.run", "secrets"),
     ],
 )
 def test_module_does_not_load(module: str, forbidden: str) -> None:
@@ -84,9 +84,11 @@ LAYERS: list[tuple[str, ...]] = [
     ("companion.engine", "companion.engine.base", "companion.engine.actions", "companion.engine.tricks"),
     ("companion.text", "companion.names", "companion.settings", "companion.session", "companion.report",
      "companion.registry", "companion.games", "companion.carddata", "companion.record", "companion.journal",
-     "companion.config", "companion.roster", "companion.httpguard", "companion.httpserve"),
+     "companion.config", "companion.roster", "companion.httpguard", "companion.httpserve", "companion.event",
+     "companion.event.*"),
     ("companion.games.{game}", "companion.games.{game}.rules"),
-    ("companion.sim", "companion.sim.*", "companion.ui", "companion.ui.*", "companion.event", "companion.event.*"),
+    ("companion.sim", "companion.sim.*", "companion.ui", "companion.ui.*", "companion.uplink", "companion.uplink.*",
+     "companion.organiser", "companion.organiser.*"),
     ("companion.games.{game}.screens", "companion.games.{game}.table"),
     ("companion.daemon", "companion.daemon.*", "companion.cli", "companion.__main__"),
 ]
@@ -151,7 +153,8 @@ def test_every_import_points_down_the_layers() -> None:
     assert upward == []
 
 
-SIDE_BY_SIDE = ("companion.sim", "companion.ui", "companion.event")  # one layer; none imports another
+# One layer; none imports another: the device's side of event mode (uplink) never imports the organiser's.
+SIDE_BY_SIDE = ("companion.sim", "companion.ui", "companion.uplink", "companion.organiser")
 
 
 def apart(module: str, target: str) -> bool:
@@ -199,6 +202,22 @@ def test_listing_the_games_imports_none_of_them() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_the_setup_form_a_device_starts_on_imports_no_game_and_no_engine() -> None:
+    """The first frame of a fresh device, the setup form on the first game with its own rows, comes
+    from the plugin records: the rules engine, the game's rules and its screens load when a game is
+    started (a quick start)."""
+    code = (
+        "import random, sys\n"
+        "from companion.ui.app import App\n"
+        "app = App(clock=lambda: 0.0, rng=random.Random(1)); app.render()\n"
+        "print(type(app.top).__name__, len(app.top.extra))\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('companion.engine')\n"
+        "                      or m.startswith('companion.games.') and m.count('.') == 3)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stdout.splitlines() == ["SetupForm 2", ""]
 
 
 def test_no_import_cycle_between_modules() -> None:

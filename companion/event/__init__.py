@@ -1,7 +1,6 @@
-"""Event mode: many tables on one MQTT broker, and the organiser's live scoreboard (docs/event.md).
+"""Event mode's common ground: what the device and the organiser both speak (docs/event.md).
 
-On the device, :mod:`.device` starts a :class:`~.publisher.Publisher` when config.toml has an
-``[event]`` section (:mod:`.config`); the journal is its outbox (:mod:`.outbox`). The scoreboard
-(:mod:`.scoreboard`, :mod:`.board`, :mod:`.web`) replays every table's lines with the engine
-(:mod:`.stream`). The messages are described in :mod:`.wire`.
+The broker's address and the topics (:mod:`.config`), the messages (:mod:`.wire`) and the line
+stream that replays one game's lines as they arrive (:mod:`.stream`). The device's side is
+:mod:`companion.uplink`, the organiser's :mod:`companion.organiser`; neither imports the other.
 """

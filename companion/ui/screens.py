@@ -8,17 +8,19 @@ the bottom, notices (trick results, revokes, deal scores) and menus above it.
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from companion.carddata import printed_cards
 from companion.errors import IllegalAction
 from companion.keys import ARROWS, DIGITS, JOYSTICK_KEYS, LETTERS, Key, KeyEvent
+from companion.registry import SetupRow, player_counts, setup_rows
 from companion.settings import CONTRAST_RANGE
 from companion.ui.canvas import HEIGHT, ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, as_joystick, typed
-from companion.ui.picker import Grid
 
 if TYPE_CHECKING:
     import random
@@ -77,9 +79,6 @@ class Screen(ABC):
 
     # The key that leaves this screen towards the game screen: the key planner presses it.
     leave_key: ClassVar[Key] = Key.BACK
-    # Whether a value typed on the card keypad moves the cursor on (the deck question's goes to
-    # Done): the key planner then types one value and plans the rest from there.
-    typed_one_at_a_time: ClassVar[bool] = False
 
     def __init__(self, app: Host) -> None:
         self.app = app
@@ -95,9 +94,31 @@ class Screen(ABC):
         if event.key is Key.BACK:
             self.app.close(self)
 
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        """The keys that enter ``action`` from here, or None when this screen does not enter actions."""
-        return None
+    def clone(self, app: Host) -> Screen:
+        """A copy of this screen on ``app`` whose keys leave this one as it is: the key planner
+        presses keys on copies (:mod:`companion.ui.planner`). The copy shares everything but the
+        lists, dicts and sets a key may change in place."""
+        copied = copy.copy(self)
+        for name, value in vars(self).items():
+            if type(value) in (list, dict, set):
+                setattr(copied, name, copy.copy(value))
+        copied.app = app
+        return copied
+
+    def progress(self, action: Any) -> int | None:
+        """How much of ``action`` the keys have built up here so far (cards taken one at a time, each
+        confirmed), or None where it can no longer end in ``action``: the key planner searches no
+        further there, and plans one part at a time (a part built, it plans again from there)."""
+        return 0
+
+    def stale(self) -> Collection[str]:
+        """Attributes the keys have left out of date (a picker's typed digits once its grid moved
+        on): the key planner leaves them out of a copy's state, so equal states are searched once."""
+        return ()
+
+    def on_shown(self) -> None:  # noqa: B027 - optional hook; most screens draw what their state says
+        """The app drew this screen (it does after every key): a screen whose keys depend on what
+        the glass showed sets that here, so the key planner's copies, never drawn, know it too."""
 
     def typing(self) -> Typing | None:
         """The card picker the card keypad types into here, or None (its keys then act as the
@@ -108,11 +129,6 @@ class Screen(ABC):
         """Whether this screen is a picker whose first key may close a :meth:`Notice.passable`
         notice above it and act here (a card picker; Tourney's prediction compass too)."""
         return self.typing() is not None
-
-    def plan_keypad(self, action: Any) -> list[KeyEvent] | None:
-        """The card keypad's keys for ``action`` where they are the screen's own, not the joystick
-        plan typed (:func:`companion.ui.planner.keypad_plan`); None where they are not."""
-        return None
 
     def typed(self, state: Typing) -> None:  # noqa: B027 - optional hook; most screens type nothing
         """The card keypad moved the picker to ``state``; a screen that offers :meth:`typing` keeps it."""
@@ -128,14 +144,6 @@ class Screen(ABC):
             self.typed(state)
             if state.enter:
                 self.on_key(KeyEvent(Key.OK))
-
-    def typed_value(self, grid: Grid[Any], arrows: list[KeyEvent]) -> Any:
-        """The value of :meth:`typing`'s ``grid`` that the joystick's ``arrows`` reach, for the key
-        planner: a screen whose arrows move its grid by :meth:`Grid.moved` (a list screen's
-        UP/DOWN that jump further say otherwise)."""
-        for event in arrows:
-            grid = grid.moved(event.key)
-        return grid.value
 
     def number_of(self, value: Any) -> int | None:
         """The number the card keypad types for a picker's ``value`` (its rank), or None."""
@@ -241,11 +249,6 @@ class GameUI(ABC):
     def localized(self, params: Mapping[str, object]) -> dict[str, object]:
         """Refusal parameters with ids turned into names on screen; games with named ids override."""
         return dict(params)
-
-    @classmethod
-    @abstractmethod
-    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
-        """Game-specific rows of the setup form."""
 
     @classmethod
     @abstractmethod
@@ -501,6 +504,22 @@ class Choice:
         return self.options[self.index]
 
 
+def yes_no(app: Host, key: str, label_key: str) -> Choice:
+    """A no/yes row of the setup form."""
+    return Choice(key, app.t(label_key), ["no", "yes"], [app.t("no"), app.t("yes")])
+
+
+def setup_choice(app: Host, game_id: str, row: SetupRow, players: int) -> Choice:
+    """The setup form's row for one of the game's own rows (:class:`~companion.registry.SetupRow`)."""
+    if row.kind == "seat":
+        seats = [str(seat) for seat in range(players)]
+        return Choice(row.key, app.t(row.label), seats, [app.seat_label(seat) for seat in range(players)])
+    if row.kind == "yes_no":
+        return yes_no(app, row.key, row.label)
+    modes = (["recommended"] if "recommended" in printed_cards(game_id) else []) + ["random", "choose"]
+    return Choice(row.key, app.t(row.label), modes, [app.t(f"setup.cards.{mode}") for mode in modes])
+
+
 class SetupForm(Screen):
     """A new game: which game, how many players, their names, then the game's own options; Start.
 
@@ -540,8 +559,7 @@ class SetupForm(Screen):
 
     def _rebuild(self) -> None:
         """Refill the rows that depend on the game and the player count, keeping what still applies."""
-        cls = self.app.game_class(self.game.value)
-        counts = [str(n) for n in range(cls.min_players, cls.max_players + 1)]
+        counts = [str(n) for n in player_counts(self.game.value)]
         wanted = self.players.value if self.players.options else counts[-1]
         self.players.options = self.players.labels = counts
         self.players.index = counts.index(wanted) if wanted in counts else len(counts) - 1
@@ -553,9 +571,8 @@ class SetupForm(Screen):
             Choice(f"seat{seat}", self.app.seat_label(seat), pool, pool, pool.index(name) if name in pool else 0)
             for seat, name in enumerate(names[: int(self.players.value)])
         ]
-        self.extra = self.app.ui_class(self.game.value).setup_choices(
-            self.app, self.game.value, int(self.players.value)
-        )
+        self.extra = [setup_choice(self.app, self.game.value, row, int(self.players.value))
+                      for row in setup_rows(self.game.value)]
 
     @property
     def rows(self) -> list[Choice | None]:

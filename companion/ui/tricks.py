@@ -10,7 +10,7 @@ engine's :class:`~companion.engine.tricks.Phrase` codes put into the language on
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
@@ -22,7 +22,7 @@ from companion.text import Formatter
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, letters_to
 from companion.ui.picker import ARROWS, Grid
-from companion.ui.screens import Choice, GameUI, Host, Notice, Screen, Scroll
+from companion.ui.screens import GameUI, Host, Notice, Screen, Scroll
 
 PANEL_ROWS = 2  # rows the trick screen keeps for the last trick's reason
 NAME_X, CARD_X = 16, 36  # a seat row: marker and label, then the name, then the seat's cards
@@ -207,11 +207,6 @@ class TrickUI(GameUI, Generic[GameT]):
         app.start_game(setup)
 
 
-def yes_no(app: Host, key: str, label_key: str) -> Choice:
-    """A no/yes row of the setup form."""
-    return Choice(key, app.t(label_key), ["no", "yes"], [app.t("no"), app.t("yes")])
-
-
 class TrickScreenBase(Screen):
     """A screen of a trick game with its UI at hand.
 
@@ -274,14 +269,18 @@ class TrickScreenBase(Screen):
 
     def typing(self) -> Typing | None:
         grid = getattr(self, "grid", None)
+        if self._typing is not None and self._typing.grid is grid:
+            return self._typing  # the digits typed so far still stand (into a grid that was numbered)
         if not isinstance(grid, Grid) or any(self.number_of(value) is None for row in grid.rows for _, value in row):
             return None
-        if self._typing is not None and self._typing.grid is grid:
-            return self._typing  # the digits typed so far still stand
         return Typing(grid)
 
     def typed(self, state: Typing) -> None:
         self.grid, self._typing = state.grid, state
+
+    def stale(self) -> Collection[str]:
+        """The digits typed are stale once the picker has moved on without them."""
+        return ("_typing",) if self._typing is not None and self.typing() is not self._typing else ()
 
     def acting_seat(self) -> int:
         """The seat the game waits for: a screen that enters a seat's action is opened only then."""
@@ -327,15 +326,6 @@ class AnswerScreen(TrickScreenBase):
     def confirm(self) -> None:
         """OK acts on the value shown (answers, or ticks what the cursor is on)."""
         raise NotImplementedError
-
-    def keys_to(self, value: int) -> list[KeyEvent]:
-        """The arrow presses that bring the screen's value to ``value``."""
-        raise NotImplementedError
-
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        if not isinstance(action, Answer) or action.key != self.question.key:
-            return None
-        return [*self.keys_to(action.value), OK]
 
 
 def seat_row(canvas: Canvas, app: Host, players: Sequence[str], row: int, seat: int, *, active: bool) -> None:

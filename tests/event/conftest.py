@@ -22,15 +22,15 @@ import pytest
 
 from companion.cli import main as companion
 from companion.daemon.virtual import VirtualDevice
-from companion.event.board import Board, standings
 from companion.event.config import EventConfig, Topics, parse_broker
 from companion.event.mosquitto import Mosquitto, mosquitto_binary
-from companion.event.names import standing_key
-from companion.event.publisher import Publisher
-from companion.event.scoreboard import Scoreboard
 from companion.hw.keys import Key, KeyEvent
+from companion.organiser.board import Board, standings
+from companion.organiser.names import standing_key
+from companion.organiser.scoreboard import Scoreboard
 from companion.report import rendered_summary
 from companion.sim import table_model
+from companion.uplink.publisher import Publisher
 
 EVENT = "cup"
 SETTLE = 60.0  # seconds a test waits for the network to deliver before it fails (a bound, not a speed goal)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from companion.event.outbox import Outbox, cursor_path
 from companion.journal import CURRENT_JOURNAL, GAMES_DIR, Journal
+from companion.uplink.outbox import Outbox, cursor_path
 from tests.daemon.faults import Cell, _errors_logged, inject
 
 EVENT = "cup"

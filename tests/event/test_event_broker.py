@@ -16,12 +16,12 @@ import time
 
 import pytest
 
-from companion.event.board import Board
 from companion.event.config import EventConfig, Topics, parse_broker
-from companion.event.outbox import cursor_path
-from companion.event.publisher import Publisher
-from companion.event.scoreboard import Scoreboard
 from companion.event.wire import resend_message
+from companion.organiser.board import Board
+from companion.organiser.scoreboard import Scoreboard
+from companion.uplink.outbox import cursor_path
+from companion.uplink.publisher import Publisher
 from tests.event.conftest import (
     EVENT,
     SETTLE,
@@ -139,7 +139,7 @@ DEVICE_PROCESS = textwrap.dedent(
     from pathlib import Path
     from companion.daemon.store import Store
     from companion.event.config import EventConfig, parse_broker
-    from companion.event.publisher import Publisher
+    from companion.uplink.publisher import Publisher
     from companion.sim import new_random_game, table_model
 
     state, url = Path(sys.argv[1]), sys.argv[2]

@@ -13,9 +13,9 @@ import time
 import urllib.request
 from pathlib import Path
 
-from companion.event.board import standings
 from companion.event.mosquitto import free_port
-from companion.event.names import standing_key
+from companion.organiser.board import standings
+from companion.organiser.names import standing_key
 from companion.report import rendered_summary
 from tests.event.conftest import EVENT, SETTLE, replay_json, settle
 
@@ -52,7 +52,7 @@ def test_without_an_event_section_the_device_loads_no_network_code(tmp_path):
         "import sys\n"
         "from companion.config import load_config\n"
         "from companion.daemon.store import Store\n"
-        "from companion.event.device import start_event_mode\n"
+        "from companion.uplink.start import start_event_mode\n"
         "store = Store(__import__('pathlib').Path(sys.argv[1]))\n"
         "print(start_event_mode(load_config().sections, store), store.on_journalled,"
         " 'paho.mqtt.client' in sys.modules)\n"

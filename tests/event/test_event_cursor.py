@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from companion.event import publisher as publisher_module
-from companion.event.outbox import Outbox, cursor_path
 from companion.journal import CURRENT_JOURNAL, Journal
+from companion.uplink import publisher as publisher_module
+from companion.uplink.outbox import Outbox, cursor_path
 from tests.daemon.faults import FAULTS, inject
 from tests.event.conftest import EVENT, MockTable, assert_board_equals_replays, has_every_line, settle
 from tests.event.faults import cell_event_cursor
@@ -34,7 +34,7 @@ def test_a_damaged_cursor_is_set_aside_said_and_publishing_restarts_from_the_sta
         (cursor / "inside").write_text("x")
     else:
         cursor.write_bytes(DAMAGE[damage])
-    with caplog.at_level(logging.ERROR, logger="companion.event.outbox"):
+    with caplog.at_level(logging.ERROR, logger="companion.uplink.outbox"):
         outbox = Outbox(tmp_path, EVENT, "3")
     assert "is damaged" in caplog.text and "set aside as" in caplog.text
     aside = sorted(p.name for p in tmp_path.iterdir() if ".damaged-" in p.name)

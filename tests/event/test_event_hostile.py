@@ -22,16 +22,16 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
-from companion.event import board as limits
-from companion.event.board import Board, standings
 from companion.event.config import Topics, parse_broker
 from companion.event.mosquitto import Mosquitto
-from companion.event.scoreboard import Scoreboard, export, render_text, standings_csv
-from companion.event.state import BoardState
 from companion.event.stream import MAX_AHEAD
-from companion.event.text import columns
-from companion.event.web import ScoreboardServer
 from companion.event.wire import MAX_MESSAGE, journal_message, status_message
+from companion.organiser import board as limits
+from companion.organiser.board import Board, standings
+from companion.organiser.scoreboard import Scoreboard, export, render_text, standings_csv
+from companion.organiser.state import BoardState
+from companion.organiser.text import columns
+from companion.organiser.web import ScoreboardServer
 from companion.record import decode_line
 from tests.event.conftest import (
     EVENT,

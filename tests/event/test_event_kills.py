@@ -16,10 +16,10 @@ import sys
 import threading
 from pathlib import Path
 
-from companion.event.board import Board
 from companion.event.config import Topics, parse_broker
-from companion.event.scoreboard import Scoreboard
-from companion.event.state import BoardState
+from companion.organiser.board import Board
+from companion.organiser.scoreboard import Scoreboard
+from companion.organiser.state import BoardState
 from tests.event.conftest import EVENT, SETTLE, MockTable, assert_board_equals_replays, has_every_line, settle
 from tests.event.test_event_broker import wait_for
 

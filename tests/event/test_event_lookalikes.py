@@ -12,11 +12,11 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.event.board import Board, standings
-from companion.event.names import PlayedGame, name_flags, parse_seating, read_seating, standing_key
-from companion.event.scoreboard import games_csv, render_text
 from companion.event.wire import JournalMessage
 from companion.names import FLAG, is_flagged, name_key, shown_name
+from companion.organiser.board import Board, standings
+from companion.organiser.names import PlayedGame, name_flags, parse_seating, read_seating, standing_key
+from companion.organiser.scoreboard import games_csv, render_text
 from tests.event.test_event_hostile import example_lines
 
 CYRILLIC = "G\u0435n"  # CYRILLIC SMALL LETTER IE in the middle

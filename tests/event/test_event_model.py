@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 
 from companion.daemon.store import Store
 from companion.errors import ConfigError, RecordError
-from companion.event.board import Board, places
 from companion.event.config import event_config
-from companion.event.outbox import Outbox, cursor_path
-from companion.event.scoreboard import render_text
 from companion.event.stream import LineStream
 from companion.event.wire import JournalMessage
+from companion.organiser.board import Board, places
+from companion.organiser.scoreboard import render_text
 from companion.record import dumps, header_json, read_record
 from companion.sim import random_game
+from companion.uplink.outbox import Outbox, cursor_path
 
 
 def journal_of(seed: int, game_id: str = "tezuma") -> list[dict]:

@@ -1,6 +1,6 @@
 """Player names: a table cannot score games for another table's players, and honest tables are never flagged.
 
-The rule itself (:mod:`companion.event.names`) is tested on plain data first; then tables play
+The rule itself (:mod:`companion.organiser.names`) is tested on plain data first; then tables play
 through a real mosquitto to a scoreboard whose clock the test steps, so "at the same time" and
 "one round after the other" are the scoreboard's own clock, counted, not timed: a forging table
 with and without a seating list, honest tables whose players move between rounds, a scoreboard
@@ -25,11 +25,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.errors import ConfigError
-from companion.event.board import Board, standings
-from companion.event.command import reload_seating
 from companion.event.config import Topics, parse_broker
 from companion.event.mosquitto import Mosquitto
-from companion.event.names import (
+from companion.event.wire import JournalMessage
+from companion.organiser.board import Board, standings
+from companion.organiser.command import reload_seating
+from companion.organiser.names import (
     CATCH_UP,
     PlayedGame,
     Seating,
@@ -40,11 +41,10 @@ from companion.event.names import (
     read_seating,
     standing_key,
 )
-from companion.event.scoreboard import Scoreboard, games_csv, render_text, standings_csv
-from companion.event.state import BoardState
-from companion.event.text import columns
-from companion.event.web import ScoreboardServer
-from companion.event.wire import JournalMessage
+from companion.organiser.scoreboard import Scoreboard, games_csv, render_text, standings_csv
+from companion.organiser.state import BoardState
+from companion.organiser.text import columns
+from companion.organiser.web import ScoreboardServer
 from companion.text import load_seat_names
 from tests.event.conftest import (
     EVENT,

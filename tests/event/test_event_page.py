@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from companion.event.web import ScoreboardServer
+from companion.organiser.web import ScoreboardServer
 from tests.event.chromium import Chromium, needs_chromium
 from tests.event.conftest import has_every_line, settle
 

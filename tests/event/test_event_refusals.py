@@ -13,10 +13,10 @@ import logging
 import signal
 from pathlib import Path
 
-from companion.event.board import Board
 from companion.event.config import Topics, parse_broker
 from companion.event.mosquitto import write_password_file
-from companion.event.scoreboard import Scoreboard
+from companion.organiser.board import Board
+from companion.organiser.scoreboard import Scoreboard
 from tests.event.conftest import EVENT, SETTLE, MockTable, has_every_line, journal_lines, settle
 from tests.event.test_event_broker import wait_for
 
@@ -25,7 +25,8 @@ ACL = Path(__file__).resolve().parents[2] / "docs" / "mosquitto" / "acl"
 
 def test_an_acl_that_does_not_name_the_event_is_said_by_the_device_and_the_scoreboard(
         tmp_path, start_broker, caplog):
-    caplog.set_level(logging.INFO, logger="companion.event")
+    caplog.set_level(logging.INFO, logger="companion.uplink")
+    caplog.set_level(logging.INFO, logger="companion.organiser")
     write_password_file(tmp_path / "passwd", {"7": "table", "scoreboard": "board"})
     (tmp_path / "table.pw").write_text("table\n")
     (tmp_path / "board.pw").write_text("board\n")

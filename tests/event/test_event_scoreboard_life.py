@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main as companion
-from companion.event.board import Board
 from companion.event.config import Topics, parse_broker
 from companion.event.mosquitto import Mosquitto, free_port
-from companion.event.scoreboard import Scoreboard, render_text
-from companion.event.state import MAX_GAME_LINES, BoardState
-from companion.event.text import columns
+from companion.organiser.board import Board
+from companion.organiser.scoreboard import Scoreboard, render_text
+from companion.organiser.state import MAX_GAME_LINES, BoardState
+from companion.organiser.text import columns
 from tests.event.conftest import EVENT, SETTLE, MockTable, assert_board_equals_replays, has_every_line, settle
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,11 +9,11 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from companion.errors import RecordError
-from companion.event.board import Board
 from companion.event.config import Topics, parse_broker
-from companion.event.names import parse_seating
-from companion.event.scoreboard import Scoreboard
 from companion.event.wire import decode_seating, seating_message
+from companion.organiser.board import Board
+from companion.organiser.names import parse_seating
+from companion.organiser.scoreboard import Scoreboard
 from tests.event.conftest import EVENT, SETTLE, MockTable, has_every_line, settle
 from tests.event.test_event_broker import wait_for
 from tests.event.test_event_security import PASSWORDS, documented_broker, raw_client

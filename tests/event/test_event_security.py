@@ -12,14 +12,14 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from companion.daemon.store import Store
-from companion.event.board import Board
 from companion.event.config import EventConfig, Topics, parse_broker
 from companion.event.mosquitto import write_password_file
-from companion.event.publisher import Publisher
-from companion.event.scoreboard import Scoreboard
 from companion.event.wire import MAX_MESSAGE, journal_message
+from companion.organiser.board import Board
+from companion.organiser.scoreboard import Scoreboard
 from companion.record import header_json
 from companion.sim import new_random_game
+from companion.uplink.publisher import Publisher
 from tests.event.conftest import EVENT, SETTLE, settle
 from tests.event.test_event_broker import wait_for
 

@@ -16,8 +16,8 @@ import pytest
 from PIL import Image, ImageChops
 
 from companion.event.mosquitto import free_port, write_password_file
-from companion.event.publisher import WINDOW
 from companion.ui.canvas import ROW, WIDTH
+from companion.uplink.publisher import WINDOW
 from tests.event.conftest import EVENT, SETTLE, MockTable, journal_lines
 from tests.ui.helpers import make_app
 

@@ -76,10 +76,10 @@ def test_a_missing_required_option_is_named(tmp_path: Path) -> None:
 
 def test_the_terminal_view_fits_80_columns_with_wide_names_and_long_ids() -> None:
     """Japanese names take two columns each; a long table id or name is cut, never wraps a line."""
-    from companion.event.board import Board
-    from companion.event.scoreboard import render_text
-    from companion.event.text import columns
     from companion.event.wire import JournalMessage
+    from companion.organiser.board import Board
+    from companion.organiser.scoreboard import render_text
+    from companion.organiser.text import columns
     from companion.record import decode_line
 
     examples = Path(__file__).resolve().parents[2] / "docs" / "examples"

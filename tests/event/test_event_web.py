@@ -15,10 +15,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.event import web
-from companion.event.board import MAX_TABLES, Board
-from companion.event.web import PAGE, ScoreboardServer
 from companion.httpguard import MAX_CONNECTIONS, MAX_PER_CLIENT, SLOW_REQUEST
+from companion.organiser import web
+from companion.organiser.board import MAX_TABLES, Board
+from companion.organiser.web import PAGE, ScoreboardServer
 from tests.event.conftest import SETTLE
 
 

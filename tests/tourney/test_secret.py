@@ -15,7 +15,6 @@ from typing import Any
 
 from companion.carddata import printed_cards
 from companion.engine.tricks import SuitedCard
-from companion.event.publisher import game_status
 from companion.games.tourney.rules import NpcRow, Play, Predict, PredictionsDown, Tourney
 from companion.games.tourney.screens import COMPASS_MARKS, SUIT_KEYS, DownScreen, TrickScreen
 from companion.hw.keys import Key, KeyEvent
@@ -23,6 +22,7 @@ from companion.record import export_lines
 from companion.ui.canvas import Canvas
 from companion.ui.planner import enter_by_keys
 from companion.ui.screens import Confirm
+from companion.uplink.publisher import game_status
 from tests.ui.helpers import make_app, texts
 
 ROW = "W3 W12 F2 F11 S5 C7 C1"

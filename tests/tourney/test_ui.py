@@ -101,12 +101,13 @@ def test_the_npc_row_is_entered_card_by_card_and_back_takes_the_last_one_back() 
     screen = app.top
     assert isinstance(screen, NpcRowScreen)
     row = NpcRow(tuple(SuitedCard.parse(c) for c in ROW.split()))
-    first_card = screen.plan(row)
-    assert first_card is not None and first_card.count(KeyEvent(Key.OK)) == 1  # a card at a time
-    for event in first_card:
+    keys = presses_for(app, row)
+    assert keys.count(KeyEvent(Key.OK)) == len(row.cards)  # a card at a time, each confirmed
+    for event in keys[: keys.index(KeyEvent(Key.OK)) + 1]:
         app.handle(event)
     assert screen.chosen == [SuitedCard("W", 3)]
-    assert screen.plan(NpcRow((SuitedCard("W", 4), *row.cards[1:]))) is None  # not the row begun
+    with pytest.raises(ValueError, match="not what NpcRowScreen expects"):
+        presses_for(app, NpcRow((SuitedCard("W", 4), *row.cards[1:])))  # not the row begun
     check_golden(app, "tourney-npc-row")
     app.handle(press(Key.BACK))
     assert screen.chosen == [] and app.top is screen
@@ -274,6 +275,14 @@ def test_a_follower_starts_on_the_lead_suit_and_a_right_guess_is_one_press() -> 
     guessed = Play(action.seat, screen.grid.value)
     assert presses_for(app, guessed) == [KeyEvent(Key.OK)]
     assert presses_for(app, guessed, "keypad") == [KeyEvent(Key.HASH)]
+
+
+def test_the_suits_come_likeliest_first_a_followers_lead_suit_on_top() -> None:
+    app, _ = replayed_until(4, lambda game, action: isinstance(action, Play) and game.trick.turns
+                                 and game.trick.lead_suit != game.suits[0])  # not the suit listed first
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and screen.grid.value.suit == screen.trick.lead_suit
+    assert screen.grid.groups[screen.grid.row] == screen.grid.groups[0]
 
 
 def test_a_prediction_starts_on_the_suit_with_most_cards_left_and_skips_a_suit_the_seat_lacks() -> None:

@@ -11,7 +11,7 @@ from companion.ui.canvas import ROW, WIDTH
 from tests.ui.helpers import check_golden, make_app, press
 from tests.ui.test_ui_golden import mid_trick
 
-MARKS = ("!", "~", "x")  # no broker, behind, refused (companion.event.publisher.LinkStatus)
+MARKS = ("!", "~", "x")  # no broker, behind, refused (companion.uplink.publisher.LinkStatus)
 CELL = 6  # one misaki character (4 px) with a dark pixel either side
 
 

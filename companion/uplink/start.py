@@ -14,7 +14,7 @@ from companion.errors import ConfigError
 from companion.event.config import event_config
 
 if TYPE_CHECKING:
-    from companion.event.publisher import LinkStatus, Publisher
+    from companion.uplink.publisher import LinkStatus, Publisher
 
 
 class JournalledStore(Protocol):
@@ -39,7 +39,7 @@ def start_event_mode(config: Mapping[str, Any], store: JournalledStore, *,
     if event is None:
         return None
     try:
-        from companion.event.publisher import Publisher
+        from companion.uplink.publisher import Publisher
     except ImportError:
         raise ConfigError(
             "config.toml has an [event] section but paho-mqtt is not installed: pip install 'tabletop-companion[event]'"

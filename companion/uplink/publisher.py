@@ -33,10 +33,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 from companion.engine.base import Game
 from companion.errors import CompanionError
 from companion.event.config import EventConfig
-from companion.event.outbox import Outbox
 from companion.event.stream import LineStream
 from companion.event.wire import decode_resend, decode_seating, journal_message, status_message
 from companion.journal import CURRENT_JOURNAL
+from companion.uplink.outbox import Outbox
 
 log = logging.getLogger(__name__)
 

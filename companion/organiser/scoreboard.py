@@ -35,12 +35,12 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from companion.errors import CompanionError, ConfigError, StorageError
-from companion.event.board import MAX_TABLES, Board
 from companion.event.config import Broker, Topics
-from companion.event.state import BoardState, safe_name
-from companion.event.text import columns, fit, spreadsheet_safe
 from companion.event.wire import MAX_MESSAGE, decode_journal, decode_status, resend_message, seating_message
 from companion.names import shown_name
+from companion.organiser.board import MAX_TABLES, Board
+from companion.organiser.state import BoardState, safe_name
+from companion.organiser.text import columns, fit, spreadsheet_safe
 from companion.record import dumps
 from companion.storage import atomic_replace
 from companion.text import printable

@@ -2,7 +2,7 @@
 
 :class:`Board` is fed decoded messages (by :mod:`.scoreboard` from the broker, or by a test) and
 trusts none of a device's summaries: each game is replayed line by line with the same engine as
-``companion replay`` (:class:`~.stream.LineStream`). A line the rules refuse marks that game with the
+``companion replay`` (:class:`~companion.event.stream.LineStream`). A line the rules refuse marks that game with the
 table and line and stops only that game. Thread-safe: paho's thread writes, the web server and the
 terminal read.
 
@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import RecordError
-from companion.event.names import CATCH_UP, PlayedGame, Seating, name_flags, standing_key, table_order
 from companion.event.stream import MAX_AHEAD, MAX_LINES, LineStream
 from companion.event.wire import JournalMessage
 from companion.names import FLAG, is_flagged, name_key
+from companion.organiser.names import CATCH_UP, PlayedGame, Seating, name_flags, standing_key, table_order
 from companion.record import dumps, header_json
 from companion.text import printable
 

@@ -18,7 +18,7 @@ aside: renamed ``*.set-aside`` unread (or read no further than needed to know), 
 name at the same time): a restart must not lose it, since what arrives right after one is not live.
 
 >>> import tempfile
->>> from companion.event.board import Board
+>>> from companion.organiser.board import Board
 >>> from companion.event.wire import JournalMessage
 >>> directory = Path(tempfile.mkdtemp())
 >>> board = Board()
@@ -42,7 +42,7 @@ from pathlib import Path
 
 from companion.codec import decode_json
 from companion.errors import RecordError, StorageError
-from companion.event.board import MAX_GAMES_PER_TABLE, MAX_TABLE_BYTES, MAX_TABLES, Board
+from companion.organiser.board import MAX_GAMES_PER_TABLE, MAX_TABLE_BYTES, MAX_TABLES, Board
 from companion.record import encode_line, parse_lines
 from companion.storage import atomic_replace, read_file
 

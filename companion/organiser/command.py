@@ -13,8 +13,8 @@ from types import FrameType
 from typing import Any
 
 from companion.errors import ConfigError
-from companion.event.board import DEFAULT_RANK_POINTS, Board
 from companion.event.config import DEFAULT_PREFIX, OPTION_NAMES, Topics, check_id, parse_broker
+from companion.organiser.board import DEFAULT_RANK_POINTS, Board
 from companion.paths import state_dir
 
 REFRESH = 2.0  # seconds between terminal redraws while the board changes
@@ -100,7 +100,7 @@ def cmd_scoreboard(args: argparse.Namespace) -> int:
 def reload_seating(board: Board, path: Path) -> str:
     """Read the seating list again (on SIGHUP: the organiser added a round); a list with a mistake
     is said in one line and the one in force stays."""
-    from companion.event.names import read_seating
+    from companion.organiser.names import read_seating
 
     try:
         board.set_seating(read_seating(path))
@@ -111,10 +111,10 @@ def reload_seating(board: Board, path: Path) -> str:
 
 def _run(args: argparse.Namespace, stop: threading.Event, reload: threading.Event) -> int:
     try:
-        from companion.event.names import read_seating
-        from companion.event.scoreboard import Scoreboard, check_export_dir, export, render_text
-        from companion.event.state import BoardState
-        from companion.event.web import ScoreboardServer
+        from companion.organiser.names import read_seating
+        from companion.organiser.scoreboard import Scoreboard, check_export_dir, export, render_text
+        from companion.organiser.state import BoardState
+        from companion.organiser.web import ScoreboardServer
     except ImportError as err:
         raise ConfigError(f"the scoreboard needs paho-mqtt ({err}): pip install 'tabletop-companion[event]'") from None
 

@@ -19,9 +19,9 @@ import json
 from http import HTTPStatus
 from typing import Any
 
-from companion.event.board import Board
-from companion.event.scoreboard import games_csv, standings_csv
 from companion.httpserve import KEEPALIVE, MIN_INTERVAL, PageHandler, PageServer, security_headers
+from companion.organiser.board import Board
+from companion.organiser.scoreboard import games_csv, standings_csv
 
 __all__ = ["KEEPALIVE", "MIN_INTERVAL", "SECURITY_HEADERS", "ScoreboardServer"]
 

@@ -52,7 +52,7 @@ def test_the_event_cursor_under_every_storage_fault(tmp_path, fault):
 
 def test_after_a_full_card_the_publisher_resumes_when_there_is_room(tmp_path, broker, scoreboard, monkeypatch):
     monkeypatch.setattr(publisher_module, "RETRY", 0.1)
-    table = MockTable(tmp_path, "1", broker.url, seed=5)
+    table = MockTable(tmp_path, "1", broker, seed=5)
     board = scoreboard.board
     try:
         table.new_game("tezuma")

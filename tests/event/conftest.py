@@ -132,12 +132,12 @@ class RawClient:
     """A bare MQTT client through the devices' own seam: what it hears, what the broker acknowledged."""
 
     def __init__(self, broker: AnyBroker, client_id: str, *, username: str | None = None,
-                 password_file: str | None = None) -> None:
+                 password_file: str | None = None, persistent: bool = False) -> None:
         self.heard: list[tuple[str, bytes]] = []
         self.acked: dict[int, Reason] = {}
         self._connected = threading.Event()
         address = parse_broker(broker.url, username=username, password_file=password_file)
-        self.link = transport_of(broker)(address, Session(client_id), self)
+        self.link = transport_of(broker)(address, Session(client_id, persistent=persistent), self)
         self.link.start()
         wait_for(self._connected.is_set, f"{client_id} connected")
 

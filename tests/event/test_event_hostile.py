@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -22,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from companion.event.config import Topics, parse_broker
-from companion.event.link import Message, Reason, Session
+from companion.event.config import Topics
+from companion.event.link import Message
 from companion.event.stream import MAX_AHEAD
 from companion.event.wire import MAX_MESSAGE, journal_message, status_message
 from companion.organiser import board as limits
@@ -37,13 +36,13 @@ from tests.event.conftest import (
     EVENT,
     AnyBroker,
     MockTable,
+    RawClient,
     assert_board_equals_replays,
     has_every_line,
     replay_json,
     scored_as,
     settle,
     start_scoreboard,
-    transport_of,
     wait_for,
 )
 from tests.event.memory import VirtualClock
@@ -68,29 +67,12 @@ class HostileTable:
         self.topics = Topics("companion", EVENT)
         self.table = table
         self.sent = 0
-        self.acked: set[int] = set()
-        self._connected = threading.Event()
-        self.link = transport_of(broker)(parse_broker(broker.url), Session(client_id), self)
-        self.link.start()
-        wait_for(self._connected.is_set, "the hostile table connected")
-
-    def link_connected(self, reason: Reason, session_present: bool) -> None:
-        if not reason.failed:
-            self._connected.set()
-
-    def link_lost(self, detail: str) -> None:
-        pass  # it only writes
-
-    def link_acked(self, mid: int, reason: Reason) -> None:
-        self.acked.add(mid)
-
-    def link_message(self, topic: str, payload: bytes) -> None:
-        pass
+        self.client = RawClient(broker, client_id)
 
     def send(self, kind: str, payload: bytes, *, retain: bool = False) -> int:
         """Publish on table 66's ``kind`` topic; the message's id, for :meth:`flush`."""
         self.sent += 1
-        mid = self.link.publish(Message(self.topics.table(self.table, kind), payload, retain=retain))
+        mid = self.client.link.publish(Message(self.topics.table(self.table, kind), payload, retain=retain))
         assert mid is not None, "the hostile table lost its connection"
         return mid
 
@@ -103,10 +85,10 @@ class HostileTable:
 
     def flush(self, mid: int) -> None:
         """Wait until the broker acknowledged message ``mid`` (and, in order, every one before it)."""
-        wait_for(lambda: mid in self.acked, f"the broker's acknowledgement of message {mid}")
+        wait_for(lambda: mid in self.client.acked, f"the broker's acknowledgement of message {mid}")
 
     def close(self) -> None:
-        self.link.stop()
+        self.client.close()
 
 
 class Arena:

@@ -128,6 +128,16 @@ def test_export_http_and_state_are_checked_before_anything_starts(tmp_path):
             assert said in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err, (what, err)
 
 
+def test_without_paho_mqtt_the_scoreboard_says_how_to_install_it(tmp_path, monkeypatch):
+    """The link imports paho-mqtt only when a scoreboard is made: its absence is still said at start."""
+    for name in [name for name in sys.modules if name.split(".")[0] == "paho" or name == "companion.event.mqtt"]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "paho", None)  # what an import sees when it is not installed
+    status, err = run_scoreboard("--state", str(tmp_path / "state"), "--http", "off")
+    assert status == 2 and "needs paho-mqtt" in err and "pip install 'tabletop-companion[event]'" in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+
 EXAMPLE = ROOT / "docs" / "examples" / "tezuma.jsonl"  # a finished game's record
 
 

@@ -124,8 +124,16 @@ def start_scoreboard(broker: AnyBroker, board: Board | None = None, **options: A
                                          password_file=options.pop("password_file", None)),
                             Topics("companion", EVENT), board or Board(gap_grace=0.5),
                             transport=transport_of(broker), **options).start()
-    wait_for(scoreboard.connected.is_set, "the scoreboard connected")
+    listening(scoreboard)
     return scoreboard
+
+
+def listening(scoreboard: Scoreboard) -> None:
+    """Wait until the broker has the scoreboard's subscriptions, not only its connection: a broker
+    takes a subscription in its own time, and a table's message before it would never arrive. The
+    count of clients (``$SYS``, retained) comes in the same grant as the tables' topics."""
+    wait_for(lambda: scoreboard.connected.is_set() and scoreboard.broker_clients is not None,
+             "the scoreboard subscribed")
 
 
 class RawClient:

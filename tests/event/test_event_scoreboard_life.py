@@ -31,10 +31,10 @@ from tests.event.conftest import (
     assert_board_equals_replays,
     clock_of,
     has_every_line,
+    listening,
     settle,
     start_scoreboard,
     transport_of,
-    wait_for,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +56,7 @@ def resuming_scoreboard(broker: AnyBroker, state: Path, client_id: str) -> tuple
 
     scoreboard.link.publish = spy  # type: ignore[method-assign]
     scoreboard.start()
-    wait_for(scoreboard.connected.is_set, "the scoreboard connected")
+    listening(scoreboard)
     return scoreboard, requests
 
 

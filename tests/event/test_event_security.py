@@ -20,7 +20,7 @@ from companion.organiser.scoreboard import Scoreboard
 from companion.record import header_json
 from companion.sim import new_random_game
 from companion.uplink.publisher import Publisher
-from tests.event.conftest import EVENT, SETTLE, settle, wait_for
+from tests.event.conftest import EVENT, SETTLE, listening, settle, wait_for
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "mosquitto"
 ACL = DOCS / "acl"
@@ -55,7 +55,7 @@ def secured(start_broker, tmp_path):
     broker = documented_broker(start_broker, tmp_path)
     account = parse_broker(broker.url, username="scoreboard", password_file=str(tmp_path / "scoreboard.pw"))
     scoreboard = Scoreboard(account, Topics("companion", EVENT), Board(), check_every=0.1).start()
-    assert scoreboard.connected.wait(SETTLE)
+    listening(scoreboard)
     yield broker, scoreboard
     scoreboard.close()
 
@@ -155,7 +155,7 @@ def test_over_tls_the_device_checks_the_broker_certificate(start_broker, tmp_pat
     fooled = Publisher(EventConfig(parse_broker(broker.url, ca_file=str(stranger_ca)), EVENT, "2"), tmp_path / "t2")
     stores = [Store(tmp_path / "t1"), Store(tmp_path / "t2")]
     try:
-        assert scoreboard.connected.wait(SETTLE)
+        listening(scoreboard)
         for store, publisher in zip(stores, (trusted, fooled), strict=True):
             store.on_journalled.append(publisher.wake)
             publisher.start()

@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
             stream.reconfigure(errors="backslashreplace")
     if argv[:1] == ["run"]:
         # the device takes luma's display options too, so it parses its own command line
-        from companion.daemon.app import main_run
+        from companion.daemon.run import main_run
 
         return main_run(argv[1:], own_process=own_process)
     try:

@@ -74,3 +74,15 @@ def test_a_game_overrides_only_what_the_contract_lists(game_id: str) -> None:
     own = set().union(*(vars(k) for k in cls.__mro__ if issubclass(k, TrickGame) and k is not TrickGame))
     layer = {name for name in dir(TrickGame) if not name.startswith("_")}
     assert sorted((own & layer) - listed) == []
+
+
+# The games whose actions are GameActions all through: the layer's check, apply, parse and
+# generate_legal_actions serve them unchanged (docs/architecture.md names them).
+ON_THE_LAYERS_ACTIONS = ("plain-tricks", "tezuma", "tezuma-2015", "irohanihohedo", "tourney", "zenjidou")
+
+
+@pytest.mark.parametrize("game_id", ON_THE_LAYERS_ACTIONS)
+def test_a_game_of_game_actions_takes_check_apply_parse_and_listing_from_the_layer(game_id: str) -> None:
+    cls = game_class(game_id)
+    own = set().union(*(vars(k) for k in cls.__mro__ if issubclass(k, TrickGame) and k is not TrickGame))
+    assert sorted(own & {"check", "apply", "parse", "generate_legal_actions"}) == []

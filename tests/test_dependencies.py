@@ -24,12 +24,12 @@ from packaging.requirements import Requirement
         ("companion.keys", "companion.hw"),
         # what the device's start-up leaves until it is needed: a config file's parser and its typo
         # hints, the replay's text, the Pico keypad's serial link, secrets (hmac, OpenSSL)
-        ("companion.daemon.app", "tomllib"),
-        ("companion.daemon.app", "difflib"),
+        ("companion.daemon.run", "tomllib"),
+        ("companion.daemon.run", "difflib"),
         ("companion.cli", "companion.report"),
-        ("companion.daemon.app", "companion.hw.serial_keypad"),
-        ("companion.daemon.app", "serial"),
-        ("companion.daemon.app", "secrets"),
+        ("companion.daemon.run", "companion.hw.serial_keypad"),
+        ("companion.daemon.run", "serial"),
+        ("companion.daemon.run", "secrets"),
     ],
 )
 def test_module_does_not_load(module: str, forbidden: str) -> None:

@@ -1,6 +1,6 @@
 """A whole device on fake buses, in virtual time: mock pins in, the real SSD1306 driver out.
 
-Tests, benchmarks and the kill test drive the production :class:`~companion.daemon.app.Device`
+Tests, benchmarks and the kill test drive the production :class:`~companion.daemon.device.Device`
 through it; nothing here is a second UI path, only a faster clock and hands on the mock pins.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 
-from companion.daemon.app import Device
+from companion.daemon.device import Device
 from companion.daemon.store import Store
 from companion.hw.boards import load_board
 from companion.hw.buzzers import BuzzerArbiter, GpioBuzzers

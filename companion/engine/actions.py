@@ -43,7 +43,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Literal, Protocol, Self, cast
 
-from companion.engine.base import is_int
+from companion.engine.base import Answer, is_int
 from companion.errors import RecordError
 
 MISSING = dataclasses.MISSING
@@ -245,3 +245,8 @@ class GameAction(RecordAction, ABC):
     @abstractmethod
     def read(cls, game: Any, text: str) -> GameAction | None:
         """The action ``text`` (short notation) makes now, or None if the text is of another kind."""
+
+
+# The table's answer to a question (engine/base's Answer, which this module cannot be imported by)
+# checks, applies, lists and reads itself through the game's answer hooks: a GameAction like any other.
+GameAction.register(Answer)

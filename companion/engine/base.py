@@ -146,6 +146,36 @@ class Answer:
             raise RecordError("an answer needs a string 'key' and an integer 'value'")
         return cls(key, value)
 
+    # An answer is a GameAction too (companion.engine.actions registers it): it checks, applies,
+    # lists and reads itself through the trick layer's answer hooks, which a game whose question
+    # differs overrides (``check_answer``, ``learn_fact``, ``read_answer``).
+
+    def check(self, game: Any) -> None:
+        game.check_answer(self)
+
+    def apply(self, game: Any) -> None:
+        game.learn_fact(game.state, self)
+
+    @classmethod
+    def legal(cls, game: Any) -> Iterator[Answer]:
+        """Every value of the open question the game accepts, lowest first (none while no question is open)."""
+        decision = game.decision
+        question = decision.question if decision is not None else None
+        if question is None:
+            return
+        for value in range(question.minimum, question.maximum + 1):
+            answer = cls(question.key, value)
+            try:
+                game.check_answer(answer)
+            except IllegalAction:
+                continue
+            yield answer
+
+    @classmethod
+    def read(cls, game: Any, text: str) -> Answer | None:
+        answer: Answer | None = game.read_answer(text)
+        return answer
+
 
 class LegalActions:
     """A lazy view of the actions legal now: iterate to generate, ``in`` to check one.

@@ -33,12 +33,19 @@ Each action of a game is a :class:`~companion.engine.actions.GameAction`: it che
 and reads itself, so ``check``, ``apply``, ``parse`` and ``generate_legal_actions`` come from the
 layer, as do ``decision`` (the waiting deal's question, else a play by the seat to play) and
 ``validate_cards`` (a fixed deck: no card data). A game with other decisions or with card data
-overrides those; today's product games still give all six themselves.
+overrides those. The table's :class:`~companion.engine.base.Answer` to a question is a GameAction
+too, through three hooks a game whose question differs overrides: ``check_answer`` (the open
+question's key and range), ``learn_fact`` (the fact a waiting deal asked for) and ``read_answer``
+(a number). Tezuma (a draft before the tricks, card data) gives only its ``decision`` and
+``validate_cards``, Irohanihohedo those and its answer hooks (the deck's numbers), Tourney (its
+NPC's row and the word that the predictions are down, card data) its ``decision`` and
+``validate_cards``, Zenjidou (a round rule and questions about each card's print) those and its
+answer hooks (an index into the card's facts).
 
-A game calls, from its ``apply``: :meth:`TrickGame.put_down` with each :class:`Turn` that reaches
-the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finish_trick` once
-``trick_complete`` says so (:meth:`TrickGame.play_turn` does both for a plain play), and
-:meth:`TrickGame.learn_fact` with the table's answer to the question a waiting deal asked.
+A game's actions call, from their ``apply``: :meth:`TrickGame.put_down` with each :class:`Turn`
+that reaches the table (its own subclass when it keeps more per turn), :meth:`TrickGame.finish_trick`
+once ``trick_complete`` says so (:meth:`TrickGame.play_turn` does both for a plain play); an Answer
+applies itself by :meth:`TrickGame.learn_fact`, the table's answer to the question a waiting deal asked.
 Everything else (captures, revoke proofs, scores, totals, the next deal) follows.
 The replay text prints a game's own summary keys through the class methods of :class:`ReportRows`.
 
@@ -506,33 +513,77 @@ class TrickGame(Game[StateT], ReportRows):
         seat = self.seat_to_play(deal.trick)
         return Decision("play", seat, f"{self.seat_label(seat)}: play (trick {len(deal.tricks)})")
 
-    def game_actions(self) -> list[type[GameAction]]:
-        """The game's action types that check, apply, list and read themselves."""
-        return [kind for kind in self.action_types.values() if isinstance(kind, type) and issubclass(kind, GameAction)]
+    # The game's action types that check, apply, list and read themselves, in the order of
+    # ``action_types`` (the order parse tries them and generate_legal_actions lists them): found
+    # once per class, since check asks on every push.
+    _game_actions: ClassVar[tuple[type[GameAction], ...]] = ()
 
-    def check(self, action: object) -> None:
-        if self.decision is None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._game_actions = tuple(kind for kind in cls.action_types.values()
+                                  if isinstance(kind, type) and issubclass(kind, GameAction))
+
+    def game_actions(self) -> tuple[type[GameAction], ...]:
+        """The game's action types that check, apply, list and read themselves."""
+        return self._game_actions
+
+    def is_over(self) -> bool:
+        """Whether the last deal is scored: :meth:`close_deal` starts the next deal as soon as one
+        is, so no decision is left then (the same as ``decision is None``, without its prompt)."""
+        return self.state.deals[-1].scores is not None
+
+    def check(self, action: Any) -> None:
+        if self.state.deals[-1].scores is not None:  # is_over, without a call on every push
             raise IllegalAction("the game is over", code="game_over")
-        if not isinstance(action, GameAction) or type(action) not in self.game_actions():
-            raise IllegalAction(f"{action!r} is not an action of {self.title}")
+        if type(action) not in self._game_actions:
+            raise IllegalAction(f"{quoted(action)} is not an action of {self.title}")
         action.check(self)
 
     def apply(self, action: Any) -> None:
         action.apply(self)
 
     def generate_legal_actions(self) -> Iterator[Any]:
-        if self.decision is not None:
-            for kind in self.game_actions():
+        if not self.is_over():
+            for kind in self._game_actions:
                 yield from kind.legal(self)
 
     def parse(self, text: str) -> Any:
-        if self.decision is None:
+        if self.is_over():
             raise IllegalAction("the game is over", code="game_over")
-        for kind in self.game_actions():
+        for kind in self._game_actions:
             action = kind.read(self, text)
             if action is not None:
                 return action
         raise IllegalAction(f"{text[:40]!r} is not an action of {self.title}")
+
+    # --- the table's answers: what an Answer asks of the game ------------------------------------
+
+    def question_answered(self, answer: Answer) -> Question:
+        """The open question ``answer`` answers; refused while no question about its key is open."""
+        decision = self.decision
+        question = decision.question if decision is not None else None
+        if question is None or question.key != answer.key:
+            raise IllegalAction(f"no question about {quoted(answer.key)} is open")
+        return question
+
+    def check_answer(self, answer: Answer) -> None:
+        """Refuse an answer to no open question, or one outside the question's range (a card's points)."""
+        question = self.question_answered(answer)
+        if not question.minimum <= answer.value <= question.maximum:
+            raise IllegalAction(
+                f"points are {question.minimum}-{question.maximum}, not {answer.value}",
+                code="answer_range", minimum=question.minimum, maximum=question.maximum, value=answer.value,
+            )
+
+    def read_answer(self, text: str) -> Answer | None:
+        """The open question's answer from a number, like ``5``; None while no question is open."""
+        decision = self.decision
+        if decision is None or decision.question is None:
+            return None
+        words = text.split()
+        if len(words) != 1 or not is_digits(words[0]):
+            raise IllegalAction(f"answer with a number: {decision.prompt}")
+        return Answer(decision.question.key, int(words[0]))
 
     # --- what a game gives -------------------------------------------------------------------
 
@@ -673,8 +724,9 @@ class TrickGame(Game[StateT], ReportRows):
             self.start_deal(state, self.next_deal_lead(state))
 
     def learn_fact(self, state: StateT, answer: Answer) -> None:
-        """The table's answer to the question of the deal waiting in ``missing_fact``: remember the
-        fact and close the deal again (scored now, or waiting for its next missing fact)."""
+        """The table's answer to the question of the deal waiting in ``missing_fact`` (an Answer
+        applies itself by it): remember the fact and close the deal again (scored now, or waiting
+        for its next missing fact). A game whose question is another overrides it."""
         state.learned[answer.key] = answer.value
         self.close_deal(state)
 

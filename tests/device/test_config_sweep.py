@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.config import all_settings
-from companion.daemon.app import main_run
+from companion.daemon.run import main_run
 
 ODD_VALUES = (0, -1, 3, 7, 100000, 1.5, "a string", True)
 

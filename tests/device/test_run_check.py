@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.daemon.app import EVENT_INSTALL, main_run
+from companion.daemon.run import main_run
+from companion.daemon.run_options import EVENT_INSTALL
 
 EVENT = '[event]\nbroker = "mqtt://localhost"\nevent = "cup"\ntable = "3"\n'
 

@@ -14,7 +14,8 @@ import pytest
 
 from companion.cli import main
 from companion.config import RunConfig, all_settings, check_config, load_config
-from companion.daemon.app import _display_args, _open_display, add_run_arguments, resolve_options
+from companion.daemon.run import _open_display
+from companion.daemon.run_options import add_run_arguments, checked_display_args, resolve_options
 from companion.errors import ConfigError
 from companion.hw.boards import load_board
 
@@ -193,11 +194,11 @@ def test_config_toml_reaches_the_driver_and_the_command_line_wins(tmp_path: Path
     options = run_options(["--mock", "--contrast", "120"], config)
     assert (options.board, options.keypad, options.language, options.contrast) == (
         "waveshare-oled-1.3-hat", "/dev/ttyACM7", "ja", 120)
-    display, _ = _open_display(options, _display_args(options, load_board(options.board), config.luma_argv()))
+    display, _ = _open_display(options, checked_display_args(options, load_board(options.board), config.luma_argv()))
     assert type(display.device).__name__ == "sh1106" and display.device.rotate == 2
     assert display.device._page_address_offset == 0 and display.bus.panel.column_offset == 0
     display, _ = _open_display(
-        options, _display_args(options, load_board(options.board), [*config.luma_argv(), "--rotate", "0"])
+        options, checked_display_args(options, load_board(options.board), [*config.luma_argv(), "--rotate", "0"])
     )
     assert display.device.rotate == 0  # the command line wins
 
@@ -246,7 +247,7 @@ def test_a_board_file_sets_the_sh1106_column_offset(tmp_path: Path) -> None:
     board = load_board(str(tmp_path / "board.toml"))
     assert board.display.page_address_offset == 0
     display, _ = _open_display(
-        run_options(["--mock"], RunConfig({})), _display_args(run_options(["--mock"], RunConfig({})), board, [])
+        run_options(["--mock"], RunConfig({})), checked_display_args(run_options(["--mock"], RunConfig({})), board, [])
     )
     assert display.device._page_address_offset == 0
     (tmp_path / "bad.toml").write_text(board_text.replace('driver = "sh1106"', 'driver = "ssd1306"'))
@@ -271,7 +272,7 @@ def test_luma_config_file_is_read(tmp_path: Path) -> None:
     luma_file.write_text("--rotate=2\n")
     options = run_options(["--mock"], RunConfig({}))
     display, _ = _open_display(
-        options, _display_args(options, load_board("adafruit-oled-bonnet"), ["--config", str(luma_file)])
+        options, checked_display_args(options, load_board("adafruit-oled-bonnet"), ["--config", str(luma_file)])
     )
     assert display.device.rotate == 2
 
@@ -339,7 +340,7 @@ def test_config_toml_takes_luma_options_the_old_list_refused(tmp_path: Path) -> 
                                           'gpio_reset_hold_time = 0.5\n')
     config = load_config(tmp_path / "config.toml")
     options = run_options(["--mock"], config)
-    luma_args = _display_args(options, load_board("adafruit-oled-bonnet"), config.luma_argv())
+    luma_args = checked_display_args(options, load_board("adafruit-oled-bonnet"), config.luma_argv())
     assert (luma_args.spi_mode, luma_args.gpio_chip_select, luma_args.spi_transfer_size) == (3, 7, 2048)
     assert (luma_args.spi_cs_high, luma_args.inverse, luma_args.gpio_reset_hold_time) == (True, False, 0.5)
 

@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from companion.daemon.app import Signals
 from companion.daemon.loop import EventLoop
+from companion.daemon.run import Signals
 from companion.daemon.store import LOCK_FILE
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -187,7 +187,7 @@ def test_the_record_downloads_as_export_writes_it_and_the_stream_follows_the_jou
 
 
 def test_the_device_loads_no_page_code_unless_asked():
-    code = ("import sys, companion.daemon.app, companion.ui.screens\n"
+    code = ("import sys, companion.daemon.run, companion.ui.screens\n"
             "print(' '.join(m for m in sys.modules if m in ('companion.daemon.page', 'companion.httpserve', 'segno')"
             " or m.startswith('http.server')))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)

@@ -74,6 +74,21 @@ def test_random_legal_games_end_with_every_trick_decided(game_id: str, data: st.
     assert game.state.revokes == []  # a table that follows whenever it can never revokes
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@given(data=st.data(), seed=seeds, rate=rates)
+def test_is_over_is_no_decision_left(game_id: str, data: st.DataObject, seed: int, rate: float) -> None:
+    """The layer's is_over (the last deal scored, which check asks on every push) says what
+    ``decision is None`` says, at every step of a game."""
+    game, rng = start(game_id, data, seed)
+    table = table_model(game, rng, rate)
+    while game.decision is not None:
+        assert not game.is_over()
+        action = table.choose(game, rng)
+        game.push(action)
+        table.after(game, action)
+    assert game.is_over()
+
+
 def assert_is_the_fold_of_its_log(game: Game) -> None:
     """The state is what a fresh game folds from the same setup and log."""
     fresh = type(game)(game.setup)

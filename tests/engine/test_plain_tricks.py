@@ -51,7 +51,7 @@ class FactTricks(PlainTricks):
 
     game_id = "fact-tricks"
     KEY = "points:six"
-    action_types: ClassVar[Mapping[str, ActionType]] = {**PlainTricks.action_types, "answer": Answer}
+    action_types: ClassVar[Mapping[str, ActionType]] = {"answer": Answer, **PlainTricks.action_types}  # read first
 
     def score_deal(self, deal: Deal[Any]) -> list[int] | FactNeeded:
         six = self.state.learned.get(self.KEY)
@@ -60,19 +60,6 @@ class FactTricks(PlainTricks):
         return [won + six * sum(card.rank == 6 for card in captured)
                 for won, captured in zip(deal.tricks_won, deal.captured, strict=True)]
 
-    @property
-    def decision(self) -> Any:
-        return self.fact_decision(self.state.deal) or super().decision
-
-    def check(self, action: object) -> None:
-        if not isinstance(action, Answer):
-            super().check(action)
-
-    def apply(self, action: Any) -> None:
-        if isinstance(action, Answer):
-            self.learn_fact(self.state, action)
-        else:
-            super().apply(action)
 
 
 def test_a_deal_that_needs_a_card_fact_waits_for_it_in_state_and_decision() -> None:
@@ -86,10 +73,29 @@ def test_a_deal_that_needs_a_card_fact_waits_for_it_in_state_and_decision() -> N
     assert game.pending() == {"kind": "answer", "seat": None, "prompt": "points for a 6?", "question": "points:six"}
     with pytest.raises(NoSeat):
         _ = decision.seat
-    game.push(Answer(FactTricks.KEY, 3))
+    game.push_text("3")
     assert deal.scores == [2 + 3, 2 + 3] and deal.missing_fact is None and len(game.state.deals) == 2
     game.pop()
     assert game.state.deal.missing_fact is not None and game.totals() == [0, 0]
+
+
+def test_the_tables_answer_checks_applies_lists_and_reads_itself_through_the_layer() -> None:
+    """An Answer is a GameAction: a game that lists it in its action types gives nothing more."""
+    game = FactTricks(FactTricks.new_setup(["A", "B"], cards={}))
+    with pytest.raises(IllegalAction, match="no question about 'points:six' is open"):
+        game.check(Answer(FactTricks.KEY, 3))
+    assert game.parse("R2") == Play(1, SuitedCard("R", 2))  # no question open: the text is a card
+    for text in DEAL:
+        game.push_text(text)
+    question = game.state.deal.missing_fact
+    answers = [action for action in game.generate_legal_actions() if isinstance(action, Answer)]
+    assert answers == [Answer(FactTricks.KEY, value) for value in range(question.minimum, question.maximum + 1)]
+    with pytest.raises(IllegalAction, match=f"points are 0-{question.maximum}, not 100") as refused:
+        game.check(Answer(FactTricks.KEY, 100))
+    assert refused.value.code == "answer_range"
+    with pytest.raises(IllegalAction, match="answer with a number: points for a 6"):
+        game.parse("R2")
+    assert game.parse("4") == Answer(FactTricks.KEY, 4)
 
 
 def test_only_the_tests_know_the_test_game() -> None:

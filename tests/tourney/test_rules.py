@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from companion.carddata import printed_cards
@@ -327,6 +329,20 @@ def test_npc_takes_a_place_wins_and_then_leads_with_the_front_card_of_its_strong
     assert lead.npc_reason is not None and lead.npc_reason.code == "tourney.npc.lead"
     assert game.decision is not None and (game.decision.kind, game.decision.seat) == ("play", 0)
     assert game.state.deals[0].tricks_won[3] == 1
+
+
+def test_each_action_kind_checks_applies_lists_and_reads_itself_in_the_order_the_device_offers() -> None:
+    """The layer's parse and generate_legal_actions go through the kinds (tests/test_architecture_doc.py
+    holds the game to giving none of the four): the row first (alone), then the word that the
+    predictions are down, the predictions and the plays."""
+    game = new(3, dealer=1)
+    assert {type(action) for action in itertools.islice(game.generate_legal_actions(), 50)} == {NpcRow}
+    assert type(game.parse(ROW)) is NpcRow
+    push(game, ROW, "S9")
+    kinds = [type(action) for action in game.generate_legal_actions()]
+    assert list(dict.fromkeys(kinds)) == [PredictionsDown, Predict, Play]
+    assert [type(game.parse(text)) for text in ("down", "P1?S", "S2", "P1:S2")] == [PredictionsDown, Predict, Play,
+                                                                                      Play]
 
 
 def test_with_p3_leading_the_npc_waits_for_the_word_that_the_predictions_are_down() -> None:

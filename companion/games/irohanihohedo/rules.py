@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.carddata import CardCheck, MapOf, named
+from companion.engine.actions import GameAction
 from companion.engine.base import ActionType, Answer, Decision, Question, is_digits
 from companion.engine.tricks import (
     EXTREME_WEIGHT,
@@ -70,10 +71,46 @@ from companion.games.irohanihohedo import PLUGIN
 
 
 @dataclass(frozen=True)
-class Play(SeatCard):
-    """A seat puts down one card."""
+class Play(SeatCard, GameAction):
+    """A seat puts down one card: it checks, applies, lists and reads itself."""
 
     type: ClassVar[str] = "play"
+
+    def check(self, game: Irohanihohedo) -> None:
+        state = game.state
+        deal = state.deal
+        seat = game.seat_to_play(deal.trick) if state.numbers is not None else deal.trick.lead
+        if self.seat != seat:
+            raise IllegalAction(
+                f"it is {game.seat_label(seat)}'s turn, not {game._label(self.seat)}'s",
+                code="not_your_turn", expected=game.seat_label(seat), actual=game._label(self.seat),
+            )
+        card = self.card
+        if card.suit not in game.colours:
+            raise IllegalPlay(f"{card} is not a card: colours are {', '.join(game.colours)}", code="not_a_card",
+                              text=str(card))
+        known = state.numbers  # not game.numbers, which copies the deck's numbers for its callers
+        if card.rank not in (known if known is not None else game.setup.cards["numbers"]):
+            raise IllegalPlay(f"{card} is not in the {game.n}-player deck", code="not_in_deck", card=str(card),
+                              players=game.n)
+        check_unseen(card, deal)
+
+    def apply(self, game: Irohanihohedo) -> None:
+        state = game.state
+        if state.numbers is None:  # a play with the deck question open skips it
+            game.settle_deck(state, [])
+        game.play_turn(state, Turn(self.seat, (self.card,)))
+
+    @classmethod
+    def legal(cls, game: Irohanihohedo) -> Iterator[Play]:
+        """Every card of the deck not seen this deal (with the deck question open too: a skip)."""
+        seat = game.seat_to_play(game.state.deal.trick)
+        return (cls(seat, card) for card in game.unseen(game.deck()))
+
+    @classmethod
+    def read(cls, game: Irohanihohedo, text: str) -> Play:
+        """A card, like ``O7`` (bird 7) or ``R12`` (flower 12)."""
+        return cls(game.seat_to_play(game.state.deal.trick), SuitedCard.parse(text.strip()))
 
 
 def marker_turn(trick: Trick[SuitedCard]) -> Turn[SuitedCard] | None:
@@ -165,7 +202,8 @@ class Irohanihohedo(TrickGame[IroState]):
     title = PLUGIN.titles[game_id]
     min_players = 3
     max_players = 6
-    action_types: ClassVar[Mapping[str, ActionType]] = {"play": Play, "answer": Answer}
+    # the answer first: while the deck question is open, numbers answer it and a card is a play
+    action_types: ClassVar[Mapping[str, ActionType]] = {"answer": Answer, "play": Play}
     term_tables: ClassVar[Mapping[str, str]] = {"suit": "colours", "colour": "colours"}
     option_kinds: ClassVar[Mapping[str, str]] = {**TrickGame.option_kinds, "strategic": "bool"}
 
@@ -365,49 +403,34 @@ class Irohanihohedo(TrickGame[IroState]):
         variant, each seat's lowest card per colour."""
         return [lowest_per_colour(captured) for captured in deal.captured] if self.strategic else None
 
-    # --- the log -------------------------------------------------------------------------------
+    # --- the deck question (the actions check, apply, list and read themselves) -----------------
 
-    def apply(self, action: Any) -> None:
-        state = self.state
-        if isinstance(action, Answer) or state.numbers is None:  # an answer, or a play that skips it
-            chosen = mask_numbers(self.setup.cards, action.value) if isinstance(action, Answer) else []
-            state.numbers, state.by_house = (tuple(chosen), False) if chosen else (tuple(self.numbers), True)
-            if isinstance(action, Answer):
-                return
-        self.play_turn(state, Turn(action.seat, (action.card,)))
+    def learn_fact(self, state: IroState, answer: Answer) -> None:
+        """The deck question's answer: the numbers ticked, or none (a skip)."""
+        self.settle_deck(state, mask_numbers(self.setup.cards, answer.value))
 
-    def check(self, action: object) -> None:
-        deal = self.state.deal
-        if self.deal_played(deal):  # what decision says, without writing its prompt on every push
-            raise IllegalAction("the game is over", code="game_over")
-        if isinstance(action, Answer):
-            self._check_answer(self.decision, action)
-            return
-        if not isinstance(action, Play):
-            raise IllegalAction(f"{quoted(action)} is not an action of {self.title}")
-        seat = self.seat_to_play(deal.trick) if self.state.numbers is not None else deal.trick.lead
-        if action.seat != seat:
-            raise IllegalAction(
-                f"it is {self.seat_label(seat)}'s turn, not {self._label(action.seat)}'s",
-                code="not_your_turn", expected=self.seat_label(seat), actual=self._label(action.seat),
-            )
-        card = action.card
-        if card.suit not in self.colours:
-            raise IllegalPlay(f"{card} is not a card: colours are {', '.join(self.colours)}", code="not_a_card",
-                              text=str(card))
-        known = self.state.numbers  # not self.numbers, which copies the deck's numbers for its callers
-        if card.rank not in (known if known is not None else self.setup.cards["numbers"]):
-            raise IllegalPlay(f"{card} is not in the {self.n}-player deck", code="not_in_deck", card=str(card),
-                              players=self.n)
-        check_unseen(card, self.state.deal)
+    def settle_deck(self, state: IroState, chosen: Sequence[int]) -> None:
+        """The deck is the ``chosen`` numbers; none chosen (a skip, or a first play with the question
+        open) is the house ruling: every number accepted."""
+        state.numbers, state.by_house = (tuple(chosen), False) if chosen else (tuple(self.numbers), True)
 
-    def _check_answer(self, decision: Decision | None, answer: Answer) -> None:
-        question = decision.question if decision is not None else None
-        if question is None or question.key != answer.key:
-            raise IllegalAction(f"no question about {quoted(answer.key)} is open")
+    def check_answer(self, answer: Answer) -> None:
+        """A whole deck (as many numbers as the player count uses) or none ticked (a skip)."""
+        question = self.question_answered(answer)
         ticked = len(mask_numbers(self.setup.cards, answer.value))
         if not question.minimum <= answer.value <= question.maximum or ticked not in (0, self.deck_facts.wanted):
             raise self._deck_count_refusal(ticked)
+
+    def read_answer(self, text: str) -> Answer | None:
+        """The deck question's answer as the numbers ticked, like ``1 2 3 4 6 7 9 10``, or ``skip``;
+        None for other text (a card: a first play skips the question)."""
+        decision = self.decision
+        words = text.replace(",", " ").split()
+        if decision is None or decision.question is None or not (
+                words == ["skip"] or (words and all(map(is_digits, words)))):
+            return None
+        numbers = [] if words == ["skip"] else [int(word) for word in words]
+        return Answer(decision.question.key, deck_mask(self.setup.cards, numbers))
 
     def check_deck(self, numbers: Sequence[int]) -> None:
         """Refuse ``numbers`` told as the deck (Done on the deck question) unless they are as many as
@@ -425,38 +448,11 @@ class Irohanihohedo(TrickGame[IroState]):
 
     @property
     def decision(self) -> Decision | None:
-        deal = self.state.deal
-        if self.deal_played(deal):
-            return None
+        """The deck question before the first play while the deck is not known, then the layer's plays."""
         if self.state.numbers is None:
             question = self.deck_question()
             return Decision("answer", None, question.prompt, question)
-        seat = self.seat_to_play(deal.trick)
-        return Decision("play", seat, f"{self.seat_label(seat)}: play (trick {len(deal.tricks)})")
-
-    def generate_legal_actions(self) -> Iterator[Any]:
-        decision = self.decision
-        if decision is None:
-            return
-        if decision.question is not None:  # every whole deck, the skip, and a first play (a skip too)
-            question = decision.question
-            yield from (Answer(question.key, value) for value in range(question.minimum, question.maximum + 1)
-                        if len(mask_numbers(self.setup.cards, value)) in (0, self.deck_facts.wanted))
-        seat = self.seat_to_play(self.state.deal.trick)
-        for card in self.unseen(self.deck()):
-            yield Play(seat, card)
-
-    def parse(self, text: str) -> Any:
-        """A play from its card, like ``O7`` (bird 7) or ``R12`` (flower 12); the deck question's
-        answer as the numbers ticked, like ``1 2 3 4 6 7 9 10``, or ``skip``."""
-        decision = self.decision
-        if decision is None:
-            raise IllegalAction("the game is over", code="game_over")
-        words = text.replace(",", " ").split()
-        if decision.question is not None and (words == ["skip"] or (words and all(map(is_digits, words)))):
-            numbers = [] if words == ["skip"] else [int(word) for word in words]
-            return Answer(decision.question.key, deck_mask(self.setup.cards, numbers))
-        return Play(self.seat_to_play(self.state.deal.trick), SuitedCard.parse(text.strip()))
+        return super().decision
 
     # --- the replay schema ----------------------------------------------------------------------
 

@@ -37,11 +37,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
-from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
+from typing import Any, ClassVar, NamedTuple, NoReturn, Protocol, TypeVar
 
 from companion.carddata import CardCheck, MapOf, named
 from companion.engine import tricks as layer
-from companion.engine.actions import RecordAction
+from companion.engine.actions import GameAction
 from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import Phrase, Seat, SuitedCard, Term, TrickGame, TrickState, first_decision
 from companion.errors import CardDataError, IllegalAction, IllegalPlay, RecordError, quoted
@@ -94,27 +94,6 @@ class Card(SuitedCard):
         if not is_digits(rank) or rank == "0":
             raise IllegalPlay(f"{quoted(text)} is not a card: the rank is 1-9 or T (trump)")
         return cls(suit, int(rank))
-
-
-@dataclass(frozen=True)
-class Draft(RecordAction):
-    """A seat takes one laid-out card: a penalty suit, a scoring card or an ability."""
-
-    seat: int
-    kind: str
-    card: str
-    type: ClassVar[str] = "draft"
-
-
-@dataclass(frozen=True)
-class Play(RecordAction):
-    """A seat's turn in a trick: usually one card, two with Fire Breathing, none with Paper Egg's
-    declaration or Five-Color Sand; ``ability`` is declared with the play."""
-
-    seat: int
-    cards: tuple[Card, ...] = ()
-    ability: str | None = None  # left out of the record line without one
-    type: ClassVar[str] = "play"
 
 
 def _ranges(numbers: list[int]) -> str:
@@ -795,6 +774,191 @@ CARD_SHAPE = {  # what validate_cards and the rules may index without a TypeErro
 }
 
 
+# --- the actions: each checks, applies, lists and reads itself ------------------------------------
+
+
+@dataclass(frozen=True)
+class Draft(GameAction):
+    """A seat takes one laid-out card: a penalty suit, a scoring card or an ability."""
+
+    seat: int
+    kind: str
+    card: str
+    type: ClassVar[str] = "draft"
+
+    def check(self, game: TezumaGame) -> None:
+        kind, seat = game._awaited()
+        if kind != "draft" or self.seat != seat:
+            game._refuse_turn(self, kind, seat)
+        deal = game.state.deal
+        taken = deal.picks[self.seat]
+        if self.kind not in game.kinds:
+            raise IllegalAction(f"{quoted(self.kind)} cannot be drafted here (kinds: {', '.join(game.kinds)})")
+        if self.kind in taken:
+            raise IllegalAction(f"{game.seat_label(self.seat)} already has a {game.kind_name(self.kind)}")
+        if self.card not in game._laid_out(deal, self.kind):
+            raise IllegalAction(f"{quoted(self.card)} is not a laid-out {game.kind_name(self.kind)}")
+        for seat, picks in enumerate(deal.picks):
+            if picks.get(self.kind) == self.card:
+                raise IllegalAction(f"{game.seat_label(seat)} already took {self.card}")
+
+    def apply(self, game: TezumaGame) -> None:
+        deal = game.state.deals[-1]
+        deal.picks[self.seat][self.kind] = self.card
+        deal.drafted += 1
+        if self.kind == ABILITY:
+            deal.uses[self.seat] = game.abilities[self.card]["uses"]
+        if not deal.in_draft:
+            game.open_trick(deal, deal.start)
+
+    @classmethod
+    def legal(cls, game: TezumaGame) -> Iterator[Draft]:
+        """Each kind the seat still lacks, each laid-out card of it not taken, in the layout's order."""
+        decision = game.decision
+        if decision is None or decision.kind != "draft":
+            return
+        deal = game.state.deal
+        for kind in game.kinds:
+            for card in game._laid_out(deal, kind):
+                draft = cls(decision.seat, kind, card)
+                if game.is_legal(draft):
+                    yield draft
+
+    @classmethod
+    def read(cls, game: TezumaGame, text: str) -> Draft | None:
+        """``penalty R``, ``scoring 3``, ``ability paper-egg``, while a draft is awaited."""
+        decision = game.decision
+        if decision is None or decision.kind != "draft":
+            return None
+        words = text.split()
+        if len(words) != 2:
+            raise IllegalAction("write a draft as KIND CARD, e.g. 'penalty R' or 'ability paper-egg'")
+        return cls(decision.seat, words[0], words[1])
+
+
+@dataclass(frozen=True)
+class Play(GameAction):
+    """A seat's turn in a trick: usually one card, two with Fire Breathing, none with Paper Egg's
+    declaration or Five-Color Sand; ``ability`` is declared with the play."""
+
+    seat: int
+    cards: tuple[Card, ...] = ()
+    ability: str | None = None  # left out of the record line without one
+    type: ClassVar[str] = "play"
+
+    def check(self, game: TezumaGame) -> None:
+        deal = game.state.deals[-1]
+        seat, ability, cards = self.seat, self.ability, self.cards
+        # The awaited play (most actions), read straight off the deal without _awaited's call: the
+        # draft is over, the last trick has no result yet (a played deal's last one has) and it is
+        # this seat's turn in it.
+        if (deal.drafted < len(deal.draft_order) or (trick := deal.tricks[-1]).result is not None
+                or game.seat_to_play(trick) != seat):
+            game._refuse_turn(self, *game._awaited())
+        if ability is not None:
+            self._check_ability(game, deal, trick, trick.acted == game.n)  # deferred: the Paper Egg card
+        expected = 1 if ability is None else 0 if ability in CARDLESS else 2 if ability == FIRE else 1
+        if len(cards) != expected:
+            raise IllegalPlay(game._card_count_reason(ability, len(cards)))
+        if len(cards) > deal.hand[seat]:
+            raise IllegalPlay(
+                f"{game.seat_label(seat)} has {deal.hand[seat]} card(s) in hand",
+                code="hand_count", seat=game.seat_label(seat), count=deal.hand[seat],
+            )
+        for card in cards:
+            key = (card.suit, card.rank)
+            if key not in game.number_cards or key in deal.put_down:  # else a number card still in hand
+                game._check_card(deal, card)
+        if ability == FIRE:
+            first, second = cards
+            if first.is_trump or second.is_trump or first.suit != second.suit or first == second:
+                raise IllegalPlay(
+                    "Fire Breathing puts down two different number cards of one suit, no trump", code="fire_breathing"
+                )
+
+    def _check_ability(self, game: TezumaGame, deal: DealState, trick: Trick, deferred: bool) -> None:
+        seat, ability = self.seat, self.ability
+        label = game.seat_label(seat)
+        if game.beginner:
+            raise IllegalPlay("abilities are not used in the beginner variant", code="beginner")
+        if ability is None or ability not in game.abilities:
+            raise IllegalPlay(f"unknown ability {quoted(ability)}")
+        name = game.ability_name(ability)
+        if deal.picks[seat].get(ABILITY) != ability:
+            raise IllegalPlay(f"{label} does not hold {name}", code="ability_not_held", seat=label, ability=ability)
+        if deferred or trick.ability_of(seat):
+            raise IllegalPlay(f"{label} already used an ability this trick", code="one_ability_per_trick", seat=label)
+        if deal.uses[seat] <= 0:
+            raise IllegalPlay(
+                f"{label} has no {name} uses left this deal", code="ability_used_up", seat=label, ability=ability
+            )
+        if ability in NOT_FOR_LEAD and seat == trick.lead:
+            raise IllegalPlay(f"{name} cannot be used by the lead player", code="ability_not_for_lead", ability=ability)
+
+    def apply(self, game: TezumaGame) -> None:
+        deal = game.state.deals[-1]
+        trick = deal.tricks[-1]
+        seat, cards, ability = self.seat, self.cards, self.ability
+        deferred = trick.egg == seat and trick.acted == game.n
+        if not deferred:
+            trick.acted += 1
+        if ability:
+            deal.uses[seat] -= 1
+            if ability == EGG:
+                trick.egg = seat
+        game.put_down(deal, Turn(seat, cards, ability, deferred))
+        for card in cards:
+            if card.rank:  # a number card; a trump (rank 0) is counted per suit, its copies alike
+                deal.put_down.add((card.suit, card.rank))
+            else:
+                deal.trumps_down[card.suit] += 1
+        deal.hand[seat] -= len(cards)
+        if game.trick_complete(trick):
+            game.finish_trick(game.state, deal)
+            game._return_to_hand(deal, trick)
+
+    @classmethod
+    def legal(cls, game: TezumaGame) -> Iterator[Play]:
+        """Each unseen card alone, then with the seat's ability (none, two of a suit or one, as it puts down)."""
+        decision = game.decision
+        if decision is None or decision.kind != "play":
+            return
+        seat = decision.seat
+        deal = game.state.deal
+        singles: list[tuple[Card, ...]] = [(c,) for c in game.unplayed_cards()]
+        options: list[str | None] = [None]
+        held = deal.picks[seat].get(ABILITY)
+        if held:
+            options.append(held)
+        for ability in options:
+            if ability in CARDLESS:
+                candidates: Iterator[tuple[Card, ...]] | list[tuple[Card, ...]] = [()]
+            elif ability == FIRE:
+                candidates = combinations([c for (c,) in singles if not c.is_trump], 2)
+            else:
+                candidates = singles
+            for cards in candidates:
+                play = cls(seat, cards, ability)
+                if game.is_legal(play):
+                    yield play
+
+    @classmethod
+    def read(cls, game: TezumaGame, text: str) -> Play | None:
+        """``B7``, ``BT butterfly-dance``, ``B3+B5 fire-breathing``, ``paper-egg``, ``five-color-sand``,
+        while a play is awaited."""
+        decision = game.decision
+        if decision is None or decision.kind != "play":
+            return None
+        seat = decision.seat
+        words = text.split()
+        if len(words) == 1 and words[0] in CARDLESS:
+            return cls(seat, (), words[0])
+        if len(words) not in (1, 2):
+            raise IllegalPlay("write a play as CARD[+CARD] [ABILITY], e.g. 'B7' or 'B3+B5 fire-breathing'")
+        cards = tuple(Card.parse(c) for c in words[0].split("+"))
+        return cls(seat, cards, words[1] if len(words) == 2 else None)
+
+
 class TezumaGame(TrickGame[TrickState[DealState]]):
     """Rules common to both editions; an edition sets the draft laps and how the table is laid out."""
 
@@ -1041,42 +1205,6 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         waits_for_egg = trick.egg is not None and not trick.turns[-1].deferred  # type: ignore[attr-defined]
         return trick.acted == self.n and not waits_for_egg
 
-    def apply(self, action: Any) -> None:
-        state = self.state
-        deal = state.deals[-1]
-        if isinstance(action, Play):  # most actions are plays: asked first
-            self._apply_play(deal, action)
-        elif isinstance(action, Draft):
-            deal.picks[action.seat][action.kind] = action.card
-            deal.drafted += 1
-            if action.kind == ABILITY:
-                deal.uses[action.seat] = self.abilities[action.card]["uses"]
-            if not deal.in_draft:
-                self.open_trick(deal, deal.start)
-        elif isinstance(action, Answer):
-            self.learn_fact(state, action)
-
-    def _apply_play(self, deal: DealState, play: Play) -> None:
-        trick = deal.tricks[-1]
-        seat, cards, ability = play.seat, play.cards, play.ability
-        deferred = trick.egg == seat and trick.acted == self.n
-        if not deferred:
-            trick.acted += 1
-        if ability:
-            deal.uses[seat] -= 1
-            if ability == EGG:
-                trick.egg = seat
-        self.put_down(deal, Turn(seat, cards, ability, deferred))
-        for card in cards:
-            if card.rank:  # a number card; a trump (rank 0) is counted per suit, its copies alike
-                deal.put_down.add((card.suit, card.rank))
-            else:
-                deal.trumps_down[card.suit] += 1
-        deal.hand[seat] -= len(cards)
-        if self.trick_complete(trick):
-            self.finish_trick(self.state, deal)
-            self._return_to_hand(deal, trick)
-
     def kept_in_snapshot(self, state: TrickState[DealState]) -> Iterator[object]:
         """The open deal's layout and draft order (set when the deal opens) and the turns of its
         last tricks (a Turn is never changed once put down): about half of an undo snapshot's time."""
@@ -1103,7 +1231,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         """Linking Rings and Cup and Ball let their user play another suit, on the turn it is declared
         and on the Paper Egg card's deferred turn alike (the ability declared earlier in the trick)."""
         # Only a deferred turn's seat has acted before in the trick. The ignores: this game puts
-        # down only its own Turns in its own Tricks (_apply_play).
+        # down only its own Turns in its own Tricks (Play.apply).
         declared = turn.ability or (turn.deferred and trick.ability_of(turn.seat))  # type: ignore[attr-defined]
         return declared in FREE_SUIT
 
@@ -1211,9 +1339,10 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     # --- what comes next -------------------------------------------------------------------
 
-    def _expected(self) -> tuple[str, int | None] | None:
-        """The decision's kind and seat, cheaply: ``check`` needs only these on every push (read
-        straight off the deal: the draft, else a trick still open, else a question or the end)."""
+    def _awaited(self) -> tuple[str, int | None]:
+        """The decision's kind and seat in a game not over, cheaply: an action's check needs only
+        these on every push (read straight off the deal: the draft, else a trick still open, else
+        the question of a deal waiting for a card fact)."""
         deal = self.state.deals[-1]
         drafted = deal.drafted
         if drafted < len(deal.draft_order):
@@ -1221,7 +1350,18 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         trick = deal.tricks[-1]
         if trick.result is None or len(deal.tricks) != self.tricks_per_deal:  # not deal_played(deal)
             return "play", self.seat_to_play(trick)
-        return ("answer", None) if deal.missing_fact is not None else None
+        return "answer", None
+
+    def _refuse_turn(self, action: Draft | Play, kind: str, seat: int | None) -> NoReturn:
+        """The refusal of ``action`` while the game awaits a ``kind`` from ``seat``: another kind,
+        or another seat's turn."""
+        decision = self.decision
+        if kind != action.type and decision is not None:
+            raise IllegalAction(f"waiting for: {decision.prompt}")
+        raise IllegalAction(
+            f"it is {self._label(seat)}'s turn, not {self._label(action.seat)}'s",
+            code="not_your_turn", expected=self._label(seat), actual=self._label(action.seat),
+        )
 
     @property
     def decision(self) -> Decision | None:
@@ -1239,84 +1379,11 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
 
     # --- legality --------------------------------------------------------------------------
 
-    def check(self, action: object) -> None:
-        expected = self._expected()
-        if expected is None:
-            raise IllegalAction("the game is over", code="game_over")
-        kind, seat = expected
-        if action.__class__ is Play and kind == "play" and action.seat == seat:  # most actions: the play awaited
-            self._check_play(action)
-            return
-        if isinstance(action, Answer):  # only a deal waiting for a card fact has a question open
-            self._check_answer(self.state.deals[-1].missing_fact if kind == "answer" else None, action)
-            return
-        if not isinstance(action, (Draft, Play)):
-            raise IllegalAction(f"{quoted(action)} is not an action of {self.title}")
-        if kind != action.type:
-            # The ignore below: a finished game refused the action above
-            raise IllegalAction(f"waiting for: {self.decision.prompt}")  # type: ignore[union-attr]
-        if action.seat != seat:
-            raise IllegalAction(
-                f"it is {self._label(seat)}'s turn, not {self._label(action.seat)}'s",
-                code="not_your_turn", expected=self._label(seat), actual=self._label(action.seat),
-            )
-        if isinstance(action, Draft):
-            self._check_draft(action)
-        else:
-            self._check_play(action)
-
     def _label(self, seat: object) -> str:
         return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.n else repr(seat)
 
-    def _check_answer(self, question: Question | None, answer: Answer) -> None:
-        if question is None or question.key != answer.key:
-            raise IllegalAction(f"no question about {quoted(answer.key)} is open")
-        if not question.minimum <= answer.value <= question.maximum:
-            raise IllegalAction(
-                f"points are {question.minimum}-{question.maximum}, not {answer.value}",
-                code="answer_range", minimum=question.minimum, maximum=question.maximum, value=answer.value,
-            )
-
-    def _check_draft(self, draft: Draft) -> None:
-        deal = self.state.deal
-        taken = deal.picks[draft.seat]
-        if draft.kind not in self.kinds:
-            raise IllegalAction(f"{quoted(draft.kind)} cannot be drafted here (kinds: {', '.join(self.kinds)})")
-        if draft.kind in taken:
-            raise IllegalAction(f"{self.seat_label(draft.seat)} already has a {self.kind_name(draft.kind)}")
-        if draft.card not in self._laid_out(deal, draft.kind):
-            raise IllegalAction(f"{quoted(draft.card)} is not a laid-out {self.kind_name(draft.kind)}")
-        for seat, picks in enumerate(deal.picks):
-            if picks.get(draft.kind) == draft.card:
-                raise IllegalAction(f"{self.seat_label(seat)} already took {draft.card}")
-
     def _laid_out(self, deal: DealState, kind: str) -> Sequence[str]:
         return list(self.suits) if kind == PENALTY else deal.layout["scoring" if kind == SCORING else "abilities"]
-
-    def _check_play(self, play: Play) -> None:
-        deal = self.state.deals[-1]
-        seat, ability, cards = play.seat, play.ability, play.cards
-        if ability is not None:
-            trick = deal.tricks[-1]
-            self._check_ability(deal, trick, play, trick.acted == self.n)  # deferred: the Paper Egg card
-        expected = 1 if ability is None else 0 if ability in CARDLESS else 2 if ability == FIRE else 1
-        if len(cards) != expected:
-            raise IllegalPlay(self._card_count_reason(ability, len(cards)))
-        if len(cards) > deal.hand[seat]:
-            raise IllegalPlay(
-                f"{self.seat_label(seat)} has {deal.hand[seat]} card(s) in hand",
-                code="hand_count", seat=self.seat_label(seat), count=deal.hand[seat],
-            )
-        for card in cards:
-            key = (card.suit, card.rank)
-            if key not in self.number_cards or key in deal.put_down:  # else a number card still in hand
-                self._check_card(deal, card)
-        if ability == FIRE:
-            first, second = cards
-            if first.is_trump or second.is_trump or first.suit != second.suit or first == second:
-                raise IllegalPlay(
-                    "Fire Breathing puts down two different number cards of one suit, no trump", code="fire_breathing"
-                )
 
     def _card_count_reason(self, ability: str | None, count: int) -> str:
         if ability in CARDLESS:
@@ -1342,86 +1409,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         if (card.suit, card.rank) in deal.put_down:
             raise IllegalPlay(f"{card} was already played this deal", code="already_played", card=str(card))
 
-    def _check_ability(self, deal: DealState, trick: Trick, play: Play, deferred: bool) -> None:
-        seat, ability = play.seat, play.ability
-        label = self.seat_label(seat)
-        if self.beginner:
-            raise IllegalPlay("abilities are not used in the beginner variant", code="beginner")
-        if ability is None or ability not in self.abilities:
-            raise IllegalPlay(f"unknown ability {quoted(ability)}")
-        name = self.ability_name(ability)
-        if deal.picks[seat].get(ABILITY) != ability:
-            raise IllegalPlay(f"{label} does not hold {name}", code="ability_not_held", seat=label, ability=ability)
-        if deferred or trick.ability_of(seat):
-            raise IllegalPlay(f"{label} already used an ability this trick", code="one_ability_per_trick", seat=label)
-        if deal.uses[seat] <= 0:
-            raise IllegalPlay(
-                f"{label} has no {name} uses left this deal", code="ability_used_up", seat=label, ability=ability
-            )
-        if ability in NOT_FOR_LEAD and seat == trick.lead:
-            raise IllegalPlay(f"{name} cannot be used by the lead player", code="ability_not_for_lead", ability=ability)
-
-    # --- generation ------------------------------------------------------------------------
-
-    def generate_legal_actions(self) -> Iterator[Any]:
-        decision = self.decision
-        if decision is None:
-            return
-        q = decision.question
-        if q is not None:
-            yield from (Answer(q.key, v) for v in range(q.minimum, q.maximum + 1))
-            return
-        seat = decision.seat
-        deal = self.state.deal
-        if decision.kind == "draft":
-            for kind in self.kinds:
-                for card in self._laid_out(deal, kind):
-                    draft = Draft(seat, kind, card)
-                    if self.is_legal(draft):
-                        yield draft
-            return
-        singles: list[tuple[Card, ...]] = [(c,) for c in self.unplayed_cards()]
-        options: list[str | None] = [None]
-        held = deal.picks[seat].get(ABILITY)
-        if held:
-            options.append(held)
-        for ability in options:
-            if ability in CARDLESS:
-                candidates: Iterator[tuple[Card, ...]] | list[tuple[Card, ...]] = [()]
-            elif ability == FIRE:
-                candidates = combinations([c for (c,) in singles if not c.is_trump], 2)
-            else:
-                candidates = singles
-            for cards in candidates:
-                play = Play(seat, cards, ability)
-                if self.is_legal(play):
-                    yield play
-
-    def parse(self, text: str) -> Any:
-        """An action for the current decision from short notation, like ``parse_san`` in python-chess.
-
-        Drafts: ``penalty R``, ``scoring 3``, ``ability paper-egg``. Plays: ``B7``, ``BT butterfly-dance``,
-        ``B3+B5 fire-breathing``, ``paper-egg``, ``five-color-sand``. Answers: a number.
-        """
-        decision = self.decision
-        if decision is None:
-            raise IllegalAction("the game is over")
-        words = text.split()
-        if decision.question is not None:
-            if len(words) != 1 or not is_digits(words[0]):
-                raise IllegalAction(f"answer with a number: {decision.prompt}")
-            return Answer(decision.question.key, int(words[0]))
-        seat = decision.seat
-        if decision.kind == "draft":
-            if len(words) != 2:
-                raise IllegalAction("write a draft as KIND CARD, e.g. 'penalty R' or 'ability paper-egg'")
-            return Draft(seat, words[0], words[1])
-        if len(words) == 1 and words[0] in CARDLESS:
-            return Play(seat, (), words[0])
-        if len(words) not in (1, 2):
-            raise IllegalPlay("write a play as CARD[+CARD] [ABILITY], e.g. 'B7' or 'B3+B5 fire-breathing'")
-        cards = tuple(Card.parse(c) for c in words[0].split("+"))
-        return Play(seat, cards, words[1] if len(words) == 2 else None)
+    # --- what the table has not seen ------------------------------------------------------------
 
     def unplayed_cards(self) -> list[Card]:
         """Cards the table has not seen this deal: number cards once each, one entry per suit's trumps left."""

@@ -79,7 +79,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
 from companion.carddata import CardCheck, named
-from companion.engine.actions import RecordAction
+from companion.engine.actions import GameAction
 from companion.engine.base import ActionType, Decision
 from companion.engine.tricks import (
     Deal,
@@ -98,7 +98,7 @@ from companion.engine.tricks import (
     first_decision,
     seats_in_order,
 )
-from companion.errors import IllegalAction, IllegalPlay, RecordError, quoted
+from companion.errors import IllegalAction, IllegalPlay, RecordError
 from companion.games.tourney import PLUGIN
 
 NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogue's "tourney.seat.npc")
@@ -107,8 +107,24 @@ NPC_TERM = Term("tourney.seat", "npc")  # how reasons name the NPC (the catalogu
 # --- actions ---------------------------------------------------------------------------------
 
 
+def notation(game: Tourney, text: str) -> str:
+    """Which kind of action ``text`` writes now, in the short notation: ``W7`` is the awaited card (a
+    lead, play or prediction; a prediction also by its suit alone, ``W``), ``P3:W7`` P3's play, ``P3?W``
+    P3's prediction (``P3?W7`` naming its card), ``down`` the predictions down, and ``W7 W2 F9 ...``
+    the NPC's row. Each kind reads only the texts of its own kind (:meth:`GameAction.read`)."""
+    decision = game.waiting_for()
+    text = text.strip()
+    if text.lower() == "down":
+        return PredictionsDown.type
+    if decision.kind == "npc":
+        return NpcRow.type
+    if ":" in text:
+        return Play.type
+    return Predict.type if "?" in text or decision.kind == "predict" else Play.type
+
+
 @dataclass(frozen=True)
-class Play(SeatCard):
+class Play(SeatCard, GameAction):
     """A playing card put down face up (the lead's first, then in turn from the lead's left).
 
     >>> Play(1, SuitedCard("W", 7)).to_json()
@@ -117,9 +133,48 @@ class Play(SeatCard):
 
     type: ClassVar[str] = "play"
 
+    def check(self, game: Tourney) -> None:
+        game.check_player(self.seat)
+        seat = game.next_player()
+        if len(game.trick.turns) == game.places:
+            raise IllegalAction("every playing card is down: enter the missing predictions",
+                                code="tourney.predictions_missing")
+        if self.seat != seat:
+            raise IllegalAction(
+                f"it is {game.seat_label(seat)}'s turn, not {game.label(self.seat)}'s",
+                code="not_your_turn", expected=game.seat_label(seat), actual=game.label(self.seat))
+        game.check_card(self.card)
+
+    def apply(self, game: Tourney) -> None:
+        deal = game.deal
+        if game.npc_waits(deal):  # a player's card entered while the NPC waits: the predictions are down
+            game.play_npc(deal)
+        game.play_card(deal, self.seat, self.card)
+        game.settle()
+
+    @classmethod
+    def legal(cls, game: Tourney) -> Iterator[Play]:
+        """Late plays too, while predictions are missing: the engine accepts them (see check)."""
+        if game.waiting_for().kind in ("npc", "predict"):  # the row first; every playing card down
+            return
+        seat = game.next_player()
+        yield from (cls(seat, card) for card in game.unseen_open())
+
+    @classmethod
+    def read(cls, game: Tourney, text: str) -> Play | None:
+        if notation(game, text) != cls.type:
+            return None
+        text = text.strip()
+        if ":" in text:
+            who, card = text.split(":", 1)
+            return cls(game.seat_named(who), SuitedCard.parse(card.strip()))
+        decision = game.waiting_for()
+        seat = game.next_player() if decision.kind == "down" else decision.seat  # a play says they are down
+        return cls(seat, SuitedCard.parse(text))
+
 
 @dataclass(frozen=True)
-class Predict(RecordAction):
+class Predict(GameAction):
     """A prediction card, entered by its suit: the suit alone names the place the seat's playing card
     will take (「予想にはカードのスートのみを使用します。数字は無視して下さい。」), so the device asks
     four ways, not 56. ``card`` is the whole card where it is known (records written before, which
@@ -164,9 +219,60 @@ class Predict(RecordAction):
             raise RecordError(f"a predict's 'suit' must be its card's suit, {card.suit}")
         return cls.of_card(seat_and_card.seat, card)
 
+    def check(self, game: Tourney) -> None:
+        game.check_player(self.seat)
+        trick = game.trick
+        if not trick.turns:
+            raise IllegalAction(f"{game.seat_label(trick.lead)} leads a playing card before any prediction",
+                                code="tourney.lead_first", seat=game.seat_label(trick.lead))
+        if not 0 <= self.seat < game.n or trick.predictions[self.seat] is not None:
+            raise IllegalAction(f"{game.label(self.seat)} has no prediction to make in this trick",
+                                code="tourney.predicted", seat=game.label(self.seat))
+        if self.card is None:
+            game.check_suit(game.deal, self.suit)
+            return
+        if self.card.suit != self.suit:
+            raise IllegalPlay(f"a prediction's card is of its suit: {self.card} is no {self.suit}",
+                              code="tourney.suit_mismatch", card=str(self.card), suit=self.suit)
+        game.check_card(self.card)
+
+    def apply(self, game: Tourney) -> None:
+        deal = game.deal
+        game.trick.predictions[self.seat] = self
+        if self.card is not None:
+            deal.seen[self.card] = "prediction"
+        deal.told[self.suit] += 1
+        game.settle()
+
+    @classmethod
+    def legal(cls, game: Tourney) -> Iterator[Predict]:
+        """Before the reveal too, once the lead is down: records from before (see check)."""
+        trick = game.trick
+        if trick.turns:
+            suits = game.open_suits()
+            for seat in game.missing_predictions(trick):
+                yield from (cls(seat, suit) for suit in suits)
+
+    @classmethod
+    def read(cls, game: Tourney, text: str) -> Predict | None:
+        """``S`` (the suit: all a prediction needs) or ``S1`` (its card too), after ``P3?`` or alone
+        at the reveal."""
+        if notation(game, text) != cls.type:
+            return None
+        text = text.strip()
+        if "?" in text:
+            who, text = text.split("?", 1)
+            seat = game.seat_named(who)
+        else:
+            seat = game.waiting_for().seat
+        text = text.strip()
+        if len(text) == 1 and text.isalpha():
+            return cls(seat, text.upper())
+        return cls.of_card(seat, SuitedCard.parse(text))
+
 
 @dataclass(frozen=True)
-class PredictionsDown(RecordAction):
+class PredictionsDown(GameAction):
     """The table's word that every prediction of the trick lies face down, entered only where the NPC's
     turn comes straight after a player's lead: its card is then shown, and nobody may predict having
     seen it. Elsewhere a player's playing card after the lead says as much.
@@ -177,9 +283,28 @@ class PredictionsDown(RecordAction):
 
     type: ClassVar[str] = "down"
 
+    def check(self, game: Tourney) -> None:
+        game.check_row_laid()
+        if not game.npc_waits(game.deal):
+            raise IllegalAction("nothing waits for the predictions: the NPC's turn has not come",
+                                code="tourney.not_waiting")
+
+    def apply(self, game: Tourney) -> None:
+        game.trick.down = True
+        game.settle()
+
+    @classmethod
+    def legal(cls, game: Tourney) -> Iterator[PredictionsDown]:
+        if game.waiting_for().kind == "down":
+            yield cls()
+
+    @classmethod
+    def read(cls, game: Tourney, text: str) -> PredictionsDown | None:
+        return cls() if notation(game, text) == cls.type else None
+
 
 @dataclass(frozen=True)
-class NpcRow(RecordAction):
+class NpcRow(GameAction):
     """The NPC's face-up cards as they lie: suit by suit, each suit's cards front to back.
 
     >>> NpcRow.from_json({"type": "npc", "cards": ["W3", "W9", "C1"]}).cards[1]
@@ -188,6 +313,35 @@ class NpcRow(RecordAction):
 
     cards: tuple[SuitedCard, ...]
     type: ClassVar[str] = "npc"
+
+    def check(self, game: Tourney) -> None:
+        if not game.row_due():
+            raise IllegalAction("the NPC's cards are entered once, at the start of a deal", code="tourney.row_entered")
+        if len(self.cards) != game.npc_cards or len(set(self.cards)) != len(self.cards):
+            raise IllegalAction(f"the NPC has {game.npc_cards} different face-up cards, not {len(self.cards)}",
+                                code="tourney.row_size", count=game.npc_cards, given=len(self.cards))
+        for card in self.cards:  # the row opens its deal: with 7 cards it never fills a suit's count
+            game.check_card(card)
+
+    def apply(self, game: Tourney) -> None:
+        deal = game.deal
+        deal.npc_laid, deal.npc_left = self.cards, list(self.cards)
+        deal.seen.update(dict.fromkeys(self.cards, "npc"))
+        for card in self.cards:
+            deal.told[card.suit] += 1
+        game.settle()
+
+    @classmethod
+    def legal(cls, game: Tourney) -> Iterator[NpcRow]:
+        """Every ordered row: lazily, there are billions."""
+        if game.waiting_for().kind == "npc":
+            yield from (cls(cards) for cards in itertools.permutations(game.unseen_open(), game.npc_cards))
+
+    @classmethod
+    def read(cls, game: Tourney, text: str) -> NpcRow | None:
+        if notation(game, text) != cls.type:
+            return None
+        return cls(tuple(SuitedCard.parse(part) for part in text.replace(",", " ").split()))
 
 
 # --- the state -------------------------------------------------------------------------------
@@ -242,12 +396,8 @@ class TourneyDeal(Deal[SuitedCard, TourneyTrick]):
         super().__post_init__()
         self.watch = PredictionWatch.for_seats(self.seats)
 
-    @property
-    def tourney_tricks(self) -> list[TourneyTrick]:
-        return self.tricks
-
     def predictions(self) -> Iterator[Predict]:
-        for trick in self.tourney_tricks:
+        for trick in self.tricks:
             yield from (prediction for prediction in trick.predictions if prediction is not None)
 
 
@@ -346,8 +496,9 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     title = PLUGIN.titles[game_id]
     min_players = 3
     max_players = 4
-    action_types: ClassVar[Mapping[str, ActionType]] = {"play": Play, "predict": Predict, "down": PredictionsDown,
-                                                        "npc": NpcRow}
+    # In the order the device offers them (generate_legal_actions): the row, the word, predictions, plays.
+    action_types: ClassVar[Mapping[str, ActionType]] = {"npc": NpcRow, "down": PredictionsDown, "predict": Predict,
+                                                        "play": Play}
     term_tables: ClassVar[Mapping[str, str]] = {"suit": "suits"}
 
     def configure(self) -> None:
@@ -459,7 +610,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
     def deal_points(self, deal: TourneyDeal) -> tuple[list[int], list[int]]:
         """Per player: points for hits, and points for tricks (1 each, or 3 for none)."""
         hits = [0] * self.n
-        for trick in deal.tourney_tricks:
+        for trick in deal.tricks:
             if not isinstance(trick.result, TourneyResult):
                 continue
             for seat in range(self.n):
@@ -477,33 +628,13 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
 
     @property
     def deal(self) -> TourneyDeal:
-        return self.state.deal
+        return self.state.deals[-1]  # the layer's state.deal, without its property's call: asked on every action
 
     @property
     def trick(self) -> TourneyTrick:
-        return self.state.deal.tourney_tricks[-1]
+        return self.state.deals[-1].tricks[-1]
 
-    def apply(self, action: Any) -> None:
-        deal = self.deal
-        if isinstance(action, NpcRow):
-            deal.npc_laid, deal.npc_left = action.cards, list(action.cards)
-            deal.seen.update(dict.fromkeys(action.cards, "npc"))
-            for card in action.cards:
-                deal.told[card.suit] += 1
-        elif isinstance(action, Predict):
-            self.trick.predictions[action.seat] = action
-            if action.card is not None:
-                deal.seen[action.card] = "prediction"
-            deal.told[action.suit] += 1
-        elif isinstance(action, PredictionsDown):
-            self.trick.down = True
-        else:
-            if self.npc_waits(deal):  # a player's card entered while the NPC waits: the predictions are down
-                self._play_npc(deal)
-            self._put_down(deal, action.seat, action.card)
-        self._settle()
-
-    def _settle(self) -> None:
+    def settle(self) -> None:
         """Play the NPC's cards whose turn came, and finish every trick that is complete."""
         while not self.deal_played(deal := self.deal):
             trick = self.trick
@@ -515,18 +646,18 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
                         deal.watch.revealed(deal.index, seat, prediction.suit, index)  # type: ignore[attr-defined]
                 self.finish_trick(self.state, deal)
             elif self.npc_to_play(deal):
-                self._play_npc(deal)
+                self.play_npc(deal)
             else:
                 break
 
-    def _play_npc(self, deal: TourneyDeal) -> None:
+    def play_npc(self, deal: TourneyDeal) -> None:
         trick = self.trick
         choice = npc_choice(deal.npc_left, trick.lead_suit, self.suits)
-        self._put_down(deal, self.seat_to_play(trick), choice.card)
+        self.play_card(deal, self.seat_to_play(trick), choice.card)
         deal.npc_left.remove(choice.card)
         trick.npc_reason = choice.reason
 
-    def _put_down(self, deal: TourneyDeal, seat: int, card: SuitedCard) -> None:
+    def play_card(self, deal: TourneyDeal, seat: int, card: SuitedCard) -> None:
         """A playing card goes down: the layer records the turn, the deal marks the card played."""
         self.put_down(deal, Turn(seat, (card,)))
         if deal.seen.get(card) != "npc":  # the NPC's row was counted when it was laid
@@ -535,7 +666,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
 
     def npc_turn(self, deal: TourneyDeal) -> bool:
         """The NPC's card is the next one in play order (whether or not the play phase has begun)."""
-        trick = deal.tourney_tricks[-1]
+        trick = deal.tricks[-1]
         return (self.npc is not None and deal.npc_laid is not None and len(trick.turns) < self.places
                 and self.seat_to_play(trick) == self.npc)
 
@@ -547,7 +678,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
 
     def npc_to_play(self, deal: TourneyDeal) -> bool:
         """The NPC puts its card down now: it leads, or its turn came in the play phase."""
-        trick = deal.tourney_tricks[-1]
+        trick = deal.tricks[-1]
         return self.npc_turn(deal) and (not trick.turns or self.play_phase(trick))
 
     def next_player(self) -> int:
@@ -558,55 +689,28 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
 
     def npc_waits(self, deal: TourneyDeal) -> bool:
         """It is the NPC's turn, but the play phase has not begun (the predictions are not said to be
-        down): its card waits."""
-        return self.npc_turn(deal) and not self.npc_to_play(deal)
+        down): its card waits (a lead's never does: :meth:`npc_to_play`)."""
+        if self.npc is None:  # four players: no NPC (asked on every play, so answered at once)
+            return False
+        trick = deal.tricks[-1]
+        return bool(trick.turns) and self.npc_turn(deal) and not self.play_phase(trick)
 
-    def check(self, action: object) -> None:
-        deal = self.deal
-        if self.deal_played(deal):  # what decision says, without writing its prompt on every push
-            raise IllegalAction("the game is over", code="game_over")
-        row_due = self.npc is not None and deal.npc_laid is None  # the decision is the NPC's row
-        if isinstance(action, NpcRow):
-            self._check_row(action, row_due)
-            return
-        if not isinstance(action, (Play, Predict, PredictionsDown)):
-            raise IllegalAction(f"{quoted(action)} is not an action of {self.title}")
-        if row_due:
+    def row_due(self) -> bool:
+        """A 3-player deal waits for the NPC's row (its decision): nothing else is entered before it."""
+        return self.npc is not None and self.deal.npc_laid is None
+
+    def check_row_laid(self) -> None:
+        """Refuse any action but the row while the row is due."""
+        if self.row_due():
             raise IllegalAction(f"first enter the NPC's {self.npc_cards} face-up cards", code="tourney.npc_first",
                                 count=self.npc_cards)
-        if isinstance(action, PredictionsDown):
-            if not self.npc_waits(deal):
-                raise IllegalAction("nothing waits for the predictions: the NPC's turn has not come",
-                                    code="tourney.not_waiting")
-            return
-        if action.seat == self.npc:
+
+    def check_player(self, seat: int) -> None:
+        """:meth:`check_row_laid`, then refuse a play or prediction of the NPC's: the device plays its
+        cards itself."""
+        self.check_row_laid()
+        if seat == self.npc:
             raise IllegalAction("the device plays the NPC's cards itself", code="tourney.npc_plays")
-        trick = self.trick
-        if isinstance(action, Play):
-            seat = self.next_player()
-            if len(trick.turns) == self.places:
-                raise IllegalAction("every playing card is down: enter the missing predictions",
-                                    code="tourney.predictions_missing")
-            if action.seat != seat:
-                raise IllegalAction(
-                    f"it is {self.seat_label(seat)}'s turn, not {self._label(action.seat)}'s",
-                    code="not_your_turn", expected=self.seat_label(seat), actual=self._label(action.seat))
-        else:
-            if not trick.turns:
-                raise IllegalAction(f"{self.seat_label(trick.lead)} leads a playing card before any prediction",
-                                    code="tourney.lead_first", seat=self.seat_label(trick.lead))
-            if not 0 <= action.seat < self.n or trick.predictions[action.seat] is not None:
-                raise IllegalAction(f"{self._label(action.seat)} has no prediction to make in this trick",
-                                    code="tourney.predicted", seat=self._label(action.seat))
-            if action.card is None:
-                self._check_suit(deal, action.suit)
-                return
-            if action.card.suit != action.suit:
-                raise IllegalPlay(f"a prediction's card is of its suit: {action.card} is no {action.suit}",
-                                  code="tourney.suit_mismatch", card=str(action.card), suit=action.suit)
-            self._check_card(action.card)
-            return
-        self._check_card(action.card)
 
     def room(self, suit: str) -> int:
         """How many cards of ``suit`` can still be in a hand this deal: its numbers, less every card
@@ -634,7 +738,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         void = {suit for suit, _ in self.deal.watch.declined[seat]}
         return {suit: 0 if suit in void else self.room(suit) for suit in self.open_suits()}
 
-    def _check_suit(self, deal: TourneyDeal, suit: str) -> None:
+    def check_suit(self, deal: TourneyDeal, suit: str) -> None:
         """A suit-only prediction: the suit exists, and a card of it can still be in a hand. A
         suit-only prediction loses the card, so no card can be checked for uniqueness; the count per
         suit still can be."""
@@ -650,7 +754,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
                               f" or lie in the NPC's row this deal", code="tourney.suit_out", suit=suit,
                               count=len(self.numbers))
 
-    def _check_card(self, card: SuitedCard) -> None:
+    def check_card(self, card: SuitedCard) -> None:
         if card.suit not in self.suits or card.rank not in self.numbers:
             raise IllegalPlay(f"{card} is not a card: suits are {', '.join(self.suits)}, numbers"
                               f" {self.numbers[0]}-{self.numbers[-1]}", code="not_a_card", text=str(card))
@@ -665,16 +769,7 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
             raise IllegalPlay(f"{card} lies in the NPC's row", code="tourney.npc_card", card=str(card))
         self._check_room(deal, card.suit)
 
-    def _check_row(self, row: NpcRow, row_due: bool) -> None:
-        if not row_due:
-            raise IllegalAction("the NPC's cards are entered once, at the start of a deal", code="tourney.row_entered")
-        if len(row.cards) != self.npc_cards or len(set(row.cards)) != len(row.cards):
-            raise IllegalAction(f"the NPC has {self.npc_cards} different face-up cards, not {len(row.cards)}",
-                                code="tourney.row_size", count=self.npc_cards, given=len(row.cards))
-        for card in row.cards:  # the row opens its deal: with 7 cards it never fills a suit's count
-            self._check_card(card)
-
-    def _label(self, seat: object) -> str:
+    def label(self, seat: object) -> str:
         return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.places else repr(seat)
 
     @property
@@ -701,55 +796,21 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         missing = self.missing_predictions(trick)[0]  # every card is down and the trick is not complete
         return Decision("predict", missing, f"{self.seat_label(missing)}: reveal the prediction (trick {number})")
 
-    def generate_legal_actions(self) -> Iterator[Any]:
-        decision = self.decision
-        if decision is None:
-            return
-        suits = self.open_suits()
-        unseen = [card for card in self.deck() if card not in self.deal.seen and card.suit in suits]
-        if decision.kind == "npc":  # every ordered row: lazily, there are billions
-            yield from (NpcRow(cards) for cards in itertools.permutations(unseen, self.npc_cards))
-            return
-        trick = self.trick
-        if self.npc_waits(self.deal):
-            yield PredictionsDown()
-        if trick.turns:  # predictions before the reveal too: records from before (see check)
-            for seat in self.missing_predictions(trick):
-                yield from (Predict(seat, suit) for suit in suits)
-        if len(trick.turns) < self.places:  # late plays too: the engine accepts them (see check)
-            yield from (Play(self.next_player(), card) for card in unseen)
-
-    def parse(self, text: str) -> Any:
-        """From the short notation: ``W7`` is the awaited card (a lead, play or prediction; a
-        prediction also by its suit alone, ``W``), ``P3:W7`` P3's play, ``P3?W`` P3's prediction (``P3?W7``
-        naming its card), ``down`` the predictions down, and ``W7 W2 F9 ...`` the NPC's row."""
+    def waiting_for(self) -> Decision:
+        """The decision an action is read against (the layer refuses a finished game's first)."""
         decision = self.decision
         if decision is None:
             raise IllegalAction("the game is over", code="game_over")
-        text = text.strip()
-        if text.lower() == "down":
-            return PredictionsDown()
-        if decision.kind == "npc":
-            return NpcRow(tuple(SuitedCard.parse(part) for part in text.replace(",", " ").split()))
-        if ":" in text:
-            who, card = text.split(":", 1)
-            return Play(self._parse_seat(who), SuitedCard.parse(card.strip()))
-        if "?" in text:
-            who, prediction = text.split("?", 1)
-            return self._parse_prediction(self._parse_seat(who), prediction.strip())
-        if decision.kind == "predict":
-            return self._parse_prediction(decision.seat, text)
-        seat = self.next_player() if decision.kind == "down" else decision.seat  # a play says they are down
-        return Play(seat, SuitedCard.parse(text))
+        return decision
 
-    @staticmethod
-    def _parse_prediction(seat: int, text: str) -> Predict:
-        """``S`` (the suit: all a prediction needs) or ``S1`` (its card too)."""
-        if len(text) == 1 and text.isalpha():
-            return Predict(seat, text.upper())
-        return Predict.of_card(seat, SuitedCard.parse(text))
+    def unseen_open(self) -> list[SuitedCard]:
+        """The cards not seen this deal of the suits still open (:meth:`open_suits`), strongest first:
+        those a player's card or the NPC's row can be."""
+        suits = self.open_suits()
+        return [card for card in self.deck() if card not in self.deal.seen and card.suit in suits]
 
-    def _parse_seat(self, text: str) -> int:
+    def seat_named(self, text: str) -> int:
+        """The seat of a label typed before ``:`` or ``?``, like ``P3``."""
         label = text.strip().upper()
         for seat in range(self.places):
             if self.seat_label(seat).upper() == label:

@@ -28,16 +28,16 @@ strong" overrides 16's cancel, 7 makes blue trump, so blue 16 beats blue 21:
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from abc import abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import product
 from operator import attrgetter
-from typing import Any, ClassVar, Literal, NamedTuple, cast
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from companion.carddata import CardCheck, named
-from companion.engine.actions import RecordAction, one_of
+from companion.engine.actions import GameAction, one_of
 from companion.engine.base import ActionType, Answer, Decision, Question, is_digits, is_int
 from companion.engine.tricks import (
     FOLLOW_WEIGHT,
@@ -276,6 +276,19 @@ def _suited_card(colour: str, number: int) -> SuitedCard:
     """A card's :class:`SuitedCard`, built once (a frozen dataclass is not free to build, and the revoke
     watch is shown every card put down)."""
     return SuitedCard(colour, number)
+
+
+# The decision to answer each question, built once for every game: every answer asks it (most
+# actions are answers), and a frozen dataclass is not free to build.
+ASKING: dict[str, Decision] = {}  # by question key: one per question of QUESTIONS, once asked
+
+
+def asking(question: Question) -> Decision:
+    """The table's decision to answer ``question`` (one of :data:`QUESTIONS`)."""
+    decision = ASKING.get(question.key)
+    if decision is None:
+        decision = ASKING[question.key] = Decision("answer", None, question.prompt, question)
+    return decision
 
 
 # --- round rules --------------------------------------------------------------------------------
@@ -567,29 +580,79 @@ def _numbers(words: Sequence[str]) -> list[int]:
         return []
 
 
-class ZAction(RecordAction, ABC):
+class ZAction(GameAction):
     """A Zenjidou action: its record line comes from its fields, and each kind says here, in one
-    place, which need it answers, how it is checked, applied, listed and read from short notation."""
+    place, which need it answers, how it is checked, folded into the round, listed and read from
+    short notation. What every kind shares is this base's: an open question about a card comes
+    first, then the round's need and whose turn it is; after the action the round plays what is
+    automatic; and the short notation is a verb (:data:`VERBS`) and its words."""
 
     answers: ClassVar[str]  # the kind of :class:`Need` it answers
     verb: ClassVar[str]  # its first word in the short notation
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check(self, game: Zenjidou) -> None:
+        question, need = game.waiting()
+        if question is not None:  # a question is only open in a round still being played
+            raise IllegalAction(f"first tell the device {question.prompt}", code="zenjidou.refusal.question_open")
+        if need is None:
+            raise IllegalAction("the game is over", code="game_over")
+        if self.answers != need.kind:
+            raise IllegalAction(f"waiting for {need.kind}, not {quoted(self.type)}",
+                                code="zenjidou.refusal.wrong_action", expected=need.kind)
+        hand = getattr(self, "hand", need.hand)
+        if hand != need.hand:
+            raise IllegalAction(f"it is hand {need.acting_hand + 1}'s turn, not {quoted(hand)}'s", code="not_your_turn",
+                                expected=game.seat_label(need.acting_hand), actual=str(hand))
+        self.check_need(game, need)
+
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         """Raise IllegalAction unless the action may answer ``need`` (the turn is checked before)."""
 
+    def apply(self, game: Zenjidou) -> None:
+        self.fold(game, game.state.deal)
+        game.advance()
+
     @abstractmethod
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         """Fold the checked action into the round."""
 
     @classmethod
-    @abstractmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
-        """Every action of this kind that ``need`` allows, in the order the device offers them."""
+    def legal(cls, game: Zenjidou) -> Iterable[ZAction]:
+        question, need = game.waiting()
+        return cls.offered(game, need) if question is None and need is not None and need.kind == cls.answers else ()
 
     @classmethod
     @abstractmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+        """Every action of this kind that ``need`` allows, in the order the device offers them."""
+
+    @classmethod
+    def read(cls, game: Zenjidou, text: str) -> ZAction | None:
+        """The kind's verb and its words, like ``rest 7``, ``rule L closest``, ``side bottom``, ``guess
+        2 2 1`` (P-numbers, one per player), ``point 2 16`` (P2 points at 16), ``nopoint``, ``lead left``
+        / ``lead self``; a card played is its number alone (:class:`Play`). A verb of no kind, or one
+        whose words make no action, cannot be read."""
+        words = text.split()
+        if not words:
+            raise IllegalAction("nothing entered", code="zenjidou.refusal.empty")
+        verb = words[0].lower()
+        if verb != cls.verb:
+            if verb not in VERBS and not is_digits(verb):
+                raise unreadable(text)
+            return None
+        action = cls.read_words(game.typing_hand(), words[1:])
+        if action is None:
+            raise unreadable(text)
+        return action
+
+    @classmethod
+    @abstractmethod
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         """The action the words after the verb make for ``hand``, or None if they make none."""
+
+
+def unreadable(text: str) -> IllegalAction:
+    return IllegalAction(f"cannot read {quoted(text)}", code="zenjidou.refusal.unreadable", text=text)
 
 
 @dataclass(frozen=True)
@@ -601,19 +664,19 @@ class Rest(ZAction):
     answers: ClassVar[str] = "rest"
     verb: ClassVar[str] = "rest"
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         game.check_new_card(self.card)
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         deal.rest = self.card
         deal.seen.append(self.card)
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(card) for card in game.unseen_numbers())
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         numbers = _numbers(words)
         return cls(Card(numbers[0])) if len(numbers) == 1 else None
 
@@ -628,21 +691,21 @@ class Bottom(ZAction):
     answers: ClassVar[str] = "bottom"
     verb: ClassVar[str] = "bottom"
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         game.check_new_card(self.card)
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         deal.bottoms[self.hand] = self.card
         deal.seen.append(self.card)
         if len(deal.bottoms) == game.n:
             deal.start = max(deal.bottoms, key=lambda h: deal.bottoms[h])
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(need.acting_hand, card) for card in game.unseen_numbers())
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         numbers = _numbers(words)
         return cls(hand, Card(numbers[0])) if len(numbers) == 1 else None
 
@@ -656,20 +719,20 @@ class ChooseRule(ZAction):
     answers: ClassVar[str] = "rule"
     verb: ClassVar[str] = "rule"
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         if self.rule not in PLAY_RULES:
             raise IllegalAction(f"{self.rule} is not a round rule: A-L, L with {', '.join(HOUSE_EXAMPLES)}",
                                 code="zenjidou.refusal.not_a_rule", rule=str(self.rule))
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         game.choose_rule(deal, self.rule)
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(rule) for rule in PLAY_RULES)
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         if not words:
             return None
         return cls(RoundRule(words[0].upper(), words[1].lower() if len(words) > 1 else None))
@@ -685,15 +748,15 @@ class Side(ZAction):
     answers: ClassVar[str] = "side"
     verb: ClassVar[str] = "side"
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         deal.sides[self.hand] = self.side
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(need.acting_hand, side) for side in SIDES)
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         side = next((side for side in SIDES if words and words[0] == side), None)
         return cls(hand, side) if side is not None else None
 
@@ -707,7 +770,7 @@ class Guesses(ZAction):
     answers: ClassVar[str] = "guesses"
     verb: ClassVar[str] = "guess"
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         if len(self.guesses) != game.players or not all(0 <= g < game.players for g in self.guesses):
             raise IllegalAction(
                 f"one guess per player, each naming a player 1-{game.players}",
@@ -715,15 +778,15 @@ class Guesses(ZAction):
                 players=game.players,
             )
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         deal.guesses = self.guesses
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(guesses) for guesses in product(range(game.players), repeat=game.players))
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         numbers = _numbers(words)
         return cls(tuple(n - 1 for n in numbers)) if numbers else None
 
@@ -738,7 +801,7 @@ class Play(ZAction):
     answers: ClassVar[str] = "play"
     verb: ClassVar[str] = "play"
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         """Any card the table has not seen yet; a shown bottom card only by a hand that may hold it."""
         deal = game.state.deal
         owner = next((hand for hand, card in deal.bottoms.items() if card == self.card), None)
@@ -748,19 +811,27 @@ class Play(ZAction):
             raise IllegalPlay(f"{self.card} is the shown bottom card of hand {owner + 1}",
                               code="zenjidou.refusal.bottom_of", card=str(self.card), seat=game.seat_label(owner))
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         game.play(deal, self.hand, self.card)
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         deal, hand = game.state.deal, need.acting_hand
         played = set(deal.shown_cards())
         held = {c for h, c in deal.bottoms.items() if c not in played and hand in game.may_hold_bottom(deal, h)}
         return (cls(hand, c) for c in game.numbers if c in held or c not in deal.seen)
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
-        return None  # a card is entered by its number alone (:meth:`Zenjidou.parse`)
+    def read(cls, game: Zenjidou, text: str) -> ZAction | None:
+        """A card is entered by its number alone (while a question is open, a number answers it)."""
+        words = text.split()
+        if words and is_digits(words[0]):
+            return cls(game.typing_hand(), Card(int(words[0]))) if game.open_question() is None else None
+        return super().read(game, text)
+
+    @classmethod
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+        return None  # a card is entered by its number alone
 
 
 @dataclass(frozen=True)
@@ -773,7 +844,7 @@ class Point(ZAction):
     answers: ClassVar[str] = "quiz"
     verb: ClassVar[str] = "point"
 
-    def check(self, game: Zenjidou, need: Need) -> None:
+    def check_need(self, game: Zenjidou, need: Need) -> None:
         trick = game.state.deal.open_trick
         if not 0 <= self.player < game.players or self.player in trick.out:
             raise IllegalAction(f"P{self.player + 1} cannot point again this trick", code="zenjidou.refusal.quiz_out",
@@ -783,7 +854,7 @@ class Point(ZAction):
                 f"{self.card} is not in this trick", code="zenjidou.refusal.not_in_trick", card=str(self.card)
             )
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         trick = deal.open_trick
         if self.card == strongest(game.effects_of(trick)).number:
             trick.pointer = self.player
@@ -794,13 +865,13 @@ class Point(ZAction):
             trick.quiz_done = len(trick.out) == game.players
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         trick = game.state.deal.open_trick
         return (cls(player, turn.cards[0]) for player in range(game.players) if player not in trick.out
                 for turn in trick.turns)
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         numbers = _numbers(words)
         return cls(numbers[0] - 1, Card(numbers[1])) if len(numbers) == 2 else None
 
@@ -813,15 +884,15 @@ class NoPoint(ZAction):
     answers: ClassVar[str] = "quiz"
     verb: ClassVar[str] = "nopoint"
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         deal.open_trick.quiz_done = True
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(),)
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         return cls()
 
 
@@ -835,7 +906,7 @@ class Lead(ZAction):
     answers: ClassVar[str] = "lead"
     verb: ClassVar[str] = "lead"
 
-    def apply(self, game: Zenjidou, deal: Round) -> None:
+    def fold(self, game: Zenjidou, deal: Round) -> None:
         deal.leads[len(deal.tricks) - 2] = self.left
         if not self.left:
             return
@@ -846,20 +917,17 @@ class Lead(ZAction):
         deal.tricks[-1].lead = left
 
     @classmethod
-    def legal(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
+    def offered(cls, game: Zenjidou, need: Need) -> Iterable[ZAction]:
         return (cls(need.acting_hand, left) for left in (False, True))
 
     @classmethod
-    def read(cls, hand: int, words: Sequence[str]) -> ZAction | None:
+    def read_words(cls, hand: int, words: Sequence[str]) -> ZAction | None:
         return cls(hand, words[0] == "left") if words and words[0] in ("left", "self") else None
 
 
+# Every kind, in the order the device offers them (Zenjidou.action_types, after the table's answers).
 ACTIONS: tuple[type[ZAction], ...] = (Rest, Bottom, ChooseRule, Side, Guesses, Play, Point, NoPoint, Lead)
-# The one dispatch: which kinds answer each need (in the order they are listed) and each verb's kind.
-ANSWERING: Mapping[str, tuple[type[ZAction], ...]] = {
-    need: tuple(kind for kind in ACTIONS if kind.answers == need) for need in dict.fromkeys(k.answers for k in ACTIONS)
-}
-VERBS: Mapping[str, type[ZAction]] = {kind.verb: kind for kind in ACTIONS}
+VERBS: Mapping[str, type[ZAction]] = {kind.verb: kind for kind in ACTIONS}  # each verb's kind
 
 
 # --- state --------------------------------------------------------------------------------
@@ -885,7 +953,7 @@ class ZResult(TrickResult):
 
 
 @dataclass
-class Round(Deal[Card]):
+class Round(Deal[Card, ZTrick]):
     """One round: the rest's top card, round 1's bottoms, the rule, the sides (F) and what was played."""
 
     rest: Card | None = None
@@ -913,7 +981,7 @@ class Round(Deal[Card]):
 
     @property
     def open_trick(self) -> ZTrick:
-        return cast(ZTrick, self.tricks[-1])  # a round opens only ZTricks (Zenjidou.open_trick)
+        return self.tricks[-1]
 
 
 @dataclass
@@ -922,7 +990,7 @@ class ZState(TrickState[Round]):
 
     known: dict[int, CardFacts] = field(default_factory=dict)
     # What the fold waits for, as the last action left it: the open question, else the round's need.
-    # Every action ends by playing what is automatic (_advance), which reads exactly this, so the
+    # Every action ends by playing what is automatic (advance), which reads exactly this, so the
     # next check reuses it; a fresh fold has none yet. A cache, so not part of the state's repr.
     waiting: tuple[Question | None, Need | None] | None = field(default=None, repr=False, compare=False)
 
@@ -1095,7 +1163,7 @@ class Zenjidou(TrickGame[ZState]):
     def open_question(self) -> Question | None:
         """The first unknown fact of a card seen this round, in the order cards appeared."""
         known = self.state.known
-        deal = self.state.deal
+        deal = self.state.deals[-1]  # the layer's state.deal without its call: asked after every action
         seen = deal.seen
         while deal.asked < len(seen):
             number = seen[deal.asked]
@@ -1117,7 +1185,7 @@ class Zenjidou(TrickGame[ZState]):
         :meth:`check_new_card`) neither told nor answered is, if any."""
         told, learned = self.told, self.state.learned
         for index, key in enumerate(FACT_KEYS[number]):
-            if key not in told and key not in learned:
+            if key not in learned and key not in told:  # most are answered: one look-up each
                 return index
         return None
 
@@ -1164,7 +1232,7 @@ class Zenjidou(TrickGame[ZState]):
 
     def need(self) -> Need | None:
         """What the round waits for, after any open question about a card's facts."""
-        deal = self.state.deal
+        deal = self.state.deals[-1]
         if self.deal_played(deal):
             return None
         if deal.rest is None:
@@ -1243,12 +1311,10 @@ class Zenjidou(TrickGame[ZState]):
 
     # --- the fold ------------------------------------------------------------------------------
 
-    def apply(self, action: Any) -> None:
-        if isinstance(action, Answer):
-            self.state.learned[action.key] = action.value
-        else:
-            action.apply(self, self.state.deal)
-        self._advance()
+    def learn_fact(self, state: ZState, answer: Answer) -> None:
+        """The answer to the open question about a card: remember it and play on."""
+        state.learned[answer.key] = answer.value
+        self.advance()
 
     def choose_rule(self, deal: Round, rule: RoundRule) -> None:
         """Round 1's shown bottom cards are in their hands where they are held face up: a hand that
@@ -1354,7 +1420,7 @@ class Zenjidou(TrickGame[ZState]):
         last = self.state.deals[deal.index - 1].tricks[-1]
         return last.turns[-1].cards[0]
 
-    def _advance(self) -> None:
+    def advance(self) -> None:
         """Play whatever the rules make automatic, until a person must act or a fact is missing;
         what the game then waits for is kept for the next check (:meth:`waiting`)."""
         state = self.state
@@ -1363,7 +1429,7 @@ class Zenjidou(TrickGame[ZState]):
             if question is not None:
                 state.waiting = (question, None)
                 return
-            deal = state.deal
+            deal = state.deals[-1]
             self._watch(deal)
             need = self.need()
             state.waiting = (None, need)
@@ -1516,43 +1582,33 @@ class Zenjidou(TrickGame[ZState]):
     def decision(self) -> Decision | None:
         question, need = self.waiting()
         if question is not None:
-            return Decision("answer", None, question.prompt, question)
+            return asking(question)
         if need is None:
             return None
         seat = need.hand
         who = f"{self.seat_label(seat)} (hand {seat + 1})" if seat is not None else "the table"
         return Decision(need.kind, seat, f"{who}: {need.kind}")
 
-    def check(self, action: object) -> None:
-        question, need = self.waiting()
-        if isinstance(action, Answer):
-            if question is None or question.key != action.key:
-                raise IllegalAction(f"no question about {quoted(action.key)} is open")
-            if not question.minimum <= action.value <= question.maximum:
-                raise IllegalAction(
-                    f"the answer is an index {question.minimum}-{question.maximum}, not {action.value}",
-                    code="zenjidou.refusal.answer_range",
-                    minimum=question.minimum,
-                    maximum=question.maximum,
-                    value=action.value,
-                )
-            return
-        if question is not None:  # a question is only open in a round still being played
-            raise IllegalAction(f"first tell the device {question.prompt}", code="zenjidou.refusal.question_open")
-        if need is None:
-            raise IllegalAction("the game is over", code="game_over")
-        if type(action) not in ANSWERING.get(need.kind, ()):  # only ZAction kinds answer a need
-            kind = getattr(action, "type", None)
+    def check_answer(self, answer: Answer) -> None:
+        """A fact is an index into its list (colours, score marks, effects, resolution rules)."""
+        question = self.question_answered(answer)
+        if not question.minimum <= answer.value <= question.maximum:
             raise IllegalAction(
-                f"waiting for {need.kind}, not {quoted(kind or action)}",
-                code="zenjidou.refusal.wrong_action",
-                expected=need.kind,
+                f"the answer is an index {question.minimum}-{question.maximum}, not {answer.value}",
+                code="zenjidou.refusal.answer_range",
+                minimum=question.minimum,
+                maximum=question.maximum,
+                value=answer.value,
             )
-        hand = getattr(action, "hand", need.hand)
-        if hand != need.hand:
-            raise IllegalAction(f"it is hand {need.acting_hand + 1}'s turn, not {quoted(hand)}'s", code="not_your_turn",
-                                expected=self.seat_label(need.acting_hand), actual=str(hand))
-        cast(ZAction, action).check(self, need)
+
+    def read_answer(self, text: str) -> Answer | None:
+        """While a question is open, a number answers it (what follows it is not read); any other
+        text is read by the other kinds, and refused as waiting for the answer."""
+        question = self.waiting()[0]
+        words = text.split()
+        if question is None or not words or not is_digits(words[0]):
+            return None
+        return Answer(question.key, int(words[0]))
 
     def check_new_card(self, card: int) -> None:
         if card not in FACT_KEYS:  # one entry per printed number
@@ -1562,40 +1618,11 @@ class Zenjidou(TrickGame[ZState]):
         if card in self.state.deal.seen:
             raise IllegalPlay(f"{card} was already seen this round", code="already_played", card=str(card))
 
-    # --- generating and parsing -------------------------------------------------------------------
-
-    def generate_legal_actions(self) -> Iterator[Any]:
-        question = self.open_question()
-        if question is not None:
-            yield from (Answer(question.key, v) for v in range(question.minimum, question.maximum + 1))
-            return
+    def typing_hand(self) -> int:
+        """The hand a typed action is for when it names none: the hand the round waits for (the
+        first when it waits for none)."""
         need = self.need()
-        if need is None:
-            return
-        for kind in ANSWERING.get(need.kind, ()):
-            yield from kind.legal(self, need)
-
-    def parse(self, text: str) -> Any:
-        """An action for the current decision in short notation.
-
-        A number answers a question or plays a card; ``rest 7``, ``bottom 12``, ``rule A``,
-        ``rule L closest``, ``side bottom``, ``guess 2 2 1`` (P-numbers, one per player),
-        ``point 2 16`` (P2 points at 16), ``nopoint``, ``lead left`` / ``lead self``.
-        """
-        words = text.split()
-        if not words:
-            raise IllegalAction("nothing entered", code="zenjidou.refusal.empty")
-        question = self.open_question()
-        need = self.need()
-        hand = need.hand or 0 if need is not None else 0
-        verb = words[0].lower()
-        if is_digits(verb):
-            return Answer(question.key, int(verb)) if question is not None else Play(hand, Card(int(verb)))
-        kind = VERBS.get(verb)
-        action = kind.read(hand, words[1:]) if kind is not None else None
-        if action is None:
-            raise IllegalAction(f"cannot read {quoted(text)}", code="zenjidou.refusal.unreadable", text=text)
-        return action
+        return need.hand or 0 if need is not None else 0
 
     # --- the replay schema ------------------------------------------------------------------------
 

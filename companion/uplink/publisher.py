@@ -41,6 +41,7 @@ STATUS_INTERVAL = 1.0  # seconds between retained status updates while a game is
 KEEPALIVE = 15  # seconds: the broker publishes the last will ("offline") after 1.5 x this
 RETRY = 5.0  # seconds between two tries after a failure (a full card: the cursor cannot be saved)
 DENIED_RETRY = 30.0  # seconds before lines the broker refused to take are offered again (the ACL may be fixed)
+CURSOR_EVERY = 1.0  # seconds between two saves of the cursor while acknowledgements move it (a new game's id: at once)
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,7 @@ class Publisher:
         self._stream = LineStream()  # the current game, for the status message
         self._stream_game = ""
         self._status_sent_at = float("-inf")
+        self._cursor_saved_at = float("-inf")
         self._status_dirty = True
         self._connected = False
         self._worker = threading.Thread(target=self._run, name="event-publisher", daemon=True)
@@ -225,7 +227,8 @@ class Publisher:
                         return
                 for kind, value in events:
                     self._handle(kind, value)
-                if woken or events or failing or self.outbox.unsaved or self._denied_until is not None:
+                if (woken or events or failing or self.outbox.unsaved or self._denied_until is not None
+                        or self._cursor_due()):
                     self._pump(durable)
                 self._maybe_send_status()
                 if failing:
@@ -242,6 +245,8 @@ class Publisher:
         waits = [self._seconds_to_status()]
         if failing or self.outbox.unsaved:
             waits.append(RETRY)
+        elif self.outbox.changed:
+            waits.append(max(0.0, self._cursor_saved_at + CURSOR_EVERY - self._clock.monotonic()))
         if self._denied_until is not None:
             waits.append(max(0.0, self._denied_until - self._clock.monotonic()))
         known = [wait for wait in waits if wait is not None]
@@ -344,7 +349,9 @@ class Publisher:
                 if mid is None:
                     break  # the connection just went; the reconnect rewinds to the cursor
                 self._in_flight[mid] = (game_id, line)
-        self.outbox.save()
+        if self._cursor_due():
+            self.outbox.save()
+            self._cursor_saved_at = self._clock.monotonic()
         behind_before = self._backlog > WINDOW
         self._backlog = self.outbox.backlog  # lines beyond the window go out as acks make room
         if (self._backlog > WINDOW) != behind_before:
@@ -352,6 +359,15 @@ class Publisher:
                 log.info("event broker: caught up (%d lines to send)", self._backlog)
             else:
                 log.warning("event broker: %d lines waiting to be sent", self._backlog)
+
+    def _cursor_due(self) -> bool:
+        """Whether to write the cursor now: at once for a new game's id (its lines wait for it),
+        after a failed save at the next try, else at most every CURSOR_EVERY seconds. A cursor a
+        second behind costs, after a power cut, that second's lines sent again, which the scoreboard
+        drops as repeats; saved at every acknowledgement it cost the card two fsyncs a line."""
+        if self.outbox.id_waiting or self.outbox.unsaved:
+            return True
+        return self.outbox.changed and self._clock.monotonic() - self._cursor_saved_at >= CURSOR_EVERY
 
     def _follow_current_game(self) -> bool:
         """Feed the current game's new lines to the engine; True when it is a new game."""

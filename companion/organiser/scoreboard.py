@@ -7,12 +7,12 @@ that lost its queue, or when the scoreboard itself started late. It shows the bo
 and on a read-only web page (:mod:`.web`), and writes CSV exports.
 
 It speaks MQTT 5 through its link (:mod:`companion.event.link`; a persistent session that never
-expires, as MQTT 3's ``clean_session=False``), so
-a resend request the broker refuses comes back with a reason code and is said. It also reads the
-broker's count of connected clients (``$SYS/broker/clients/connected``, which the documented ACL lets
-it read): when other clients are connected but nothing of any table arrives for ``quiet`` seconds,
-the broker is dropping the tables' messages (an ACL that does not name the event, or devices given
-another event id), and the page and the terminal say so.
+expires, as MQTT 3's ``clean_session=False``), so a resend request the broker refuses comes back
+with a reason code and is said. It also reads the broker's count of connected clients
+(``$SYS/broker/clients/connected``, which the documented ACL lets it read): when other clients are
+connected but nothing of any table arrives for ``quiet`` seconds, the broker is dropping the
+tables' messages (an ACL that does not name the event, or devices given another event id), and the
+page and the terminal say so.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class Scoreboard:
         self.broker_clients: int | None = None  # the broker's connected clients, ourselves included
         self._refusals_said: set[str] = set()
         self._seated: set[str] = set()  # tables whose seating message is on the broker
-        self._seating_lock = threading.Lock()  # paho's thread (on connect) and a reload publish it
+        self._seating_lock = threading.Lock()  # the link's thread (on connect) and a reload publish it
         self._check_every = check_every
         self._stopping = False
         self._stop = threading.Condition()  # notified when the scoreboard closes
@@ -129,7 +129,7 @@ class Scoreboard:
         self.board.catch_up(now)  # what arrives now was queued or is resent: not heard live
         self._connected_at, self._heard_since_connect = now, False
         self.link.subscribe([(self.topics.every_table("journal"), 1), (self.topics.every_table("status"), 1),
-                          (CLIENTS_TOPIC, 0)])
+                             (CLIENTS_TOPIC, 0)])
         self.connected.set()
         self.board.set_broker_down(None)
         self.publish_seating()

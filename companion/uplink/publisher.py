@@ -213,13 +213,7 @@ class Publisher:
             try:
                 self._report_status()
                 with self._cond:
-                    wait = self._wait_seconds(failing)
-                    deadline = None if wait is None else self._clock.monotonic() + wait
-                    while not (self._woken or self._events or self._stopping):
-                        left = None if deadline is None else deadline - self._clock.monotonic()
-                        if left is not None and left <= 0:
-                            break
-                        self._clock.wait(self._cond, left)
+                    self._sleep(self._wait_seconds(failing))
                     events, self._events = self._events, []
                     woken, self._woken = self._woken, False
                     durable = self._durable if woken else durable
@@ -238,6 +232,15 @@ class Publisher:
                 if not failing:
                     log.exception("event publishing failed; trying again every %g s", RETRY)
                 failing = True
+
+    def _sleep(self, seconds: float | None) -> None:
+        """Wait on the condition (held) until woken, told something, stopped, or ``seconds`` passed."""
+        deadline = None if seconds is None else self._clock.monotonic() + seconds
+        while not (self._woken or self._events or self._stopping):
+            left = None if deadline is None else deadline - self._clock.monotonic()
+            if left is not None and left <= 0:
+                return
+            self._clock.wait(self._cond, left)
 
     def _wait_seconds(self, failing: bool) -> float | None:
         """How long the worker may sleep: until the next status, or the next try after a failure or

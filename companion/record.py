@@ -19,13 +19,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.carddata import validate_table_facts
 from companion.codec import decode_json
-from companion.engine.base import Game, Setup, is_int, setup_to_json
 from companion.errors import CompanionError, IllegalAction, RecordError, quoted
 from companion.registry import game_class
+
+if TYPE_CHECKING:  # the engine loads with the first game played, not with the setup form
+    from companion.engine.base import Game, Setup
 
 FORMAT = "tabletop-companion-record"
 VERSION = 1
@@ -35,6 +37,8 @@ _RAW_SHOWN = 40  # bytes of a bad line quoted in its message: enough to recognis
 
 
 def header_json(setup: Setup) -> dict[str, Any]:
+    from companion.engine.base import setup_to_json
+
     return {"format": FORMAT, "version": VERSION, **setup_to_json(setup)}
 
 
@@ -186,13 +190,21 @@ def setup_from_header(data: Mapping[str, Any]) -> Setup:
     game = data.get("game")
     if not isinstance(game, str):
         raise RecordError("the header names no 'game'")
+    from companion.engine.base import Setup
+
     return Setup(
         game, tuple(players), data.get("options", {}), seed, data.get("cards", {}), data.get("table_facts", {})
     )
 
 
+def _is_seat(value: object, players: int) -> bool:
+    from companion.engine.base import is_int
+
+    return is_int(value) and 0 <= value < players
+
+
 _OPTION_CHECKS: dict[str, tuple[Callable[[object, int], bool], str]] = {
-    "seat": (lambda value, players: is_int(value) and 0 <= value < players, "a seat number 0-{last}"),
+    "seat": (_is_seat, "a seat number 0-{last}"),
     "bool": (lambda value, players: isinstance(value, bool), "true or false"),
     "list": (lambda value, players: isinstance(value, list), "a list"),
     "text": (lambda value, players: isinstance(value, str), "text"),
@@ -206,6 +218,7 @@ def check_options(cls: type[Game[Any]], setup: Setup) -> None:
     a message here, not a TypeError deep in the rules later. Each game declares what it reads
     (``option_kinds``, ``required_options``); options it does not read are left alone.
 
+    >>> from companion.engine.base import Setup
     >>> from companion.games.tezuma.rules import Tezuma2015
     >>> check_options(Tezuma2015, Setup("tezuma-2015", ("A", "B", "C"), {"start_seat": 0.0, "layouts": []}))
     Traceback (most recent call last):

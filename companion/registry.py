@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.errors import RecordError, quoted
 
@@ -31,6 +31,19 @@ if TYPE_CHECKING:
 
 GAMES_PACKAGE = "companion.games"
 LANGUAGE_PLACEHOLDER = "<lang>"
+SETUP_KINDS = ("seat", "yes_no", "cards")
+
+
+class SetupRow(NamedTuple):
+    """One of a game's own rows on the setup form, as data, so the form is drawn without importing
+    the game. ``label`` is its text key; ``kind`` says what it offers: ``"seat"`` one of the players
+    (the first dealer), ``"yes_no"`` a variant, ``"cards"`` how the table's cards are chosen (the
+    book's recommended set where the game's card data has one, at random, or one by one).
+    """
+
+    key: str
+    label: str
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -39,7 +52,10 @@ class Plugin:
 
     ``rules`` maps each game id the package plays to its engine class (Tezuma's two editions are two
     ids of one package) and ``titles`` each id to its title, which the engine class takes from here
-    (so the list of games shows titles without importing any rules); ``screens`` is its
+    (so the list of games shows titles without importing any rules); ``players`` each id to the
+    fewest and most players, and ``setup`` each id to its own rows of the setup form, so the form
+    a device starts on imports no game (the engine class's counts are checked against these when
+    it loads); ``screens`` is its
     :class:`~companion.ui.screens.GameUI` class and ``table`` its simulated table (called with the
     game, a random source and an ability rate), each None where the game has none; ``cards`` maps a
     game id to its card data file and ``text`` names its text files, ``<lang>`` standing for each
@@ -49,6 +65,8 @@ class Plugin:
     package: str
     rules: Mapping[str, str]
     titles: Mapping[str, str]
+    players: Mapping[str, tuple[int, int]]
+    setup: Mapping[str, tuple[SetupRow, ...]] = field(default_factory=dict)
     screens: str | None = None
     table: str | None = None
     cards: Mapping[str, str] = field(default_factory=dict)
@@ -84,8 +102,13 @@ def _record(package: str) -> Plugin:
     record = getattr(importlib.import_module(package), "PLUGIN", None)
     if not isinstance(record, Plugin) or record.package != package:
         raise TypeError(f"{package} must define PLUGIN = Plugin(package=__name__, ...)")
-    if set(record.titles) != set(record.rules):
-        raise TypeError(f"{package}'s PLUGIN must title every game id it plays, and only those")
+    if set(record.titles) != set(record.rules) or set(record.players) != set(record.rules):
+        raise TypeError(f"{package}'s PLUGIN must title and count the players of every game id it plays,"
+                        " and only those")
+    if not set(record.setup) <= set(record.rules) or any(
+            row.kind not in SETUP_KINDS for rows in record.setup.values() for row in rows):
+        raise TypeError(f"{package}'s PLUGIN has setup rows for a game it does not play or of an unknown kind"
+                        f" (kinds: {', '.join(SETUP_KINDS)})")
     return record
 
 
@@ -144,5 +167,24 @@ def game_class(game_id: str) -> type[Game[Any]]:
     >>> game_class("tezuma-2015").title
     'Tezuma (2015)'
     """
-    cls: type[Game[Any]] = plugin(game_id).load(plugin(game_id).rules[game_id])
+    record = plugin(game_id)
+    cls: type[Game[Any]] = record.load(record.rules[game_id])
+    if (cls.min_players, cls.max_players) != record.players[game_id]:
+        raise TypeError(f"{cls.__name__} plays {cls.min_players}-{cls.max_players} players; its PLUGIN says"
+                        f" {'-'.join(map(str, record.players[game_id]))}")
     return cls
+
+
+def player_counts(game_id: str) -> range:
+    """How many may play ``game_id``, from its record alone.
+
+    >>> list(player_counts("tourney"))
+    [3, 4]
+    """
+    fewest, most = plugin(game_id).players[game_id]
+    return range(fewest, most + 1)
+
+
+def setup_rows(game_id: str) -> tuple[SetupRow, ...]:
+    """The game's own rows of the setup form, from its record alone."""
+    return plugin(game_id).setup.get(game_id, ())

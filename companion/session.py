@@ -18,10 +18,12 @@ Draft(seat=0, kind='penalty', card='R')
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.engine.base import Game
 from companion.errors import IllegalAction, StorageError
+
+if TYPE_CHECKING:  # the engine loads with the first game played, not with the setup form
+    from companion.engine.base import Game
 
 # change is "action" (data: the action's JSON) or "undo" (data: the dropped action's JSON)
 Listener = Callable[[str, dict[str, Any]], None]

@@ -24,11 +24,13 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.engine.tricks import Phrase, Seat, Term
 from companion.errors import ConfigError
 from companion.registry import plugins
+
+if TYPE_CHECKING:  # the engine loads with the first game: the setup form a device starts on needs text, not rules
+    from companion.engine.tricks import Phrase, Term
 
 LANGUAGES = ("en", "ja")
 SEAT_NAMES_FILE = "seat-names.json"
@@ -59,6 +61,8 @@ def _read_json(resource: Traversable, where: str) -> Any:
 
 
 def _placeholders(template: str) -> set[str]:
+    if "{" not in template and "}" not in template:  # most templates: nothing to parse (checked at every start)
+        return set()
     return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
 
 
@@ -78,6 +82,7 @@ class Catalog:
         if "en" not in tables:
             raise ConfigError("the English catalogue (i18n/en.json) is required: it defines the keys")
         reference = tables["en"]
+        wanted_by_key: dict[str, set[str]] = {}
         for lang, table in tables.items():
             if not isinstance(table, Mapping) or not all(isinstance(v, str) for v in table.values()):
                 raise ConfigError(f"i18n/{lang}.json must be an object of strings")
@@ -86,8 +91,10 @@ class Catalog:
             if missing or extra:
                 raise ConfigError(f"i18n/{lang}.json: missing keys {missing}, unknown keys {extra}")
             for key, template in table.items():
-                wanted = _placeholders(reference[key])
-                if _placeholders(template) != wanted:
+                if key not in wanted_by_key:
+                    wanted_by_key[key] = _placeholders(reference[key])
+                wanted = wanted_by_key[key]
+                if lang != "en" and _placeholders(template) != wanted:
                     names = ", ".join(f"{{{name}}}" for name in sorted(wanted)) or "no placeholders"
                     raise ConfigError(f"i18n/{lang}.json: {key!r} must use the placeholders {names}, as en.json does")
         self._tables = {lang: dict(table) for lang, table in tables.items()}
@@ -131,7 +138,7 @@ class Catalog:
         return own if wording and own in self._tables["en"] else key
 
 
-Names = Callable[[Term, str], "str | None"]
+Names = Callable[["Term", str], "str | None"]
 
 
 class Formatter:
@@ -141,6 +148,7 @@ class Formatter:
     not know is looked up in the catalogue as ``<kind>.<id>``. ``join`` is the catalogue key that
     joins a reason's phrases (:meth:`for_game` takes the game's own).
 
+    >>> from companion.engine.tricks import Phrase, Seat, Term
     >>> catalog = Catalog({"en": {"seat.label": "P{n}", "phrase.join": "{first}; {then}",
     ...                           "won": "{winner}: highest {suit} ({value})", "suit.B": "bird"}})
     >>> Formatter(catalog, "en").reason([Phrase("won", {"winner": Seat(0), "suit": Term("suit", "B"), "value": 9})])
@@ -166,6 +174,8 @@ class Formatter:
         return cls(catalog, lang, game.term_name, game.reason_join, game.wording)
 
     def value(self, value: object) -> object:
+        from companion.engine.tricks import Phrase, Seat, Term
+
         if isinstance(value, Seat):
             return self.catalog.text(self.lang, "seat.label", n=value.index + 1)
         if isinstance(value, Term):

@@ -204,6 +204,22 @@ def test_listing_the_games_imports_none_of_them() -> None:
     assert result.stdout.strip() == ""
 
 
+def test_the_setup_form_a_device_starts_on_imports_no_game_and_no_engine() -> None:
+    """The first frame of a fresh device, the setup form on the first game with its own rows, comes
+    from the plugin records: the rules engine, the game's rules and its screens load when a game is
+    started (a quick start)."""
+    code = (
+        "import random, sys\n"
+        "from companion.ui.app import App\n"
+        "app = App(clock=lambda: 0.0, rng=random.Random(1)); app.render()\n"
+        "print(type(app.top).__name__, len(app.top.extra))\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('companion.engine')\n"
+        "                      or m.startswith('companion.games.') and m.count('.') == 3)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stdout.splitlines() == ["SetupForm 2", ""]
+
+
 def test_no_import_cycle_between_modules() -> None:
     graph = import_graph()
     cycles: list[list[str]] = []

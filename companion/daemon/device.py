@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
 from companion.daemon.store import Store
-from companion.hw.buzzers import BuzzerArbiter
 from companion.hw.display import Display
 from companion.keys import KeyEvent
 from companion.settings import Settings
 from companion.ui.app import App
 
 if TYPE_CHECKING:
+    from companion.hw.buzzers import BuzzerArbiter
     from companion.uplink.publisher import LinkStatus
 
 DIM_CONTRAST = 1  # the lowest visible contrast: readable up close, far from burn-in

@@ -38,7 +38,6 @@ from companion.daemon.sdnotify import Notifier
 from companion.daemon.store import Store
 from companion.errors import CompanionError, ConfigError
 from companion.hw.boards import Board
-from companion.hw.buzzers import BuzzerArbiter, parse_buzzer_pins
 from companion.hw.display import EMULATORS, Display, display_parser, open_display
 from companion.hw.mock import MockPad, ScriptKeySource, ThreadedSource, VirtualTime, key_source_for
 from companion.hw.terminal import TerminalScreen, terminal_size
@@ -48,6 +47,7 @@ from companion.paths import state_dir
 
 if TYPE_CHECKING:
     from companion.daemon.page import TablePageServer
+    from companion.hw.buzzers import BuzzerArbiter
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: 
         display, screen = _open_display(options, luma_args)
         override = {name: getattr(options, name) for name in ("language", "contrast")
                     if getattr(options, name) is not None}
-        buzzers = BuzzerArbiter() if options.buzzers or options.keypad_buzzers else None
+        buzzers = quiz_buzzers() if options.buzzers or options.keypad_buzzers else None
         page = _start_page(options.web, root) if options.web else None
         if page is not None:
             cleanup.callback(page.stop)
@@ -106,6 +106,13 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: 
             except OSError as err:
                 raise ConfigError(f"--save-frame {options.save_frame}: cannot write it: {err.strerror}") from None
     return 0
+
+
+def quiz_buzzers() -> BuzzerArbiter:
+    """The arbiter of the quiz buzzers' presses; their module loads only for a table that has them."""
+    from companion.hw.buzzers import BuzzerArbiter
+
+    return BuzzerArbiter()
 
 
 def _start_event_mode(config: RunConfig, device: Device, cleanup: ExitStack) -> None:
@@ -272,7 +279,7 @@ def _open_keys(options: argparse.Namespace, script: str | None, board: Board, de
         keys.enter_context(ButtonPad(board.buttons, post, encoder_pins=board.encoder_pins))
     arbiter = device.app.buzzers
     if options.buzzers and arbiter is not None:
-        from companion.hw.buzzers import GpioBuzzers
+        from companion.hw.buzzers import GpioBuzzers, parse_buzzer_pins
 
         pins = parse_buzzer_pins(options.buzzers)
         keys.callback(GpioBuzzers(pins, arbiter, clock=device.app.now, on_press=device.buzzed).close)

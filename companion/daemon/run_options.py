@@ -19,7 +19,6 @@ from PIL import Image
 from companion.config import SETTINGS, RunConfig
 from companion.errors import ConfigError, quoted
 from companion.hw.boards import Board, list_presets, load_board
-from companion.hw.buzzers import parse_buzzer_pins
 from companion.hw.display import (
     bus_problem,
     check_emulator_available,
@@ -184,6 +183,8 @@ def checked_parts(options: argparse.Namespace, config: RunConfig,
         parse_script(script, str(options.keys))
     board = load_board(options.board or DEFAULT_BOARD)
     if options.buzzers is not None:
+        from companion.hw.buzzers import parse_buzzer_pins  # loaded only for a table with buzzers
+
         check_buzzers_free(parse_buzzer_pins(options.buzzers), board)
     if options.numpad is not None:
         from companion.hw.numpad import EvdevBackend

@@ -15,11 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion import carddata
 from companion.codec import decode_json
-from companion.engine.base import Game, Setup
 from companion.errors import CompanionError, ConfigError, StorageError
 from companion.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, JournalClosed, JournalInUse, archive_journal
 from companion.record import DroppedLine, GameBuilder, header_json, read_lines
@@ -28,6 +27,9 @@ from companion.roster import Roster
 from companion.session import Session
 from companion.settings import Settings
 from companion.storage import WriteUnsure, atomic_replace, read_text, reason, remove_stale_temps
+
+if TYPE_CHECKING:  # the engine loads with the first game played, not with the setup form
+    from companion.engine.base import Game, Setup
 
 log = logging.getLogger(__name__)
 

@@ -16,10 +16,8 @@ import os
 import re
 import select
 import sys
-import termios
 import threading
 import time
-import tty
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any, Protocol
@@ -367,7 +365,10 @@ class TtyKeySource(ThreadedSource):
 
     def _prepare(self) -> None:
         # Switch before start() returns, and without flushing, so no key typed after
-        # start() is lost to the mode change.
+        # start() is lost to the mode change. Loaded here: only a device at a terminal reads its keyboard.
+        import termios
+        import tty
+
         self._saved = termios.tcgetattr(self._fd)
         tty.setcbreak(self._fd, termios.TCSANOW)
 
@@ -383,6 +384,8 @@ class TtyKeySource(ThreadedSource):
                 for event in decode_keys(chunk):
                     self._presser.press(event.key, long=event.long)
         finally:
+            import termios
+
             termios.tcsetattr(self._fd, termios.TCSADRAIN, self._saved)
 
 

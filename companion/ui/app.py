@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from companion.engine.base import Game, Setup
 from companion.errors import CompanionError, ConfigError, IllegalAction
 from companion.keys import JOYSTICK_KEYS, Key, KeyEvent
 from companion.names import name_key
@@ -49,6 +48,10 @@ from companion.ui.screens import (
 )
 
 if TYPE_CHECKING:
+    from companion.engine.base import (  # the engine loads with the first game played, not with the setup form
+        Game,
+        Setup,
+    )
     from companion.hw.buzzers import BuzzerArbiter
 
 DIM_AFTER_S = 120.0

@@ -13,8 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from companion.carddata import printed_cards
 from companion.errors import IllegalAction
 from companion.keys import ARROWS, DIGITS, JOYSTICK_KEYS, LETTERS, Key, KeyEvent
+from companion.registry import SetupRow, player_counts, setup_rows
 from companion.settings import CONTRAST_RANGE
 from companion.ui.canvas import HEIGHT, ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, as_joystick, typed
@@ -241,11 +243,6 @@ class GameUI(ABC):
     def localized(self, params: Mapping[str, object]) -> dict[str, object]:
         """Refusal parameters with ids turned into names on screen; games with named ids override."""
         return dict(params)
-
-    @classmethod
-    @abstractmethod
-    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
-        """Game-specific rows of the setup form."""
 
     @classmethod
     @abstractmethod
@@ -501,6 +498,22 @@ class Choice:
         return self.options[self.index]
 
 
+def yes_no(app: Host, key: str, label_key: str) -> Choice:
+    """A no/yes row of the setup form."""
+    return Choice(key, app.t(label_key), ["no", "yes"], [app.t("no"), app.t("yes")])
+
+
+def setup_choice(app: Host, game_id: str, row: SetupRow, players: int) -> Choice:
+    """The setup form's row for one of the game's own rows (:class:`~companion.registry.SetupRow`)."""
+    if row.kind == "seat":
+        seats = [str(seat) for seat in range(players)]
+        return Choice(row.key, app.t(row.label), seats, [app.seat_label(seat) for seat in range(players)])
+    if row.kind == "yes_no":
+        return yes_no(app, row.key, row.label)
+    modes = (["recommended"] if "recommended" in printed_cards(game_id) else []) + ["random", "choose"]
+    return Choice(row.key, app.t(row.label), modes, [app.t(f"setup.cards.{mode}") for mode in modes])
+
+
 class SetupForm(Screen):
     """A new game: which game, how many players, their names, then the game's own options; Start.
 
@@ -540,8 +553,7 @@ class SetupForm(Screen):
 
     def _rebuild(self) -> None:
         """Refill the rows that depend on the game and the player count, keeping what still applies."""
-        cls = self.app.game_class(self.game.value)
-        counts = [str(n) for n in range(cls.min_players, cls.max_players + 1)]
+        counts = [str(n) for n in player_counts(self.game.value)]
         wanted = self.players.value if self.players.options else counts[-1]
         self.players.options = self.players.labels = counts
         self.players.index = counts.index(wanted) if wanted in counts else len(counts) - 1
@@ -553,9 +565,8 @@ class SetupForm(Screen):
             Choice(f"seat{seat}", self.app.seat_label(seat), pool, pool, pool.index(name) if name in pool else 0)
             for seat, name in enumerate(names[: int(self.players.value)])
         ]
-        self.extra = self.app.ui_class(self.game.value).setup_choices(
-            self.app, self.game.value, int(self.players.value)
-        )
+        self.extra = [setup_choice(self.app, self.game.value, row, int(self.players.value))
+                      for row in setup_rows(self.game.value)]
 
     @property
     def rows(self) -> list[Choice | None]:

@@ -22,7 +22,7 @@ from companion.text import Formatter
 from companion.ui.canvas import ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, letters_to
 from companion.ui.picker import ARROWS, Grid
-from companion.ui.screens import Choice, GameUI, Host, Notice, Screen, Scroll
+from companion.ui.screens import GameUI, Host, Notice, Screen, Scroll
 
 PANEL_ROWS = 2  # rows the trick screen keeps for the last trick's reason
 NAME_X, CARD_X = 16, 36  # a seat row: marker and label, then the name, then the seat's cards
@@ -205,11 +205,6 @@ class TrickUI(GameUI, Generic[GameT]):
         setup = game_class.new_setup(names, options=options, seed=app.rng.randrange(2**32),
                                      cards=printed_cards(game_id), table_facts=app.table_facts(game_id))
         app.start_game(setup)
-
-
-def yes_no(app: Host, key: str, label_key: str) -> Choice:
-    """A no/yes row of the setup form."""
-    return Choice(key, app.t(label_key), ["no", "yes"], [app.t("no"), app.t("yes")])
 
 
 class TrickScreenBase(Screen):

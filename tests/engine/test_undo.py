@@ -7,6 +7,7 @@ as the fold of the log before the push. The yardstick is always a fresh replay o
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
 from collections.abc import Iterator
@@ -86,12 +87,15 @@ def failing_apply(cls: type[Game[Any]], after_lines: int) -> Iterator[list[bool]
                     raise InjectedFault(f"failed after {after_lines} lines")
             return trace
 
-        previous = sys.gettrace()
+        previous, collecting = sys.gettrace(), gc.isenabled()
+        gc.disable()  # a collection's finalizer would take the fault, and Python ignores an error there
         sys.settrace(trace)
         try:
             original(self, action)
         finally:
             sys.settrace(previous)
+            if collecting:
+                gc.enable()
 
     with mock.patch.object(cls, "apply", apply):
         yield raised

@@ -8,4 +8,4 @@ data (its deck is fixed), no text and no screens. The tests register it with
 from companion.registry import Plugin
 
 PLUGIN = Plugin(package=__name__, rules={"plain-tricks": "rules:PlainTricks"}, titles={"plain-tricks": "Plain Tricks"},
-                table="table:PlainTable")
+                players={"plain-tricks": (2, 3)}, table="table:PlainTable")

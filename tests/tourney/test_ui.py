@@ -276,6 +276,14 @@ def test_a_follower_starts_on_the_lead_suit_and_a_right_guess_is_one_press() -> 
     assert presses_for(app, guessed, "keypad") == [KeyEvent(Key.HASH)]
 
 
+def test_the_suits_come_likeliest_first_a_followers_lead_suit_on_top() -> None:
+    app, _ = replayed_until(4, lambda game, action: isinstance(action, Play) and game.trick.turns
+                                 and game.trick.lead_suit != game.suits[0])  # not the suit listed first
+    screen = app.top
+    assert isinstance(screen, TrickScreen) and screen.grid.value.suit == screen.trick.lead_suit
+    assert screen.grid.groups[screen.grid.row] == screen.grid.groups[0]
+
+
 def test_a_prediction_starts_on_the_suit_with_most_cards_left_and_skips_a_suit_the_seat_lacks() -> None:
     app = mid_prediction()  # C9 led, W2 C13 C4 played: 13 W, 14 F, 14 S, 11 C can still be out of sight
     screen = app.top

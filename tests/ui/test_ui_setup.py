@@ -13,9 +13,10 @@ from companion.carddata import printed_cards
 from companion.daemon.virtual import VirtualDevice
 from companion.engine.base import Game, Setup
 from companion.errors import ConfigError, RecordError
+from companion.games.tezuma.rules import TezumaGame
 from companion.games.tezuma.screens import DraftScreen, LayoutScreen, TrickScreen
 from companion.hw.keys import Key, KeyEvent
-from companion.registry import game_class
+from companion.registry import game_class, game_ids, player_counts, plugin, setup_rows
 from companion.session import Session
 from companion.settings import LastSetup, Settings
 from companion.ui.screens import Confirm, Menu, ResumeOffer, SetupForm
@@ -130,6 +131,28 @@ def test_the_beginner_variant_is_offered_for_the_2015_edition_only() -> None:
     assert isinstance(form, SetupForm) and "beginner" not in [choice.key for choice in form.extra]
     keys(app, "RIGHT")
     assert form.game.value == "tezuma-2015" and "beginner" in [choice.key for choice in form.extra]
+
+
+@pytest.mark.parametrize("game_id", ["tezuma", "tezuma-2015"])
+def test_the_form_offers_the_variants_the_editions_rules_play(game_id: str) -> None:
+    """The plugin record lists each edition's rows for the form; the rules hold the variants."""
+    game = game_class(game_id)
+    assert isinstance(game, type) and issubclass(game, TezumaGame)
+    offered = {row.key for row in setup_rows(game_id)}
+    assert ("beginner" in offered, "redraw_each_deal" in offered) == (game.beginner_variant, game.redraw_variant)
+
+
+def test_the_forms_player_counts_are_the_rules() -> None:
+    """The form counts the players from the plugin records; loading a game checks its rules agree."""
+    for game_id in game_ids():
+        cls = game_class(game_id)
+        assert player_counts(game_id) == range(cls.min_players, cls.max_players + 1)
+
+
+def test_a_record_whose_player_counts_the_rules_contradict_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(plugin("tourney").players, "tourney", (3, 5))  # type: ignore[index]  # a dict
+    with pytest.raises(TypeError, match="Tourney plays 3-4 players; its PLUGIN says 3-5"):
+        game_class("tourney")
 
 
 def test_a_journal_that_cannot_be_opened_is_flashed_and_the_form_stays() -> None:

@@ -71,7 +71,20 @@ def test_left_and_right_walk_the_whole_suit_and_up_down_jump_between_its_halves(
         walked.append(str(grid.value))
     assert walked == ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "BT"]
     assert str(screen.grid.moved(Key.UP).value) == "B5"  # from the upper half to the lower one
-    assert str(screen.grid.moved(Key.DOWN).value) == "U5"  # on to the next suit
+    assert screen.grid.moved(Key.DOWN).value.suit != "B"  # on to the next suit
+
+
+def test_the_suits_come_likeliest_first_and_one_the_seat_showed_it_lacks_farthest_from_the_start() -> None:
+    screen = trick_screen(make_app(table("B7", "U2", "B6", "B3", "B9")))  # P2 did not follow butterfly
+    grid, rows = screen.grid, len(screen.grid.rows)
+
+    def presses_to(suit: str) -> int:  # UP or DOWN presses from the start's row to the suit's nearest row
+        return min(min(abs(r - grid.row), rows - abs(r - grid.row))
+                   for r, row in enumerate(grid.rows) if row and row[0][1].suit == suit)
+
+    others = {card.suit for row in grid.rows for _, card in row} - {"B"}
+    assert screen.seat == 1 and grid.groups[grid.row] == grid.groups[0]  # the start's suit is the first
+    assert all(presses_to("B") > presses_to(suit) for suit in others)
 
 
 def test_hold_ok_plays_the_card_with_the_ability() -> None:

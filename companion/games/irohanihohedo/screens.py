@@ -49,7 +49,6 @@ from companion.ui.tricks import (
     TrickScreenBase,
     TrickUI,
     seat_row,
-    yes_no,
 )
 
 CELLS_X = 48
@@ -97,14 +96,6 @@ class IrohanihohedoUI(TrickUI[Irohanihohedo]):
         if not isinstance(action, Play):
             raise TypeError(f"{action!r} is not an Irohanihohedo action")
         return self.app.t("undo.play", seat=self.seat_name(action.seat), play=self.card_text(action.card))
-
-    @classmethod
-    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
-        seats = [str(seat) for seat in range(players)]
-        return [
-            Choice("dealer", app.t("irohanihohedo.setup.dealer"), seats, [app.seat_label(s) for s in range(players)]),
-            yes_no(app, "strategic", "irohanihohedo.setup.strategic"),
-        ]
 
     @classmethod
     def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:

@@ -7,7 +7,9 @@ presses away, as far as the table has seen (the shared ``likely_start`` by the e
 ``card_odds``): in the lead suit, on its lowest or highest unseen card (its trump, while one is
 unseen, counts as the lowest), never in a suit the seat is known to be void in. LEFT/RIGHT step
 along the suit's ranks and wrap round (LEFT from the first is the last); UP/DOWN jump between the
-lower and upper half of a suit (a dotted line marks the split) and on to the next suit.
+lower and upper half of a suit (a dotted line marks the split) and on to the next suit: the suits
+come likeliest first, the next likeliest one UP or DOWN away, so a seat that does not follow, or a
+lead, finds the likely other suits nearest.
 
 OK plays the card. Holding OK (a long press) plays it with the seat's ability; AUX arms the
 ability instead, showing its uses left, and then OK plays with it. Paper Egg and Five-Color Sand
@@ -21,7 +23,7 @@ or less per press (docs/screens.md has the figures).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.carddata import printed_cards
@@ -43,9 +45,9 @@ from companion.games.tezuma.rules import (
 )
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
-from companion.ui.picker import ARROWS, Grid, Number, shortest
+from companion.ui.picker import ARROWS, Grid, Number, likeliest_middle, shortest
 from companion.ui.screens import Choice, Host, ListScreen
-from companion.ui.tricks import CARD_X, OK, PANEL_ROWS, AnswerScreen, TrickScreenBase, TrickUI, seat_row, yes_no
+from companion.ui.tricks import CARD_X, OK, PANEL_ROWS, AnswerScreen, TrickScreenBase, TrickUI, seat_row
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -192,20 +194,6 @@ class TezumaUI(TrickUI[TezumaGame]):
     # --- setup -------------------------------------------------------------------------------
 
     @classmethod
-    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
-        """The variants the edition's book has (the beginner variant is the 2015 book's), then the cards."""
-        cards = printed_cards(game_id)
-        modes = (["recommended"] if "recommended" in cards else []) + ["random", "choose"]
-        game = app.game_class(game_id)
-        assert issubclass(game, TezumaGame)  # these screens are named for Tezuma ids only
-        variants = [("beginner", "setup.beginner")] if game.beginner_variant else []
-        variants += [("redraw_each_deal", "tezuma.setup.redraw")] if game.redraw_variant else []
-        return [
-            *(yes_no(app, key, label) for key, label in variants),
-            Choice("cards", app.t("setup.cards"), modes, [app.t(f"setup.cards.{mode}") for mode in modes]),
-        ]
-
-    @classmethod
     def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         values = {choice.key: choice.value for choice in choices}
         options: dict[str, Any] = {key: values.get(key) == "yes" for key in ("beginner", "redraw_each_deal")}
@@ -307,20 +295,15 @@ class TrickScreen(TezumaScreen):
         """The cards offered, one suit a group; with ``first``, Fire Breathing's possible partners.
 
         A suit with more than :data:`ONE_ROW` cards offered is two rows, its lower and upper half,
-        so UP/DOWN reach the middle of a suit in one press on the way to the next suit.
+        so UP/DOWN reach the middle of a suit in one press on the way to the next suit. The suits come
+        likeliest first, the next likeliest one UP or DOWN away (:func:`likeliest_middle`).
         """
         offered = self.game.unplayed_cards() if first is None else self.game.fire_partners(first)
-        rows: list[list[tuple[int, Card]]] = []
-        groups: list[int] = []
-        for group, suit in enumerate(self.game.suits):
-            entries = sorted((slot(c), c) for c in offered if c.suit == suit)
-            half = (len(entries) + 1) // 2 if len(entries) > ONE_ROW else len(entries)
-            rows += [entries[:half], entries[half:]]
-            groups += [group, group]
-        grid = Grid.of(rows, groups=groups)
+        grid = suit_rows(self.game.suits, offered, range(len(self.game.suits)))
         if first is not None:
             return grid.nearest(grid.groups[0], first.rank)
-        return self.likely_start(self.seat, grid)
+        mass = grid.group_mass(self.likelihood(self.seat, grid))
+        return self.likely_start(self.seat, suit_rows(self.game.suits, offered, likeliest_middle(mass)))
 
     # --- keys ----------------------------------------------------------------------------
 
@@ -463,6 +446,20 @@ class TrickScreen(TezumaScreen):
                 canvas.dot(x + CELL // 2 - 1, row)
         if len(halves) > 1:  # where UP/DOWN jump: between the suit's lower and upper half
             canvas.divider(CELLS_X + halves[0][-1] * CELL, row)
+
+
+def suit_rows(suits: Iterable[str], offered: Iterable[Card], order: Iterable[int]) -> Grid[Card]:
+    """The ``offered`` cards of the suits of ``order`` (indexes into ``suits``, which are also the
+    rows' groups), each in slot order, two rows (its halves) when it has more than :data:`ONE_ROW`."""
+    offered, suits = list(offered), list(suits)
+    rows: list[list[tuple[int, Card]]] = []
+    groups: list[int] = []
+    for group in order:
+        entries = sorted((slot(c), c) for c in offered if c.suit == suits[group])
+        half = (len(entries) + 1) // 2 if len(entries) > ONE_ROW else len(entries)
+        rows += [entries[:half], entries[half:]]
+        groups += [group, group]
+    return Grid.of(rows, groups=groups)
 
 
 def path_to(grid: Grid[Card], card: Card) -> list[KeyEvent]:

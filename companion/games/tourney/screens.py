@@ -9,8 +9,9 @@ after the lead says the predictions are down, so they need no entry when they go
 device put down for it). A row shows its playing card once down. The row being entered (``>``)
 has the card picker: the suit, then its numbers in two halves (1-7, 8-14), a dot where a card was
 already seen this deal; LEFT/RIGHT step through the suit, UP/DOWN go to the other half and on to
-the next suit, OK enters. A suit none of whose cards can still be in a hand (all played, revealed or
-in the NPC's row: the engine's :meth:`~companion.games.tourney.rules.Tourney.open_suits`) is not offered.
+the next suit (the suits likeliest first, the next likeliest one UP or DOWN away), OK enters. A
+suit none of whose cards can still be in a hand (all played, revealed or in the NPC's row: the
+engine's :meth:`~companion.games.tourney.rules.Tourney.open_suits`) is not offered.
 The cursor starts where the card is likeliest from what the table has seen (a follower's lead suit,
 a suit's highest or lowest; the only card left ready for OK).
 
@@ -48,7 +49,7 @@ from companion.games.tourney.rules import NpcRow, Play, Predict, PredictionsDown
 from companion.keys import LETTERS, Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
-from companion.ui.picker import ARROWS, Grid, shortest
+from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
 from companion.ui.screens import Choice, Host, Notice, Screen
 from companion.ui.tricks import ResultScreen, TrickScreenBase, TrickUI
 
@@ -156,11 +157,6 @@ class TourneyUI(TrickUI[Tourney]):
     # --- setup -------------------------------------------------------------------------------
 
     @classmethod
-    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
-        seats = [str(seat) for seat in range(players)]
-        return [Choice("dealer", app.t("tourney.setup.dealer"), seats, [app.seat_label(s) for s in range(players)])]
-
-    @classmethod
     def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         """Start the game; with three players, first name the house ruling that seats the NPC."""
         values = {choice.key: choice.value for choice in choices}
@@ -169,14 +165,15 @@ class TourneyUI(TrickUI[Tourney]):
             app.open(NpcSeatNotice(app))
 
 
-def card_grid(game: Tourney, near: SuitedCard | None) -> Grid[SuitedCard]:
+def card_grid(game: Tourney, near: SuitedCard | None, order: Sequence[int] | None = None) -> Grid[SuitedCard]:
     """Every card not seen this deal of a suit that can still be in a hand (the engine's
-    ``open_suits``), a suit a group in two halves; the cursor in the suit of ``near`` (when offered)
-    at the number closest to ``near``'s."""
+    ``open_suits``), a suit a group in two halves, the suits in ``order`` (indexes, strongest first
+    when not told); the cursor in the suit of ``near`` (when offered) at the number closest to ``near``'s."""
     seen, open_suits = game.deal.seen, game.open_suits()
     rows: list[list[tuple[int, SuitedCard]]] = []
     groups: list[int] = []
-    for group, code in enumerate(game.suits):
+    for group in range(len(game.suits)) if order is None else order:
+        code = game.suits[group]
         if code not in open_suits:
             continue
         entries = [(n, SuitedCard(code, n)) for n in game.numbers if SuitedCard(code, n) not in seen]
@@ -268,7 +265,9 @@ class TrickScreen(TourneyScreen):
         far as the table knows: a follower's lead suit, a suit's highest and lowest, none of a suit the
         seat proved it lacks, fewer of a suit revealed by suit alone (the engine's ``card_odds``); the
         only card left ready for OK."""
-        return self.likely_start(entry.seat, card_grid(self.game, last_card(self.game)))
+        grid = card_grid(self.game, last_card(self.game))
+        mass = grid.group_mass(self.likelihood(entry.seat, grid))
+        return self.likely_start(entry.seat, card_grid(self.game, last_card(self.game), likeliest_middle(mass)))
 
     def likely_suit(self, seat: int) -> str:
         """The suit a prediction of ``seat`` most likely has, from what the table has seen: the open

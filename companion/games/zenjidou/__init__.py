@@ -9,6 +9,7 @@ PLUGIN = Plugin(
     package=__name__,
     rules={"zenjidou": "rules:Zenjidou"},
     titles={"zenjidou": "Zenjidou Torite"},
+    players={"zenjidou": (2, 6)},
     screens="screens:ZenjidouUI",
     table="table:ZenjidouTable",
     cards={"zenjidou": "cards.json"},

@@ -225,10 +225,6 @@ class ZenjidouUI(TrickUI[Zenjidou]):
         return ZDealScreen(self.app, self, deal)
 
     @classmethod
-    def setup_choices(cls, app: Host, game_id: str, players: int) -> list[Choice]:
-        return []
-
-    @classmethod
     def start(cls, app: Host, game_id: str, names: Sequence[str], choices: Sequence[Choice]) -> None:
         cls.begin(app, game_id, names, {})
 

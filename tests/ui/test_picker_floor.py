@@ -1,0 +1,111 @@
+"""The four-arrow floor that bench/presses.py prints beside the joystick's figures: its pure parts.
+
+The floor is only worth printing if no picker can beat it: the ideal placement really is the best
+one, the device's own grids never reach more cards in a few presses than the floor allows, and the
+lead's odds and the hands they come from are the table's.
+"""
+
+import doctest
+import itertools
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import bench.presses
+from bench.presses import floor_odds, ideal_cost, ideal_moves, is_lead, layout_cost, lead_chances, table_game
+from companion.sim import random_game
+from companion.ui.picker import Grid
+
+weights = st.lists(st.integers(min_value=0, max_value=6), min_size=1, max_size=7).filter(any)
+
+
+def depth_of(slot: int) -> int:
+    """The fewest presses to the ``slot``-th place of an ideal picker: 1 place at 0, 4 at 1, 12 at 2."""
+    depth, room, seen = 0, 1, 0
+    while slot >= seen + room:
+        seen += room
+        depth += 1
+        room = 4 * 3 ** (depth - 1)
+    return depth
+
+
+@given(weights)
+def test_the_ideal_is_the_best_placement_of_the_cards(cards: list[int]) -> None:
+    every = min(sum(w * depth_of(slot) for slot, w in enumerate(order)) for order in itertools.permutations(cards))
+    assert abs(ideal_cost(cards) - every / sum(cards)) < 1e-9
+
+
+def test_equally_likely_cards() -> None:
+    assert ideal_moves(1) == 0.0
+    assert ideal_moves(5) == 0.8  # one under the cursor, four one press away
+    assert ideal_moves(17) == (4 + 12 * 2) / 17
+    assert ideal_moves(18) == (4 + 12 * 2 + 3) / 18
+
+
+@st.composite
+def grids(draw: st.DrawFn) -> tuple[Grid[int], list[int]]:
+    lengths = draw(st.lists(st.integers(min_value=1, max_value=7), min_size=1, max_size=6))
+    groups = sorted(draw(st.lists(st.integers(min_value=0, max_value=3), min_size=len(lengths),
+                                  max_size=len(lengths))))
+    values = itertools.count()
+    grid = Grid.of([[(slot, next(values)) for slot in range(length)] for length in lengths], groups=groups)
+    odds = draw(st.lists(st.integers(min_value=0, max_value=5), min_size=sum(lengths),
+                         max_size=sum(lengths)).filter(any))
+    return grid, odds
+
+
+@given(grids())
+def test_no_start_on_the_devices_grids_beats_the_floor(case: tuple[Grid[int], list[int]]) -> None:
+    grid, odds = case
+    places = [(r, c) for r in range(len(grid.rows)) for c in range(len(grid.rows[r]))]
+    floor = ideal_cost(odds)
+    for start in places:
+        distance = grid.at_place(start).distances()
+        cost = sum(odds[i] * distance[place] for i, place in enumerate(places)) / sum(odds)
+        assert cost >= floor - 1e-9
+
+
+def test_a_lead_is_as_likely_as_the_leaders_share_of_its_suit() -> None:
+    offered = {"B": 4, "W": 2, "U": 3}
+    chances = lead_chances(offered, {"B": 1, "W": 2})
+    led = [chances[suit] for suit, count in offered.items() for _ in range(count)]
+    assert led == [0.25] * 4 + [1.0] * 2 + [0.0] * 3
+    assert sum(led) == 3  # over the 3 cards held: the chances of all the cards add up to one
+    assert ideal_cost(led) < ideal_moves(9)  # told the counts, a picker may do better than on 9 alike
+
+
+def test_the_floor_is_told_a_follows_suit_and_a_leads_counts() -> None:
+    grid = Grid.of([[(1, "B1"), (2, "B2")], [(1, "W1")], [(1, "U1"), (2, "U2"), (3, "U3")]], value="U2")
+    assert floor_odds(grid, "U2", None) == {(2, 0): 1.0, (2, 1): 1.0, (2, 2): 1.0}
+    led = floor_odds(grid, "U2", ["B1", "U2", "U3"])  # the hand: one of two B, two of three U, no W
+    assert led == {(0, 0): 0.5, (0, 1): 0.5, (2, 0): 2 / 3, (2, 1): 2 / 3, (2, 2): 2 / 3}
+
+
+def test_a_layout_costs_at_least_the_floor_and_a_single_row_its_middle() -> None:
+    row = Grid.of([[(n, n) for n in range(9)]])
+    odds = {(0, n): 1.0 for n in range(9)}
+    assert layout_cost(row, odds) == (2 * 1 + 2 * 2 + 2 * 3 + 2 * 4) / 9  # LEFT/RIGHT wrap round
+    assert layout_cost(row, odds) > ideal_cost(odds.values())
+
+
+def test_the_bench_measures_the_games_the_table_plays_and_sees_each_players_hand() -> None:
+    game, held = table_game("tezuma", 4, random.Random(3))
+    assert game.actions == random_game("tezuma", 4, random.Random(3)).actions
+    assert len(held) == len(game.actions)
+    plays = [(action, hand) for action, hand in zip(game.actions, held, strict=True) if getattr(action, "cards", ())]
+    assert plays and all(set(action.cards) <= set(hand) for action, hand in plays)
+
+
+def test_a_lead_is_the_first_card_of_its_trick() -> None:
+    game = random_game("irohanihohedo", 3, random.Random(5))
+    replay = type(game)(game.setup)
+    for action in game.actions:
+        before = is_lead(replay)
+        replay.push(action)
+        if hasattr(action, "card"):
+            assert before == (len(replay.state.deal.tricks[-1].turns) == 1)
+
+
+def test_the_benchs_own_examples_hold() -> None:  # bench/ is outside the doctest paths
+    assert doctest.testmod(bench.presses).failed == 0

@@ -76,8 +76,9 @@ def test_the_broker_killed_and_restarted_loses_nothing(start_memory_broker, tmp_
         broker.kill()
         for table in playing:  # the tables play on while the broker is gone
             table.play(15)
-        wait_for(lambda: all(t.publisher.status.mark == "!" for t in playing), "every device showing '!'")
-        assert all(t.publisher.status.backlog > 0 for t in playing)
+        # the mark and the backlog change on the publisher's thread, one after the other: wait for both
+        wait_for(lambda: all(t.publisher.status.mark == "!" and t.publisher.status.backlog > 0 for t in playing),
+                 "every device showing '!' with the lines played meanwhile waiting")
         broker.start()
         scoreboard = start_scoreboard(broker)
         for table in playing:

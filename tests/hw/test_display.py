@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,7 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
 from companion.errors import ConfigError, HardwareError
-from companion.hw.boards import load_preset
+from companion.hw.boards import list_presets, load_preset
 from companion.hw.display import (
     FULL_FRAME_BYTES,
     Display,
@@ -237,3 +240,29 @@ def test_missing_i2c_bus_is_a_hardware_error() -> None:
     args = parse_display_args(["--display", "ssd1306", "--i2c-port", "99"])
     with pytest.raises(HardwareError, match="cannot open display ssd1306 on i2c"):
         open_display(args)
+
+
+EMULATOR_OPTIONS = {"transform", "scale", "duration", "loop", "max_frames"}
+
+
+@pytest.mark.parametrize("preset", list_presets())
+def test_a_start_with_no_luma_option_gets_what_lumas_parser_gives(preset: str) -> None:
+    board = load_preset(preset)
+    expected = {name: value for name, value in vars(display_parser(board).parse_args([])).items()
+                if name not in EMULATOR_OPTIONS}
+    assert vars(parse_display_args([], board)) == expected
+
+
+@pytest.mark.skipif(importlib.util.find_spec("luma.emulator") is None,
+                    reason="luma.emulator (the emulator extra) is not installed: luma's parser cannot load it")
+def test_a_start_with_no_luma_option_builds_no_luma_parser() -> None:
+    """luma's parser imports every luma device module installed, the emulators and curses with them."""
+    code = (
+        "import sys\n"
+        "from companion.hw.boards import load_preset\n"
+        "from companion.hw.display import parse_display_args\n"
+        "parse_display_args([], load_preset('adafruit-oled-bonnet'))\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('luma.emulator', 'curses'))))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stdout.strip() == "[]"

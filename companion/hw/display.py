@@ -19,12 +19,10 @@ import argparse
 import importlib.util
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 import luma.core.error
 import luma.core.framebuffer
-from luma.core import cmdline
 from luma.core.device import device as LumaDevice
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image
@@ -45,8 +43,7 @@ Addressing = Callable[[int, int, int], tuple[int, ...]]
 """``address(page, first_column, last_column)``: the commands that aim the next data bytes."""
 
 
-@dataclass(frozen=True)
-class BusWrite:
+class BusWrite(NamedTuple):
     """One call the driver made on its serial interface."""
 
     kind: Literal["command", "data"]
@@ -390,6 +387,8 @@ def display_parser(board: Board | None = None,
     if parser is None:  # luma's own would be labelled "companion" and print its usage on a mistake
         parser = CommandLineParser(prog="companion run", description="Tabletop Companion display",
                                    formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    from luma.core import cmdline  # luma's parser: only for a start given luma options, and for --help
+
     parser = cmdline.create_parser("Tabletop Companion display", parser=parser,
                                    autocomplete=False)
     if board is not None:
@@ -430,7 +429,9 @@ def parse_display_args(argv: Sequence[str], board: Board | None = None) -> argpa
     args = parser.parse_args(list(argv))
     if args.config:
         try:
-            from_file = cmdline.load_config(args.config)
+            from luma.core.cmdline import load_config
+
+            from_file = load_config(args.config)
         except OSError as err:
             raise ConfigError(f"{args.config}: cannot read luma config: {err.strerror}") from err
         args = parser.parse_args(from_file + list(argv))
@@ -448,7 +449,9 @@ def open_display(args: argparse.Namespace, *, recording: bool = False) -> Displa
     if recording:
         return _open_recording(args)
     try:
-        device = cmdline.create_device(args)
+        from luma.core.cmdline import create_device  # not for the recording bus
+
+        device = create_device(args)
     except luma.core.error.DeviceDisplayModeError as err:
         raise ConfigError(f"display {args.display}: {err}") from err
     except (luma.core.error.Error, OSError, ImportError) as err:

@@ -12,7 +12,6 @@ import json
 import logging
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -45,12 +44,12 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-@dataclass
 class Recovered:
     """What start-up found in the state directory: a game to offer, and what to tell the table."""
 
-    game: Game[Any] | None = None
-    messages: list[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.game: Game[Any] | None = None
+        self.messages: list[str] = []
 
 
 class StateDirInUse(JournalInUse):

@@ -20,7 +20,6 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
 from typing import Generic, NamedTuple, TypeVar
 
 from companion.keys import Key, KeyEvent
@@ -158,8 +157,11 @@ class Grid(NamedTuple, Generic[T]):
             yield KeyEvent(key), self.moved(key)
 
 
-@dataclass(frozen=True)
-class Number:
+NUMBER_BIG_STEP = 5
+"""How far RIGHT/LEFT move a :class:`Number`."""
+
+
+class Number(NamedTuple):
     """A whole number in ``[low, high]``: UP/DOWN step by one, RIGHT/LEFT by five (no wrap).
 
     >>> Number(0, 0, 20).moved(Key.RIGHT).moved(Key.UP).value
@@ -170,11 +172,9 @@ class Number:
     low: int
     high: int
 
-    BIG_STEP = 5
-
     def moved(self, key: Key) -> Number:
-        step = {Key.UP: 1, Key.DOWN: -1, Key.RIGHT: self.BIG_STEP, Key.LEFT: -self.BIG_STEP}.get(key, 0)
-        return replace(self, value=min(self.high, max(self.low, self.value + step)))
+        step = {Key.UP: 1, Key.DOWN: -1, Key.RIGHT: NUMBER_BIG_STEP, Key.LEFT: -NUMBER_BIG_STEP}.get(key, 0)
+        return self._replace(value=min(self.high, max(self.low, self.value + step)))
 
     def steps(self) -> Iterator[tuple[KeyEvent, Number]]:
         for key in ARROWS:

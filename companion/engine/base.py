@@ -18,7 +18,7 @@ import copy
 import dataclasses
 import marshal
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeGuard, TypeVar
 
@@ -223,6 +223,7 @@ _SHARE, _LIST, _DICT, _SET, _OBJECT, _OTHER = range(6)
 _KINDS: dict[type, int] = {kind: _SHARE for kind in (int, str, float, bool, type(None), bytes, tuple, frozenset)}
 _KINDS.update({list: _LIST, dict: _DICT, set: _SET})
 _IMMUTABLE = (int, str, float, bytes, tuple, frozenset)  # subclasses without a __dict__ stay immutable
+_SHARED = {cls for cls, kind in _KINDS.items() if kind == _SHARE}  # as _KINDS learns more, so does this
 
 
 def _kind(cls: type) -> int:
@@ -239,7 +240,15 @@ def _kind(cls: type) -> int:
         else:
             kind = _DICT if issubclass(cls, dict) else _OTHER  # a Counter, a defaultdict
         _KINDS[cls] = kind
+        if kind == _SHARE:
+            _SHARED.add(cls)
     return kind
+
+
+def _all_shared(values: Iterable[Any]) -> bool:
+    """Whether :func:`snapshot` shares every one of ``values``, asked of their few classes at once
+    instead of value by value (a list of 30 numbers has one class)."""
+    return set(map(type, values)) <= _SHARED
 
 
 def snapshot(value: Any, memo: dict[int, Any]) -> Any:
@@ -265,12 +274,16 @@ def snapshot(value: Any, memo: dict[int, Any]) -> Any:
         return done
     kinds = _KINDS
     if kind == _LIST:
-        copied: Any = [v if kinds.get(v.__class__) == _SHARE else snapshot(v, memo) for v in value]
+        if _all_shared(value):  # a list of numbers, cards or tuples: most of a state's lists
+            copied: Any = value.copy()
+        else:
+            copied = [v if kinds.get(v.__class__) == _SHARE else snapshot(v, memo) for v in value]
     elif kind == _DICT:
         copied = value.copy() if value.__class__ is dict else copy.copy(value)
-        for key, item in value.items():
-            if kinds.get(item.__class__) != _SHARE:
-                copied[key] = snapshot(item, memo)
+        if not _all_shared(value.values()):
+            for key, item in value.items():
+                if kinds.get(item.__class__) != _SHARE:
+                    copied[key] = snapshot(item, memo)
     elif kind == _SET:
         copied = set(value)  # the elements are hashable, so immutable
     elif kind == _OBJECT:

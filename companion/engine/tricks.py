@@ -251,7 +251,10 @@ def first_decision(rules: Iterable[Rule[ContextT, OutcomeT]], context: ContextT)
 
 @dataclass
 class Turn(Generic[CardT]):
-    """One seat's entry in a trick, in the order entries came; ``cards`` may be empty (a declaration)."""
+    """One seat's entry in a trick, in the order entries came; ``cards`` may be empty (a declaration).
+
+    Never changed once put down (undo snapshots share it): a game that learns more about a turn
+    later keeps that beside it, in its trick or deal."""
 
     seat: int
     cards: tuple[CardT, ...]
@@ -558,10 +561,15 @@ class TrickGame(Game[StateT], ReportRows):
 
     # --- the table's answers: what an Answer asks of the game ------------------------------------
 
+    def asked_question(self) -> Question | None:
+        """The question the game waits for the table to answer, if any: its decision's (a game that
+        knows it without building the decision, on every answer pushed, says so)."""
+        decision = self.decision
+        return decision.question if decision is not None else None
+
     def question_answered(self, answer: Answer) -> Question:
         """The open question ``answer`` answers; refused while no question about its key is open."""
-        decision = self.decision
-        question = decision.question if decision is not None else None
+        question = self.asked_question()
         if question is None or question.key != answer.key:
             raise IllegalAction(f"no question about {quoted(answer.key)} is open")
         return question
@@ -687,16 +695,16 @@ class TrickGame(Game[StateT], ReportRows):
     def play_turn(self, state: StateT, turn: Turn[Any]) -> None:
         """:meth:`put_down` ``turn`` in the open trick, and :meth:`finish_trick` if it completes it:
         the whole fold of a play for a game whose turns need nothing more."""
-        deal = state.deal
+        deal = state.deals[-1]  # the open deal and its open trick, read directly: every play asks
         self.put_down(deal, turn)
-        if self.trick_complete(deal.trick):
+        if self.trick_complete(deal.tricks[-1]):
             self.finish_trick(state, deal)
 
     @final
     def finish_trick(self, state: StateT, deal: Deal[Any]) -> None:
         """Resolve the complete open trick, hand the winner its :meth:`captured_cards`, and go on:
         the next trick, or once the deal is played :meth:`close_deal`."""
-        trick = deal.trick
+        trick = deal.tricks[-1]
         result = self.resolve(trick)
         trick.result = result
         deal.captured[result.winner].extend(self.captured_cards(trick))
@@ -742,17 +750,22 @@ class TrickGame(Game[StateT], ReportRows):
         return len(deal.tricks) == self.tricks_in_deal(deal) and deal.tricks[-1].result is not None
 
     def snapshot_state(self, state: StateT) -> StateT:
-        """Share what no action changes again: every scored deal before the open one, and the open
+        """Share what no action changes again: every scored deal before the open one, the open
         deal's resolved tricks but the last two (a lead named after a trick, like Zenjidou's J, still
-        changes the trick before the open one); copy the rest (the open deal, its last tricks, totals)."""
+        changes the trick before the open one) and the turns of those two (a :class:`Turn` is never
+        changed once put down); copy the rest (the open deal, its last tricks, totals)."""
         memo: dict[int, Any] = {}
         for deal in state.deals[:-1]:
             if deal.scores is not None:
                 memo[id(deal)] = deal
         if state.deals:
-            for trick in state.deals[-1].tricks[:-2]:
+            tricks = state.deals[-1].tricks
+            for trick in tricks[:-2]:
                 if trick.result is not None:
                     memo[id(trick)] = trick
+            for trick in tricks[-2:]:
+                for turn in trick.turns:
+                    memo[id(turn)] = turn
         for kept in self.kept_in_snapshot(state):
             memo[id(kept)] = kept
         return snapshot(state, memo)  # type: ignore[no-any-return]

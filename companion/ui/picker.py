@@ -1,8 +1,8 @@
-"""Cursor models for choosing with four arrows and OK, and the search that finds the fewest presses.
+"""Cursor models for choosing with four arrows and OK.
 
-The models are immutable values, so the key planner can explore them freely: a breadth-first
-search over "cursor after key" finds the shortest way to any choice, which is how tests and the
-bench enter whole games by key presses, and how the picker's layout was tuned (docs/screens.md).
+The models are immutable values, so the key planner's copies of a screen share them freely
+(:mod:`companion.ui.planner`), and a picker's layout can be tuned by the presses it takes
+(docs/screens.md).
 
 A :class:`Grid` is rows of entries, and rows belong to groups (a suit whose cards fill two rows
 is one group). LEFT/RIGHT step through the entries of the cursor's group, wrapping around;
@@ -11,18 +11,18 @@ UP/DOWN go to the row above or below (wrapping), to the same column or the row's
 >>> grid = Grid.of([[(1, "B1"), (7, "B7")], [(9, "B9")], [(2, "U2"), (6, "U6")]], groups=[0, 0, 1], value="B7")
 >>> grid.moved(Key.RIGHT).value, grid.moved(Key.DOWN).value, grid.moved(Key.UP).value
 ('B9', 'B9', 'U6')
->>> [event.key.name for event in shortest(grid, lambda g: g.value == "U2", Grid.steps)]
-['LEFT', 'UP']
+>>> grid.moved(Key.LEFT).moved(Key.UP).value
+'U2'
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Generic, NamedTuple, TypeVar
 
-from companion.keys import Key, KeyEvent
+from companion.keys import Key
 
 T = TypeVar("T", bound=Hashable)
 S = TypeVar("S", bound=Hashable)
@@ -152,10 +152,6 @@ class Grid(NamedTuple, Generic[T]):
             return self._replace(row=row, col=min(self.col, len(self.rows[row]) - 1))
         return self
 
-    def steps(self) -> Iterator[tuple[KeyEvent, Grid[T]]]:
-        for key in ARROWS:
-            yield KeyEvent(key), self.moved(key)
-
 
 NUMBER_BIG_STEP = 5
 """How far RIGHT/LEFT move a :class:`Number`."""
@@ -175,25 +171,6 @@ class Number(NamedTuple):
     def moved(self, key: Key) -> Number:
         step = {Key.UP: 1, Key.DOWN: -1, Key.RIGHT: NUMBER_BIG_STEP, Key.LEFT: -NUMBER_BIG_STEP}.get(key, 0)
         return self._replace(value=min(self.high, max(self.low, self.value + step)))
-
-    def steps(self) -> Iterator[tuple[KeyEvent, Number]]:
-        for key in ARROWS:
-            yield KeyEvent(key), self.moved(key)
-
-
-def shortest(start: S, goal: Callable[[S], bool], steps: Callable[[S], Iterable[tuple[KeyEvent, S]]]) -> list[KeyEvent]:
-    """The fewest key events leading from ``start`` to a state ``goal`` accepts (breadth first)."""
-    paths: dict[S, list[KeyEvent]] = {start: []}
-    queue = deque([start])
-    while queue:
-        state = queue.popleft()
-        if goal(state):
-            return paths[state]
-        for event, following in steps(state):
-            if following not in paths:
-                paths[following] = [*paths[state], event]
-                queue.append(following)
-    raise ValueError("that choice cannot be reached from here")
 
 
 def likeliest_middle(mass: Mapping[int, float]) -> list[int]:

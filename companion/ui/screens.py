@@ -8,8 +8,9 @@ the bottom, notices (trick results, revokes, deal scores) and menus above it.
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -20,7 +21,6 @@ from companion.registry import SetupRow, player_counts, setup_rows
 from companion.settings import CONTRAST_RANGE
 from companion.ui.canvas import HEIGHT, ROWS, WIDTH, Canvas
 from companion.ui.keypad import Typing, as_joystick, typed
-from companion.ui.picker import Grid
 
 if TYPE_CHECKING:
     import random
@@ -79,9 +79,6 @@ class Screen(ABC):
 
     # The key that leaves this screen towards the game screen: the key planner presses it.
     leave_key: ClassVar[Key] = Key.BACK
-    # Whether a value typed on the card keypad moves the cursor on (the deck question's goes to
-    # Done): the key planner then types one value and plans the rest from there.
-    typed_one_at_a_time: ClassVar[bool] = False
 
     def __init__(self, app: Host) -> None:
         self.app = app
@@ -97,9 +94,31 @@ class Screen(ABC):
         if event.key is Key.BACK:
             self.app.close(self)
 
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        """The keys that enter ``action`` from here, or None when this screen does not enter actions."""
-        return None
+    def clone(self, app: Host) -> Screen:
+        """A copy of this screen on ``app`` whose keys leave this one as it is: the key planner
+        presses keys on copies (:mod:`companion.ui.planner`). The copy shares everything but the
+        lists, dicts and sets a key may change in place."""
+        copied = copy.copy(self)
+        for name, value in vars(self).items():
+            if type(value) in (list, dict, set):
+                setattr(copied, name, copy.copy(value))
+        copied.app = app
+        return copied
+
+    def progress(self, action: Any) -> int | None:
+        """How much of ``action`` the keys have built up here so far (cards taken one at a time, each
+        confirmed), or None where it can no longer end in ``action``: the key planner searches no
+        further there, and plans one part at a time (a part built, it plans again from there)."""
+        return 0
+
+    def stale(self) -> Collection[str]:
+        """Attributes the keys have left out of date (a picker's typed digits once its grid moved
+        on): the key planner leaves them out of a copy's state, so equal states are searched once."""
+        return ()
+
+    def on_shown(self) -> None:  # noqa: B027 - optional hook; most screens draw what their state says
+        """The app drew this screen (it does after every key): a screen whose keys depend on what
+        the glass showed sets that here, so the key planner's copies, never drawn, know it too."""
 
     def typing(self) -> Typing | None:
         """The card picker the card keypad types into here, or None (its keys then act as the
@@ -110,11 +129,6 @@ class Screen(ABC):
         """Whether this screen is a picker whose first key may close a :meth:`Notice.passable`
         notice above it and act here (a card picker; Tourney's prediction compass too)."""
         return self.typing() is not None
-
-    def plan_keypad(self, action: Any) -> list[KeyEvent] | None:
-        """The card keypad's keys for ``action`` where they are the screen's own, not the joystick
-        plan typed (:func:`companion.ui.planner.keypad_plan`); None where they are not."""
-        return None
 
     def typed(self, state: Typing) -> None:  # noqa: B027 - optional hook; most screens type nothing
         """The card keypad moved the picker to ``state``; a screen that offers :meth:`typing` keeps it."""
@@ -130,14 +144,6 @@ class Screen(ABC):
             self.typed(state)
             if state.enter:
                 self.on_key(KeyEvent(Key.OK))
-
-    def typed_value(self, grid: Grid[Any], arrows: list[KeyEvent]) -> Any:
-        """The value of :meth:`typing`'s ``grid`` that the joystick's ``arrows`` reach, for the key
-        planner: a screen whose arrows move its grid by :meth:`Grid.moved` (a list screen's
-        UP/DOWN that jump further say otherwise)."""
-        for event in arrows:
-            grid = grid.moved(event.key)
-        return grid.value
 
     def number_of(self, value: Any) -> int | None:
         """The number the card keypad types for a picker's ``value`` (its rank), or None."""

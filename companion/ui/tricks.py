@@ -10,7 +10,7 @@ engine's :class:`~companion.engine.tricks.Phrase` codes put into the language on
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
@@ -269,14 +269,18 @@ class TrickScreenBase(Screen):
 
     def typing(self) -> Typing | None:
         grid = getattr(self, "grid", None)
+        if self._typing is not None and self._typing.grid is grid:
+            return self._typing  # the digits typed so far still stand (into a grid that was numbered)
         if not isinstance(grid, Grid) or any(self.number_of(value) is None for row in grid.rows for _, value in row):
             return None
-        if self._typing is not None and self._typing.grid is grid:
-            return self._typing  # the digits typed so far still stand
         return Typing(grid)
 
     def typed(self, state: Typing) -> None:
         self.grid, self._typing = state.grid, state
+
+    def stale(self) -> Collection[str]:
+        """The digits typed are stale once the picker has moved on without them."""
+        return ("_typing",) if self._typing is not None and self.typing() is not self._typing else ()
 
     def acting_seat(self) -> int:
         """The seat the game waits for: a screen that enters a seat's action is opened only then."""
@@ -322,15 +326,6 @@ class AnswerScreen(TrickScreenBase):
     def confirm(self) -> None:
         """OK acts on the value shown (answers, or ticks what the cursor is on)."""
         raise NotImplementedError
-
-    def keys_to(self, value: int) -> list[KeyEvent]:
-        """The arrow presses that bring the screen's value to ``value``."""
-        raise NotImplementedError
-
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        if not isinstance(action, Answer) or action.key != self.question.key:
-            return None
-        return [*self.keys_to(action.value), OK]
 
 
 def seat_row(canvas: Canvas, app: Host, players: Sequence[str], row: int, seat: int, *, active: bool) -> None:

@@ -259,10 +259,16 @@ def test_unread_streams_and_trickling_requests_do_not_keep_a_phone_out(tmp_path)
     host, port = server.server_address[:2]
     held = []
     try:
-        for _ in range(page.MAX_CONNECTIONS + 4):  # streams that are never read, then requests that never end
+        for opened in range(1, page.MAX_CONNECTIONS + 5):  # streams that are never read, then requests that never end
             stream = socket.create_connection((host, port))
             stream.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
             held.append(stream)
+            # each stream is one before the next comes: a newcomer evicts a stream, not a request still
+            # being read (which a loaded machine's threads would leave it to refuse instead)
+            deadline = time.monotonic() + SETTLE
+            while server.connections("stream") + server.evicted < opened:
+                assert server.refused == 0 and time.monotonic() < deadline, "a stream was refused or never began"
+                time.sleep(0.01)
         for _ in range(page.MAX_CONNECTIONS):
             trickle = socket.create_connection((host, port))
             trickle.sendall(b"GET / HT")

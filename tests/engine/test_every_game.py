@@ -89,6 +89,24 @@ def test_is_over_is_no_decision_left(game_id: str, data: st.DataObject, seed: in
     assert game.is_over()
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@given(data=st.data(), seed=seeds, rate=rates)
+def test_asked_question_is_the_decisions(game_id: str, data: st.DataObject, seed: int, rate: float) -> None:
+    """The open question an answer is checked against (which Tezuma and Zenjidou read without
+    building the decision) is the decision's question, at every step of a game."""
+    game, rng = start(game_id, data, seed)
+    assert isinstance(game, TrickGame)
+    table = table_model(game, rng, rate)
+    while True:
+        decision = game.decision
+        assert game.asked_question() == (decision.question if decision is not None else None)
+        if decision is None:
+            break
+        action = table.choose(game, rng)
+        game.push(action)
+        table.after(game, action)
+
+
 def assert_is_the_fold_of_its_log(game: Game) -> None:
     """The state is what a fresh game folds from the same setup and log."""
     fresh = type(game)(game.setup)

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.engine.base import Game
+from companion.engine.base import Game, snapshot
 from companion.registry import game_class
 from companion.sim import new_random_game, play_out, table_model
 from tests.games import every_simulated_game
@@ -187,3 +187,35 @@ def test_copy_applies_nothing_and_stays_independent(game_id: str) -> None:
     assert (repr(game.state), game.actions) == (state, log)
     assert_is_the_fold_of_its_log(clone)
     assert_is_the_fold_of_its_log(game)
+
+
+# Values a state holds: numbers, strings and tuples (shared by a snapshot), in lists and dicts
+# (copied), nested, so that some lists hold only immutable values and some hold mutable ones.
+state_values = st.recursive(
+    st.integers() | st.text(max_size=3) | st.tuples(st.integers()),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=3), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+def change_every_container(value: Any) -> None:
+    """Append to every list and add a key to every dict in ``value``, innermost first."""
+    if isinstance(value, list):
+        for item in value:
+            change_every_container(item)
+        value.append("changed")
+    elif isinstance(value, dict):
+        for item in value.values():
+            change_every_container(item)
+        value["changed"] = 0
+
+
+@given(value=state_values)
+def test_a_snapshot_is_untouched_by_any_later_change(value: Any) -> None:
+    """Whether a list or dict holds only immutable values (copied whole) or mutable ones too (copied
+    item by item), no change to the original reaches its snapshot."""
+    copied = snapshot(value, {})
+    expected = repr(copied)
+    assert copied == value
+    change_every_container(value)
+    assert repr(copied) == expected

@@ -38,11 +38,10 @@ from companion.games.irohanihohedo.rules import Irohanihohedo, Play, deck_mask, 
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
-from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
+from companion.ui.picker import ARROWS, Grid, likeliest_middle
 from companion.ui.screens import Choice, Host, Screen, Scroll
 from companion.ui.tricks import (
     CARD_X,
-    OK,
     PANEL_ROWS,
     AnswerScreen,
     FinalScreen,
@@ -155,11 +154,6 @@ class TrickScreen(TrickScreenBase):
         elif event.key is Key.BACK:
             self.app.open_menu()
 
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        if not isinstance(action, Play) or action.seat != self.seat:
-            return None
-        return [*shortest(self.grid, lambda grid: grid.value == action.card, Grid.steps), OK]
-
     # --- drawing -------------------------------------------------------------------------
 
     def draw(self, canvas: Canvas) -> None:
@@ -218,7 +212,6 @@ class DeckScreen(AnswerScreen):
     ui: IrohanihohedoUI
     CELL: ClassVar[int] = 20  # pixel width of one number's cell
     WORDS: ClassVar[int] = 56  # pixel width of Done and Skip
-    typed_one_at_a_time = True  # a number typed ticks and the cursor goes to Done
 
     def __init__(self, app: Host, ui: IrohanihohedoUI) -> None:
         super().__init__(app, ui)
@@ -248,6 +241,16 @@ class DeckScreen(AnswerScreen):
         if self.ticked != ticked:
             self.grid, self._typing = self.grid.at(DONE) or self.grid, None
 
+    def progress(self, action: Any) -> int | None:
+        """The numbers ticked as ``action`` ticks them (none counted for Skip): the key planner ticks
+        them a number at a time (every set of ticks at once is too many states to search)."""
+        if not isinstance(action, Answer) or action.key != self.question.key:
+            return None
+        if action.value == 0:
+            return 0
+        wanted = set(mask_numbers(self.game.setup.cards, action.value))
+        return sum((number in self.ticked) == (number in wanted) for number in self.numbers)
+
     def choose(self, value: int | str) -> None:
         if value == SKIP:
             self.answer(0)
@@ -256,23 +259,6 @@ class DeckScreen(AnswerScreen):
             self.answer(deck_mask(self.game.setup.cards, sorted(self.ticked)))
         elif isinstance(value, int):
             self.ticked = self.ticked ^ {value}
-
-    def keys_to(self, value: int) -> list[KeyEvent]:
-        """Tick or untick what differs, nearest first, then go to Done (Skip for 0)."""
-        grid, keys = self.grid, []
-        todo = set() if value == 0 else set(mask_numbers(self.game.setup.cards, value)) ^ self.ticked
-
-        def path_to(number: int) -> list[KeyEvent]:
-            return shortest(grid, lambda g: g.value == number, Grid.steps)
-
-        while todo:
-            paths = [path_to(number) for number in sorted(todo)]
-            path = min(paths, key=len)
-            for event in path:
-                grid = grid.moved(event.key)
-            keys += [*path, OK]
-            todo.discard(grid.value)
-        return keys + shortest(grid, lambda g: g.value == (DONE if value else SKIP), Grid.steps)
 
     def draw(self, canvas: Canvas) -> None:
         players, deck = self.game.n, self.game.deck_facts

@@ -790,7 +790,7 @@ class Draft(GameAction):
         kind, seat = game._awaited()
         if kind != "draft" or self.seat != seat:
             game._refuse_turn(self, kind, seat)
-        deal = game.state.deal
+        deal = game.state.deals[-1]
         taken = deal.picks[self.seat]
         if self.kind not in game.kinds:
             raise IllegalAction(f"{quoted(self.kind)} cannot be drafted here (kinds: {', '.join(game.kinds)})")
@@ -986,6 +986,8 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         self.suits = {s["code"]: s for s in cards["suits"]}
         self.abilities = {a["id"]: a for a in cards["abilities"]}
         self.scoring_cards = {c["id"]: c for c in cards["scoring"]["cards"]}
+        # the points a table told for scoring cards whose print lost them, by card and trick count
+        self.told_points: Mapping[str, Mapping[str, int]] = setup.table_facts.get("points", {})
         none_removed = {"remove_ranks": [], "remove_trumps_per_suit": 0}
         removed: Mapping[str, Any] = cards["three_players"] if self.n == 3 else none_removed
         self.ranks = [r for r in cards["ranks"] if r not in removed["remove_ranks"]]
@@ -1206,13 +1208,10 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         return trick.acted == self.n and not waits_for_egg
 
     def kept_in_snapshot(self, state: TrickState[DealState]) -> Iterator[object]:
-        """The open deal's layout and draft order (set when the deal opens) and the turns of its
-        last tricks (a Turn is never changed once put down): about half of an undo snapshot's time."""
+        """The open deal's layout and draft order, set when the deal opens."""
         deal = state.deals[-1]
         yield deal.layout
         yield deal.draft_order
-        for trick in deal.tricks[-2:]:
-            yield from trick.turns
 
     def must_follow(self, trick: layer.Trick[Any]) -> frozenset[str]:
         """The lead suit, as for every trick game, from sets made once (every play asks)."""
@@ -1265,7 +1264,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         printed: dict[str, int] = card["points"]
         if key in printed:
             return printed[key]
-        told: dict[str, int] = self.setup.table_facts.get("points", {}).get(card_id, {})
+        told = self.told_points.get(card_id, {})
         if key in told:
             return told[key]
         learned = self.state.learned.get(self.question_key(card_id, tricks))
@@ -1277,26 +1276,21 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
     def question_key(card_id: str, tricks: int) -> str:
         return f"points:{card_id}:{tricks}"
 
-    def _missing_points(self, deal: DealState) -> tuple[str, int] | None:
-        for seat in range(self.n):
-            card_id = deal.picks[seat][SCORING]
-            if self.points_for(card_id, deal.tricks_won[seat]) is None:
-                return card_id, deal.tricks_won[seat]
-        return None
-
     def score_deal(self, deal: layer.Deal[Any]) -> list[int] | layer.FactNeeded:
         """Points of the scoring card minus one per captured card of the penalty suit, at least 0;
-        while a scoring card's points for the tricks taken are unknown, the question for them."""
+        while a scoring card's points for the tricks taken are unknown, the question for them (the
+        first seat's whose are)."""
         assert isinstance(deal, DealState)
-        missing = self._missing_points(deal)
-        if missing:
-            card_id, count = missing
+        points = [self.points_for(deal.picks[s][SCORING], deal.tricks_won[s]) for s in range(self.n)]
+        if None in points:
+            missing = points.index(None)
+            card_id, count = deal.picks[missing][SCORING], deal.tricks_won[missing]
             seats = [self.seat_label(s) for s in range(self.n) if deal.picks[s][SCORING] == card_id]
             return layer.FactNeeded(Question(
                 self.question_key(card_id, count),
                 f"points on {self.scoring_label(card_id)} ({', '.join(seats)}) for {count} tricks?",
             ))
-        deal.points = [self.points_for(deal.picks[s][SCORING], deal.tricks_won[s]) or 0 for s in range(self.n)]
+        deal.points = [p or 0 for p in points]
         deal.penalties = [[c.suit for c in deal.captured[s]].count(deal.picks[s][PENALTY]) for s in range(self.n)]
         return [max(0, p - q) for p, q in zip(deal.points, deal.penalties, strict=True)]
 
@@ -1362,6 +1356,11 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
             f"it is {self._label(seat)}'s turn, not {self._label(action.seat)}'s",
             code="not_your_turn", expected=self._label(seat), actual=self._label(action.seat),
         )
+
+    def asked_question(self) -> Question | None:
+        """The question a played deal's score waits for (a draft or a play never comes with one),
+        read without building the decision: every answer asks."""
+        return self.state.deals[-1].missing_fact
 
     @property
     def decision(self) -> Decision | None:

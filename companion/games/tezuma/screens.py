@@ -45,9 +45,9 @@ from companion.games.tezuma.rules import (
 )
 from companion.keys import Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
-from companion.ui.picker import ARROWS, Grid, Number, likeliest_middle, shortest
+from companion.ui.picker import ARROWS, Grid, Number, likeliest_middle
 from companion.ui.screens import Choice, Host, ListScreen
-from companion.ui.tricks import CARD_X, OK, PANEL_ROWS, AnswerScreen, TrickScreenBase, TrickUI, seat_row
+from companion.ui.tricks import CARD_X, PANEL_ROWS, AnswerScreen, TrickScreenBase, TrickUI, seat_row
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -57,7 +57,6 @@ ONE_ROW = 3  # a suit offering more cards than this is split into two rows for U
 CELL = 8  # pixel width of one rank in the picker row
 CELLS_X = 46
 PANEL_ROW = 5  # the last trick's reason, under the seat rows
-LONG_OK = KeyEvent(Key.OK, long=True)
 
 
 def slot(card: Card) -> int:
@@ -362,28 +361,11 @@ class TrickScreen(TezumaScreen):
                 self.game.check(Play(self.seat, cards, ability))  # raises the engine's reason
             self.armed = True
 
-    # --- planning ------------------------------------------------------------------------
-
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        if not isinstance(action, Play) or action.seat != self.seat:
-            return None
-        keys: list[KeyEvent] = []
-        grid, armed = self.grid, self.armed
-        if self.first is not None:
-            keys.append(KeyEvent(Key.BACK))  # drop the half-made Fire Breathing pair
-            grid = self.card_grid()
-        if armed and action.ability is None:
-            keys.append(KeyEvent(Key.AUX))
-            armed = False
-        confirm = OK if armed else LONG_OK
-        if action.ability is None:
-            return keys + path_to(grid, action.cards[0]) + [OK]
-        if action.ability in CARDLESS:
-            return [*keys, confirm]
-        if action.ability == FIRE:  # the record keeps the order the two cards were named in
-            first, second = action.cards
-            return keys + path_to(grid, first) + [confirm] + path_to(self.card_grid(first=first), second) + [OK]
-        return keys + path_to(grid, action.cards[0]) + [confirm]
+    def progress(self, action: Any) -> int | None:
+        """A Fire Breathing pair begun must be the pair ``action`` begins with."""
+        begun = self.first is None or (isinstance(action, Play) and action.ability == FIRE
+                                       and action.cards[0] == self.first)
+        return 0 if begun else None
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -462,10 +444,6 @@ def suit_rows(suits: Iterable[str], offered: Iterable[Card], order: Iterable[int
     return Grid.of(rows, groups=groups)
 
 
-def path_to(grid: Grid[Card], card: Card) -> list[KeyEvent]:
-    return shortest(grid, lambda g: g.value == card, Grid.steps)
-
-
 @TezumaUI.enters("draft")
 class DraftScreen(TezumaScreen):
     """One seat takes a laid-out card: UP/DOWN choose the kind, LEFT/RIGHT the card, OK takes it."""
@@ -506,11 +484,6 @@ class DraftScreen(TezumaScreen):
             self.app.push(Draft(self.seat, kind, card))
         elif event.key is Key.BACK:
             self.app.open_menu()
-
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        if not isinstance(action, Draft) or action.seat != self.seat:
-            return None
-        return [*shortest(self.grid, lambda g: g.value == (action.kind, action.card), Grid.steps), OK]
 
     def draw(self, canvas: Canvas) -> None:
         """The laid-out cards still on the table, one kind a row, and every seat's picks below, the
@@ -558,9 +531,6 @@ class QuestionScreen(AnswerScreen):
 
     def confirm(self) -> None:
         self.answer(self.number.value)
-
-    def keys_to(self, value: int) -> list[KeyEvent]:
-        return shortest(self.number, lambda n: n.value == value, Number.steps)
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.t("question.title"))

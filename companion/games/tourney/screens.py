@@ -49,7 +49,7 @@ from companion.games.tourney.rules import NpcRow, Play, Predict, PredictionsDown
 from companion.keys import LETTERS, Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing
-from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
+from companion.ui.picker import ARROWS, Grid, likeliest_middle
 from companion.ui.screens import Choice, Host, Notice, Screen
 from companion.ui.tricks import ResultScreen, TrickScreenBase, TrickUI
 
@@ -59,9 +59,6 @@ SUIT_CELL = 22  # pixel width of one suit of a prediction's compass: its key and
 COMPASS = (Key.UP, Key.RIGHT, Key.DOWN, Key.LEFT)  # the arrow that chooses each suit, strongest first
 COMPASS_MARKS = "↑→↓←"  # drawn before each suit, so the table sees which arrow gives which suit
 HALF = 7  # numbers per picker row: 1-7 and 8-14
-OK = KeyEvent(Key.OK)
-AUX, LONG_AUX = KeyEvent(Key.AUX), KeyEvent(Key.AUX, long=True)
-HELD_ZERO = KeyEvent(Key.N0, long=True)  # AUX on the card keypad
 SUIT_KEYS = LETTERS  # the card keypad's A B C D: the game's first to fourth suit
 PREDICTION_X = CARD_X + 22  # a prediction entered at the reveal, beside its seat's card
 
@@ -71,11 +68,6 @@ def suit_key(event: KeyEvent) -> int | None:
     place the Tourney screen reads suit keys; a keypad's digits go to the shared card typing
     (:mod:`companion.ui.keypad`), so another keypad needs only its suit keys named here."""
     return SUIT_KEYS.index(event.key) if event.key in SUIT_KEYS and not event.long else None
-
-
-def suit_key_event(suit: int) -> KeyEvent:
-    """The keypad press that chooses the game's suit number ``suit`` (0 the strongest)."""
-    return KeyEvent(SUIT_KEYS[suit])
 
 
 @dataclass(frozen=True)
@@ -241,6 +233,7 @@ class TrickScreen(TourneyScreen):
         self.trick: TourneyTrick = self.game.trick
         kind = Predict if self.revealing() else Play
         self.entry = Entry(kind, seat)
+        self._grids: dict[Entry, Grid[SuitedCard]] = {}  # each entry's start, worked out once (grid_for)
         if kind is Predict:
             self.suit = self.likely_suit(seat)
         else:
@@ -264,10 +257,13 @@ class TrickScreen(TourneyScreen):
         """The unseen cards, the cursor where the card ``entry`` puts down is fewest presses away as
         far as the table knows: a follower's lead suit, a suit's highest and lowest, none of a suit the
         seat proved it lacks, fewer of a suit revealed by suit alone (the engine's ``card_odds``); the
-        only card left ready for OK."""
-        grid = card_grid(self.game, last_card(self.game))
-        mass = grid.group_mass(self.likelihood(entry.seat, grid))
-        return self.likely_start(entry.seat, card_grid(self.game, last_card(self.game), likeliest_middle(mass)))
+        only card left ready for OK. Worked out once per entry: AUX back to it starts it afresh there."""
+        if entry not in self._grids:
+            grid = card_grid(self.game, last_card(self.game))
+            mass = grid.group_mass(self.likelihood(entry.seat, grid))
+            self._grids[entry] = self.likely_start(entry.seat, card_grid(self.game, last_card(self.game),
+                                                                         likeliest_middle(mass)))
+        return self._grids[entry]
 
     def likely_suit(self, seat: int) -> str:
         """The suit a prediction of ``seat`` most likely has, from what the table has seen: the open
@@ -339,45 +335,6 @@ class TrickScreen(TourneyScreen):
 
     def picks(self) -> bool:
         return self.predicting() or super().picks()
-
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        """AUX to the entry, then for a card the picker's fewest arrows, for a prediction the arrow
-        of its suit (none when the cursor starts on it), then OK. A prediction naming its card (a
-        record from before) is not entered here: the device asks its suit."""
-        keys = self.keys_to_entry(action)
-        if keys is None:
-            return None
-        if isinstance(action, Predict):
-            start = self.suit if keys == [] else self.likely_suit(action.seat)
-            return [*keys, *([] if action.suit == start else [KeyEvent(COMPASS[self.game.suits.index(action.suit)])]),
-                    OK]
-        grid = self.grid if keys == [] else self.grid_for(Entry(Play, action.seat))
-        return keys + shortest(grid, lambda g: g.value == action.card, Grid.steps) + [OK]
-
-    def plan_keypad(self, action: Any) -> list[KeyEvent] | None:
-        """On a keypad a prediction is its suit key alone, one press whatever the cursor shows (and
-        over a notice it closes it too, where ``#`` would only close it); to another seat's
-        prediction, held ``0`` first (then plan again)."""
-        if not isinstance(action, Predict):
-            return None
-        keys = self.keys_to_entry(action)
-        if keys is None:
-            return None
-        if keys:
-            return [HELD_ZERO]  # the keypad's AUX (forward only): the planner asks again after it
-        return [suit_key_event(self.game.suits.index(action.suit))]
-
-    def keys_to_entry(self, action: Any) -> list[KeyEvent] | None:
-        """The AUX presses (held: backwards) from the entry shown to the one ``action`` is, or None
-        when this screen does not enter it now."""
-        if not isinstance(action, (Play, Predict)) or (isinstance(action, Predict) and action.card is not None):
-            return None
-        wanted = Entry(type(action), action.seat)
-        entries = self.entries()
-        if wanted not in entries or (isinstance(action, Predict) and action.suit not in self.game.open_suits()):
-            return None
-        ahead = (entries.index(wanted) - entries.index(self.entry)) % len(entries)
-        return [AUX] * ahead if ahead <= len(entries) - ahead else [LONG_AUX] * (len(entries) - ahead)
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -472,9 +429,6 @@ class DownScreen(TourneyScreen):
         elif event.key is Key.BACK:
             self.app.open_menu()
 
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        return [OK] if isinstance(action, PredictionsDown) else None
-
     def draw(self, canvas: Canvas) -> None:
         trick = self.game.trick
         canvas.title(self.t("tourney.down.title", deal=self.game.deal.index + 1, trick=len(self.game.deal.tricks)))
@@ -516,13 +470,11 @@ class NpcRowScreen(TourneyScreen):
             else:
                 self.app.open_menu()
 
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        """The keys for the row's next card only (the row entered so far must begin ``action``): the
-        planner asks again after each OK, so the card keypad types every card of the row."""
+    def progress(self, action: Any) -> int | None:
+        """The cards taken so far, where they begin the row ``action`` is."""
         if not isinstance(action, NpcRow) or action.cards[: len(self.chosen)] != tuple(self.chosen):
             return None
-        card = action.cards[len(self.chosen)]
-        return [*shortest(self.grid, lambda g: g.value == card, Grid.steps), OK]
+        return len(self.chosen)
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.t("tourney.npc.title", deal=self.game.deal.index + 1, count=len(self.chosen),

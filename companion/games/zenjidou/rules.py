@@ -609,7 +609,7 @@ class ZAction(GameAction):
         """Raise IllegalAction unless the action may answer ``need`` (the turn is checked before)."""
 
     def apply(self, game: Zenjidou) -> None:
-        self.fold(game, game.state.deal)
+        self.fold(game, game.state.deals[-1])  # the open round (state.deal), read on every action
         game.advance()
 
     @abstractmethod
@@ -803,11 +803,12 @@ class Play(ZAction):
 
     def check_need(self, game: Zenjidou, need: Need) -> None:
         """Any card the table has not seen yet; a shown bottom card only by a hand that may hold it."""
-        deal = game.state.deal
-        owner = next((hand for hand, card in deal.bottoms.items() if card == self.card), None)
-        if owner is None or self.card in deal.shown_cards():
+        deal = game.state.deals[-1]
+        if self.card not in deal.bottoms.values() or self.card in deal.shown_cards():
             game.check_new_card(self.card)
-        elif self.hand not in game.may_hold_bottom(deal, owner):
+            return
+        owner = next(hand for hand, card in deal.bottoms.items() if card == self.card)
+        if self.hand not in game.may_hold_bottom(deal, owner):
             raise IllegalPlay(f"{self.card} is the shown bottom card of hand {owner + 1}",
                               code="zenjidou.refusal.bottom_of", card=str(self.card), seat=game.seat_label(owner))
 
@@ -1011,9 +1012,12 @@ class Need(NamedTuple):
         return self.hand
 
 
-# The needs without a hand, built once (a frozen dataclass is not free to build).
+# The needs without a hand, and each hand's card to play, built once (a frozen dataclass is not free
+# to build, and the round needs a card after most actions).
 REST, RULE, GUESSES, BEGIN, QUIZ, RESOLVE = (Need(kind) for kind in ("rest", "rule", "guesses", "begin", "quiz",
                                                                       "resolve"))
+MAX_PLAYERS = 6  # and as many hands (two players play four)
+PLAYS = tuple(Need("play", hand) for hand in range(MAX_PLAYERS))
 
 
 COUNTS = ("rounds", "tricks_per_round", "piles", "pile_size", "top_scorer_bonus", "guess_seconds")
@@ -1032,7 +1036,7 @@ class Zenjidou(TrickGame[ZState]):
     game_id = "zenjidou"
     title = PLUGIN.titles[game_id]
     min_players = 2
-    max_players = 6
+    max_players = MAX_PLAYERS
     action_types: ClassVar[Mapping[str, ActionType]] = {Answer.type: Answer, **{kind.type: kind for kind in ACTIONS}}
     # A revoke names the lead colour as its suit.
     term_tables: ClassVar[Mapping[str, str]] = {"colour": "colours", "suit": "colours"}
@@ -1244,7 +1248,7 @@ class Zenjidou(TrickGame[ZState]):
             return RULE
         if not deal.playing:
             return how.setup_need(deal) or BEGIN
-        trick = deal.open_trick
+        trick = deal.tricks[-1]  # the open trick
         if self.trick_complete(trick):
             return how.after_trick(trick)
         return how.lead_need(self, deal, trick) or self._play_need(deal, trick, how)
@@ -1254,7 +1258,9 @@ class Zenjidou(TrickGame[ZState]):
         (:meth:`PlayRule.plays_itself`)."""
         hand = self.seat_to_play(trick)
         bottom = deal.bottoms.get(hand)
-        return Need("play", hand, bottom if bottom is not None and how.plays_itself(self, deal, hand) else None)
+        if bottom is not None and how.plays_itself(self, deal, hand):
+            return Need("play", hand, bottom)
+        return PLAYS[hand]
 
     def may_hold_bottom(self, deal: Round, owner: int) -> tuple[int, ...]:
         """The hands that may put down ``owner``'s shown bottom card by hand: none where it plays itself
@@ -1331,7 +1337,7 @@ class Zenjidou(TrickGame[ZState]):
         return _suited_card(self.colours[self.facts(number).colour], number)
 
     def play(self, deal: Round, hand: int, card: Card) -> None:
-        trick = deal.open_trick
+        trick = deal.tricks[-1]  # the open trick
         how = deal.how
         assert how is not None  # cards go down only once the rule is chosen
         house = how.house(deal, trick, hand)
@@ -1589,6 +1595,10 @@ class Zenjidou(TrickGame[ZState]):
         who = f"{self.seat_label(seat)} (hand {seat + 1})" if seat is not None else "the table"
         return Decision(need.kind, seat, f"{who}: {need.kind}")
 
+    def asked_question(self) -> Question | None:
+        """The open question about a card, as the fold left it (:meth:`waiting`), without the decision."""
+        return self.waiting()[0]
+
     def check_answer(self, answer: Answer) -> None:
         """A fact is an index into its list (colours, score marks, effects, resolution rules)."""
         question = self.question_answered(answer)
@@ -1615,7 +1625,7 @@ class Zenjidou(TrickGame[ZState]):
             raise IllegalPlay(
                 f"{card} is not a card: numbers are 1-32", code="zenjidou.refusal.not_a_card", text=str(card)
             )
-        if card in self.state.deal.seen:
+        if card in self.state.deals[-1].seen:
             raise IllegalPlay(f"{card} was already seen this round", code="already_played", card=str(card))
 
     def typing_hand(self) -> int:

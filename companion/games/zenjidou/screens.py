@@ -62,10 +62,9 @@ from companion.games.zenjidou.rules import (
 from companion.keys import LETTERS, Key, KeyEvent
 from companion.ui.canvas import ROWS, Canvas
 from companion.ui.keypad import Typing, keys_to_type
-from companion.ui.picker import ARROWS, Grid, likeliest_middle, shortest
+from companion.ui.picker import ARROWS, Grid, likeliest_middle
 from companion.ui.screens import Choice, Host, Notice, Screen, Scroll
 from companion.ui.tricks import (
-    OK,
     AnswerScreen,
     DealScreen,
     ResultScreen,
@@ -301,11 +300,6 @@ class ListScreen(ZScreen):
         elif event.key is Key.BACK:
             self.app.open_menu()
 
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        if action not in self.options:
-            return None
-        return [*list_keys(self.index, self.options.index(action), len(self.options), JUMP), OK]
-
     def number_of(self, value: Any) -> int | None:
         """What the card keypad types: a card by its number (1-32 name it alone), any other choice by
         its place in the list, as the hint row counts it (``3/14``)."""
@@ -326,13 +320,6 @@ class ListScreen(ZScreen):
 
     def typed(self, state: Typing) -> None:
         self._typing, self.index = state, state.grid.col
-
-    def typed_value(self, grid: Grid[Any], arrows: list[KeyEvent]) -> Any:
-        index = grid.col
-        for event in arrows:
-            moved = self.move(index, event.key)
-            index = index if moved is None else moved
-        return self.options[index]
 
     def draw(self, canvas: Canvas) -> None:
         self.header(canvas)
@@ -429,11 +416,6 @@ class CardScreen(ListScreen):
         at = self.grid.at(self.options[index].card) or self.grid
         return self.places[at.moved(key).value]
 
-    def plan(self, action: Any) -> list[KeyEvent] | None:
-        if action not in self.options:
-            return None
-        return [*shortest(self.grid, lambda grid: grid.value == action.card, Grid.steps), OK]
-
     def draw_choice(self, canvas: Canvas, row: int) -> None:
         """The cursor's row: its colour (``?`` untold) and its cards, the one under the cursor lit."""
         grid = self.grid
@@ -442,9 +424,13 @@ class CardScreen(ListScreen):
         for offset, (number, _) in enumerate(grid.rows[grid.row]):
             canvas.cell(CELLS_X + offset * CELL, row, CELL, str(number), invert=offset == grid.col)
 
+    def on_shown(self) -> None:
+        """The letters are on the glass (a letter enters its card) once drawn while the card keypad is in use."""
+        self._letters_drawn = self.app.card_keypad and bool(self.letter_cards())
+
     def hint(self) -> str:
-        letters = self.letter_cards() if self.app.card_keypad else {}
-        self._letters_drawn = bool(letters)
+        self.on_shown()
+        letters = (self._letters or {}) if self._letters_drawn else {}
         if letters:
             shown = " ".join(f"{letter.name}{card}" for letter, card in letters.items())
             return self.t("zenjidou.hint.letters", letters=shown)
@@ -467,16 +453,6 @@ class CardScreen(ListScreen):
             self._letters = dict(zip(LETTERS, sorted(best), strict=False))
         return self._letters
 
-    def letters_usable(self) -> bool:
-        """Whether a letter pressed now, or after the keys that leave the screens above, enters its
-        card: the letters are on the glass, or will be once a notice or menu above is left by its key
-        (not when the next key closes a notice the entry may begin on: the letters were not shown)."""
-        screens = self.app.screens
-        if screens[-1] is self:
-            return self._letters_drawn
-        above = screens[1] if len(screens) > 1 else None
-        return not (isinstance(above, Notice) and above.passable())
-
     def on_keypad(self, event: KeyEvent) -> None:
         """A letter enters the card drawn beside it, or does nothing while the letters are not drawn
         (over a notice it only closed); any other key as on every card picker."""
@@ -487,18 +463,6 @@ class CardScreen(ListScreen):
         if card is not None:
             self.index = self.places[card]
             self.on_key(KeyEvent(Key.OK))
-
-    def plan_keypad(self, action: Any) -> list[KeyEvent] | None:
-        """A letter where it is fewer presses than typing the card (one against two or three);
-        None (the typed plan) elsewhere."""
-        if action not in self.options or not self.letters_usable():
-            return None
-        letter = next((key for key, card in self.letter_cards().items() if card == action.card), None)
-        state = self.typing()
-        typed = None if state is None else keys_to_type(state, action, self.number_of)
-        if letter is None or (typed is not None and len(typed) <= 1):
-            return None
-        return [KeyEvent(letter)]
 
 
 def list_keys(start: int, target: int, count: int, jump: int) -> list[KeyEvent]:
@@ -594,9 +558,10 @@ class QuizScreen(ListScreen):
             return
         super().on_key(event)
 
-    def plan(self, action: Any) -> list[KeyEvent] | None:
+    def progress(self, action: Any) -> int | None:
+        """In a tie no key enters a point: OK only asks the table's buzzers again."""
         self.tick(self.app.now())
-        return None if self.tie is not None else super().plan(action)
+        return None if self.tie is not None else 0
 
     def draw(self, canvas: Canvas) -> None:
         self.tick(self.app.now())  # presses may have come while a notice covered this screen
@@ -658,9 +623,6 @@ class FactsScreen(AnswerScreen, ZScreen):
     def confirm(self) -> None:
         self.answer(self.value)
 
-    def keys_to(self, value: int) -> list[KeyEvent]:
-        return list_keys(self.value, value, self.count, FACT_JUMP)
-
     def number_of(self, value: Any) -> int | None:
         """The card keypad types a fact's value by its place: 1 the first (every fact has at most 9)."""
         return value + 1 if isinstance(value, int) else None
@@ -673,12 +635,6 @@ class FactsScreen(AnswerScreen, ZScreen):
 
     def typed(self, state: Typing) -> None:
         self._typing, self.value = state, state.grid.value
-
-    def typed_value(self, grid: Grid[Any], arrows: list[KeyEvent]) -> Any:
-        value: int = grid.value
-        for event in arrows:
-            value = self.stepped(value, event.key) if event.key in ARROWS else value
-        return value
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.t("zenjidou.facts.title", card=self.number))
@@ -741,17 +697,12 @@ class GuessScreen(ZScreen):
         elif event.key is Key.BACK:
             self.app.open_menu()
 
-    def plan(self, action: Any) -> list[KeyEvent] | None:
+    def progress(self, action: Any) -> int | None:
+        """The players whose guess already is ``action``'s: the key planner sets them one at a time
+        (the guesses of six players are 6**6 states, too many to search at once)."""
         if not isinstance(action, Guesses):
             return None
-        keys = [OK] if self.counting else []
-        players = self.game.players
-        for player, named in enumerate(action.guesses):
-            ahead = (named - self.guesses[player]) % players
-            back = players - ahead  # LEFT wraps too: the shorter way round
-            keys += [KeyEvent(Key.RIGHT)] * ahead if ahead <= back else [KeyEvent(Key.LEFT)] * back
-            keys.append(KeyEvent(Key.DOWN))
-        return [*keys[:-1], OK] if action.guesses else [*keys, OK]
+        return sum(mine == wanted for mine, wanted in zip(self.guesses, action.guesses, strict=True))
 
     def draw(self, canvas: Canvas) -> None:
         self.header(canvas)

@@ -20,8 +20,8 @@ import importlib
 import pkgutil
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.errors import RecordError, quoted
@@ -46,8 +46,7 @@ class SetupRow(NamedTuple):
     kind: str
 
 
-@dataclass(frozen=True)
-class Plugin:
+class Plugin(NamedTuple):
     """One game package's parts, named as ``"module:attribute"`` relative to ``package``.
 
     ``rules`` maps each game id the package plays to its engine class (Tezuma's two editions are two
@@ -66,10 +65,10 @@ class Plugin:
     rules: Mapping[str, str]
     titles: Mapping[str, str]
     players: Mapping[str, tuple[int, int]]
-    setup: Mapping[str, tuple[SetupRow, ...]] = field(default_factory=dict)
+    setup: Mapping[str, tuple[SetupRow, ...]] = MappingProxyType({})
     screens: str | None = None
     table: str | None = None
-    cards: Mapping[str, str] = field(default_factory=dict)
+    cards: Mapping[str, str] = MappingProxyType({})
     text: str | None = None
 
     @property

@@ -16,7 +16,8 @@ from companion.carddata import printed_cards
 from companion.engine.base import Answer
 from companion.games.irohanihohedo.rules import Irohanihohedo, deck_mask
 from companion.session import Session
-from companion.ui import App, presses_for
+from companion.ui import App
+from companion.ui.planner import presses_for
 
 NAMES = ("Aki", "Ben", "Chie", "Dai", "Emi")
 

@@ -21,7 +21,8 @@ from companion.games.zenjidou.rules import ROUND_RULES, Zenjidou
 from companion.games.zenjidou.table import ZenjidouTable
 from companion.session import Session
 from companion.sim import new_random_game
-from companion.ui import App, presses_for
+from companion.ui import App
+from companion.ui.planner import presses_for
 
 KINDS = ("cards", "setup", "table", "notices", "facts")
 KIND_OF = {"play": "cards", "point": "table", "no_point": "table", "lead": "table", "answer": "facts"}

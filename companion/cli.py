@@ -10,18 +10,20 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion import __version__, carddata
 from companion.errors import CompanionError, ConfigError, quoted
 from companion.inputs import CommandLineParser, read_text_file
 from companion.journal import held_by_a_writer
 from companion.paths import check_output_file, tools_state_dir
-from companion.record import GameBuilder, export_lines, read_bytes
 from companion.registry import game_class, game_ids
 from companion.roster import MAX_NAME_CELLS, ROSTER_FILE, Roster
 from companion.storage import atomic_replace, read_file, reason
 from companion.text import printable
+
+if TYPE_CHECKING:  # the record codec loads for the commands that read a record, not for `run`
+    from companion.record import GameBuilder
 
 Result = TypeVar("Result")
 
@@ -208,6 +210,8 @@ def _read_record(path: Path) -> GameBuilder:
             data = read_file(path, RECORD_LIMIT)  # StorageError (a CompanionError) names other problems
         except FileNotFoundError:
             raise CompanionError(f"cannot read {path}: no such file") from None
+    from companion.record import GameBuilder, read_bytes
+
     builder: GameBuilder = read_bytes(data, GameBuilder(defers=True))
     return builder
 
@@ -252,6 +256,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     if builder.failure is not None or builder.game is None:
         print(f"companion: {args.record}: {builder.failure or 'no game in it'}", file=sys.stderr)
         return EXIT_BAD_RECORD
+    from companion.record import export_lines
+
     text = "\n".join(export_lines(builder.game)) + "\n"
     if args.output:
         try:

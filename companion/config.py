@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from companion.errors import ConfigError
 from companion.inputs import parse_address, parse_toml, read_text_file
@@ -28,8 +28,7 @@ DEVICE_CONFIG_DIR = Path("/etc") / APP
 """Where an installed device keeps config.toml (the unit's ``ConfigurationDirectory=``)."""
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(NamedTuple):
     """One config key: its type, the values it allows, and whether luma's parser takes it.
 
     ``valid`` checks a value no list of choices can describe (a pin list): it returns a reason to
@@ -139,13 +138,12 @@ def all_settings() -> dict[str, Setting]:
     return settings
 
 
-@dataclass(frozen=True)
-class RunConfig:
+class RunConfig(NamedTuple):
     """A checked config.toml: ``values`` by key, and ``path`` (None when there was no file)."""
 
     values: Mapping[str, Any]
     path: Path | None = None
-    sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # tables checked by their owners
+    sections: Mapping[str, Mapping[str, Any]] = MappingProxyType({})  # tables checked by their owners
 
     def get(self, name: str) -> Any:
         return self.values.get(name)

@@ -19,7 +19,7 @@ from companion.storage import TooLarge, read_bounded
 MAX_FILE_BYTES = 256 * 1024
 """Config and board files are a few hundred bytes; anything this big is the wrong file."""
 
-_LONG_QUOTED = re.compile(rf"'([^']{{{QUOTED_CHARS + 1},}})'")
+_LONG_QUOTED = rf"'([^']{{{QUOTED_CHARS + 1},}})'"  # compiled (and kept) by re at the first message
 """A value argparse quotes in its message (``invalid int value: '...'``) too long to repeat whole."""
 
 
@@ -37,7 +37,7 @@ class CommandLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.partition(" ")[2]
-        message = _LONG_QUOTED.sub(lambda value: quoted(value[1]), message)
+        message = re.sub(_LONG_QUOTED, lambda value: quoted(value[1]), message)
         raise ConfigError(f"{command + ': ' if command else ''}{message}; see '{self.prog} --help'")
 
 

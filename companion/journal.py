@@ -25,10 +25,9 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, StorageError
-from companion.record import DroppedLine, RecordLines, encode_line, parse_lines
 from companion.storage import (
     WriteUnsure,
     check_regular_file,
@@ -39,6 +38,9 @@ from companion.storage import (
     write_all,
 )
 
+if TYPE_CHECKING:  # the record codec loads with the first journal: a device starting with none does not read one
+    from companion.record import RecordLines
+
 CURRENT_JOURNAL = "current.jsonl"
 GAMES_DIR = "games"
 DROPPED_SUFFIX = ".dropped"
@@ -47,8 +49,6 @@ MAX_JOURNAL_BYTES = 4 << 20
 largest table (6-player Irohanihohedo and Zenjidou, 4-player Tezuma) wrote 16 KB; undo lines at most
 double that. A larger file is not one game's journal, and reading it whole could fill the memory."""
 
-JournalRead = RecordLines  # what a journal holds: the accepted objects, and the line dropped if any
-__all__ = ["DroppedLine", "Journal", "JournalClosed", "JournalInUse", "JournalRead", "encode_line", "parse_journal"]
 
 
 class JournalInUse(CompanionError, BlockingIOError):
@@ -59,8 +59,9 @@ class JournalClosed(StorageError):
     """The journal refuses appends: it was closed, or a failed write could not be taken back."""
 
 
-def parse_journal(data: bytes) -> JournalRead:
-    """A journal's bytes read the one way every record is read (:func:`~companion.record.parse_lines`).
+def parse_journal(data: bytes) -> RecordLines:
+    """A journal's bytes read the one way every record is read (:func:`~companion.record.parse_lines`):
+    the accepted objects, and the line dropped if any.
 
     >>> read = parse_journal(b'{"a":1}\\n{"b":2}\\n{"c"')
     >>> read.objects
@@ -68,6 +69,8 @@ def parse_journal(data: bytes) -> JournalRead:
     >>> print(read.dropped[0])
     line 3 dropped (no newline at the end: the write was cut short): b'{"c"' (4 bytes)
     """
+    from companion.record import parse_lines
+
     return parse_lines(data)
 
 
@@ -91,7 +94,7 @@ def held_by_a_writer(path: Path) -> bool:
     return False
 
 
-def read_journal(path: Path) -> JournalRead:
+def read_journal(path: Path) -> RecordLines:
     """Read a journal without changing it (see :func:`parse_journal`)."""
     return parse_journal(Path(path).read_bytes())
 
@@ -121,7 +124,7 @@ class Journal:
     Get one with :meth:`create` (a new game) or :meth:`open` (resume after a restart or crash).
     """
 
-    def __init__(self, path: Path, fd: int, recovered: JournalRead) -> None:
+    def __init__(self, path: Path, fd: int, recovered: RecordLines) -> None:
         self.path = path
         self.recovered = recovered  # what the file held when opened: replay these objects
         self._fd = fd
@@ -134,6 +137,8 @@ class Journal:
         The header goes into a temp file that is then linked into place, so after a crash the
         journal either does not exist or holds the complete header.
         """
+        from companion.record import encode_line
+
         path = Path(path)
         line = encode_line(header)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -217,6 +222,8 @@ class Journal:
         next open drops it; WriteUnsure: the whole line stays, unflushed). A closed journal
         refuses every later append with JournalClosed.
         """
+        from companion.record import encode_line
+
         line = encode_line(record)
         if self.closed:
             raise JournalClosed(

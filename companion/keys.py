@@ -11,7 +11,7 @@ lives outside :mod:`companion.hw` so the screens need not import the hardware se
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from companion.errors import ConfigError
 
@@ -79,8 +79,7 @@ DIGITS = {Key.N0: 0, Key.N1: 1, Key.N2: 2, Key.N3: 3, Key.N4: 4, Key.N5: 5, Key.
 LETTERS = (Key.A, Key.B, Key.C, Key.D)
 
 
-@dataclass(frozen=True)
-class KeyEvent:
+class KeyEvent(NamedTuple):
     """One completed press: ``long`` is a press held past the hold time.
 
     >>> KeyEvent(Key.OK)

@@ -17,11 +17,11 @@ True
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.errors import RecordError, quoted
@@ -46,8 +46,7 @@ class SetupRow(NamedTuple):
     kind: str
 
 
-@dataclass(frozen=True)
-class Plugin:
+class Plugin(NamedTuple):
     """One game package's parts, named as ``"module:attribute"`` relative to ``package``.
 
     ``rules`` maps each game id the package plays to its engine class (Tezuma's two editions are two
@@ -66,10 +65,10 @@ class Plugin:
     rules: Mapping[str, str]
     titles: Mapping[str, str]
     players: Mapping[str, tuple[int, int]]
-    setup: Mapping[str, tuple[SetupRow, ...]] = field(default_factory=dict)
+    setup: Mapping[str, tuple[SetupRow, ...]] = MappingProxyType({})
     screens: str | None = None
     table: str | None = None
-    cards: Mapping[str, str] = field(default_factory=dict)
+    cards: Mapping[str, str] = MappingProxyType({})
     text: str | None = None
 
     @property
@@ -94,7 +93,9 @@ _EXTRA_PACKAGES: list[str] = []  # packages outside companion.games: the tests' 
 def _product_plugins() -> tuple[Plugin, ...]:
     import companion.games
 
-    names = sorted(info.name for info in pkgutil.iter_modules(companion.games.__path__) if info.ispkg)
+    # a game is a folder with an __init__.py; os.scandir, where pkgutil would cost the start a module
+    names = sorted(entry.name for folder in companion.games.__path__ for entry in os.scandir(folder)
+                   if entry.is_dir() and os.path.isfile(os.path.join(entry.path, "__init__.py")))
     return tuple(_record(f"{GAMES_PACKAGE}.{name}") for name in names)
 
 

@@ -7,8 +7,7 @@ file in the state directory, replaced atomically).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.errors import ConfigError
 from companion.text import LANGUAGES
@@ -17,8 +16,7 @@ CONTRAST_RANGE = (15, 255)  # what the SSD1306/SH1106 contrast register takes, b
 MAX_REMEMBERED_NAMES = 16  # far more seats than any game has; a longer list is not one the device wrote
 
 
-@dataclass(frozen=True)
-class LastSetup:
+class LastSetup(NamedTuple):
     """The game last started on the device: the setup form opens on it (game id, player count and
     the seats' names in order). Ids and names are checked by the form, which falls back to its
     defaults for any it does not offer (a game since removed, a name of the other language)."""
@@ -46,8 +44,7 @@ class LastSetup:
         return cls(game, players, tuple(names))
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """What the user sets on the device; the daemon stores it with ``to_json`` / ``from_json``.
 
     >>> Settings.from_json({"language": "ja", "contrast": 999})
@@ -70,7 +67,8 @@ class Settings:
     def from_json(cls, data: Mapping[str, Any]) -> Settings:
         last = data.get("last_setup")
         last_setup = LastSetup.from_json(last) if last is not None else None
-        language, contrast = data.get("language", cls.language), data.get("contrast", cls.contrast)
+        default = cls()
+        language, contrast = data.get("language", default.language), data.get("contrast", default.contrast)
         low, high = CONTRAST_RANGE
         if language not in LANGUAGES:
             raise ConfigError(f"settings: language must be {' or '.join(LANGUAGES)}, not {language!r}")

@@ -30,6 +30,9 @@ from packaging.requirements import Requirement
         ("companion.daemon.run", "companion.hw.serial_keypad"),
         ("companion.daemon.run", "serial"),
         ("companion.daemon.run", "secrets"),
+        # the record codec: read with a journal or a record file, written with a game's first line
+        ("companion.daemon.run", "companion.record"),
+        ("companion.cli", "companion.record"),
     ],
 )
 def test_module_does_not_load(module: str, forbidden: str) -> None:

@@ -40,7 +40,6 @@ from companion.errors import CompanionError, ConfigError
 from companion.hw.boards import Board
 from companion.hw.display import EMULATORS, Display, display_parser, open_display
 from companion.hw.mock import MockPad, ScriptKeySource, ThreadedSource, VirtualTime, key_source_for
-from companion.hw.terminal import TerminalScreen, terminal_size
 from companion.inputs import CommandLineParser
 from companion.keys import KeyEvent
 from companion.paths import state_dir
@@ -48,6 +47,7 @@ from companion.paths import state_dir
 if TYPE_CHECKING:
     from companion.daemon.page import TablePageServer
     from companion.hw.buzzers import BuzzerArbiter
+    from companion.hw.terminal import TerminalScreen
 
 log = logging.getLogger(__name__)
 
@@ -243,6 +243,8 @@ def _open_display(options: argparse.Namespace,
         return open_display(luma_args), None  # an emulator the user asked for (capture, gifanim...)
     display = open_display(luma_args, recording=True)  # the real driver class on a recording bus
     if display.bus is not None and sys.stdout.isatty():  # a person at a terminal: show them the panel
+        from companion.hw.terminal import TerminalScreen, terminal_size  # the braille view: only at a terminal
+
         return display, TerminalScreen(display.bus.panel, sys.stdout, terminal_size(sys.stdout.fileno()))
     return display, None
 

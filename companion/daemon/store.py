@@ -12,7 +12,6 @@ import json
 import logging
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -21,15 +20,16 @@ from companion import carddata
 from companion.codec import decode_json
 from companion.errors import CompanionError, ConfigError, StorageError
 from companion.journal import CURRENT_JOURNAL, GAMES_DIR, Journal, JournalClosed, JournalInUse, archive_journal
-from companion.record import DroppedLine, GameBuilder, header_json, read_lines
 from companion.registry import game_class
 from companion.roster import Roster
 from companion.session import Session
 from companion.settings import Settings
 from companion.storage import WriteUnsure, atomic_replace, read_text, reason, remove_stale_temps
 
-if TYPE_CHECKING:  # the engine loads with the first game played, not with the setup form
+if TYPE_CHECKING:  # the engine loads with the first game played, not with the setup form; the record
+    # codec with the first journal read or written
     from companion.engine.base import Game, Setup
+    from companion.record import DroppedLine
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +44,12 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-@dataclass
 class Recovered:
     """What start-up found in the state directory: a game to offer, and what to tell the table."""
 
-    game: Game[Any] | None = None
-    messages: list[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.game: Game[Any] | None = None
+        self.messages: list[str] = []
 
 
 class StateDirInUse(JournalInUse):
@@ -176,6 +176,8 @@ class Store:
                 " a new game will move it into games/",
             ))
             return
+        from companion.record import GameBuilder, read_lines
+
         header_dropped: DroppedLine | None = None
         for dropped in journal.recovered.dropped:
             if dropped.line == 1:  # the header itself: the journal is set aside below, said once there
@@ -247,6 +249,8 @@ class Store:
         the previous game could not be moved it stays current (and open); if the new journal
         could not be created, the previous game is in ``games/`` and no game is journalled.
         """
+        from companion.record import header_json
+
         game = game_class(setup.game)(setup)
         header = header_json(setup)
         had_game = False

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, NoReturn
+from types import MappingProxyType
+from typing import Any, NamedTuple, NoReturn
 
 from companion.errors import ConfigError
 from companion.inputs import parse_toml, read_text_file
@@ -49,8 +49,7 @@ _DISPLAY_PIN_LABELS = {"SDA": "SDA", "SCL": "SCL", "MOSI": "MOSI (DIN)", "SCLK":
                        "gpio_CS": "CS (chip select)"}
 
 
-@dataclass(frozen=True)
-class DisplaySpec:
+class DisplaySpec(NamedTuple):
     """How to reach a board's display, in the terms of luma's command-line options."""
 
     driver: str
@@ -101,8 +100,7 @@ class DisplaySpec:
         return used
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(NamedTuple):
     """A validated board description (a preset or a custom file)."""
 
     name: str
@@ -114,7 +112,7 @@ class Board:
     verified: bool = False
     unverified: tuple[str, ...] = ()
     notes: str = ""
-    spare_pins: Mapping[str, int] = field(default_factory=dict)
+    spare_pins: Mapping[str, int] = MappingProxyType({})
     encoder_pins: tuple[int, int] | None = None
     path: str = ""
 

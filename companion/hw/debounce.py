@@ -36,7 +36,7 @@ and a held arrow scrolls a list:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from companion.errors import ConfigError
 from companion.keys import Key, KeyEvent
@@ -45,8 +45,7 @@ DEFAULT_DEBOUNCE_S = 0.02
 DEFAULT_HOLD_S = 0.8
 
 
-@dataclass(frozen=True)
-class Repeat:
+class Repeat(NamedTuple):
     """Auto-repeat of a held key: the first repeat after ``delay_s``, then one every ``interval_s``."""
 
     delay_s: float

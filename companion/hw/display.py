@@ -19,12 +19,10 @@ import argparse
 import importlib.util
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 import luma.core.error
 import luma.core.framebuffer
-from luma.core import cmdline
 from luma.core.device import device as LumaDevice
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image
@@ -45,8 +43,7 @@ Addressing = Callable[[int, int, int], tuple[int, ...]]
 """``address(page, first_column, last_column)``: the commands that aim the next data bytes."""
 
 
-@dataclass(frozen=True)
-class BusWrite:
+class BusWrite(NamedTuple):
     """One call the driver made on its serial interface."""
 
     kind: Literal["command", "data"]
@@ -390,6 +387,8 @@ def display_parser(board: Board | None = None,
     if parser is None:  # luma's own would be labelled "companion" and print its usage on a mistake
         parser = CommandLineParser(prog="companion run", description="Tabletop Companion display",
                                    formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    from luma.core import cmdline  # luma's parser: only for a start given luma options, and for --help
+
     parser = cmdline.create_parser("Tabletop Companion display", parser=parser,
                                    autocomplete=False)
     if board is not None:
@@ -397,13 +396,42 @@ def display_parser(board: Board | None = None,
     return parser
 
 
+LUMA_DEFAULTS: dict[str, Any] = {
+    "config": None, "width": 128, "height": 64, "rotate": 0,
+    "i2c_port": 1, "i2c_address": "0x3C",
+    "spi_port": 0, "spi_device": 0, "spi_bus_speed": 8000000, "spi_transfer_size": 4096, "spi_mode": None,
+    "spi_cs_high": False, "ftdi_device": "ftdi://::/1", "framebuffer_device": "/dev/fd0",
+    "gpio": None, "gpio_mode": None, "gpio_data_command": 24, "gpio_chip_select": 24, "gpio_reset": 25,
+    "gpio_backlight": 18, "gpio_reset_hold_time": 0, "gpio_reset_release_time": 0,
+    "block_orientation": 0, "mode": "RGB", "framebuffer": "diff_to_previous", "num_segments": 4,
+    "bgr": False, "inverse": False,
+    "h_offset": 0, "v_offset": 0, "backlight_active": "low", "debug": False,
+}
+"""What luma's parser gives for its options when none is given, save the two it picks from the
+installed modules and every board names (display, interface) and the emulator's own (transform,
+scale, duration, loop, max_frames: read only for an emulator display, which takes ``--display``). Building luma's parser
+imports every luma device module installed (the emulators bring curses) and costs more than the
+rest of a start after the imports; a start with no luma option is most starts. A test holds this
+table to luma's parser."""
+
+
+def board_display_args(board: Board) -> argparse.Namespace:
+    """luma's options as its parser gives them with no option given and ``board``'s display as the
+    defaults, without building the parser (the board's driver is checked when the board is loaded)."""
+    return argparse.Namespace(**{**LUMA_DEFAULTS, **board.display.luma_defaults()})
+
+
 def parse_display_args(argv: Sequence[str], board: Board | None = None) -> argparse.Namespace:
     """Parse luma options (``--config FILE`` lines count as if given first, like luma's demos)."""
+    if not argv and board is not None:
+        return board_display_args(board)
     parser = display_parser(board)
     args = parser.parse_args(list(argv))
     if args.config:
         try:
-            from_file = cmdline.load_config(args.config)
+            from luma.core.cmdline import load_config
+
+            from_file = load_config(args.config)
         except OSError as err:
             raise ConfigError(f"{args.config}: cannot read luma config: {err.strerror}") from err
         args = parser.parse_args(from_file + list(argv))
@@ -421,7 +449,9 @@ def open_display(args: argparse.Namespace, *, recording: bool = False) -> Displa
     if recording:
         return _open_recording(args)
     try:
-        device = cmdline.create_device(args)
+        from luma.core.cmdline import create_device  # not for the recording bus
+
+        device = create_device(args)
     except luma.core.error.DeviceDisplayModeError as err:
         raise ConfigError(f"display {args.display}: {err}") from err
     except (luma.core.error.Error, OSError, ImportError) as err:

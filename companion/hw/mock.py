@@ -194,7 +194,7 @@ class IdleKeySource(ThreadedSource):
 ScriptStep = KeyEvent | float
 """A press to make, or seconds to wait."""
 
-_SCRIPT_LINE = re.compile(r"(?:repeat\s+(?P<count>\S+)\s+)?(?P<verb>\S+)(?:\s+(?P<arg>\S+))?")
+_SCRIPT_LINE = r"(?:repeat\s+(?P<count>\S+)\s+)?(?P<verb>\S+)(?:\s+(?P<arg>\S+))?"  # re compiles it at first use
 
 
 def parse_script(text: str, name: str = "<script>") -> list[ScriptStep]:
@@ -221,7 +221,7 @@ def parse_script(text: str, name: str = "<script>") -> list[ScriptStep]:
 
 
 def _parse_line(line: str) -> list[ScriptStep]:
-    match = _SCRIPT_LINE.fullmatch(line)
+    match = re.fullmatch(_SCRIPT_LINE, line)
     if match is None:
         raise ConfigError("expected 'press KEY', 'hold KEY', 'wait SECONDS' or 'repeat N ...'")
     count = _parse_count(match["count"]) if match["count"] is not None else 1
@@ -304,13 +304,13 @@ _PLAIN_KEYS = {b"\r": Key.OK, b"\n": Key.OK, b"\x7f": Key.BACK, b"\x08": Key.BAC
                b" ": Key.AUX, b"w": Key.UP, b"s": Key.DOWN, b"a": Key.LEFT, b"d": Key.RIGHT,
                b"o": Key.OK, b"b": Key.BACK, b"x": Key.AUX,
                **CARD_KEYPAD_KEYS, **_NUMPAD_PLAIN_KEYS}
-_TERMINAL_TOKEN = re.compile(
+_TERMINAL_TOKEN = (  # compiled (and kept) by re at first use: a device with no terminal never needs it
     rb"\x1b\[(?:1;(?P<modifier>\d+))?(?P<csi>[ABCD])"  # arrows, with xterm modifier codes
     rb"|\x1bO(?P<ss3>[ABCD])"                          # arrows in application cursor mode
     rb"|\x1bO(?P<numpad>[jkmnoMp-y])"                  # the numeric keypad in application keypad mode
     rb"|(?P<other>\x1b\[[0-9;]*[\x40-\x7e]|\x1bO.)"     # other function keys: ignored
     rb"|\x1b(?P<alt>[^\[O])"                           # Alt+key
-    rb"|(?P<byte>[\x00-\xff])", re.DOTALL)
+    rb"|(?P<byte>[\x00-\xff])")
 
 
 def decode_keys(chunk: bytes) -> list[KeyEvent]:
@@ -331,7 +331,7 @@ def decode_keys(chunk: bytes) -> list[KeyEvent]:
      KeyEvent(key=<Key.HASH: 'HASH'>, long=False)]
     """
     events: list[KeyEvent] = []
-    for token in _TERMINAL_TOKEN.finditer(chunk):
+    for token in re.finditer(_TERMINAL_TOKEN, chunk, re.DOTALL):
         key: Key | None
         if token["other"] is not None:
             continue

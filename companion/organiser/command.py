@@ -111,6 +111,7 @@ def reload_seating(board: Board, path: Path) -> str:
 
 def _run(args: argparse.Namespace, stop: threading.Event, reload: threading.Event) -> int:
     try:
+        from companion.event.mqtt import paho_link
         from companion.organiser.names import read_seating
         from companion.organiser.scoreboard import Scoreboard, check_export_dir, export, render_text
         from companion.organiser.state import BoardState
@@ -148,7 +149,8 @@ def _run(args: argparse.Namespace, stop: threading.Event, reload: threading.Even
         if server is not None:
             server.serve_in_thread()
             print(f"scoreboard page: {server.url}", file=sys.stderr)
-        scoreboard = Scoreboard(broker, topics, board, client_id=args.client_id, state=state).start()
+        scoreboard = Scoreboard(broker, topics, board, client_id=args.client_id, state=state,
+                                transport=paho_link).start()
 
         def show() -> int:
             snapshot = board.snapshot()

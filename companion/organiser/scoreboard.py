@@ -6,12 +6,13 @@ lines again (``.../resend``) when lines are missing for longer than a grace peri
 that lost its queue, or when the scoreboard itself started late. It shows the board in the terminal
 and on a read-only web page (:mod:`.web`), and writes CSV exports.
 
-It speaks MQTT 5 (a persistent session that never expires, as MQTT 3's ``clean_session=False``), so
-a resend request the broker refuses comes back with a reason code and is said. It also reads the
-broker's count of connected clients (``$SYS/broker/clients/connected``, which the documented ACL lets
-it read): when other clients are connected but nothing of any table arrives for ``quiet`` seconds,
-the broker is dropping the tables' messages (an ACL that does not name the event, or devices given
-another event id), and the page and the terminal say so.
+It speaks MQTT 5 through its link (:mod:`companion.event.link`; a persistent session that never
+expires, as MQTT 3's ``clean_session=False``), so a resend request the broker refuses comes back
+with a reason code and is said. It also reads the broker's count of connected clients
+(``$SYS/broker/clients/connected``, which the documented ACL lets it read): when other clients are
+connected but nothing of any table arrives for ``quiet`` seconds, the broker is dropping the
+tables' messages (an ACL that does not name the event, or devices given another event id), and the
+page and the terminal say so.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import csv
 import io
 import logging
 import os
-import ssl
 import textwrap
 import threading
 import time
@@ -29,13 +29,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
-from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
-
 from companion.errors import CompanionError, ConfigError, StorageError
 from companion.event.config import Broker, Topics
+from companion.event.link import SYSTEM_CLOCK, Clock, Message, Reason, Session, Transport, sleep_unless
 from companion.event.wire import MAX_MESSAGE, decode_journal, decode_status, resend_message, seating_message
 from companion.names import shown_name
 from companion.organiser.board import MAX_TABLES, Board
@@ -50,7 +46,6 @@ log = logging.getLogger(__name__)
 SAVE_EVERY = 2.0  # seconds between two saves of the state directory's changed games
 QUIET = 30.0  # seconds after connecting with clients there and nothing from any table: the ACL is said
 CLIENTS_TOPIC = "$SYS/broker/clients/connected"  # mosquitto's count, every sys_interval (10 s by default)
-NEVER_EXPIRES = 0xFFFFFFFF  # MQTT 5 session expiry: the broker keeps the session (and its queue) for ever
 WIDTH = 80  # columns of the terminal view
 
 
@@ -64,11 +59,14 @@ class Scoreboard:
         board: Board,
         *,
         client_id: str | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: Clock = SYSTEM_CLOCK,
+        transport: Transport | None = None,
         check_every: float = 0.5,
         state: BoardState | None = None,
         quiet: float = QUIET,
     ) -> None:
+        """``transport`` makes the link to the broker (paho-mqtt's client unless given); ``clock``
+        is what the board's times and the periodic check read and wait on."""
         self.broker = broker
         self.topics = topics
         self.board = board
@@ -85,42 +83,32 @@ class Scoreboard:
         self.broker_clients: int | None = None  # the broker's connected clients, ourselves included
         self._refusals_said: set[str] = set()
         self._seated: set[str] = set()  # tables whose seating message is on the broker
-        self._seating_lock = threading.Lock()  # paho's thread (on connect) and a reload publish it
+        self._seating_lock = threading.Lock()  # the link's thread (on connect) and a reload publish it
         self._check_every = check_every
-        self._stop = threading.Event()
+        self._stopping = False
+        self._stop = threading.Condition()  # notified when the scoreboard closes
         self._checker = threading.Thread(target=self._check_gaps, name="scoreboard-gaps", daemon=True)
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=client_id or f"companion-scoreboard-{topics.event}",
-            protocol=mqtt.MQTTv5,  # a refused publish comes back with a reason code
-        )
-        if broker.username is not None:
-            self.client.username_pw_set(broker.username, broker.password())
-        if broker.tls:
-            self.client.tls_set(ca_certs=str(broker.ca_file) if broker.ca_file else None, cert_reqs=ssl.CERT_REQUIRED)
-        self.client.max_inflight_messages_set(100)
-        self.client.reconnect_delay_set(min_delay=1, max_delay=10)
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_message = self._on_message
-        self.client.on_publish = self._on_publish
+        if transport is None:
+            from companion.event.mqtt import paho_link
+
+            transport = paho_link
+        # a persistent session that never expires: the broker queues what comes while we are away
+        session = Session(client_id or f"companion-scoreboard-{topics.event}", persistent=True, max_inflight=100,
+                          reconnect_delays=(1, 10))
+        self.link = transport(broker, session, self)
 
     def start(self) -> Scoreboard:
-        self.board.set_broker_down(self.clock())  # until the first connection says otherwise
-        # The ignore below: paho's Properties has no type hints
-        session = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
-        session.SessionExpiryInterval = NEVER_EXPIRES  # the broker queues what comes while we are away
-        self.client.connect_async(self.broker.host, self.broker.port, keepalive=15, clean_start=False,
-                                  properties=session)
-        self.client.loop_start()
+        self.board.set_broker_down(self.clock.time())  # until the first connection says otherwise
+        self.link.start()
         self._checker.start()
         return self
 
     def close(self, timeout: float = 3.0) -> None:
-        self._stop.set()
+        with self._stop:
+            self._stopping = True
+            self._stop.notify_all()
         self._checker.join(timeout)
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.link.stop()
         self.save()
         self.board.close()
 
@@ -129,16 +117,19 @@ class Scoreboard:
         if self.state is not None:
             self.state.save(self.board)
 
-    def _on_connect(self, client: mqtt.Client, _userdata: Any, flags: Any, reason: Any, _props: Any) -> None:
-        if reason.is_failure:
+    # --- the link's thread ------------------------------------------------------------------
+
+    def link_connected(self, reason: Reason, session_present: bool) -> None:
+        if reason.failed:
             log.error("broker %s:%d refused the scoreboard: %s", self.broker.host, self.broker.port, reason)
             return
         log.info("connected to %s:%d (session %s)", self.broker.host, self.broker.port,
-                 "kept" if flags.session_present else "new")
-        self.board.catch_up(self.clock())  # what arrives now was queued or is resent: not heard live
-        self._connected_at, self._heard_since_connect = self.clock(), False
-        client.subscribe([(self.topics.every_table("journal"), 1), (self.topics.every_table("status"), 1),
-                          (CLIENTS_TOPIC, 0)])
+                 "kept" if session_present else "new")
+        now = self.clock.time()
+        self.board.catch_up(now)  # what arrives now was queued or is resent: not heard live
+        self._connected_at, self._heard_since_connect = now, False
+        self.link.subscribe([(self.topics.every_table("journal"), 1), (self.topics.every_table("status"), 1),
+                             (CLIENTS_TOPIC, 0)])
         self.connected.set()
         self.board.set_broker_down(None)
         self.publish_seating()
@@ -150,39 +141,37 @@ class Scoreboard:
         with self._seating_lock:
             tables = dict(seating.names) if seating is not None else {}
             for table, names in tables.items():
-                self.client.publish(self.topics.table(table, "seating"), seating_message(names), qos=1, retain=True)
+                self.link.publish(Message(self.topics.table(table, "seating"), seating_message(names), retain=True))
             for table in self._seated - set(tables):
-                self.client.publish(self.topics.table(table, "seating"), b"", qos=1, retain=True)
+                self.link.publish(Message(self.topics.table(table, "seating"), b"", retain=True))
             self._seated = set(tables)
 
-    def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
+    def link_lost(self, detail: str) -> None:
         if self.connected.is_set():
-            log.warning("lost the broker (%s); reconnecting", reason)
-            self.board.set_broker_down(self.clock())
+            log.warning("lost the broker (%s); reconnecting", detail)
+            self.board.set_broker_down(self.clock.time())
         self.connected.clear()
 
-    def _on_message(self, _client: mqtt.Client, _userdata: Any, message: mqtt.MQTTMessage) -> None:
+    def link_message(self, topic: str, payload: bytes) -> None:
         """One message from a table: kept, or refused with a problem naming the table; never raises
-        (an exception here would end paho's network thread, and with it the scoreboard's input)."""
-        if message.topic == CLIENTS_TOPIC:
-            count = bytes(message.payload)
-            self.broker_clients = int(count) if count.isdigit() and len(count) < 10 else None
+        (an exception here would end the link's thread, and with it the scoreboard's input)."""
+        if topic == CLIENTS_TOPIC:
+            self.broker_clients = int(payload) if payload.isdigit() and len(payload) < 10 else None
             return
-        where = self.topics.table_of(message.topic)
+        where = self.topics.table_of(topic)
         if where is None:
             return
         self._heard_since_connect = True
         table, kind = where
-        payload = bytes(message.payload)
         size = len(payload)
         try:
             if size > MAX_MESSAGE:
                 self.board.problem(f"table {table}: a {kind} message of {size} bytes is over the scoreboard's limit of "
                                    f"{MAX_MESSAGE} bytes (message_size_limit); refused", table)
             elif kind == "journal":
-                self.board.journal(table, decode_journal(payload), self.clock(), size)
+                self.board.journal(table, decode_journal(payload), self.clock.time(), size)
             elif kind == "status":
-                self.board.status(table, decode_status(payload), self.clock())
+                self.board.status(table, decode_status(payload), self.clock.time())
         except CompanionError as err:
             self.board.problem(f"table {table}: {err}", table)
         except Exception as err:  # a bug reached by a crafted message: said, and the next message is read
@@ -192,9 +181,9 @@ class Scoreboard:
             if table in self.received or len(self.received) < MAX_TABLES:
                 self.received[table] += 1
 
-    def _on_publish(self, _client: mqtt.Client, _userdata: Any, _mid: int, reason: Any, _props: Any) -> None:
+    def link_acked(self, mid: int, reason: Reason) -> None:
         """A resend request the broker refused (its ACL): said once per reason, in the log and on the page."""
-        if not getattr(reason, "is_failure", False) or str(reason) in self._refusals_said:
+        if not reason.failed or str(reason) in self._refusals_said:
             return
         self._refusals_said.add(str(reason))
         text = (f"the broker refused the scoreboard's resend request ({reason}): the ACL must let the "
@@ -213,22 +202,24 @@ class Scoreboard:
                 f"(EVENT_ID in docs/mosquitto/acl filled in) and every device's [event] event must be "
                 f"{self.topics.event}; a device whose lines the broker refuses shows x")
 
+    # --- the checker's thread ---------------------------------------------------------------
+
     def _check_gaps(self) -> None:
-        while not self._stop.wait(self._check_every):
+        while not sleep_unless(self.clock, self._stop, lambda: self._stopping, self._check_every):
             try:
                 self._check_once()
             except Exception:  # never let a bug stop the resend requests and the saves for good
                 log.exception("the scoreboard's periodic check failed; trying again")
 
     def _check_once(self) -> None:
-        now = self.clock()
+        now = self.clock.time()
         self.board.set_notice(self.quiet_note(now))
         if self.connected.is_set():
             for table, game, after, log_it in self.board.resend_due(now):
                 if log_it:
                     log.info("table %s: asking again for missing lines (game %s after line %d; said once a minute)",
                              printable(table, 40), printable(game, 40), after)
-                self.client.publish(self.topics.table(table, "resend"), resend_message(game, after), qos=1)
+                self.link.publish(Message(self.topics.table(table, "resend"), resend_message(game, after)))
                 self.resends += 1
                 self.resent[table] += 1
         if now - self._saved_at >= SAVE_EVERY:

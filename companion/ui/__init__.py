@@ -3,6 +3,5 @@
 from companion.settings import Settings
 from companion.text import Catalog
 from companion.ui.app import App
-from companion.ui.planner import presses_for
 
-__all__ = ["App", "Catalog", "Settings", "presses_for"]
+__all__ = ["App", "Catalog", "Settings"]

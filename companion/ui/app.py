@@ -22,7 +22,6 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
@@ -347,8 +346,8 @@ class App:
 
     def change_settings(self, **changes: Any) -> None:
         low, high = CONTRAST_RANGE
-        settings = replace(self.settings, **changes)
-        settings = replace(settings, contrast=min(high, max(low, settings.contrast)))
+        settings = self.settings._replace(**changes)
+        settings = settings._replace(contrast=min(high, max(low, settings.contrast)))
         if settings != self.settings:
             self.settings = settings
             self._on_settings(settings)

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -166,8 +166,7 @@ class Typeface:
         image.paste(ON if fill else 0, (x, y, WIDTH, y + GLYPH), self.mask(text, WIDTH - x))
 
 
-@dataclass(frozen=True)
-class Drawn:
+class Drawn(NamedTuple):
     """One string as drawn: where its glyph cell lies, and whether it is dark on a lit band."""
 
     x: int

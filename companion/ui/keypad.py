@@ -20,8 +20,7 @@ Every entry still shows on the screen before the next is asked, and undo is wher
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.keys import DIGITS, LETTERS, Key, KeyEvent
 from companion.ui.picker import Grid
@@ -58,8 +57,7 @@ def as_joystick(event: KeyEvent, *, typing: bool) -> KeyEvent | None:
     return None
 
 
-@dataclass(frozen=True)
-class Typing:
+class Typing(NamedTuple):
     """A card picker as the keypad sees it: the grid, the digits typed so far and whether the
     card under the cursor is to be entered now."""
 

@@ -20,8 +20,7 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass, replace
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from companion.keys import Key
 
@@ -30,8 +29,7 @@ S = TypeVar("S", bound=Hashable)
 ARROWS = (Key.LEFT, Key.RIGHT, Key.UP, Key.DOWN)
 
 
-@dataclass(frozen=True)
-class Grid(Generic[T]):
+class Grid(NamedTuple, Generic[T]):
     """Rows of ``(slot, value)`` entries in slot order, each row's group, and a cursor on one entry."""
 
     rows: tuple[tuple[tuple[int, T], ...], ...]
@@ -64,7 +62,7 @@ class Grid(Generic[T]):
         for r, row in enumerate(self.rows):
             for c, (_, candidate) in enumerate(row):
                 if candidate == value:
-                    return replace(self, row=r, col=c)
+                    return self._replace(row=r, col=c)
         return None
 
     def places(self, group: int) -> list[tuple[int, int]]:
@@ -73,14 +71,14 @@ class Grid(Generic[T]):
 
     def at_place(self, place: tuple[int, int]) -> Grid[T]:
         """The same grid with the cursor at (row, column) ``place``."""
-        return replace(self, row=place[0], col=place[1])
+        return self._replace(row=place[0], col=place[1])
 
     def nearest(self, group: int, slot: int) -> Grid[T]:
         """The cursor in ``group`` on the entry closest to ``slot`` (the lower one on a tie)."""
         r, c = min(
             self.places(group), key=lambda rc: (abs(self.rows[rc[0]][rc[1]][0] - slot), self.rows[rc[0]][rc[1]][0])
         )
-        return replace(self, row=r, col=c)
+        return self._replace(row=r, col=c)
 
     def likeliest(self, ranked: Iterable[T]) -> Grid[T]:
         """The cursor on the first of ``ranked`` the grid offers (where it was when none is): a
@@ -148,15 +146,18 @@ class Grid(Generic[T]):
             step = 1 if key is Key.RIGHT else -1
             places = self.places(self.groups[self.row])
             r, c = places[(places.index((self.row, self.col)) + step) % len(places)]
-            return replace(self, row=r, col=c)
+            return self._replace(row=r, col=c)
         if key in (Key.UP, Key.DOWN):
             row = (self.row + (1 if key is Key.DOWN else -1)) % len(self.rows)
-            return replace(self, row=row, col=min(self.col, len(self.rows[row]) - 1))
+            return self._replace(row=row, col=min(self.col, len(self.rows[row]) - 1))
         return self
 
 
-@dataclass(frozen=True)
-class Number:
+NUMBER_BIG_STEP = 5
+"""How far RIGHT/LEFT move a :class:`Number`."""
+
+
+class Number(NamedTuple):
     """A whole number in ``[low, high]``: UP/DOWN step by one, RIGHT/LEFT by five (no wrap).
 
     >>> Number(0, 0, 20).moved(Key.RIGHT).moved(Key.UP).value
@@ -167,11 +168,9 @@ class Number:
     low: int
     high: int
 
-    BIG_STEP = 5
-
     def moved(self, key: Key) -> Number:
-        step = {Key.UP: 1, Key.DOWN: -1, Key.RIGHT: self.BIG_STEP, Key.LEFT: -self.BIG_STEP}.get(key, 0)
-        return replace(self, value=min(self.high, max(self.low, self.value + step)))
+        step = {Key.UP: 1, Key.DOWN: -1, Key.RIGHT: NUMBER_BIG_STEP, Key.LEFT: -NUMBER_BIG_STEP}.get(key, 0)
+        return self._replace(value=min(self.high, max(self.low, self.value + step)))
 
 
 def likeliest_middle(mass: Mapping[int, float]) -> list[int]:

@@ -229,7 +229,8 @@ def state_key(screen: Screen, baseline: dict[str, Any], pins: Pins) -> Hashable:
 def frozen(value: Any, pins: Pins) -> Hashable:
     """``value`` as a cheap hashable: a grid by its cursor and its rows (each rows object hashed
     once, :meth:`Pins.named`: a grid's arrows keep its rows, so hashing them at every press would be
-    wasted), containers by their items, anything unhashable by identity."""
+    wasted), containers by their items (a keypad's Typing is a tuple: its grid, the digits typed,
+    enter), anything unhashable by identity."""
     if isinstance(value, Grid):
         return ("grid", pins.named(value.rows), pins.named(value.groups), value.row, value.col)
     if isinstance(value, (list, tuple)):
@@ -238,9 +239,6 @@ def frozen(value: Any, pins: Pins) -> Hashable:
         return tuple((key, frozen(item, pins)) for key, item in value.items())
     if isinstance(value, set):
         return frozenset(value)
-    typing_grid = getattr(value, "grid", None)
-    if isinstance(typing_grid, Grid):  # a keypad's Typing: the grid, the digits typed, enter
-        return (type(value).__name__, frozen(typing_grid, pins), *(v for k, v in vars(value).items() if k != "grid"))
     if not isinstance(value, Hashable):  # a dataclass with eq but not frozen, say: by identity
         return ("id", pins.named(value))
     return value

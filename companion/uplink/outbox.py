@@ -120,6 +120,16 @@ class Outbox:
         return self._dirty and self._save_failed
 
     @property
+    def id_waiting(self) -> bool:
+        """A new game's id is not on disk yet, so its lines wait for :meth:`save`."""
+        return self._dirty and any(not game.id_saved for game in self.games)
+
+    @property
+    def changed(self) -> bool:
+        """The cursor file is behind what the broker acknowledged."""
+        return self._dirty
+
+    @property
     def current(self) -> GameLog | None:
         return self.games[-1] if self.games else None
 

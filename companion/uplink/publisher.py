@@ -2,37 +2,33 @@
 
 :meth:`Publisher.wake` is all the event loop ever calls (after a line is journalled): it sets a flag
 and returns. A worker thread reads the new lines from the journal (:class:`~.outbox.Outbox`) and
-hands them to paho-mqtt, whose own thread does the network; acknowledgements (PUBACK, QoS 1) move
-the cursor on disk. A dead broker, a refused password or a backlog never raise into the loop: they
-change :attr:`Publisher.status`, a small mark the screen draws in its corner, and are logged once
-per change. The link speaks MQTT 5, so a publish the broker refuses (an ACL that does not name this
-event or table) comes back with a reason code: the mark says so, the log names the topic and the
-reason, and the lines stay in the journal, offered again every ``DENIED_RETRY`` seconds and at each
-reconnect. ``on_status`` hears every change of that mark, on the worker thread: the device posts it
-to its event loop, which redraws (nothing here ever touches the screen).
+hands them to its link (paho-mqtt's client, :mod:`companion.event.mqtt`), whose own thread does the
+network; acknowledgements (PUBACK, QoS 1) move the cursor on disk. A dead broker, a refused password
+or a backlog never raise into the loop: they change :attr:`Publisher.status`, a small mark the screen
+draws in its corner, and are logged once per change. The link speaks MQTT 5, so a publish the broker
+refuses (an ACL that does not name this event or table) comes back with a reason code: the mark says
+so, the log names the topic and the reason, and the lines stay in the journal, offered again every
+``DENIED_RETRY`` seconds and at each reconnect. ``on_status`` hears every change of that mark, on the
+worker thread: the device posts it to its event loop, which redraws (nothing here ever touches the
+screen).
 
 The device is a client only: it connects out to the broker and never listens on a socket.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
-import ssl
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
-
 from companion.engine.base import Game
 from companion.errors import CompanionError
 from companion.event.config import EventConfig
+from companion.event.link import SYSTEM_CLOCK, Clock, Link, Message, Reason, Session, Transport
 from companion.event.stream import LineStream
 from companion.event.wire import decode_resend, decode_seating, journal_message, status_message
 from companion.journal import CURRENT_JOURNAL
@@ -45,6 +41,7 @@ STATUS_INTERVAL = 1.0  # seconds between retained status updates while a game is
 KEEPALIVE = 15  # seconds: the broker publishes the last will ("offline") after 1.5 x this
 RETRY = 5.0  # seconds between two tries after a failure (a full card: the cursor cannot be saved)
 DENIED_RETRY = 30.0  # seconds before lines the broker refused to take are offered again (the ACL may be fixed)
+CURSOR_EVERY = 1.0  # seconds between two saves of the cursor while acknowledgements move it (a new game's id: at once)
 
 
 @dataclass(frozen=True)
@@ -96,18 +93,21 @@ class Publisher:
         config: EventConfig,
         state_dir: Path,
         *,
-        wall: Callable[[], float] = time.time,
+        clock: Clock = SYSTEM_CLOCK,
+        transport: Transport | None = None,
         client_id: str | None = None,
         on_status: Callable[[LinkStatus], None] = lambda status: None,
         on_seating: Callable[[list[str]], None] = lambda names: None,
         denied_retry: float = DENIED_RETRY,
     ) -> None:
+        """``transport`` makes the link to the broker (paho-mqtt's client unless given); ``clock``
+        is what the worker reads and waits on."""
         self.config = config
         self._on_status = on_status  # called on the worker thread whenever the mark changes
         self._on_seating = on_seating  # called on the worker thread with the names the event seats here
         self._reported_mark: str | None = None
         self.outbox = Outbox(state_dir, config.event, config.table)
-        self._wall = wall
+        self._clock = clock
         self._topics = config.topics
         self._journal_topic = config.journal_topic
         self._status_topic = self._topics.table(config.table, "status")
@@ -129,10 +129,11 @@ class Publisher:
         self._stream = LineStream()  # the current game, for the status message
         self._stream_game = ""
         self._status_sent_at = float("-inf")
+        self._cursor_saved_at = float("-inf")
         self._status_dirty = True
         self._connected = False
         self._worker = threading.Thread(target=self._run, name="event-publisher", daemon=True)
-        self.client = self._make_client(client_id or f"companion-{config.event}-{config.table}")
+        self.link = self._make_link(client_id or f"companion-{config.event}-{config.table}", transport)
 
     # --- the loop's side: cheap and never blocking on the network --------------------------
 
@@ -157,8 +158,7 @@ class Publisher:
         return LinkStatus(self._state, self._backlog, self._detail)
 
     def start(self) -> Publisher:
-        self.client.connect_async(self.config.host, self.config.port, keepalive=KEEPALIVE, clean_start=True)
-        self.client.loop_start()
+        self.link.start()
         self._worker.start()
         return self
 
@@ -168,42 +168,34 @@ class Publisher:
             self._stopping = True
             self._cond.notify()
         self._worker.join(timeout)
-        if self._connected:
-            info = self.client.publish(
-                self._status_topic, status_message(self._status(online=False)), qos=1, retain=True
-            )
-            # The connection may go meanwhile; the last will says offline instead.
-            with contextlib.suppress(RuntimeError, ValueError):
-                info.wait_for_publish(timeout)
-        self.client.disconnect()
-        self.client.loop_stop()
+        if self._connected:  # the connection may go meanwhile; the last will says offline instead
+            offline = Message(self._status_topic, status_message(self._status(online=False)), retain=True)
+            self.link.publish(offline, wait=timeout)
+        self.link.stop()
         self.outbox.save()
 
-    # --- paho's thread: only records what happened ----------------------------------------
+    # --- the link's thread: only records what happened ------------------------------------
 
-    def _make_client(self, client_id: str) -> mqtt.Client:
-        # MQTT 5: a refused publish comes back with a reason code instead of vanishing
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
-        broker = self.config.broker
-        if broker.username is not None:
-            client.username_pw_set(broker.username, broker.password())
-        if broker.tls:
-            client.tls_set(ca_certs=str(broker.ca_file) if broker.ca_file else None, cert_reqs=ssl.CERT_REQUIRED)
-        client.will_set(
-            self._status_topic, status_message({"table": self.config.table, "online": False}), qos=1, retain=True
-        )
-        client.max_inflight_messages_set(WINDOW)
-        client.reconnect_delay_set(min_delay=1, max_delay=30)
-        client.on_connect = lambda _c, _u, _f, reason, _p: self._post("connect", reason)
-        client.on_disconnect = lambda _c, _u, _f, reason, _p: self._post("disconnect", reason)
-        client.on_connect_fail = lambda _c, _u: self._post(
-            "disconnect", "cannot connect: no broker there, or TLS failed"
-        )
-        client.on_publish = lambda _c, _u, mid, reason, _p: self._post("ack", (mid, reason))
-        client.on_message = lambda _c, _u, message: self._post(
-            "seating" if message.topic == self._seating_topic else "resend", message.payload
-        )
-        return client
+    def _make_link(self, client_id: str, transport: Transport | None) -> Link:
+        if transport is None:
+            from companion.event.mqtt import paho_link
+
+            transport = paho_link
+        will = Message(self._status_topic, status_message({"table": self.config.table, "online": False}), retain=True)
+        session = Session(client_id, will=will, max_inflight=WINDOW, keepalive=KEEPALIVE, reconnect_delays=(1, 30))
+        return transport(self.config.broker, session, self)
+
+    def link_connected(self, reason: Reason, session_present: bool) -> None:
+        self._post("connect", reason)
+
+    def link_lost(self, detail: str) -> None:
+        self._post("disconnect", detail)
+
+    def link_acked(self, mid: int, reason: Reason) -> None:
+        self._post("ack", (mid, reason))
+
+    def link_message(self, topic: str, payload: bytes) -> None:
+        self._post("seating" if topic == self._seating_topic else "resend", payload)
 
     def _post(self, kind: str, value: Any) -> None:
         with self._cond:
@@ -221,9 +213,7 @@ class Publisher:
             try:
                 self._report_status()
                 with self._cond:
-                    while not (self._woken or self._events or self._stopping):
-                        if not self._cond.wait(self._wait_seconds(failing)):
-                            break
+                    self._sleep(self._wait_seconds(failing))
                     events, self._events = self._events, []
                     woken, self._woken = self._woken, False
                     durable = self._durable if woken else durable
@@ -231,7 +221,8 @@ class Publisher:
                         return
                 for kind, value in events:
                     self._handle(kind, value)
-                if woken or events or failing or self.outbox.unsaved or self._denied_until is not None:
+                if (woken or events or failing or self.outbox.unsaved or self._denied_until is not None
+                        or self._cursor_due()):
                     self._pump(durable)
                 self._maybe_send_status()
                 if failing:
@@ -242,14 +233,25 @@ class Publisher:
                     log.exception("event publishing failed; trying again every %g s", RETRY)
                 failing = True
 
+    def _sleep(self, seconds: float | None) -> None:
+        """Wait on the condition (held) until woken, told something, stopped, or ``seconds`` passed."""
+        deadline = None if seconds is None else self._clock.monotonic() + seconds
+        while not (self._woken or self._events or self._stopping):
+            left = None if deadline is None else deadline - self._clock.monotonic()
+            if left is not None and left <= 0:
+                return
+            self._clock.wait(self._cond, left)
+
     def _wait_seconds(self, failing: bool) -> float | None:
         """How long the worker may sleep: until the next status, or the next try after a failure or
         a refusal."""
         waits = [self._seconds_to_status()]
         if failing or self.outbox.unsaved:
             waits.append(RETRY)
+        elif self.outbox.changed:
+            waits.append(max(0.0, self._cursor_saved_at + CURSOR_EVERY - self._clock.monotonic()))
         if self._denied_until is not None:
-            waits.append(max(0.0, self._denied_until - time.monotonic()))
+            waits.append(max(0.0, self._denied_until - self._clock.monotonic()))
         known = [wait for wait in waits if wait is not None]
         return min(known) if known else None
 
@@ -262,16 +264,15 @@ class Publisher:
 
     def _handle(self, kind: str, value: Any) -> None:
         if kind == "connect":
-            if value.is_failure:
-                refused = value.value in (4, 5, 134, 135)  # bad user name or password, not authorised
-                self._set_state("refused" if refused else "offline", str(value))
+            if value.failed:
+                self._set_state("refused" if value.refused_account else "offline", str(value))
                 return
             self._connected = True
             self._set_state("online", "")
             self.outbox.rewind()
             self._in_flight.clear()
             self._denied_until = None  # a reconnect (the broker restarted, its ACL maybe fixed) tries at once
-            self.client.subscribe([(self._resend_topic, 1), (self._seating_topic, 1)])
+            self.link.subscribe([(self._resend_topic, 1), (self._seating_topic, 1)])
             self._status_dirty = True
             self._status_sent_at = float("-inf")
         elif kind == "disconnect":
@@ -302,13 +303,13 @@ class Publisher:
         log.info("the event seats %d names at this table", len(names))
         self._on_seating(names)
 
-    def _acknowledged(self, mid: int, reason: Any) -> None:
+    def _acknowledged(self, mid: int, reason: Reason) -> None:
         """The broker's answer to a publish: taken (the cursor moves), or refused with a reason code."""
         sent = self._in_flight.pop(mid, None)
         status = mid == self._status_mid
         if status:
             self._status_mid = None
-        if not getattr(reason, "is_failure", False):
+        if not reason.failed:
             if sent is not None:
                 self.outbox.acked(*sent)
             if self._state == "denied" and (sent is not None or status):
@@ -327,13 +328,13 @@ class Publisher:
         self._set_state("denied", f"{detail}; the ACL must let table {self.config.table} of event "
                         f"{self.config.event} write there (docs/mosquitto/acl); the lines wait in the journal "
                         f"and are offered again every {self._denied_retry:g} s")
-        self._denied_until = time.monotonic() + self._denied_retry
+        self._denied_until = self._clock.monotonic() + self._denied_retry
         self._in_flight.clear()  # the rest of the window is refused alike, or offered again later
         self.outbox.rewind()
 
     def _denied(self) -> bool:
         """Whether lines are being held back after a refusal (until the next try)."""
-        if self._denied_until is not None and time.monotonic() >= self._denied_until:
+        if self._denied_until is not None and self._clock.monotonic() >= self._denied_until:
             self._denied_until = None
         return self._denied_until is not None
 
@@ -346,12 +347,14 @@ class Publisher:
         if self._connected and not self._denied():
             room = WINDOW - len(self._in_flight)
             for game_id, line, data in self.outbox.take(max(0, room)):
-                payload = journal_message(game_id, line, data, sent=self._wall())
-                info = self.client.publish(self._journal_topic, payload, qos=1)
-                if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                payload = journal_message(game_id, line, data, sent=self._clock.time())
+                mid = self.link.publish(Message(self._journal_topic, payload))
+                if mid is None:
                     break  # the connection just went; the reconnect rewinds to the cursor
-                self._in_flight[info.mid] = (game_id, line)
-        self.outbox.save()
+                self._in_flight[mid] = (game_id, line)
+        if self._cursor_due():
+            self.outbox.save()
+            self._cursor_saved_at = self._clock.monotonic()
         behind_before = self._backlog > WINDOW
         self._backlog = self.outbox.backlog  # lines beyond the window go out as acks make room
         if (self._backlog > WINDOW) != behind_before:
@@ -359,6 +362,15 @@ class Publisher:
                 log.info("event broker: caught up (%d lines to send)", self._backlog)
             else:
                 log.warning("event broker: %d lines waiting to be sent", self._backlog)
+
+    def _cursor_due(self) -> bool:
+        """Whether to write the cursor now: at once for a new game's id (its lines wait for it),
+        after a failed save at the next try, else at most every CURSOR_EVERY seconds. A cursor a
+        second behind costs, after a power cut, that second's lines sent again, which the scoreboard
+        drops as repeats; saved at every acknowledgement it cost the card two fsyncs a line."""
+        if self.outbox.id_waiting or self.outbox.unsaved:
+            return True
+        return self.outbox.changed and self._clock.monotonic() - self._cursor_saved_at >= CURSOR_EVERY
 
     def _follow_current_game(self) -> bool:
         """Feed the current game's new lines to the engine; True when it is a new game."""
@@ -380,23 +392,23 @@ class Publisher:
             "game": current.id if current else None,
             **game_status(self._stream.game),
             "games": self.outbox.published(),
-            "sent": self._wall(),
+            "sent": self._clock.time(),
         }
 
     def _seconds_to_status(self) -> float | None:
         if not (self._status_dirty and self._connected) or self._denied_until is not None:
             return None
-        return max(0.0, self._status_sent_at + STATUS_INTERVAL - time.monotonic())
+        return max(0.0, self._status_sent_at + STATUS_INTERVAL - self._clock.monotonic())
 
     def _maybe_send_status(self) -> None:
         if not self._connected or not self._status_dirty or self._denied():
             return
-        if time.monotonic() - self._status_sent_at < STATUS_INTERVAL:
+        if self._clock.monotonic() - self._status_sent_at < STATUS_INTERVAL:
             return
-        info = self.client.publish(self._status_topic, status_message(self._status(online=True)), qos=1, retain=True)
-        self._status_mid = info.mid
+        status = Message(self._status_topic, status_message(self._status(online=True)), retain=True)
+        self._status_mid = self.link.publish(status)
         self._status_dirty = False
-        self._status_sent_at = time.monotonic()
+        self._status_sent_at = self._clock.monotonic()
 
     def _set_state(self, state: str, detail: str) -> None:
         if (state, detail) != (self._state, self._detail):

@@ -38,12 +38,14 @@ def start_event_mode(config: Mapping[str, Any], store: JournalledStore, *,
     event = event_config(config)
     if event is None:
         return None
+    from companion.uplink.publisher import Publisher
+
     try:
-        from companion.uplink.publisher import Publisher
+        from companion.event.mqtt import paho_link
     except ImportError:
         raise ConfigError(
             "config.toml has an [event] section but paho-mqtt is not installed: pip install 'tabletop-companion[event]'"
         ) from None
-    publisher = Publisher(event, store.root, on_status=on_status, on_seating=on_seating)
+    publisher = Publisher(event, store.root, transport=paho_link, on_status=on_status, on_seating=on_seating)
     store.on_journalled.append(publisher.wake)
     return publisher.start()

@@ -17,10 +17,10 @@ from companion.journal import (
     JournalClosed,
     JournalInUse,
     archive_journal,
-    encode_line,
     parse_journal,
     read_journal,
 )
+from companion.record import encode_line
 from companion.storage import WriteUnsure, atomic_replace
 
 HEADER = {"kind": "header", "game": "tezuma", "players": 4}

@@ -1,6 +1,12 @@
-"""Event tests run a real mosquitto on a loopback port; mock devices and the scoreboard share a process.
+"""Event tests: mock devices and the scoreboard share a process, on a broker in that process or a real one.
 
-Where mosquitto (or Chromium, for the page test) is not installed these tests skip and say so.
+The ``broker`` fixture is the broker in the test's process (tests/event/memory.py), on a virtual
+clock: event logic runs there, with nothing to wait for but the work itself. The ``mosquitto``
+fixture (and ``start_broker``) is a real mosquitto on a loopback port, for the tests that are about
+the real thing: the documented ACL and accounts, TLS, processes killed, the commands, the page in a
+browser; a test marked ``@ON_MOSQUITTO`` gets it as its ``broker``.
+
+Where mosquitto (or Chromium, for the page test) is not installed those tests skip and say so.
 With ``COMPANION_EVENT_TESTS=required`` (set by .ci/run, which installs mosquitto: a service the tests
 need is the one thing CI may install beyond the README's commands) a missing broker fails instead;
 CI installs Chromium too and sets ``COMPANION_BROWSER_TESTS=required`` (tests/event/chromium.py).
@@ -13,6 +19,7 @@ import io
 import json
 import os
 import random
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,7 +30,9 @@ import pytest
 from companion.cli import main as companion
 from companion.daemon.virtual import VirtualDevice
 from companion.event.config import EventConfig, Topics, parse_broker
+from companion.event.link import SYSTEM_CLOCK, Clock, Message, Reason, Session, Transport
 from companion.event.mosquitto import Mosquitto, mosquitto_binary
+from companion.event.mqtt import paho_link
 from companion.hw.keys import Key, KeyEvent
 from companion.organiser.board import Board, standings
 from companion.organiser.names import standing_key
@@ -31,9 +40,12 @@ from companion.organiser.scoreboard import Scoreboard
 from companion.report import rendered_summary
 from companion.sim import table_model
 from companion.uplink.publisher import Publisher
+from tests.event.memory import RUNNING, MemoryBroker, VirtualClock, wait_until
 
 EVENT = "cup"
 SETTLE = 60.0  # seconds a test waits for the network to deliver before it fails (a bound, not a speed goal)
+
+AnyBroker = Mosquitto | MemoryBroker
 
 
 def needs_tool(name: str, found: object) -> None:
@@ -62,16 +74,114 @@ def start_broker(tmp_path: Path) -> Iterator[Callable[..., Mosquitto]]:
 
 
 @pytest.fixture
-def broker(start_broker: Callable[..., Mosquitto]) -> Mosquitto:
+def mosquitto(start_broker: Callable[..., Mosquitto]) -> Mosquitto:
     return start_broker()
 
 
 @pytest.fixture
-def scoreboard(broker: Mosquitto) -> Iterator[Scoreboard]:
-    board = Scoreboard(parse_broker(broker.url), Topics("companion", EVENT), Board(), check_every=0.1)
-    board.board.gap_grace = 0.5
-    board.start()
-    assert board.connected.wait(SETTLE)
+def start_memory_broker() -> Iterator[Callable[..., MemoryBroker]]:
+    """``start_memory_broker(persistence=..., accounts=..., acl=...)``: a broker in this process, on
+    a virtual clock that moves while the test waits (``settle``, ``wait_for``)."""
+    started: list[MemoryBroker] = []
+
+    def start(**options: Any) -> MemoryBroker:
+        made = MemoryBroker(VirtualClock(), **options)
+        started.append(made)
+        RUNNING.append(made)
+        return made
+
+    yield start
+    for made in started:
+        RUNNING.remove(made)
+
+
+@pytest.fixture
+def broker(request: pytest.FixtureRequest, start_memory_broker: Callable[..., MemoryBroker]) -> AnyBroker:
+    """The broker in the test's process; a real mosquitto for a test marked ``@ON_MOSQUITTO``."""
+    if getattr(request, "param", None) == "mosquitto":
+        made: Mosquitto = request.getfixturevalue("mosquitto")
+        return made
+    return start_memory_broker()
+
+
+# The tests about the real thing: ``broker`` (and the scoreboard and tables on it) is a real mosquitto.
+ON_MOSQUITTO = pytest.mark.parametrize("broker", ["mosquitto"], indirect=True)
+
+
+def transport_of(broker: AnyBroker) -> Transport:
+    return broker if isinstance(broker, MemoryBroker) else paho_link
+
+
+def clock_of(broker: AnyBroker) -> Clock:
+    return broker.clock if isinstance(broker, MemoryBroker) else SYSTEM_CLOCK
+
+
+def start_scoreboard(broker: AnyBroker, board: Board | None = None, **options: Any) -> Scoreboard:
+    """A started, connected scoreboard of event ``cup`` on ``broker`` (its clock unless one is given)."""
+    options.setdefault("clock", clock_of(broker))
+    options.setdefault("check_every", 0.1)
+    scoreboard = Scoreboard(parse_broker(broker.url, username=options.pop("username", None),
+                                         password_file=options.pop("password_file", None)),
+                            Topics("companion", EVENT), board or Board(gap_grace=0.5),
+                            transport=transport_of(broker), **options).start()
+    listening(scoreboard)
+    return scoreboard
+
+
+def listening(scoreboard: Scoreboard) -> None:
+    """Wait until the broker has the scoreboard's subscriptions, not only its connection: a broker
+    takes a subscription in its own time, and a table's message before it would never arrive. The
+    count of clients (``$SYS``, retained) comes in the same grant as the tables' topics."""
+    wait_for(lambda: scoreboard.connected.is_set() and scoreboard.broker_clients is not None,
+             "the scoreboard subscribed")
+
+
+class RawClient:
+    """A bare MQTT client through the devices' own seam: what it hears, what the broker acknowledged."""
+
+    def __init__(self, broker: AnyBroker, client_id: str, *, username: str | None = None,
+                 password_file: str | None = None, persistent: bool = False) -> None:
+        self.heard: list[tuple[str, bytes]] = []
+        self.acked: dict[int, Reason] = {}
+        self._connected = threading.Event()
+        address = parse_broker(broker.url, username=username, password_file=password_file)
+        self.link = transport_of(broker)(address, Session(client_id, persistent=persistent), self)
+        self.link.start()
+        wait_for(self._connected.is_set, f"{client_id} connected")
+
+    def link_connected(self, reason: Reason, session_present: bool) -> None:
+        if not reason.failed:
+            self._connected.set()
+
+    def link_lost(self, detail: str) -> None:
+        pass
+
+    def link_acked(self, mid: int, reason: Reason) -> None:
+        self.acked[mid] = reason
+
+    def link_message(self, topic: str, payload: bytes) -> None:
+        self.heard.append((topic, payload))
+
+    def topics(self) -> list[str]:
+        return [topic for topic, _ in list(self.heard)]
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> Reason:
+        """Publish (QoS 1) and wait for the broker's answer."""
+        mid = self.link.publish(Message(topic, payload, retain=retain))
+        assert mid is not None, "not connected"
+        wait_for(lambda: mid in self.acked, f"the broker's answer to message {mid}")
+        return self.acked[mid]
+
+    def subscribe(self, *topics: str) -> None:
+        self.link.subscribe([(topic, 1) for topic in topics])
+
+    def close(self) -> None:
+        self.link.stop()
+
+
+@pytest.fixture
+def scoreboard(broker: AnyBroker) -> Iterator[Scoreboard]:
+    board = start_scoreboard(broker)
     yield board
     board.close()
 
@@ -83,12 +193,13 @@ class MockTable:
     (``Device.link_changed``), which draws it when the test lets the loop run.
     """
 
-    def __init__(self, root: Path, table: str, broker_url: str, *, seed: int = 0,
+    def __init__(self, root: Path, table: str, broker: AnyBroker, *, seed: int = 0,
                  publisher_options: dict[str, Any] | None = None, **account: str) -> None:
         self.table = table
-        self.publisher_options = publisher_options or {}
+        self.publisher_options = {"transport": transport_of(broker), "clock": clock_of(broker),
+                                  **(publisher_options or {})}
         self.state = root / f"table-{table}"
-        self.config = EventConfig(parse_broker(broker_url, **account), EVENT, table)
+        self.config = EventConfig(parse_broker(broker.url, **account), EVENT, table)
         self.device = VirtualDevice(self.state, seed=seed)
         self.rng = random.Random(seed)
         self.model: Any = None
@@ -160,11 +271,11 @@ class MockTable:
 
 
 @pytest.fixture
-def tables(tmp_path: Path, broker: Mosquitto) -> Iterator[Callable[[int], list[MockTable]]]:
+def tables(tmp_path: Path, broker: AnyBroker) -> Iterator[Callable[[int], list[MockTable]]]:
     made: list[MockTable] = []
 
     def make(count: int) -> list[MockTable]:
-        new = [MockTable(tmp_path, str(len(made) + i + 1), broker.url, seed=len(made) + i) for i in range(count)]
+        new = [MockTable(tmp_path, str(len(made) + i + 1), broker, seed=len(made) + i) for i in range(count)]
         made.extend(new)
         return new
 
@@ -185,8 +296,33 @@ def journal_lines(path: Path) -> int:
     return len(path.read_bytes().splitlines())
 
 
+def wait_for(ready: Callable[[], bool], what: str, timeout: float = SETTLE,
+             pause: Callable[[], bool] | None = None) -> None:
+    """Wait until ``ready()``, failing after ``timeout`` real seconds; the in-process brokers' clocks
+    move on whenever they have nothing left to deliver (a resend, a status, a retry come when due)."""
+    if RUNNING:
+        if not wait_until(ready, RUNNING, timeout=timeout, pause=pause):
+            pytest.fail(f"never saw {what} within {timeout:.0f} s")
+        return
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if time.monotonic() > deadline:
+            pytest.fail(f"never saw {what} within {timeout:.0f} s")
+        time.sleep(0.02)
+
+
 def settle(board: Board, ready: Callable[[], bool], what: str, timeout: float = SETTLE) -> None:
     """Wait (woken by every board change) until ``ready()``; fail naming ``what`` after ``timeout``."""
+    if RUNNING:
+        seen = [board.version]
+
+        def changed() -> bool:
+            version = board.wait_change(seen[0], 0.01)
+            moved, seen[0] = version != seen[0], version
+            return moved
+
+        wait_for(ready, f"the scoreboard getting {what}", timeout, pause=changed)
+        return
     deadline = time.monotonic() + timeout
     seen = -1
     while not ready():

@@ -1,8 +1,9 @@
-"""Mock devices play through a real mosquitto; the scoreboard must equal ``companion replay`` of every journal.
+"""Mock devices play through a broker; the scoreboard must equal ``companion replay`` of every journal.
 
-Faults: the broker killed with SIGKILL and restarted (persistence on and off), a device offline for a
-while, a device process killed mid-publish, and repeated deliveries. After each: nothing lost,
-nothing counted twice, standings equal to the replays.
+Faults: the broker killed and restarted (persistence on and off), a device offline for a while, and
+repeated deliveries, through the broker in the test's process; a device process killed with SIGKILL
+mid-publish, through a real mosquitto. After each: nothing lost, nothing counted twice, standings
+equal to the replays.
 """
 
 from __future__ import annotations
@@ -12,33 +13,23 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 
-from companion.event.config import EventConfig, Topics, parse_broker
+from companion.event.config import EventConfig, parse_broker
+from companion.event.link import Message
 from companion.event.wire import resend_message
-from companion.organiser.board import Board
-from companion.organiser.scoreboard import Scoreboard
 from companion.uplink.outbox import cursor_path
 from companion.uplink.publisher import Publisher
 from tests.event.conftest import (
     EVENT,
-    SETTLE,
     MockTable,
     assert_board_equals_replays,
     has_every_line,
     settle,
+    start_scoreboard,
+    wait_for,
 )
-
-
-def wait_for(condition, what: str, timeout: float = SETTLE) -> None:
-    """For device-side states that have no change notification of their own (the link status)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"{what} did not happen within {timeout:.0f} s")
-        time.sleep(0.02)
 
 
 def test_many_tables_play_interleaved_and_the_scoreboard_equals_every_replay(tables, scoreboard):
@@ -64,24 +55,16 @@ def test_many_tables_play_interleaved_and_the_scoreboard_equals_every_replay(tab
     assert board.tables["1"].current == playing[0].publisher.outbox.current.id
 
 
-def start_scoreboard(url: str) -> Scoreboard:
-    """A scoreboard process as the organiser starts it: a fresh board, the event's persistent session."""
-    scoreboard = Scoreboard(parse_broker(url), Topics("companion", EVENT), Board(gap_grace=0.5), check_every=0.1)
-    scoreboard.start()
-    assert scoreboard.connected.wait(SETTLE)
-    return scoreboard
-
-
 @pytest.mark.parametrize("persistence", [True, False], ids=["persistence-on", "persistence-off"])
-def test_the_broker_killed_and_restarted_loses_nothing(start_broker, tmp_path, persistence):
+def test_the_broker_killed_and_restarted_loses_nothing(start_memory_broker, tmp_path, persistence):
     """The worst order: the scoreboard away (the broker queues for it), then the broker killed -9.
 
     Without persistence the queue dies with the broker; with it, the last second may. Either way the
     tables' retained status lists their games' line counts, and the scoreboard asks for what it lacks.
     """
-    broker = start_broker(persistence=persistence)
-    scoreboard = start_scoreboard(broker.url)
-    playing = [MockTable(tmp_path, str(n), broker.url, seed=n) for n in range(1, 5)]
+    broker = start_memory_broker(persistence=persistence)
+    scoreboard = start_scoreboard(broker)  # a fresh board, the event's persistent session
+    playing = [MockTable(tmp_path, str(n), broker, seed=n) for n in range(1, 5)]
     try:
         for table in playing:
             table.new_game("tezuma")
@@ -93,10 +76,11 @@ def test_the_broker_killed_and_restarted_loses_nothing(start_broker, tmp_path, p
         broker.kill()
         for table in playing:  # the tables play on while the broker is gone
             table.play(15)
-        wait_for(lambda: all(t.publisher.status.mark == "!" for t in playing), "every device showing '!'")
-        assert all(t.publisher.status.backlog > 0 for t in playing)
+        # the mark and the backlog change on the publisher's thread, one after the other: wait for both
+        wait_for(lambda: all(t.publisher.status.mark == "!" and t.publisher.status.backlog > 0 for t in playing),
+                 "every device showing '!' with the lines played meanwhile waiting")
         broker.start()
-        scoreboard = start_scoreboard(broker.url)
+        scoreboard = start_scoreboard(broker)
         for table in playing:
             table.play()
         board = scoreboard.board
@@ -162,7 +146,9 @@ DEVICE_PROCESS = textwrap.dedent(
 )
 
 
-def test_a_device_killed_mid_publish_resumes_from_its_cursor(tmp_path, broker, scoreboard):
+def test_a_device_killed_mid_publish_resumes_from_its_cursor(tmp_path, mosquitto):
+    """A real process killed, through a real mosquitto: the reconnect and the outbox's cursor."""
+    broker, scoreboard = mosquitto, start_scoreboard(mosquitto)
     state = tmp_path / "table-9"
     child = subprocess.Popen(
         [sys.executable, "-c", DEVICE_PROCESS, str(state), broker.url],
@@ -197,6 +183,7 @@ def test_a_device_killed_mid_publish_resumes_from_its_cursor(tmp_path, broker, s
         assert board.applied == lines  # duplicates (re-sent lines) were dropped, none counted twice
     finally:
         restarted.close()
+        scoreboard.close()
 
 
 def test_repeated_deliveries_are_dropped_and_the_standings_do_not_move(tables, scoreboard):
@@ -210,7 +197,7 @@ def test_repeated_deliveries_are_dropped_and_the_standings_do_not_move(tables, s
     applied = board.applied
     for table in playing:  # the scoreboard asks for every line again, as after losing its session
         game_id = board.tables[table.table].current
-        scoreboard.client.publish(scoreboard.topics.table(table.table, "resend"), resend_message(game_id, 0), qos=1)
+        scoreboard.link.publish(Message(scoreboard.topics.table(table.table, "resend"), resend_message(game_id, 0)))
     settle(board, lambda: board.duplicates >= applied, "every line a second time")
     assert board.applied == applied
     assert board.standings() == before

@@ -17,7 +17,7 @@ from companion.event.mosquitto import free_port
 from companion.organiser.board import standings
 from companion.organiser.names import standing_key
 from companion.report import rendered_summary
-from tests.event.conftest import EVENT, SETTLE, replay_json, settle
+from tests.event.conftest import EVENT, ON_MOSQUITTO, SETTLE, replay_json, settle
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "docs" / "examples" / "first-tricks.keys"
@@ -32,6 +32,7 @@ def run_device(state: Path, config_dir: Path) -> subprocess.CompletedProcess[str
     )
 
 
+@ON_MOSQUITTO  # the device is a process: it reaches a real broker only
 def test_companion_run_with_an_event_section_publishes_its_journal(tmp_path, broker, scoreboard):
     config = tmp_path / "etc"
     config.mkdir()
@@ -66,6 +67,7 @@ def test_without_an_event_section_the_device_loads_no_network_code(tmp_path):
     assert done.stdout.split() == ["None", "[]", "False"]
 
 
+@ON_MOSQUITTO  # the scoreboard is a process: it reaches a real broker only
 def test_the_scoreboard_command_serves_shows_and_exports(tmp_path, broker, tables):
     port = free_port()
     export = tmp_path / "export"

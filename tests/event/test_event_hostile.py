@@ -1,10 +1,11 @@
-"""A careless or hostile table with a valid account, against a real mosquitto and a live scoreboard.
+"""A careless or hostile table with a valid account, against a broker and a live scoreboard.
 
 Each test sends one attack from issue 16 as table 66 while honest tables play, and asserts that the
 scoreboard stays up and answers its page, that the honest tables' games equal their
 ``companion replay``, and that what the attack makes the scoreboard hold (games, lines, problems,
-page size) and send (resend requests) stays within its bounds. The scoreboard runs on a clock the
-test steps, so "at most one resend request per table per second" is counted, not timed.
+page size) and send (resend requests) stays within its bounds. The broker is the one in the test's
+process (tests/event/memory.py); the scoreboard runs on a clock the test steps, so "at most one
+resend request per table per second" is counted, not timed.
 """
 
 from __future__ import annotations
@@ -12,18 +13,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
 import pytest
 
-from companion.event.config import Topics, parse_broker
-from companion.event.mosquitto import Mosquitto
+from companion.event.config import Topics
+from companion.event.link import Message
 from companion.event.stream import MAX_AHEAD
 from companion.event.wire import MAX_MESSAGE, journal_message, status_message
 from companion.organiser import board as limits
@@ -35,28 +34,25 @@ from companion.organiser.web import ScoreboardServer
 from companion.record import decode_line
 from tests.event.conftest import (
     EVENT,
-    SETTLE,
+    AnyBroker,
     MockTable,
+    RawClient,
     assert_board_equals_replays,
     has_every_line,
     replay_json,
     scored_as,
     settle,
+    start_scoreboard,
+    wait_for,
 )
+from tests.event.memory import VirtualClock
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 HOSTILE = "66"
 PAGE_LIMIT = 512 * 1024  # bytes: board.json with two honest tables and a hostile one stays far below
 
 
-class SteppedClock:
-    """The scoreboard's clock, moved on only by the test (resend pacing is counted, not timed)."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+SteppedClock = VirtualClock  # the scoreboard's clock, moved on only by the test (resend pacing is counted)
 
 
 def example_lines(name: str = "tezuma") -> list[dict[str, Any]]:
@@ -64,59 +60,53 @@ def example_lines(name: str = "tezuma") -> list[dict[str, Any]]:
 
 
 class HostileTable:
-    """A raw MQTT client logged in as table 66, publishing whatever it likes on its own topics."""
+    """A raw MQTT client logged in as table 66 (through the devices' own seam), publishing whatever it
+    likes on its own topics."""
 
-    def __init__(self, broker: Mosquitto, table: str = HOSTILE, client_id: str = "hostile-66") -> None:
+    def __init__(self, broker: AnyBroker, table: str = HOSTILE, client_id: str = "hostile-66") -> None:
         self.topics = Topics("companion", EVENT)
         self.table = table
         self.sent = 0
-        address = parse_broker(broker.url)
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
-        self.client.max_queued_messages_set(0)
-        connected = threading.Event()
-        self.client.on_connect = lambda *_: connected.set()
-        self.client.connect(address.host, address.port)
-        self.client.loop_start()
-        assert connected.wait(SETTLE), "the hostile table could not connect"
+        self.client = RawClient(broker, client_id)
 
-    def send(self, kind: str, payload: bytes, *, retain: bool = False) -> mqtt.MQTTMessageInfo:
+    def send(self, kind: str, payload: bytes, *, retain: bool = False) -> int:
+        """Publish on table 66's ``kind`` topic; the message's id, for :meth:`flush`."""
         self.sent += 1
-        return self.client.publish(self.topics.table(self.table, kind), payload, qos=1, retain=retain)
+        mid = self.client.link.publish(Message(self.topics.table(self.table, kind), payload, retain=retain))
+        assert mid is not None, "the hostile table lost its connection"
+        return mid
 
-    def journal(self, game: str, line: int, data: dict[str, Any]) -> mqtt.MQTTMessageInfo:
+    def journal(self, game: str, line: int, data: dict[str, Any]) -> int:
         return self.send("journal", journal_message(game, line, data, sent=time.time()))
 
     def game(self, game: str, lines: list[dict[str, Any]]) -> None:
         for number, data in enumerate(lines, start=1):
             self.journal(game, number, data)
 
-    def flush(self, info: mqtt.MQTTMessageInfo) -> None:
-        info.wait_for_publish(SETTLE)
+    def flush(self, mid: int) -> None:
+        """Wait until the broker acknowledged message ``mid`` (and, in order, every one before it)."""
+        wait_for(lambda: mid in self.client.acked, f"the broker's acknowledgement of message {mid}")
 
     def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.client.close()
 
 
 class Arena:
     """A broker, a scoreboard on a stepped clock with its page, two honest tables and table 66."""
 
-    def __init__(self, root: Path, broker: Mosquitto) -> None:
+    def __init__(self, root: Path, broker: AnyBroker) -> None:
         self.root = root
         self.broker = broker
         self.clock = SteppedClock()
         self.scoreboard = self.new_scoreboard("arena")
         self.board = self.scoreboard.board
         self.server = ScoreboardServer(("127.0.0.1", 0), self.board).serve_in_thread()
-        self.honest = [MockTable(root, str(n), broker.url, seed=n) for n in (1, 2)]
+        self.honest = [MockTable(root, str(n), broker, seed=n) for n in (1, 2)]
         self.hostile = HostileTable(broker)
 
     def new_scoreboard(self, client_id: str, state: BoardState | None = None) -> Scoreboard:
-        scoreboard = Scoreboard(parse_broker(self.broker.url), Topics("companion", EVENT), Board(), client_id=client_id,
-                                clock=self.clock, check_every=0.05, state=state)
-        scoreboard.start()
-        assert scoreboard.connected.wait(SETTLE)
-        return scoreboard
+        return start_scoreboard(self.broker, Board(), client_id=client_id, clock=self.clock, check_every=0.05,
+                                state=state)
 
     def play_honest(self, actions: int | None = None) -> None:
         for table in self.honest:
@@ -132,10 +122,9 @@ class Arena:
                  f"all {self.hostile.sent} of table 66's messages")
 
     def step(self, seconds: float, times: int) -> None:
-        """Move the scoreboard's clock ``times`` times by ``seconds``, letting its checker see each step."""
+        """Move the scoreboard's clock ``times`` times by ``seconds``; its checker looks at each step."""
         for _ in range(times):
-            self.clock.now += seconds
-            time.sleep(0.2)  # the checker looks every 0.05 s: several looks at each step (fewer only ask less)
+            self.clock.advance(seconds)
 
     def page(self) -> bytes:
         with urllib.request.urlopen(self.server.url + "board.json", timeout=10) as response:
@@ -167,16 +156,8 @@ class Arena:
         self.scoreboard.close()
 
 
-def wait_for(ready: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + SETTLE
-    while not ready():
-        if time.monotonic() > deadline:
-            pytest.fail(f"never saw {what} within {SETTLE:.0f} s")
-        time.sleep(0.02)
-
-
 @pytest.fixture
-def arena(tmp_path: Path, broker: Mosquitto) -> Iterator[Arena]:
+def arena(tmp_path: Path, broker: AnyBroker) -> Iterator[Arena]:
     made = Arena(tmp_path, broker)
     yield made
     made.close()

@@ -20,8 +20,15 @@ from companion.event.config import Topics, parse_broker
 from companion.organiser.board import Board
 from companion.organiser.scoreboard import Scoreboard
 from companion.organiser.state import BoardState
-from tests.event.conftest import EVENT, SETTLE, MockTable, assert_board_equals_replays, has_every_line, settle
-from tests.event.test_event_broker import wait_for
+from tests.event.conftest import (
+    EVENT,
+    SETTLE,
+    MockTable,
+    assert_board_equals_replays,
+    has_every_line,
+    settle,
+    wait_for,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT_ID = "organiser"
@@ -51,7 +58,7 @@ def test_the_broker_and_the_scoreboard_killed_during_a_burst_lose_nothing(tmp_pa
     broker = start_broker(persistence=True)
     state = tmp_path / "scoreboard-state"
     child, connected, said = scoreboard_process(broker.url, state)
-    playing = [MockTable(tmp_path, str(n), broker.url, seed=n) for n in range(1, 4)]
+    playing = [MockTable(tmp_path, str(n), broker, seed=n) for n in range(1, 4)]
     scoreboard = None
     try:
         assert connected.wait(SETTLE), "".join(said)

@@ -1,7 +1,7 @@
 """Player names: a table cannot score games for another table's players, and honest tables are never flagged.
 
 The rule itself (:mod:`companion.organiser.names`) is tested on plain data first; then tables play
-through a real mosquitto to a scoreboard whose clock the test steps, so "at the same time" and
+through the broker in the test's process to a scoreboard whose clock the test steps, so "at the same time" and
 "one round after the other" are the scoreboard's own clock, counted, not timed: a forging table
 with and without a seating list, honest tables whose players move between rounds, a scoreboard
 restart in the middle, and the devices' default names at every table.
@@ -25,8 +25,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.errors import ConfigError
-from companion.event.config import Topics, parse_broker
-from companion.event.mosquitto import Mosquitto
 from companion.event.wire import JournalMessage
 from companion.organiser.board import Board, standings
 from companion.organiser.command import reload_seating
@@ -48,7 +46,7 @@ from companion.organiser.web import ScoreboardServer
 from companion.text import load_seat_names
 from tests.event.conftest import (
     EVENT,
-    SETTLE,
+    AnyBroker,
     MockTable,
     assert_board_equals_replays,
     assert_games_equal_replays,
@@ -56,8 +54,10 @@ from tests.event.conftest import (
     replay_json,
     scored_as,
     settle,
+    start_scoreboard,
+    wait_for,
 )
-from tests.event.test_event_hostile import HOSTILE, HostileTable, SteppedClock, example_lines, wait_for
+from tests.event.test_event_hostile import HOSTILE, HostileTable, SteppedClock, example_lines
 from tests.event.test_event_scoreboard_life import run_scoreboard
 
 # Names from the device's list that it never fills in by itself (it fills seat n with the n-th name).
@@ -254,13 +254,13 @@ def test_flags_are_bounded_like_every_problem() -> None:
     assert games_csv(board).count("seated at table 1: not scored") == 12
 
 
-# --- tables through a real mosquitto --------------------------------------------------------------
+# --- tables through the broker --------------------------------------------------------------------
 
 
 class Event:
     """A broker, a scoreboard on a stepped clock (with a seating list or not), mock tables and table 66."""
 
-    def __init__(self, root: Path, broker: Mosquitto, seating: Seating | None = None,
+    def __init__(self, root: Path, broker: AnyBroker, seating: Seating | None = None,
                  state: BoardState | None = None) -> None:
         self.root = root
         self.broker = broker
@@ -279,18 +279,15 @@ class Event:
         board = Board(seating=self.seating, gap_grace=0.5)
         if self.state is not None:
             self.state.load(board)
-        scoreboard = Scoreboard(parse_broker(self.broker.url), Topics("companion", EVENT), board, client_id=client_id,
-                                clock=self.clock, check_every=0.05, state=self.state)
-        scoreboard.start()
-        assert scoreboard.connected.wait(SETTLE)
-        return scoreboard
+        return start_scoreboard(self.broker, board, client_id=client_id, clock=self.clock, check_every=0.05,
+                                state=self.state)
 
     def past_catch_up(self) -> None:
-        self.clock.now += CATCH_UP + 1
+        self.clock.advance(CATCH_UP + 1)
 
     def table(self, table: str) -> MockTable:
         if table not in self.tables:
-            self.tables[table] = MockTable(self.root, table, self.broker.url, seed=int(table))
+            self.tables[table] = MockTable(self.root, table, self.broker, seed=int(table))
         return self.tables[table]
 
     def start_round(self, seating: dict[str, list[str] | None]) -> None:
@@ -307,7 +304,7 @@ class Event:
                 table.play(5)
             if live:
                 settle(self.board, has_every_line(self.board, playing), "every line of the slice")
-                self.clock.now += 1.0
+                self.clock.advance(1.0)
             done += 1
 
     def forge(self, players: list[str], game_id: str = "66-forged") -> None:
@@ -334,14 +331,14 @@ class Event:
 
 
 @pytest.fixture
-def event(tmp_path: Path, broker: Mosquitto) -> Iterator[Event]:
+def event(tmp_path: Path, broker: AnyBroker) -> Iterator[Event]:
     made = Event(tmp_path, broker)
     yield made
     made.close()
 
 
 @pytest.fixture
-def seated_event(tmp_path: Path, broker: Mosquitto) -> Iterator[Event]:
+def seated_event(tmp_path: Path, broker: AnyBroker) -> Iterator[Event]:
     made = Event(tmp_path, broker, seating=parse_seating(SEATING, "seating.txt"))
     yield made
     made.close()
@@ -401,7 +398,7 @@ def test_honest_tables_whose_players_move_between_rounds_are_never_flagged(event
     for seating in (ROUND_1, ROUND_2, ROUND_1):
         event.start_round(seating)
         event.play()
-        event.clock.now += 1.0  # the players change tables: a moment, not a minute
+        event.clock.advance(1.0)  # the players change tables: a moment, not a minute
     assert event.flags() == {}
     assert_board_equals_replays(event.board, event.honest())
     gen = next(s for s in event.board.standings() if s.player == "Gen")
@@ -409,7 +406,7 @@ def test_honest_tables_whose_players_move_between_rounds_are_never_flagged(event
 
 
 def test_a_scoreboard_restart_in_the_middle_flags_nothing_new_and_keeps_the_standings(
-        tmp_path: Path, broker: Mosquitto) -> None:
+        tmp_path: Path, broker: AnyBroker) -> None:
     event = Event(tmp_path, broker, state=BoardState(tmp_path / "scoreboard-state"))
     try:
         event.past_catch_up()
@@ -418,7 +415,7 @@ def test_a_scoreboard_restart_in_the_middle_flags_nothing_new_and_keeps_the_stan
         heard = {t: g.heard for t, g in event.board.games()}
         event.scoreboard.close()  # saves its games and when it heard them
         event.play(5, live=False)  # the tables go on; the broker queues their lines
-        event.clock.now += 100.0
+        event.clock.advance(100.0)
         event.scoreboard = event.start_scoreboard()  # same session: every queued line arrives at once
         settle(event.board, has_every_line(event.board, event.honest()), "the lines played while it was away")
         assert {t: g.heard for t, g in event.board.games()} == heard  # the burst is not when they were played

@@ -9,7 +9,7 @@ import pytest
 
 from companion.organiser.web import ScoreboardServer
 from tests.event.chromium import Chromium, needs_chromium
-from tests.event.conftest import has_every_line, settle
+from tests.event.conftest import ON_MOSQUITTO, has_every_line, settle
 
 ROWS = (
     "JSON.stringify([...document.querySelectorAll('#tables tbody tr')].map(r => [...r.cells].map(c => c.textContent)))"
@@ -28,6 +28,7 @@ def get(url: str) -> tuple[str, bytes]:
         return response.headers["Content-Type"], response.read()
 
 
+@ON_MOSQUITTO  # end to end as at an event: devices, a real broker, the scoreboard, its page in a browser
 def test_the_page_loads_shows_the_tables_and_updates_when_a_table_plays(tables, scoreboard, page_server, tmp_path):
     needs_chromium()
     board = scoreboard.board

@@ -17,8 +17,7 @@ from companion.event.config import Topics, parse_broker
 from companion.event.mosquitto import write_password_file
 from companion.organiser.board import Board
 from companion.organiser.scoreboard import Scoreboard
-from tests.event.conftest import EVENT, SETTLE, MockTable, has_every_line, journal_lines, settle
-from tests.event.test_event_broker import wait_for
+from tests.event.conftest import EVENT, MockTable, has_every_line, journal_lines, listening, settle, wait_for
 
 ACL = Path(__file__).resolve().parents[2] / "docs" / "mosquitto" / "acl"
 
@@ -36,10 +35,10 @@ def test_an_acl_that_does_not_name_the_event_is_said_by_the_device_and_the_score
     account = parse_broker(broker.url, username="scoreboard", password_file=str(tmp_path / "board.pw"))
     scoreboard = Scoreboard(account, Topics("companion", EVENT), Board(gap_grace=0.5), check_every=0.1,
                             quiet=0.5).start()
-    table = MockTable(tmp_path, "7", broker.url, username="7", password_file=str(tmp_path / "table.pw"),
+    table = MockTable(tmp_path, "7", broker, username="7", password_file=str(tmp_path / "table.pw"),
                       publisher_options={"denied_retry": 0.5})
     try:
-        assert scoreboard.connected.wait(SETTLE)
+        listening(scoreboard)
         table.new_game("tezuma")
         assert table.play(10) == 10
         publisher = table.publisher

@@ -17,41 +17,54 @@ import pytest
 
 from companion.cli import main as companion
 from companion.event.config import Topics, parse_broker
-from companion.event.mosquitto import Mosquitto, free_port
+from companion.event.link import Message
+from companion.event.mosquitto import free_port
 from companion.organiser.board import Board
 from companion.organiser.scoreboard import Scoreboard, render_text
 from companion.organiser.state import MAX_GAME_LINES, BoardState
 from companion.organiser.text import columns
-from tests.event.conftest import EVENT, SETTLE, MockTable, assert_board_equals_replays, has_every_line, settle
+from tests.event.conftest import (
+    EVENT,
+    SETTLE,
+    AnyBroker,
+    MockTable,
+    assert_board_equals_replays,
+    clock_of,
+    has_every_line,
+    listening,
+    settle,
+    start_scoreboard,
+    transport_of,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_scoreboard(broker: Mosquitto, state: Path, client_id: str) -> tuple[Scoreboard, list[tuple[str, bytes]]]:
+def resuming_scoreboard(broker: AnyBroker, state: Path, client_id: str) -> tuple[Scoreboard, list[tuple[str, bytes]]]:
     """A scoreboard resuming from ``state``; the list collects every resend request it publishes."""
     board = Board(gap_grace=0.3)
     saved = BoardState(state)
     saved.load(board)
     scoreboard = Scoreboard(parse_broker(broker.url), Topics("companion", EVENT), board, client_id=client_id,
-                            check_every=0.05, state=saved)
+                            check_every=0.05, state=saved, clock=clock_of(broker), transport=transport_of(broker))
     requests: list[tuple[str, bytes]] = []
-    publish = scoreboard.client.publish
+    publish = scoreboard.link.publish
 
-    def spy(topic: str, payload: bytes, *args: object, **kwargs: object) -> object:
-        requests.append((topic, payload))
-        return publish(topic, payload, *args, **kwargs)  # type: ignore[arg-type]
+    def spy(message: Message, wait: float | None = None) -> int | None:
+        requests.append((message.topic, message.payload))
+        return publish(message, wait)
 
-    scoreboard.client.publish = spy  # type: ignore[method-assign]
+    scoreboard.link.publish = spy  # type: ignore[method-assign]
     scoreboard.start()
-    assert scoreboard.connected.wait(SETTLE)
+    listening(scoreboard)
     return scoreboard, requests
 
 
 def test_a_restarted_scoreboard_resumes_from_its_state_and_asks_only_for_what_it_lacks(tmp_path, broker):
-    table = MockTable(tmp_path, "1", broker.url, seed=3)
+    table = MockTable(tmp_path, "1", broker, seed=3)
     state = tmp_path / "scoreboard-state"
     try:
-        first, _ = start_scoreboard(broker, state, "first")
+        first, _ = resuming_scoreboard(broker, state, "first")
         table.new_game("tezuma")
         table.play(20)
         settle(first.board, has_every_line(first.board, [table]), "the first 21 lines")
@@ -60,7 +73,7 @@ def test_a_restarted_scoreboard_resumes_from_its_state_and_asks_only_for_what_it
         assert len(saved) == 1 and len(saved[0].read_bytes().splitlines()) == 21
         table.play(10)  # while no scoreboard runs
         # a new client id: the broker kept nothing for it, so only the state and the tables can help
-        second, requests = start_scoreboard(broker, state, "second")
+        second, requests = resuming_scoreboard(broker, state, "second")
         try:
             assert second.board.tables["1"].games[saved[0].stem].stream.applied >= 21
             settle(second.board, has_every_line(second.board, [table]), "the ten lines played while it was away")
@@ -73,12 +86,10 @@ def test_a_restarted_scoreboard_resumes_from_its_state_and_asks_only_for_what_it
         table.close()
 
 
-def test_the_terminal_and_the_board_say_when_the_broker_cannot_be_reached(tmp_path, start_broker):
-    broker = start_broker(persistence=False)
-    scoreboard = Scoreboard(parse_broker(broker.url), Topics("companion", EVENT), Board(), check_every=0.05)
-    scoreboard.start()
+def test_the_terminal_and_the_board_say_when_the_broker_cannot_be_reached(tmp_path, start_memory_broker):
+    broker = start_memory_broker(persistence=False)
+    scoreboard = start_scoreboard(broker, Board(), check_every=0.05)
     try:
-        assert scoreboard.connected.wait(SETTLE)
         assert scoreboard.board.snapshot()["broker_down_since"] is None
         assert "cannot reach the broker" not in render_text(scoreboard.board.snapshot())
         broker.kill()
@@ -115,6 +126,16 @@ def test_export_http_and_state_are_checked_before_anything_starts(tmp_path):
             status, err = run_scoreboard(*options)
             assert status == 2, what
             assert said in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err, (what, err)
+
+
+def test_without_paho_mqtt_the_scoreboard_says_how_to_install_it(tmp_path, monkeypatch):
+    """The link imports paho-mqtt only when a scoreboard is made: its absence is still said at start."""
+    for name in [name for name in sys.modules if name.split(".")[0] == "paho" or name == "companion.event.mqtt"]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "paho", None)  # what an import sees when it is not installed
+    status, err = run_scoreboard("--state", str(tmp_path / "state"), "--http", "off")
+    assert status == 2 and "needs paho-mqtt" in err and "pip install 'tabletop-companion[event]'" in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
 
 
 EXAMPLE = ROOT / "docs" / "examples" / "tezuma.jsonl"  # a finished game's record

@@ -1,48 +1,57 @@
 """The organiser's seating list reaches the devices (retained, one message per table, behind the
-documented ACL) and their setup forms offer exactly those names first; the standings add them up."""
+documented ACL) and their setup forms offer exactly those names first; the standings add them up.
+
+Through the broker in the test's process, with docs/mosquitto/acl and an account per table (the
+same ACL on a real mosquitto: tests/event/test_event_security.py)."""
 
 from __future__ import annotations
 
 import re
 
-import paho.mqtt.client as mqtt
 import pytest
 
 from companion.errors import RecordError
-from companion.event.config import Topics, parse_broker
+from companion.event.config import Topics
 from companion.event.wire import decode_seating, seating_message
 from companion.organiser.board import Board
 from companion.organiser.names import parse_seating
 from companion.organiser.scoreboard import Scoreboard
-from tests.event.conftest import EVENT, SETTLE, MockTable, has_every_line, settle
-from tests.event.test_event_broker import wait_for
-from tests.event.test_event_security import PASSWORDS, documented_broker, raw_client
+from tests.event.conftest import EVENT, MockTable, RawClient, has_every_line, settle, start_scoreboard, wait_for
+from tests.event.memory import Acl
+from tests.event.test_event_security import PASSWORDS, event_acl
 
 SEATING = "3: Alice, Bob, 山田花子, Dan\n4: Eve, Fay, Gus, Hal\n"
 SEATED = {"3": ["Alice", "Bob", "山田花子", "Dan"], "4": ["Eve", "Fay", "Gus", "Hal"]}
 
 
 @pytest.fixture
-def event(start_broker, tmp_path):
-    """A broker with the documented ACL and accounts; ``start(seating)`` starts the scoreboard."""
-    broker = documented_broker(start_broker, tmp_path)
+def event(start_memory_broker, tmp_path):
+    """A broker with the documented ACL and the accounts of PASSWORDS (each password also in
+    ``tmp_path/<user>.pw``); ``start(seating)`` starts the scoreboard, ``client(user)`` a raw client."""
+    for user, password in PASSWORDS.items():
+        (tmp_path / f"{user}.pw").write_text(password + "\n")
+    broker = start_memory_broker(accounts=PASSWORDS, acl=Acl.read(event_acl(tmp_path)))
     started: list[object] = []
 
     def start(seating: str | None) -> Scoreboard:
-        account = parse_broker(broker.url, username="scoreboard", password_file=str(tmp_path / "scoreboard.pw"))
         board = Board(seating=parse_seating(seating, "seats.txt") if seating else None)
-        scoreboard = Scoreboard(account, Topics("companion", EVENT), board, check_every=0.1).start()
+        scoreboard = start_scoreboard(broker, board, username="scoreboard",
+                                      password_file=str(tmp_path / "scoreboard.pw"))
         started.append(scoreboard)
-        assert scoreboard.connected.wait(SETTLE)
         return scoreboard
 
     def table(number: str) -> MockTable:
-        made = MockTable(tmp_path, number, broker.url, seed=int(number), username=number,
+        made = MockTable(tmp_path, number, broker, seed=int(number), username=number,
                          password_file=str(tmp_path / f"{number}.pw"))
         started.append(made)
         return made
 
-    yield broker, start, table
+    def client(user: str) -> RawClient:
+        made = RawClient(broker, f"raw-{user}", username=user, password_file=str(tmp_path / f"{user}.pw"))
+        started.append(made)
+        return made
+
+    yield start, table, client
     for each in reversed(started):
         each.close()  # type: ignore[attr-defined]
 
@@ -58,15 +67,13 @@ def online(table: MockTable) -> bool:
 
 
 def test_each_device_offers_its_tables_seated_names_first_and_the_standings_add_them_up(event):
-    broker, start, table = event
-    forger = raw_client(broker.url, "3", PASSWORDS["3"])
-    try:  # table 3 may neither seat people at table 4 nor change its own list: the broker drops both
-        for target in ("3", "4"):
-            forger.publish(Topics("companion", EVENT).table(target, "seating"), seating_message(["Mallory"]),
-                           qos=1, retain=True).wait_for_publish(SETTLE)
-    finally:
-        forger.loop_stop()
-        forger.disconnect()
+    start, table, client = event
+    forger = client("3")
+    for target in ("3", "4"):  # table 3 may neither seat people at table 4 nor change its own list
+        reason = forger.publish(Topics("companion", EVENT).table(target, "seating"), seating_message(["Mallory"]),
+                                retain=True)
+        assert reason.failed  # the broker drops both
+    forger.close()
     scoreboard = start(SEATING)
     three, four = table("3"), table("4")
     for device in (three, four):
@@ -85,24 +92,19 @@ def test_each_device_offers_its_tables_seated_names_first_and_the_standings_add_
 
 
 def test_a_table_reads_its_own_seating_and_not_another_tables(event):
-    broker, start, _ = event
+    start, _, client = event
     start(SEATING)
     topics = Topics("companion", EVENT)
-    seen: list[str] = []
-    four = raw_client(broker.url, "4", PASSWORDS["4"])
-    four.on_message = lambda _c, _u, message: seen.append(message.topic)
-    try:  # retained messages come with each subscription's grant, in order: table 3's first, were it allowed
-        four.subscribe(topics.table("3", "seating"), qos=1)
-        four.subscribe(topics.table("4", "seating"), qos=1)
-        wait_for(lambda: topics.table("4", "seating") in seen, "table 4's own seating")
-        assert seen == [topics.table("4", "seating")]
-    finally:
-        four.loop_stop()
-        four.disconnect()
+    four = client("4")
+    # retained messages come with each subscription's grant, in order: table 3's first, were it allowed
+    four.subscribe(topics.table("3", "seating"))
+    four.subscribe(topics.table("4", "seating"))
+    wait_for(lambda: topics.table("4", "seating") in four.topics(), "table 4's own seating")
+    assert four.topics() == [topics.table("4", "seating")]
 
 
 def test_a_table_the_list_no_longer_seats_is_told_and_falls_back_to_the_built_in_names(event):
-    _, start, table = event
+    start, table, _ = event
     scoreboard = start(SEATING)
     three = table("3")
     wait_for(lambda: offered(three, 4) == SEATED["3"], "table 3's names")
@@ -112,21 +114,15 @@ def test_a_table_the_list_no_longer_seats_is_told_and_falls_back_to_the_built_in
 
 
 def test_a_device_that_never_received_a_list_offers_the_built_in_names(event):
-    broker, start, table = event
+    start, table, client = event
     start(None)
     three = table("3")
     wait_for(lambda: online(three), "table 3 online")
-    seen: list[mqtt.MQTTMessage] = []  # the broker holds no seating message for it: nothing arrived
-    auditor = raw_client(broker.url, "auditor", PASSWORDS["auditor"])
-    auditor.on_message = lambda _c, _u, message: seen.append(message)
-    auditor.subscribe(Topics("companion", EVENT).every_table("seating"), qos=1)
-    auditor.subscribe(Topics("companion", EVENT).table("3", "status"), qos=1)
-    try:
-        wait_for(lambda: any(m.topic.endswith("/status") for m in seen), "table 3's retained status")
-    finally:
-        auditor.loop_stop()
-        auditor.disconnect()
-    assert not any(m.topic.endswith("/seating") for m in seen)
+    auditor = client("auditor")  # the broker holds no seating message for it: nothing arrived
+    auditor.subscribe(Topics("companion", EVENT).every_table("seating"))
+    auditor.subscribe(Topics("companion", EVENT).table("3", "status"))
+    wait_for(lambda: any(topic.endswith("/status") for topic in auditor.topics()), "table 3's retained status")
+    assert not any(topic.endswith("/seating") for topic in auditor.topics())
     assert offered(three, 4) == ["Aki", "Ben", "Chie", "Dai"]
     three.new_game("tezuma")
     assert three.device.game.setup.players == ("Aki", "Ben", "Chie", "Dai")

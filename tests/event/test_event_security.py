@@ -20,8 +20,7 @@ from companion.organiser.scoreboard import Scoreboard
 from companion.record import header_json
 from companion.sim import new_random_game
 from companion.uplink.publisher import Publisher
-from tests.event.conftest import EVENT, SETTLE, settle
-from tests.event.test_event_broker import wait_for
+from tests.event.conftest import EVENT, SETTLE, listening, settle, wait_for
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "mosquitto"
 ACL = DOCS / "acl"
@@ -56,7 +55,7 @@ def secured(start_broker, tmp_path):
     broker = documented_broker(start_broker, tmp_path)
     account = parse_broker(broker.url, username="scoreboard", password_file=str(tmp_path / "scoreboard.pw"))
     scoreboard = Scoreboard(account, Topics("companion", EVENT), Board(), check_every=0.1).start()
-    assert scoreboard.connected.wait(SETTLE)
+    listening(scoreboard)
     yield broker, scoreboard
     scoreboard.close()
 
@@ -156,7 +155,7 @@ def test_over_tls_the_device_checks_the_broker_certificate(start_broker, tmp_pat
     fooled = Publisher(EventConfig(parse_broker(broker.url, ca_file=str(stranger_ca)), EVENT, "2"), tmp_path / "t2")
     stores = [Store(tmp_path / "t1"), Store(tmp_path / "t2")]
     try:
-        assert scoreboard.connected.wait(SETTLE)
+        listening(scoreboard)
         for store, publisher in zip(stores, (trusted, fooled), strict=True):
             store.on_journalled.append(publisher.wake)
             publisher.start()
@@ -178,7 +177,7 @@ def test_a_table_connecting_with_the_scoreboards_client_id_does_not_knock_it_off
     """use_username_as_clientid: the broker gives table 3 the client id "3" whatever it asks for."""
     broker, scoreboard = secured
     lost = threading.Event()
-    scoreboard.client.on_disconnect = lambda *_: lost.set()
+    scoreboard.link.client.on_disconnect = lambda *_: lost.set()
     intruders = [raw_client(broker.url, "3", PASSWORDS["3"], client_id=f"companion-scoreboard-{EVENT}")
                  for _ in range(3)]
     try:
@@ -202,7 +201,13 @@ def test_an_account_cannot_write_into_another_event(secured):
     seen: list[str] = []
     watcher = raw_client(broker.url, "auditor", PASSWORDS["auditor"])
     watcher.on_message = lambda _c, _u, message: seen.append(message.topic)
+    subscribed = threading.Event()
+    watcher.on_subscribe = lambda *_: subscribed.set()
     watcher.subscribe("companion/#", qos=1)
+    # The broker takes the subscription in its own time: publishing before it did, the watcher could
+    # miss table 3's own line (the wait below failed under load) and miss the other event's whatever
+    # the ACL does (the assertion proved nothing).
+    assert subscribed.wait(SETTLE), "the watcher's subscription"
     client = raw_client(broker.url, "3", PASSWORDS["3"])
     try:
         header = {"format": "x"}

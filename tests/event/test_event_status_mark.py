@@ -1,4 +1,6 @@
-"""The link's mark on the device's screen, through a real mosquitto: it appears, changes and goes away.
+"""The link's mark on the device's screen: it appears, changes and goes away.
+
+Through the broker in the test's process, and ``companion run`` with no broker at its address.
 
 The publisher's thread only posts the change; the device's loop draws it (a mock device's loop runs
 when the test lets it), so every check below reads what reached the panel over the recording bus.
@@ -9,16 +11,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import pytest
 from PIL import Image, ImageChops
 
-from companion.event.mosquitto import free_port, write_password_file
+from companion.event.mosquitto import free_port
 from companion.ui.canvas import ROW, WIDTH
 from companion.uplink.publisher import WINDOW
-from tests.event.conftest import EVENT, SETTLE, MockTable, journal_lines
+from tests.event.conftest import EVENT, MockTable, journal_lines, wait_for
 from tests.ui.helpers import make_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,24 +52,25 @@ class Panel:
 
     def wait_for(self, mark: str) -> None:
         """Let the device's loop run until the panel shows ``mark`` ('' = no mark)."""
-        deadline = time.monotonic() + SETTLE
-        while not (self.frames and self.frames[-1][0] == mark):
-            if time.monotonic() > deadline:
-                pytest.fail(f"the panel never showed the mark {mark!r}; it showed {self.marks()}")
-            time.sleep(0.02)
+
+        def shown() -> bool:
             self.table.device.device.loop.run_until_idle()
+            return bool(self.frames and self.frames[-1][0] == mark)
+
+        wait_for(shown, f"the mark {mark!r} on the panel (it showed {self.marks()})")
 
 
-def test_no_broker_then_catching_up_then_all_well_then_the_broker_killed(tmp_path, start_broker):
-    port = free_port()
-    table = MockTable(tmp_path, "7", f"mqtt://127.0.0.1:{port}")  # nothing listens there yet
+def test_no_broker_then_catching_up_then_all_well_then_the_broker_killed(tmp_path, start_memory_broker):
+    broker = start_memory_broker()
+    broker.kill()  # nothing there yet
+    table = MockTable(tmp_path, "7", broker)
     panel = Panel(table)
     try:
         panel.wait_for("!")
         table.new_game("tezuma")
         table.play()  # the whole game offline: play never waits for the network
         assert journal_lines(table.journals()[-1]) > WINDOW  # enough to be behind once the broker is there
-        broker = start_broker(port=port)
+        broker.start()
         panel.wait_for("")
         assert panel.marks() == ["!", "~", ""]  # no broker; the broker there, lines still going; all sent
         broker.kill()
@@ -77,16 +78,17 @@ def test_no_broker_then_catching_up_then_all_well_then_the_broker_killed(tmp_pat
         broker.start()
         panel.wait_for("")
         assert all(corner == drawn_mark(mark) for mark, corner in panel.frames if mark)  # on the glass
-        assert table.publisher is not None and table.publisher.status.backlog == 0
+        publisher = table.publisher
+        assert publisher is not None  # no mark while up to a window of lines is in flight: then none is
+        wait_for(lambda: publisher.status.backlog == 0, "every line acknowledged")
     finally:
         table.close()
 
 
-def test_a_refused_password_shows_x_and_play_goes_on(tmp_path, start_broker):
-    write_password_file(tmp_path / "passwd", {"7": "the right one"})
+def test_a_refused_password_shows_x_and_play_goes_on(tmp_path, start_memory_broker):
     (tmp_path / "wrong.pw").write_text("not the password\n")
-    broker = start_broker(password_file=tmp_path / "passwd")
-    table = MockTable(tmp_path, "7", broker.url, username="7", password_file=str(tmp_path / "wrong.pw"))
+    broker = start_memory_broker(accounts={"7": "the right one"})
+    table = MockTable(tmp_path, "7", broker, username="7", password_file=str(tmp_path / "wrong.pw"))
     panel = Panel(table)
     try:
         panel.wait_for("x")

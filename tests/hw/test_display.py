@@ -14,7 +14,7 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
 from companion.errors import ConfigError, HardwareError
-from companion.hw.boards import load_preset
+from companion.hw.boards import list_presets, load_preset
 from companion.hw.display import (
     FULL_FRAME_BYTES,
     Display,
@@ -237,3 +237,27 @@ def test_missing_i2c_bus_is_a_hardware_error() -> None:
     args = parse_display_args(["--display", "ssd1306", "--i2c-port", "99"])
     with pytest.raises(HardwareError, match="cannot open display ssd1306 on i2c"):
         open_display(args)
+
+
+EMULATOR_OPTIONS = {"transform", "scale", "duration", "loop", "max_frames"}
+
+
+@pytest.mark.parametrize("preset", list_presets())
+def test_a_start_with_no_luma_option_gets_what_lumas_parser_gives(preset: str) -> None:
+    board = load_preset(preset)
+    expected = {name: value for name, value in vars(display_parser(board).parse_args([])).items()
+                if name not in EMULATOR_OPTIONS}
+    assert vars(parse_display_args([], board)) == expected
+
+
+def test_a_start_with_no_luma_option_builds_no_luma_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """luma's parser imports every luma device module installed, the emulators and curses with them."""
+    import luma.core.cmdline
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("luma's parser was built")
+
+    monkeypatch.setattr(luma.core.cmdline, "create_parser", refuse)
+    assert parse_display_args([], load_preset("adafruit-oled-bonnet")).display == "ssd1306"
+    with pytest.raises(AssertionError, match="luma's parser was built"):  # any luma option still goes through it
+        parse_display_args(["--rotate", "2"], load_preset("adafruit-oled-bonnet"))

@@ -17,8 +17,7 @@ from companion.games.tourney.screens import DownScreen, Entry, NpcRowScreen, Npc
 from companion.hw.keys import Key, KeyEvent
 from companion.record import export_lines, read_record
 from companion.sim import new_random_game, play_out, random_game
-from companion.ui import presses_for
-from companion.ui.planner import enter_by_keys
+from companion.ui.planner import enter_by_keys, presses_for
 from companion.ui.screens import SetupForm
 from companion.ui.tricks import DealScreen, FinalScreen, RevokeScreen
 from tests.tourney.test_secret import frame

@@ -19,7 +19,8 @@ from companion.hw.keys import Key, KeyEvent
 from companion.record import export_lines, read_record
 from companion.registry import game_class
 from companion.session import Session
-from companion.ui import App, Settings, presses_for
+from companion.ui import App, Settings
+from companion.ui.planner import presses_for
 from companion.ui.screens import SetupForm
 from tests.ui.margins import margin_faults
 

@@ -11,7 +11,8 @@ from companion.games.tezuma.rules import Draft, Play
 from companion.games.tezuma.screens import DraftScreen, TrickScreen
 from companion.hw.keys import Key
 from companion.registry import extra_package
-from companion.ui import App, Settings, presses_for
+from companion.ui import App, Settings
+from companion.ui.planner import presses_for
 from companion.ui.screens import Confirm, HistoryScreen, Menu, SettingsScreen
 from companion.ui.tricks import ResultScreen
 from tests.games import TEST_GAME_PACKAGE

@@ -18,7 +18,7 @@ from companion.games.tezuma.rules import Play
 from companion.hw.keys import KeyEvent
 from companion.registry import game_class
 from companion.sim import random_game
-from companion.ui import presses_for
+from companion.ui.planner import presses_for
 from companion.ui.tricks import FinalScreen
 from tests.ui.helpers import changed_pages, make_app
 

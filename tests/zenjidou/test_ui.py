@@ -25,7 +25,7 @@ from companion.games.zenjidou.table import ZenjidouTable
 from companion.hw.buzzers import BuzzerArbiter, GpioBuzzers
 from companion.hw.keys import Key, KeyEvent
 from companion.sim import new_random_game
-from companion.ui import presses_for
+from companion.ui.planner import presses_for
 from companion.ui.tricks import ResultScreen, RevokeScreen
 from tests.ui.helpers import FakeClock, check_golden, enter, make_app, texts
 

@@ -16,8 +16,8 @@ from companion.games.zenjidou.table import ZenjidouTable
 from companion.keys import Key, KeyEvent
 from companion.report import Wording, rendered_summary, write_text
 from companion.sim import new_random_game
-from companion.ui import presses_for
 from companion.ui.canvas import Canvas
+from companion.ui.planner import presses_for
 from companion.ui.tricks import DealScreen, ResultScreen, RevokeScreen
 from tests.ui.helpers import check_golden, make_app
 from tests.zenjidou.helpers import MARK, new_game, plain_facts, play_round, start_round

@@ -197,6 +197,13 @@ socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"READY=1", os.environ["
 """
 
 
+def tree_env(tree: str | None) -> dict[str, str]:
+    """The environment of a child started from source ``tree`` (its companion on PYTHONPATH; with
+    None, the installed one): bytecode written, as an installed device runs from it."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
+    return env if tree is None else {**env, "PYTHONPATH": tree}
+
+
 def spawn_until_ready(argv: list[str], env: dict[str, str], tmp: str) -> tuple[float, subprocess.Popen[str]]:
     """Spawn ``argv`` (``STATE`` in it becomes ``tmp``) with a NOTIFY_SOCKET in ``tmp``; the seconds
     until it sends READY=1, and the child, still running (its stderr a pipe)."""

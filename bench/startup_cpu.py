@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: bench/ is a package of the checkout
 
-from bench.device import spawn_until_ready
+from bench.device import spawn_until_ready, tree_env
 from bench.startup import BARE_IMPORTS
 
 DEVICE = (
@@ -52,7 +52,7 @@ BARE = f"import sys, time\n{BARE_IMPORTS}\nprint('CPU_AT_READY', time.process_ti
 
 
 def cpu_at_ready(tree: str | None) -> float:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
+    env = tree_env(tree)
     with tempfile.TemporaryDirectory() as tmp:
         if tree is None:
             bare = subprocess.run([sys.executable, "-c", BARE], env=env, capture_output=True, text=True, check=True)
@@ -60,7 +60,7 @@ def cpu_at_ready(tree: str | None) -> float:
         else:
             # -P: the tree's companion (PYTHONPATH), not the current directory's, which -c puts first
             argv = [sys.executable, "-P", "-c", DEVICE, "STATE"]
-            _, child = spawn_until_ready(argv, {**env, "PYTHONPATH": tree}, tmp)
+            _, child = spawn_until_ready(argv, env, tmp)
             child.terminate()
             _, err = child.communicate(timeout=30)
     line = next(line for line in err.splitlines() if line.startswith("CPU_AT_READY"))
@@ -69,11 +69,10 @@ def cpu_at_ready(tree: str | None) -> float:
 
 def instructions(tree: str | None) -> int:
     """Instructions the child runs, counted by callgrind: the device until READY=1, or the bare imports."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
     with tempfile.TemporaryDirectory() as tmp:
         child = [sys.executable, "-c", BARE] if tree is None else [sys.executable, "-P", "-c", DEVICE, tmp, "exit"]
         counted = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={os.devnull}", *child],
-                                 env=env if tree is None else {**env, "PYTHONPATH": tree}, stdin=subprocess.DEVNULL,
+                                 env=tree_env(tree), stdin=subprocess.DEVNULL,
                                  capture_output=True, text=True, timeout=600, check=True)
     match = re.search(r"Collected : (\d+)", counted.stderr)
     if match is None:

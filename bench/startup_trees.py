@@ -22,11 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: bench/ is a package of the checkout
 
-from bench.device import spawn_until_ready
+from bench.device import spawn_until_ready, tree_env
+from bench.startup import BARE_IMPORTS
 
 BARE = (
     "import os, socket, time\n"
-    "import luma.oled.device, luma.core.render, gpiozero, PIL.Image, PIL.ImageDraw, PIL.ImageFont\n"
+    f"{BARE_IMPORTS}\n"
     "socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b'READY=1', os.environ['NOTIFY_SOCKET'])\n"
     "time.sleep(60)\n"
 )
@@ -34,11 +35,8 @@ BARE = (
 
 def start(argv: list[str], tree: str | None) -> tuple[float, float]:
     """(wall seconds to READY=1, CPU seconds of the child until its exit on SIGTERM at READY)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
-    if tree is not None:
-        env["PYTHONPATH"] = tree
     with tempfile.TemporaryDirectory() as tmp:
-        wall, child = spawn_until_ready(argv, env, tmp)
+        wall, child = spawn_until_ready(argv, tree_env(tree), tmp)
         child.terminate()
         _, _, usage = os.wait4(child.pid, 0)
         child.returncode = 0  # reaped by wait4

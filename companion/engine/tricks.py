@@ -63,7 +63,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, final
+from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeVar, final
 
 from typing_extensions import TypeVar as DefaultTypeVar  # a TypeVar with a default (PEP 696)
 
@@ -558,6 +558,18 @@ class TrickGame(Game[StateT], ReportRows):
             if action is not None:
                 return action
         raise IllegalAction(f"{text[:40]!r} is not an action of {self.title}")
+
+    def refuse_turn(self, seat: int | None, entered: object) -> NoReturn:
+        """Refuse an entry by ``entered`` (the seat as the action gives it: from a record, maybe no
+        seat of this table) where it is ``seat``'s turn: one wording and code for every game."""
+        expected, actual = self.any_seat_label(seat), self.any_seat_label(entered)
+        raise IllegalAction(f"it is {expected}'s turn, not {actual}'s", code="not_your_turn",
+                            expected=expected, actual=actual)
+
+    def any_seat_label(self, seat: object) -> str:
+        """A seat of the open deal as reasons name it, anything else as it was given."""
+        seats = self.state.deals[-1].seats
+        return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < seats else repr(seat)
 
     # --- the table's answers: what an Answer asks of the game ------------------------------------
 

@@ -38,7 +38,7 @@ from companion.engine.tricks import (
     Turn,
     check_unseen,
 )
-from companion.errors import IllegalAction, IllegalPlay
+from companion.errors import IllegalPlay
 from tests.plain_tricks import PLUGIN
 
 DECK = tuple(SuitedCard(suit, rank) for suit in "RGB" for rank in range(1, 7))
@@ -54,7 +54,7 @@ class Play(SeatCard, GameAction):
     def check(self, game: PlainTricks) -> None:
         seat = game.seat_to_play(game.state.deal.trick)
         if self.seat != seat:
-            raise IllegalAction(f"it is {game.seat_label(seat)}'s turn", code="not_your_turn")
+            game.refuse_turn(seat, self.seat)
         if self.card not in DECK:
             raise IllegalPlay(f"{self.card} is not a card: R, G or B and 1-6", code="not_a_card")
         check_unseen(self.card, game.state.deal)

@@ -81,10 +81,7 @@ class Play(SeatCard, GameAction):
         deal = state.deal
         seat = game.seat_to_play(deal.trick) if state.numbers is not None else deal.trick.lead
         if self.seat != seat:
-            raise IllegalAction(
-                f"it is {game.seat_label(seat)}'s turn, not {game._label(self.seat)}'s",
-                code="not_your_turn", expected=game.seat_label(seat), actual=game._label(self.seat),
-            )
+            game.refuse_turn(seat, self.seat)
         card = self.card
         if card.suit not in game.colours:
             raise IllegalPlay(f"{card} is not a card: colours are {', '.join(game.colours)}", code="not_a_card",
@@ -442,9 +439,6 @@ class Irohanihohedo(TrickGame[IroState]):
         wanted = self.deck_facts.wanted
         return IllegalAction(f"{self.n} players use {wanted} numbers: tick {wanted}, not {ticked} (or skip)",
                              code="irohanihohedo.deck_count", wanted=wanted, ticked=ticked, players=self.n)
-
-    def _label(self, seat: object) -> str:
-        return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.n else repr(seat)
 
     @property
     def decision(self) -> Decision | None:

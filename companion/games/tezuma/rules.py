@@ -1352,10 +1352,7 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         decision = self.decision
         if kind != action.type and decision is not None:
             raise IllegalAction(f"waiting for: {decision.prompt}")
-        raise IllegalAction(
-            f"it is {self._label(seat)}'s turn, not {self._label(action.seat)}'s",
-            code="not_your_turn", expected=self._label(seat), actual=self._label(action.seat),
-        )
+        self.refuse_turn(seat, action.seat)
 
     def asked_question(self) -> Question | None:
         """The question a played deal's score waits for (a draft or a play never comes with one),
@@ -1377,9 +1374,6 @@ class TezumaGame(TrickGame[TrickState[DealState]]):
         return self.fact_decision(deal)
 
     # --- legality --------------------------------------------------------------------------
-
-    def _label(self, seat: object) -> str:
-        return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.n else repr(seat)
 
     def _laid_out(self, deal: DealState, kind: str) -> Sequence[str]:
         return list(self.suits) if kind == PENALTY else deal.layout["scoring" if kind == SCORING else "abilities"]

@@ -140,9 +140,7 @@ class Play(SeatCard, GameAction):
             raise IllegalAction("every playing card is down: enter the missing predictions",
                                 code="tourney.predictions_missing")
         if self.seat != seat:
-            raise IllegalAction(
-                f"it is {game.seat_label(seat)}'s turn, not {game.label(self.seat)}'s",
-                code="not_your_turn", expected=game.seat_label(seat), actual=game.label(self.seat))
+            game.refuse_turn(seat, self.seat)
         game.check_card(self.card)
 
     def apply(self, game: Tourney) -> None:
@@ -226,8 +224,8 @@ class Predict(GameAction):
             raise IllegalAction(f"{game.seat_label(trick.lead)} leads a playing card before any prediction",
                                 code="tourney.lead_first", seat=game.seat_label(trick.lead))
         if not 0 <= self.seat < game.n or trick.predictions[self.seat] is not None:
-            raise IllegalAction(f"{game.label(self.seat)} has no prediction to make in this trick",
-                                code="tourney.predicted", seat=game.label(self.seat))
+            raise IllegalAction(f"{game.any_seat_label(self.seat)} has no prediction to make in this trick",
+                                code="tourney.predicted", seat=game.any_seat_label(self.seat))
         if self.card is None:
             game.check_suit(game.deal, self.suit)
             return
@@ -768,9 +766,6 @@ class Tourney(TrickGame[TrickState[TourneyDeal]]):
         if seen == "npc":
             raise IllegalPlay(f"{card} lies in the NPC's row", code="tourney.npc_card", card=str(card))
         self._check_room(deal, card.suit)
-
-    def label(self, seat: object) -> str:
-        return self.seat_label(seat) if isinstance(seat, int) and 0 <= seat < self.places else repr(seat)
 
     @property
     def decision(self) -> Decision | None:

@@ -555,7 +555,7 @@ def unit_checks(cache: ImageCache, work: Path, game_id: str, *, watchdog: bool) 
     vm.write_keys(plan_script(Path("/nonexistent"), game_id, planned[:20], resume=False, pace=0.05))
     with booted(vm):
         found = {"agent_s": vm.wait_agent(), "boot_to_ready_s": boot_to_ready(vm), "boot": "fresh",
-                 "startup": startup.measure(vm)}
+                 "startup": startup.measure(vm), "chain": startup.chain_to_unit(vm)}
         found.update(unit_checks_in(vm, watchdog=watchdog))
         vm.poweroff()
     return found
@@ -766,6 +766,7 @@ def main() -> None:
             f" {unit['systemd_analyze']}); after the pulls {', '.join(f'{s:.2f}' for s in ready)} s")
         if "startup" in unit:
             say(f"unit: {VM.guest.machine} ({' '.join(VM.guest.qemu_cmd(accel)[1:])}): {unit['startup'].line()}")
+            say(f"unit: what its start waited for (systemd-analyze critical-chain): {' <- '.join(unit['chain'])}")
         say(f"unit: runs as {unit['user']} (the docs say {unit['docs_user']}); restarted after SIGSEGV"
             f" {unit['restart_after_SEGV']}, SIGKILL {unit['restart_after_KILL']}; watchdog after SIGSTOP"
             f" {watchdog if watchdog else '(not waited for with --quick)'}"

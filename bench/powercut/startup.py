@@ -50,7 +50,19 @@ def startup_from(values: dict[str, str]) -> Startup:
     return Startup(userspace / 1e6, (start - userspace) / 1e6, (ready - start) / 1e6)
 
 
+def critical_chain(text: str) -> list[str]:
+    """``systemd-analyze critical-chain``'s chain, one unit a line (its times as systemd prints them:
+    ``@`` when it became active, ``+`` how long its start took), without the legend above it."""
+    return [line.strip(" \u2514\u2500|`-") for line in text.splitlines()
+            if line.strip() and not line.startswith("The time ")]
+
+
 def measure(vm: Shell) -> Startup:
     """The current boot's spans, asked once the unit is active (before any restart of it)."""
     return startup_from(show_values(vm.ok(f"systemctl show -p {','.join(MANAGER)} &&"
                                           f" systemctl show -p {','.join(STARTED)} {UNIT}")))
+
+
+def chain_to_unit(vm: Shell) -> list[str]:
+    """What the unit's start waited for in this boot, from systemd's critical chain."""
+    return critical_chain(vm.ok(f"systemd-analyze critical-chain --no-pager {UNIT}.service || true"))

@@ -3,7 +3,7 @@ timestamps (no VM is booted here: ``systemctl show``'s text stands in for the gu
 
 import pytest
 
-from bench.powercut.startup import Startup, measure, show_values, startup_from
+from bench.powercut.startup import Startup, critical_chain, measure, show_values, startup_from
 from bench.powercut.vm import BenchError
 
 SHOWN = """UserspaceTimestampMonotonic=41250000
@@ -50,3 +50,18 @@ def test_the_guest_is_asked_for_the_managers_and_the_units_timestamps_at_once():
     (command,) = guest.asked
     assert "systemctl show -p UserspaceTimestampMonotonic" in command
     assert command.endswith("InactiveExitTimestampMonotonic,ActiveEnterTimestampMonotonic tabletop-companion")
+
+
+CHAIN = """The time when unit became active or started is printed after the "@" character.
+The time the unit took to start is printed after the "+" character.
+
+tabletop-companion.service @22.611s +7.745s
+\u2514\u2500basic.target @22.600s
+  \u2514\u2500var-lib-tabletop\\x2dcompanion.mount @21.218s +1.203s
+"""
+
+
+def test_the_critical_chain_is_its_units_one_a_line_without_the_legend():
+    assert critical_chain(CHAIN) == ["tabletop-companion.service @22.611s +7.745s", "basic.target @22.600s",
+                                     "var-lib-tabletop\\x2dcompanion.mount @21.218s +1.203s"]
+    assert critical_chain("") == []

@@ -29,7 +29,7 @@ ARM64 = Guest(debian_arch="arm64", machine="aarch64", kernel_package="linux-imag
               tcg_cpu="cortex-a53", smp=4, memory_mb=1024, console="ttyAMA0",
               # the bench's waits and the unit's start timeout scale by it (the figures are measured):
               # the x86_64 guest's, since both reach READY in comparable times under TCG here
-              # (docs/figures.md: 38-65 s for this one, 28.6-84.9 s for the x86_64 one's single core)
+              # (docs/figures.md: 32-65 s for this one, 28.6-84.9 s for the x86_64 one's single core)
               tcg_slowdown=X86_64.tcg_slowdown,
               # Debian carries spidev for arm64 as Raspberry Pi OS does (docs/pi-setup.md section 2
               # installs it from apt): no C compiler for aarch64 on this host

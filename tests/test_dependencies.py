@@ -223,6 +223,32 @@ def test_the_setup_form_a_device_starts_on_imports_no_game_and_no_engine() -> No
     assert result.stdout.splitlines() == ["SetupForm 2", ""]
 
 
+# What `companion run --mock` leaves unloaded until READY (the first frame shown): the other commands'
+# module and the pickers (a game's screens load them).
+NOT_LOADED_BY_A_START = ("companion.cli", "companion.ui.picker")
+
+
+def test_a_device_start_to_ready_leaves_unneeded_modules_unloaded(tmp_path: Path) -> None:
+    """The real command line, ``python -m companion``'s main, dispatching ``run``: at its READY the
+    modules a start does not need are not loaded (each is a millisecond or more of every start)."""
+    code = (
+        "import os, sys\n"
+        "import companion.daemon.sdnotify as sdnotify\n"
+        "def ready(self, *args, **kwargs):\n"
+        "    print('READY', ' '.join(sorted(sys.modules)), flush=True)\n"
+        "    os._exit(0)\n"
+        "sdnotify.Notifier.ready = ready\n"
+        f"sys.argv = ['companion', 'run', '--mock', '--state-dir', {str(tmp_path)!r}]\n"
+        "from companion.__main__ import main\n"
+        "sys.exit(main())\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                            stdin=subprocess.DEVNULL, check=True)
+    loaded = set(result.stdout.partition("READY ")[2].split())
+    assert "companion.daemon.run" in loaded, result.stdout + result.stderr
+    assert sorted(loaded & set(NOT_LOADED_BY_A_START)) == []
+
+
 def test_no_import_cycle_between_modules() -> None:
     graph = import_graph()
     cycles: list[list[str]] = []

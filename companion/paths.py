@@ -33,6 +33,23 @@ def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
     return Path(environ.get("HOME", "~")).expanduser() / ".local" / "state" / APP
 
 
+def cache_dir(environ: Mapping[str, str] = os.environ) -> Path:
+    """Where the device keeps what it can always rebuild: ``$CACHE_DIRECTORY`` (systemd's
+    CacheDirectory=), else ``$XDG_CACHE_HOME/tabletop-companion``, else ``~/.cache/tabletop-companion``.
+
+    >>> cache_dir({"CACHE_DIRECTORY": "/var/cache/tabletop-companion"})
+    PosixPath('/var/cache/tabletop-companion')
+    >>> cache_dir({"XDG_CACHE_HOME": "relative", "HOME": "/home/pi"})  # the XDG spec says: ignore it
+    PosixPath('/home/pi/.cache/tabletop-companion')
+    """
+    if environ.get("CACHE_DIRECTORY"):
+        return Path(environ["CACHE_DIRECTORY"].split(":")[0])
+    xdg = environ.get("XDG_CACHE_HOME", "")
+    if os.path.isabs(xdg):
+        return Path(xdg) / APP
+    return Path(environ.get("HOME", "~")).expanduser() / ".cache" / APP
+
+
 def tools_state_dir(environ: Mapping[str, str] = os.environ, device: Path = DEVICE_STATE_DIR) -> Path:
     """The state the command-line tools act on: ``$STATE_DIRECTORY``, else the installed device's
     (so ``companion cards set`` over SSH changes what the service reads), else :func:`state_dir`.

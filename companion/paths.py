@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -11,6 +12,21 @@ from companion.errors import ConfigError
 APP = "tabletop-companion"
 DEVICE_STATE_DIR = Path("/var/lib") / APP
 """An installed device's state (the unit's ``StateDirectory=``): the PC tools act on it when present."""
+
+
+def package_files(package: str) -> Path:
+    """The folder of ``package``'s own files, its data beside its modules: what
+    ``importlib.resources.files`` gives for a package installed as files, as pip installs this one,
+    without the resource readers that loads (with a call per file, 3 million instructions of every
+    start, a sixth of what it runs of its own).
+
+    >>> (package_files("companion.data") / "i18n" / "en.json").is_file()
+    True
+    """
+    module = importlib.import_module(package)
+    if module.__file__ is None:
+        raise TypeError(f"{package} is a namespace package: its files have no one folder")
+    return Path(module.__file__).parent
 
 
 def state_dir(environ: Mapping[str, str] = os.environ) -> Path:

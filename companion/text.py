@@ -24,13 +24,12 @@ import string
 import unicodedata
 import zlib
 from collections.abc import Callable, Mapping, Sequence
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion import __version__
 from companion.errors import ConfigError
+from companion.paths import package_files
 from companion.registry import plugins
 
 if TYPE_CHECKING:  # the engine loads with the first game: the setup form a device starts on needs text, not rules
@@ -59,12 +58,12 @@ def _read(name: str) -> Any:
 
 def _read_shared(name: str) -> bytes:
     """The shared catalogue file ``i18n/<name>``'s bytes."""
-    return _read_bytes(resources.files("companion.data").joinpath("i18n", *name.split("/")), f"i18n/{name}")
+    return _read_bytes(package_files("companion.data").joinpath("i18n", *name.split("/")), f"i18n/{name}")
 
 
-def _read_bytes(resource: Traversable, where: str) -> bytes:
+def _read_bytes(path: Path, where: str) -> bytes:
     try:
-        return resource.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise ConfigError(f"{where} is missing from the package") from None
 
@@ -165,7 +164,7 @@ class Catalog:
                 name = game.text_file(lang)
                 if name is not None:
                     where = f"games/{game.module}/{name}"
-                    files[where] = _read_bytes(resources.files(game.package) / name, where)
+                    files[where] = _read_bytes(package_files(game.package) / name, where)
                     fragments.append((lang, where))
         tables = {lang: _parse_json(files[f"i18n/{lang}.json"], f"i18n/{lang}.json") for lang in LANGUAGES}
         for lang, where in fragments:

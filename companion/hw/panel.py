@@ -86,10 +86,16 @@ class PanelModel:
                 self._pending.clear()
 
     def data(self, payload: Iterable[int]) -> None:
-        """Feed display data bytes, advancing the RAM pointer as the controller does."""
-        for byte in payload:
-            self._ram[self._page * self._columns + self._column % self._columns] = byte
-            self._advance()
+        """Feed display data bytes, advancing the RAM pointer as the controller does: a run at a
+        time, the bytes up to where the pointer wraps stored as one slice (a frame is a thousand
+        bytes; one at a time they were a sixth of what a mock start runs of its own)."""
+        rest = bytes(payload)
+        while rest:
+            run = min(len(rest), self._run_length())
+            start = self._page * self._columns + self._column % self._columns
+            self._ram[start:start + run] = rest[:run]
+            rest = rest[run:]
+            self._advance(run)
 
     def image(self) -> Image.Image:
         """The visible picture: what RAM holds in the columns and rows that reach the glass."""
@@ -130,14 +136,26 @@ class PanelModel:
             self._page_window = (args[0] & 0x07, args[1] & 0x07)
             self._page = self._page_window[0]
 
-    def _advance(self) -> None:
+    def _run_length(self) -> int:
+        """How many bytes from here go to consecutive RAM columns of this page before the pointer
+        wraps: to the page's end in page addressing, to the window's last column (or RAM's) in
+        horizontal addressing; one where the pointer stands outside the window."""
         if self._mode == _PAGE:
-            self._column = (self._column + 1) % self._columns
+            return self._columns - self._column % self._columns
+        last_column = self._column_window[1]
+        if self._column <= last_column and self._column < self._columns:
+            return min(last_column, self._columns - 1) - self._column + 1
+        return 1
+
+    def _advance(self, count: int) -> None:
+        """Move the pointer past ``count`` bytes, at most :meth:`_run_length` of them."""
+        if self._mode == _PAGE:
+            self._column = (self._column + count) % self._columns
             return
         first_column, last_column = self._column_window
         first_page, last_page = self._page_window
-        if self._column < last_column:
-            self._column += 1
+        if self._column + count - 1 < last_column:
+            self._column += count
             return
         self._column = first_column
         self._page = self._page + 1 if self._page < last_page else first_page

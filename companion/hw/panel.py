@@ -25,7 +25,9 @@ _DEFAULT_COLUMN_OFFSET = {"ssd1306": 0, "sh1106": 2}
 _RAM_PAGES = 8
 _HORIZONTAL, _PAGE = 0x00, 0x02
 
-_REVERSED_BITS = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
+_NIBBLE_REVERSED = (0x0, 0x8, 0x4, 0xC, 0x2, 0xA, 0x6, 0xE, 0x1, 0x9, 0x5, 0xD, 0x3, 0xB, 0x7, 0xF)
+# each byte with its bits in reverse order, from its nibbles reversed (a string per byte, read back, cost more)
+_REVERSED_BITS = bytes(_NIBBLE_REVERSED[value & 0x0F] << 4 | _NIBBLE_REVERSED[value >> 4] for value in range(256))
 
 
 def pack_pages(image: Image.Image) -> bytes:
@@ -35,6 +37,8 @@ def pack_pages(image: Image.Image) -> bytes:
     >>> image = Image.new("1", (2, 8)); image.putpixel((1, 0), 1); image.putpixel((1, 7), 1)
     >>> pack_pages(image).hex()
     '0081'
+    >>> _REVERSED_BITS == bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
+    True
     """
     _width, height = image.size
     pages = height // 8

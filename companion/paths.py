@@ -40,13 +40,7 @@ def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
     >>> state_dir({"XDG_STATE_HOME": "relative", "HOME": "/home/pi"})  # the XDG spec says: ignore it
     PosixPath('/home/pi/.local/state/tabletop-companion')
     """
-    if environ.get("STATE_DIRECTORY"):
-        # systemd may pass several directories separated by colons; ours is the first
-        return Path(environ["STATE_DIRECTORY"].split(":")[0])
-    xdg = environ.get("XDG_STATE_HOME", "")
-    if os.path.isabs(xdg):
-        return Path(xdg) / APP
-    return Path(environ.get("HOME", "~")).expanduser() / ".local" / "state" / APP
+    return _systemd_or_xdg(environ, "STATE_DIRECTORY", "XDG_STATE_HOME", ".local/state")
 
 
 def cache_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -55,15 +49,22 @@ def cache_dir(environ: Mapping[str, str] = os.environ) -> Path:
 
     >>> cache_dir({"CACHE_DIRECTORY": "/var/cache/tabletop-companion"})
     PosixPath('/var/cache/tabletop-companion')
-    >>> cache_dir({"XDG_CACHE_HOME": "relative", "HOME": "/home/pi"})  # the XDG spec says: ignore it
+    >>> cache_dir({"XDG_CACHE_HOME": "relative", "HOME": "/home/pi"})
     PosixPath('/home/pi/.cache/tabletop-companion')
     """
-    if environ.get("CACHE_DIRECTORY"):
-        return Path(environ["CACHE_DIRECTORY"].split(":")[0])
-    xdg = environ.get("XDG_CACHE_HOME", "")
+    return _systemd_or_xdg(environ, "CACHE_DIRECTORY", "XDG_CACHE_HOME", ".cache")
+
+
+def _systemd_or_xdg(environ: Mapping[str, str], systemd: str, xdg_home: str, default_home: str) -> Path:
+    """The directory systemd names in ``systemd``, else ours under the XDG base directory ``xdg_home``,
+    else under ``~/<default_home>``."""
+    if environ.get(systemd):
+        # systemd may pass several directories separated by colons; ours is the first
+        return Path(environ[systemd].split(":")[0])
+    xdg = environ.get(xdg_home, "")
     if os.path.isabs(xdg):
         return Path(xdg) / APP
-    return Path(environ.get("HOME", "~")).expanduser() / ".cache" / APP
+    return Path(environ.get("HOME", "~")).expanduser() / default_home / APP
 
 
 def tools_state_dir(environ: Mapping[str, str] = os.environ, device: Path = DEVICE_STATE_DIR) -> Path:

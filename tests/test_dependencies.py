@@ -227,8 +227,8 @@ def test_the_setup_form_a_device_starts_on_imports_no_game_and_no_engine() -> No
 
 
 # What `companion run --mock` leaves unloaded until READY (the first frame shown): the other commands'
-# module and the pickers (a game's screens load them).
-NOT_LOADED_BY_A_START = ("companion.cli", "companion.ui.picker")
+# module, the pickers (a game's screens load them) and the card keypad's typing (its first key does).
+NOT_LOADED_BY_A_START = ("companion.cli", "companion.ui.picker", "companion.ui.keypad")
 
 
 def test_a_device_start_to_ready_leaves_unneeded_modules_unloaded(tmp_path: Path) -> None:

@@ -19,7 +19,6 @@ from companion.keys import ARROWS, DIGITS, JOYSTICK_KEYS, LETTERS, Key, KeyEvent
 from companion.registry import SetupRow, player_counts, setup_rows
 from companion.settings import CONTRAST_RANGE
 from companion.ui.canvas import HEIGHT, ROWS, WIDTH, Canvas
-from companion.ui.keypad import Typing, as_joystick, typed
 
 if TYPE_CHECKING:
     import random
@@ -30,6 +29,7 @@ if TYPE_CHECKING:
     from companion.settings import LastSetup, Settings
     from companion.text import Catalog
     from companion.ui.canvas import Typeface
+    from companion.ui.keypad import Typing
 
 
 class Host(Protocol):
@@ -134,6 +134,8 @@ class Screen(ABC):
 
     def on_keypad(self, event: KeyEvent) -> None:
         """One card-keypad press: it types into the picker, or stands for a joystick key."""
+        from companion.ui.keypad import as_joystick, typed  # with the card keypad's first key: most tables have none
+
         state = self.typing()
         joystick = as_joystick(event, typing=state is not None)
         if joystick is not None:
@@ -177,7 +179,12 @@ class Notice(Screen):
         letter or digit the card keypad types."""
         if not self.passable():
             return False
-        meant = event if event.key in JOYSTICK_KEYS else as_joystick(event, typing=True)
+        if event.key in JOYSTICK_KEYS:
+            meant: KeyEvent | None = event
+        else:
+            from companion.ui.keypad import as_joystick  # with the card keypad's first key: most tables have none
+
+            meant = as_joystick(event, typing=True)
         if meant is not None:
             return meant.key in ARROWS or meant.key is Key.AUX
         return not event.long and (event.key in DIGITS or event.key in LETTERS)

@@ -6,7 +6,7 @@ The engine never writes sentences: it gives :class:`~companion.engine.tricks.Phr
 :class:`Formatter` turns them into text for the screens and for ``companion replay`` alike. Every
 language must define the same keys with the same placeholders, so a missing or mistyped translation stops the program at
 start-up with a message naming the file and key, instead of leaving a blank on the glass mid-game
-(the device checks the placeholders once per content of the files: :meth:`Catalog.load`'s ``checked``).
+(the device checks them once per content of the files: :meth:`Catalog.load`'s ``checked``).
 
 >>> catalog = Catalog({"en": {"hello": "Hi {name}"}, "ja": {"hello": "{name}さん"}})
 >>> catalog.text("ja", "hello", name="Aki")
@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # the engine loads with the first game: the setup form a devi
 
 LANGUAGES = ("en", "ja")
 CHECKED_FILE = "text-checked"
-"""In the device's cache directory: the digest of the text files whose placeholders passed the check."""
+"""In the device's cache directory: the digest of the text files that last passed the check."""
 SEAT_NAMES_FILE = "seat-names.json"
 NAME_CELLS = 4  # a seat name fits a 16-pixel field: 4 half-width or 2 full-width characters
 
@@ -103,7 +103,7 @@ def _remember_checked(checked: Path, digest: str) -> None:
 
 
 def _placeholders(template: str) -> set[str]:
-    if "{" not in template and "}" not in template:  # most templates: nothing to parse (checked at every start)
+    if "{" not in template and "}" not in template:  # most templates: nothing to parse
         return set()
     return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
 

@@ -1,7 +1,7 @@
 """Key presses per entry and display bytes per press, for every game with a simulated table.
 
 Run: python bench/presses.py [--games N] [--seed S] [--input joystick|keypad|numpad] [--table random|people]
-[--game ID] [--bound] [--facts-known]. Prints one line per game, player count, input and table;
+[--game ID] [--bound] [--samples N] [--facts-known]. Prints one line per game, player count, input and table;
 asserts nothing.
 
 What is counted. Whole games of a simulated table are entered through the key planner, which
@@ -62,6 +62,31 @@ Last, the picker's own layout from the start that is best for the floor's chance
 (:func:`layout_cost`): how far the grid itself, started knowing what the floor is told, stays above
 the ideal; the rest of the gap is the start's not knowing it.
 
+Then the floor **given exactly what the device knows** (:func:`device_chances`, printed as ``told
+what the device knows`` with its own gap): the floors above are told more than the device knows
+(a follow's suit even where the follower could not follow; a lead's suit counts), and no picker
+can use that. On the random table the chances of the next card, given what the table has seen,
+are the posterior over the hidden hands: every deal consistent with the play seen, each weighed
+by the product over the seats' past turns of 1 over the number of legal cards the seat had, the
+next card any legal card of its hand alike (:func:`posterior_chances`, importance sampling,
+``--samples`` deals per card). Every picker's start and layout come from what the device knows,
+so the ideal picker for these chances is a floor no picker can beat. The floor is told the deck
+(Irohanihohedo's numbers in play, which the device may not know) and which card left a hand as a
+Tourney prediction (its suit is revealed later, its rank never): being told more only lowers a
+floor. Two limits, both said where the figures are: the estimate from samples is low on average
+(the ideal cost is concave in the chances, and chances from a finite sample look surer than they
+are), so more samples raise it toward the true floor; and a Tezuma turn that used an ability is
+left unweighed (its chance depends on what else the ability allowed), as is a plain turn's
+chance of not using Fire Breathing, the same on every deal but where no pair was there to play.
+Zenjidou is not sampled: its round rules force the card, so its table does not play any legal
+card alike.
+
+Last on the line, a **compass picker modelled** (:func:`compass_moves`): the card under the cursor
+the likeliest by the device's own odds (the screen's ``likelihood``, the engine's ``card_odds``),
+each arrow leading to a group of the next likeliest (four cards one press away, twelve two), as
+an ideal picker's places but ranked by the device's odds instead of the true chances; one OK plus
+the arrows to the card put down, beside the floor given what the device knows.
+
 ``--facts-known`` adds a line for the device's *second* game with the same deck: each measured game
 is first entered by keys as above on an app whose ``on_fact`` keeps every card fact answered (as the
 daemon's facts file does, through ``carddata.set_fact``); the next game of the same table (another
@@ -76,6 +101,7 @@ writer sends it. bench/tourney.py and bench/zenjidou.py split their games' figur
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import random
 from collections import Counter, deque
@@ -490,6 +516,47 @@ def compass_moves(weights: Sequence[float], card: int) -> int:
     return depth
 
 
+def range_compass_moves(weights: Sequence[float], card: int, arrows: int = 4) -> int:
+    """The arrows a compass picker of *ranges* takes to the ``card``-th of cards in the picker's
+    order (suit by suit, by rank), weighed ``weights`` (the device's odds): the likeliest card under
+    the cursor, the others split in order into ``arrows`` runs of about equal odds, each arrow
+    landing on its run's likeliest card and showing the run as a range (first and last card);
+    within a run the same again with three arrows (the fourth goes back). Readable where a compass
+    of groups by odds alone is not: a person finds a card's range by its suit and rank.
+
+    >>> range_compass_moves([1, 1, 9, 1, 1], 2), range_compass_moves([1, 1, 9, 1, 1], 4)
+    (0, 1)
+    >>> range_compass_moves([1] * 17, 16)
+    2
+    """
+    indexes, depth = list(range(len(weights))), 0
+    while True:
+        top = max(indexes, key=lambda i: (weights[i], -i))
+        if top == card:
+            return depth
+        rest = [i for i in indexes if i != top]
+        indexes = next(run for run in even_runs(rest, [weights[i] for i in rest], arrows) if card in run)
+        depth, arrows = depth + 1, 3
+
+
+def even_runs(items: Sequence[int], weights: Sequence[float], count: int) -> list[Sequence[int]]:
+    """``items`` cut in order into ``count`` runs (fewer if there are fewer items), none empty, each
+    cut where the running weight first reaches its share.
+
+    >>> even_runs([1, 2, 3, 4, 5], [4, 1, 1, 1, 1], 3)
+    [[1], [2, 3], [4, 5]]
+    """
+    count = min(count, len(items))
+    total, running = sum(weights) or 1.0, list(itertools.accumulate(weights))
+    cuts = [0]
+    for share in range(1, count):
+        lowest, highest = cuts[-1] + 1, len(items) - (count - share)
+        reached = (at for at in range(lowest, highest + 1) if running[at - 1] >= total * share / count)
+        cuts.append(next(reached, highest))
+    cuts.append(len(items))
+    return [items[start:end] for start, end in itertools.pairwise(cuts)]
+
+
 def layout_cost(grid: Grid[Any], odds: Mapping[Place, float]) -> float:
     """The fewest arrow presses ``grid``'s own layout expects to a card drawn by ``odds``, from the
     start that is best for them: what the layout costs against the ideal (:func:`ideal_cost`) when
@@ -523,6 +590,8 @@ def bound(game_id: str, players: int, table: str, games: int, seed: int, facts_k
     sampled: list[float] = []  # the effective sample size of each of those
     layouts: list[float] = []  # one OK and the arrows of the picker's own layout, from its best start for those odds
     compass: list[float] = []  # one OK and the arrows of a compass picker on the device's odds (compass_moves)
+    ranges: list[float] = []  # the same for a compass of ranges (range_compass_moves)
+    offers: list[int] = []  # the cards a picker offered, per card (what a compass would have to show)
     alike: list[float] = []  # a lead's candidates all alike (an estimate, not a floor)
     picked = leads = 0  # the presses the picker took for the same cards (notices left beforehand, not counted)
     rng = random.Random(seed)
@@ -538,7 +607,10 @@ def bound(game_id: str, players: int, table: str, games: int, seed: int, facts_k
             if found is not None and game_id not in SUIT_TOLD_LEADS:
                 offered = [card for row in found.rows for _, card in row]
                 weigh = screen.likelihood(seat, found)
-                compass.append(1 + compass_moves([weigh(card) for card in offered], offered.index(cards[0])))
+                odds = [weigh(card) for card in offered]
+                compass.append(1 + compass_moves(odds, offered.index(cards[0])))
+                ranges.append(1 + range_compass_moves(odds, offered.index(cards[0])))
+                offers.append(len(offered))
                 chances, size = device_chances(played.actions, watch, index, samples, rng)
                 knows.append(1 + ideal_cost(chances.values()))
                 sampled.append(size)
@@ -566,6 +638,8 @@ def bound(game_id: str, players: int, table: str, games: int, seed: int, facts_k
               f" {this_one - sum(knows) / count:.2f}" if knows else "; told what the device knows: not sampled")
     steered = sum(compass) / count if compass else 0.0
     compass_line = (f"; a compass on the device's odds {steered:.2f}, gap {steered - sum(knows) / count:.2f}"
+                    f" (cards offered {sum(offers) / len(offers):.0f} on average, at most {max(offers)}); a compass of"
+                    f" ranges {sum(ranges) / count:.2f}, gap {sum(ranges) / count - sum(knows) / count:.2f}"
                     if compass else "")
     return (f"{game_id} {players}p bound {table}{known}: at least {floor:.2f} presses per card on any four-arrow"
             f" picker, a lead told the leader's count of each suit and a follow its suit"

@@ -2,12 +2,15 @@
 
 The floor is only worth printing if no picker can beat it: the ideal placement really is the best
 one, the device's own grids never reach more cards in a few presses than the floor allows, and the
-lead's odds and the hands they come from are the table's.
+lead's odds and the hands they come from are the table's. The floor given what the device knows
+is a posterior the bench samples: the sampler must agree with exact enumeration. The compass
+pickers modelled beside it place their cards within what four arrows reach.
 """
 
 import doctest
 import itertools
 import random
+from collections import Counter
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -25,6 +28,7 @@ from bench.presses import (
     layout_cost,
     lead_chances,
     posterior_chances,
+    range_compass_moves,
     table_game,
 )
 from companion.engine.tricks import SuitedCard
@@ -189,3 +193,12 @@ def test_the_floor_given_what_the_device_knows_plays_the_bench_games() -> None:
 def test_the_compass_reaches_four_cards_in_one_press_and_twelve_in_two() -> None:
     weights = list(range(20, 0, -1))
     assert [compass_moves(weights, card) for card in range(18)] == [0] + [1] * 4 + [2] * 12 + [3]
+
+
+@given(st.lists(st.integers(min_value=1, max_value=9), min_size=1, max_size=40))
+def test_a_compass_of_ranges_reaches_every_card_and_no_more_per_press_than_the_ideal(weights: list[int]) -> None:
+    depths = Counter(range_compass_moves(weights, card) for card in range(len(weights)))
+    assert depths[0] == 1 and sum(depths.values()) == len(weights)
+    assert all(depths[depth] <= 4 * 3 ** (depth - 1) for depth in depths if depth)
+    assert sum(w * compass_moves(weights, card) for card, w in enumerate(weights)) <= sum(
+        w * range_compass_moves(weights, card) for card, w in enumerate(weights))  # odds alone place best

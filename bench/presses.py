@@ -77,7 +77,8 @@ floor. Two limits, both said where the figures are: the estimate from samples is
 (the ideal cost is concave in the chances, and chances from a finite sample look surer than they
 are), so more samples raise it toward the true floor; and a Tezuma turn that used an ability is
 left unweighed (its chance depends on what else the ability allowed), as is a plain turn's
-chance of not using Fire Breathing, the same on every deal but where no pair was there to play.
+chance of not using Fire Breathing, the same on every deal but where no pair was there to play,
+and the next card is weighed as a plain play (Tezuma's figure is near a floor, not strictly one).
 Zenjidou is not sampled: its round rules force the card, so its table does not play any legal
 card alike.
 
@@ -85,7 +86,11 @@ Last on the line, a **compass picker modelled** (:func:`compass_moves`): the car
 the likeliest by the device's own odds (the screen's ``likelihood``, the engine's ``card_odds``),
 each arrow leading to a group of the next likeliest (four cards one press away, twelve two), as
 an ideal picker's places but ranked by the device's odds instead of the true chances; one OK plus
-the arrows to the card put down, beside the floor given what the device knows.
+the arrows to the card put down, beside the floor given what the device knows. Its groups mix suits
+and ranks by odds alone, so a person cannot tell which arrow leads to a card without reading every
+group (the line says how many cards the pickers offer); beside it a **compass of ranges**
+(:func:`range_compass_moves`): the same, but each arrow's group a run of the picker's own order
+(suit by suit, by rank) of about equal odds, shown as a range.
 
 ``--facts-known`` adds a line for the device's *second* game with the same deck: each measured game
 is first entered by keys as above on an app whose ``on_fact`` keeps every card fact answered (as the

@@ -209,7 +209,8 @@ class HandWatch:
         deal = getattr(game.state, "deal", None)
         tricks = getattr(deal, "tricks", None)
         suited = game.game_id not in SUIT_TOLD_LEADS  # Zenjidou's cards have a colour, told late: not sampled
-        owed = game.must_follow(tricks[-1]) if suited and tricks else frozenset()  # type: ignore[attr-defined]
+        open_trick = tricks[-1] if tricks and tricks[-1].result is None else None  # a lead may open the next one
+        owed = game.must_follow(open_trick) if suited and open_trick else frozenset()  # type: ignore[attr-defined]
         action = self.table.choose(game, rng)
         hands = getattr(self.table, "hands", None)
         seat = getattr(action, "seat", getattr(action, "hand", None))
@@ -392,26 +393,38 @@ def posterior_chances(pool: Sequence[Any], holders: Sequence[Holder], past: Sequ
     The hidden cards (``pool``) lie with the ``holders``, every way alike before the deal's play (a
     shuffled deck) but for what the holders refuse. Seen play weighs each way by the chance that the
     table played as it did: over each past turn, 1 over the number of cards the seat could play. A
-    way is dealt card by card, each card to a holder with room that can take it, chosen by its room
-    (the cards of the suits refused most first); that deals a way with a chance inversely
-    proportional to the product of the rooms it chose among, so that product weighs it back to alike
-    (importance sampling). tests/ui/test_picker_floor.py checks it against exact enumeration.
+    way is dealt in two steps: each holder of only some suits takes one of the cards left that it
+    can, alike; then the other cards go one by one (the cards of the suits refused most first) each
+    to a holder with room that can take it, chosen by its room. That deals a way with a chance
+    inversely proportional to the product of the numbers it chose among (rooms summed, in the second
+    step), so that product weighs it back to alike (importance sampling). tests/ui/test_picker_floor.py
+    checks it against exact enumeration.
     """
     def takes(holder: Holder, suit: str) -> bool:
         return suit not in holder.refuses and (holder.only is None or suit in holder.only)
 
     suits = {card.suit for card in pool}
-    open_to = {suit: [k for k, holder in enumerate(holders) if takes(holder, suit)] for suit in suits}
+    narrow = [k for k, holder in enumerate(holders) if holder.only is not None]
+    open_to = {suit: [k for k, holder in enumerate(holders) if holder.only is None and takes(holder, suit)]
+               for suit in suits}
     cards = list(pool)
     chances: Counter[Any] = Counter()
     weights: list[float] = []
     for _ in range(samples):
         rng.shuffle(cards)
-        cards.sort(key=lambda card: len(open_to[card.suit]))
         room = [holder.size for holder in holders]
         dealt: list[list[Any]] = [[] for _ in holders]
-        weight = 1.0
-        for card in cards:
+        left, weight = list(cards), 1.0
+        for k in narrow:
+            for _ in range(holders[k].size):
+                fits = [n for n, card in enumerate(left) if takes(holders[k], card.suit)]
+                if not fits:
+                    weight = 0.0
+                    break
+                weight *= len(fits)
+                dealt[k].append(left.pop(rng.choice(fits)))
+        left.sort(key=lambda card: len(open_to[card.suit]))
+        for card in left if weight else ():
             choices = [k for k in open_to[card.suit] if room[k]]
             total = sum(room[k] for k in choices)
             if not total:
@@ -471,8 +484,8 @@ def device_chances(actions: Sequence[Any], watch: HandWatch, index: int, samples
                 lost -= Counter(getattr(played, "cards", None) or [getattr(played, "card", None)])
             gone += [(seat, j, card) for card in lost.elements()]
     hidden = [hand - (gained[seat] & hand) for seat, hand in enumerate(now)]
-    revealed = {seat: [a.suit for a in actions[start:index]
-                       if seat_of(a) == seat and hasattr(a, "suit") and not hasattr(a, "card")]
+    revealed = {seat: [a.suit for a in actions[start:index]  # a card's suit told without the card: a prediction
+                       if seat_of(a) == seat and getattr(a, "suit", None) and getattr(a, "card", None) is None]
                 for seat in range(seats)}
     past: list[tuple[int, int, PastTurn]] = []
     for j in range(start, index):

@@ -263,7 +263,7 @@ def measured(game_id: str, players: int, layout: str, table: str, games: int, se
         if facts_known:
             first = new_app(played, index, memory := {})
             for action in played.actions:
-                enter_by_keys(first, action, layout)
+                enter_by_keys(first, action, "keypad" if layout == "numpad" else layout)  # the same plan, typed
             played, held = table_game(game_id, players, table_random(table, seed + SECOND + index),
                                       table_facts=first.table_facts(game_id))
             yield played, new_app(played, index, memory), held

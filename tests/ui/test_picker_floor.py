@@ -22,6 +22,7 @@ from bench.presses import (
     PastTurn,
     compass_moves,
     device_chances,
+    figures,
     floor_odds,
     ideal_cost,
     ideal_moves,
@@ -224,3 +225,10 @@ def test_a_compass_of_ranges_reaches_every_card_and_no_more_per_press_than_the_i
     assert all(depths[depth] <= 4 * 3 ** (depth - 1) for depth in depths if depth)
     assert sum(w * compass_moves(weights, card) for card, w in enumerate(weights)) <= sum(
         w * range_compass_moves(weights, card) for card, w in enumerate(weights))  # odds alone place best
+
+
+def test_the_numeric_keypad_line_of_a_second_game_enters_the_first_by_the_same_plan() -> None:
+    """``--facts-known`` on the numeric keypad: the first game is entered by the card keypad's plan
+    (what the numeric keypad types), not refused as an input the planner does not know."""
+    line = figures("zenjidou", 2, "numpad", "people", 1, 1, facts_known=True)
+    assert line.startswith("zenjidou 2p numpad people, facts known")

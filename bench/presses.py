@@ -71,9 +71,9 @@ by the product over the seats' past turns of 1 over the number of legal cards th
 next card any legal card of its hand alike (:func:`posterior_chances`, importance sampling,
 ``--samples`` deals per card). Every picker's start and layout come from what the device knows,
 so the ideal picker for these chances is a floor no picker can beat. The floor is told the deck
-(Irohanihohedo's numbers in play, which the device may not know) and which card left a hand as a
-Tourney prediction (its suit is revealed later, its rank never): being told more only lowers a
-floor. Two limits, both said where the figures are: the estimate from samples is low on average
+(Irohanihohedo's numbers in play, which the device may not know): being told more only lowers a
+floor. A Tourney prediction is a hidden card of its seat's hand until it went down, of the suit it
+was revealed as once it was. Two limits, both said where the figures are: the estimate from samples is low on average
 (the ideal cost is concave in the chances, and chances from a finite sample look surer than they
 are), so more samples raise it toward the true floor; and a Tezuma turn that used an ability is
 left unweighed (its chance depends on what else the ability allowed), as is a plain turn's

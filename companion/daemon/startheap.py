@@ -7,8 +7,10 @@ almost nothing to free: about 570 objects, 100 KB (argparse's help formatters, c
 dropped while modules load), none holding a file or a socket. Frozen at READY (``gc.freeze``), the
 start's objects stay out of every later collection too, so a full collection while the table plays
 walks only what play has made (a full pass over the start's heap is about 10 ms on that VM). The
-100 KB are kept for the life of the process: collecting them at READY would cost three times what
-the pause saves.
+price, paid once and bounded by what the start built: the 100 KB stay for the life of the process
+(collecting them at READY would cost three times what the pause saves), and so would any cycle of the
+start's objects that play drops later (the first screen's, when it is left); objects that play makes
+are collected as before.
 """
 
 from __future__ import annotations

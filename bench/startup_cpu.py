@@ -70,6 +70,10 @@ DEVICE = (
 )
 BARE = f"import sys\n{BARE_IMPORTS}\n{USAGE}"
 PROJECT = "tabletop-companion"
+# A device child that has not exited this long after its SIGTERM is killed and named in the output
+# (docs/figures.md, 2026-11-27: a stop signal that sometimes waits for the loop's next event).
+STOP_SECONDS = 10
+STUCK: list[str] = []
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,12 @@ def usage_at_ready(child: Child) -> Usage:
         else:
             _, process = spawn_until_ready(child.argv("STATE"), child.env(), tmp)
             process.terminate()
-            _, err = process.communicate(timeout=30)
+            try:
+                _, err = process.communicate(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:  # its figure is in already; the stop is not measured here
+                STUCK.append(child.label)
+                process.kill()
+                _, err = process.communicate(timeout=30)
     line = next(line for line in err.splitlines() if line.startswith("CPU_AT_READY"))
     user, system, faults = line.split()[1:]
     return Usage(float(user), float(system), int(faults))
@@ -226,6 +235,8 @@ def main() -> None:
             for child in every:
                 figures[child].append(usage_at_ready(child))
         print(f"load average {' '.join(f'{load:.1f}' for load in os.getloadavg())}")
+        for label in STUCK:
+            print(f"  a child of {label} did not exit within {STOP_SECONDS} s of its SIGTERM: killed")
         for layout in layouts:
             report(layout, kinds[layout], figures, args.runs)
         if args.instructions:

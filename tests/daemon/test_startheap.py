@@ -51,7 +51,8 @@ def test_done_twice_freezes_once(collector_restored: None) -> None:
 
 def test_the_real_start_runs_no_collection_before_ready_and_collects_after(tmp_path: Path) -> None:
     """``python -m companion``'s main dispatching ``run --mock``: no collector pass from the moment
-    ``run`` is dispatched to READY; at READY the collector is on again and the start's heap frozen."""
+    the run command's module starts loading to READY; at READY the collector is on again and the
+    start's heap frozen."""
     code = (
         "import gc, os, sys\n"
         "import companion.daemon.sdnotify as sdnotify\n"
@@ -62,8 +63,10 @@ def test_the_real_start_runs_no_collection_before_ready_and_collects_after(tmp_p
         "sdnotify.Notifier.ready = ready\n"
         f"sys.argv = ['companion', 'run', '--mock', '--state-dir', {str(tmp_path / 'state')!r}]\n"
         "from companion.__main__ import main\n"
-        "gc.collect()\n"
-        "gc.callbacks.append(lambda phase, info: passes.append(info) if phase == 'start' else None)\n"
+        "def count(phase, info):\n"
+        "    if phase == 'start' and 'companion.daemon.run' in sys.modules:\n"
+        "        passes.append(info)\n"
+        "gc.callbacks.append(count)\n"
         "sys.exit(main())\n"
     )
     env = {**os.environ, "CACHE_DIRECTORY": str(tmp_path / "cache")}

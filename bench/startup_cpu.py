@@ -71,7 +71,7 @@ DEVICE = (
 BARE = f"import sys\n{BARE_IMPORTS}\n{USAGE}"
 PROJECT = "tabletop-companion"
 # A device child that has not exited this long after its SIGTERM is killed and named in the output
-# (docs/figures.md, 2026-11-27: a stop signal that sometimes waits for the loop's next event).
+# (trees before f67adef could sleep through a SIGTERM that another thread received).
 STOP_SECONDS = 10
 STUCK: list[str] = []
 

@@ -69,13 +69,14 @@ def lost_lines(state: Path, expected: Expected) -> list[str]:
     if expected.acknowledged:
         found = current.read_bytes() if current.is_file() else b""
         if not found.startswith(expected.acknowledged):
-            kept = sum(1 for _ in _common_lines(found, expected.acknowledged))
+            kept = sum(1 for _ in common_lines(found, expected.acknowledged))
             lost.append(f"running game: {journal_lines(expected.acknowledged)} lines acknowledged,"
                         f" the first {kept} found")
     return lost
 
 
-def _common_lines(found: bytes, wanted: bytes) -> Any:
+def common_lines(found: bytes, wanted: bytes) -> Any:
+    """The lines ``found`` and ``wanted`` share from their start."""
     for mine, theirs in zip(found.splitlines(keepends=True), wanted.splitlines(keepends=True), strict=False):
         if mine != theirs:
             return

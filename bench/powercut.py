@@ -71,6 +71,7 @@ from tests.powercut.checks import (
     check_state,
     common_lines,
     lost_lines,
+    numbered_lines,
     numpad_script,
     plan_script,
     read_state_files,
@@ -108,7 +109,7 @@ class Figures:
     pulls: int = 0
     lost_after_pulls: int = 0
     state_files: dict[str, int] = field(default_factory=dict)  # each state file's versions seen in the log
-    fsck_clean_after_replay: int = 0  # pulled disks fsck found unclean, clean once their journal was replayed
+    fsck_clean_after_replay: int = 0  # disks (points, pulls) fsck found unclean, clean once ext4's journal was replayed
     stalled: int = 0  # boots in which the device stopped acknowledging (diagnosed, then pulled)
     fsck_clean_after_pulls: int = 0
     control_points: int = 0
@@ -252,13 +253,13 @@ def play_logged(cache: ImageCache, work: Path, games: list[str], figures: Figure
     ``image``: the root image, ``event`` when it is :func:`event_image`'s (the device in event mode,
     so that its cursor file is a state file too)."""
     state_img, log_img = work / "logged-state.img", work / "log.img"
-    for image, size in ((state_img, STATE_DISK_MB), (log_img, LOG_DISK_MB)):
-        image.unlink(missing_ok=True)
-        with open(image, "wb") as disk:
+    for blank, size in ((state_img, STATE_DISK_MB), (log_img, LOG_DISK_MB)):
+        blank.unlink(missing_ok=True)
+        with open(blank, "wb") as disk:
             disk.truncate(size << 20)
     flaky_img, dropped_img = work / "flaky-state.img", work / "dropped-state.img"
-    for image in (flaky_img, dropped_img):
-        make_ext4(image, STATE_DISK_MB, label="companion-state")
+    for fresh in (flaky_img, dropped_img):
+        make_ext4(fresh, STATE_DISK_MB, label="companion-state")
     vm = VM(cache, work / "vm-log", overlay(image, work / "root-log.qcow2"),
             [(state_img, "rawstate"), (log_img, "log"), (flaky_img, "flaky"), (dropped_img, "dropped"), *disks],
             target="powercut.target")
@@ -320,6 +321,7 @@ def mounted(image: Path) -> Iterator[Path]:
 def check_every_point(work: Path, played: list[LoggedGame], figures: Figures, *, stride: int = 1) -> None:
     """Rebuild the state disk at every flush, FUA write and mark of the log and check each."""
     log_path = work / "log.img"
+    replayed_clean = figures.fsck_clean_after_replay
     with open(log_path, "rb") as log_file:
         log = WriteLog.read(log_file)
         disk_path, scratch = work / "replay.img", work / "scratch.img"
@@ -381,7 +383,8 @@ def check_every_point(work: Path, played: list[LoggedGame], figures: Figures, *,
         say(f"{name}: {versions} versions on the disk across the points, {len(torn)} torn, missing or stepped back")
     say(f"replayed {len(log.entries)} log entries: {figures.flush_points} flush points and {figures.marks} marks"
         f" checked, lost {figures.lost}, resumed {figures.resumed}/{figures.checked},"
-        f" fsck clean {figures.fsck_clean}/{figures.checked}")
+        f" fsck clean {figures.fsck_clean}/{figures.checked} as the disk was"
+        f" (+{figures.fsck_clean_after_replay - replayed_clean} once ext4's journal was replayed)")
     say(f"control: had each acknowledgement come one journal line early, the same checks would have found"
         f" a loss at {figures.control_lost} of {figures.control_points} points")
 
@@ -394,7 +397,14 @@ def check_point(disk: Path, scratch: Path, expected: Expected, figures: Figures,
     if fsck.returncode == 0:
         figures.fsck_clean += 1
     else:
-        figures.notes.append(f"entry {index}: fsck.ext4 -n said {fsck.returncode}: {fsck.stdout.strip()[-300:]}")
+        # as the pulls do: what it found on the disk as it was, and again once ext4's journal is
+        # replayed (which the mount below, and a boot's fsck, do first)
+        subprocess.run(["e2fsck", "-E", "journal_only", "-y", str(scratch)], capture_output=True, check=False)
+        again = subprocess.run(["fsck.ext4", "-n", "-f", str(scratch)], capture_output=True, text=True, check=False)
+        figures.fsck_clean_after_replay += again.returncode == 0
+        found = " / ".join(line for line in fsck.stdout.splitlines() if line.strip() and not line.startswith("Pass"))
+        figures.notes.append(f"entry {index}: fsck.ext4 -n said {fsck.returncode}: {found[-300:]}; after the"
+                             f" journal's replay it says {again.returncode}")
     with mounted(scratch) as state:
         verdict = check_state(state, expected)
         if early is not None:
@@ -417,8 +427,8 @@ def check_point(disk: Path, scratch: Path, expected: Expected, figures: Figures,
 def flaky_writes(cache: ImageCache, work: Path, game_id: str, figures: Figures, image: Path) -> None:
     """:func:`flaky_in` and :func:`dropped_in` in a boot of their own, which ends with its plug pulled."""
     flaky_img, dropped_img = work / "flaky-state.img", work / "dropped-state.img"
-    for image in (flaky_img, dropped_img):
-        make_ext4(image, STATE_DISK_MB, label="companion-state")
+    for disk in (flaky_img, dropped_img):
+        make_ext4(disk, STATE_DISK_MB, label="companion-state")
     vm = VM(cache, work / "vm-flaky", overlay(image, work / "root-flaky.qcow2"),
             [(flaky_img, "flaky"), (dropped_img, "dropped")], target="powercut.target")
     with booted(vm):
@@ -452,18 +462,38 @@ def flaky_in(vm: VM, work: Path, game_id: str, figures: Figures) -> None:
                      " | head -3 || true")
     vm.ok(f"systemctl stop {UNIT}; umount {STATE_DIR} && mount -o defaults,noatime /dev/mapper/flaky {STATE_DIR}")
     acknowledged = max(size for _, size in vm.acks[since:])
-    journal = (guest_state(vm, work / "flaky-mirror") / "current.jsonl").read_bytes()
+    mirror = guest_state(vm, work / "flaky-mirror")
+    journal = (mirror / "current.jsonl").read_bytes()
+    files, unreadable = read_state_files(mirror)
     vm.ok(f"umount {STATE_DIR} && dmsetup remove flaky")
     kept = len(journal) >= acknowledged
-    figures.lost += not kept
+    figures.lost += (not kept) + len(unreadable)
+    figures.notes += [f"failing writes: {name} is not whole JSON" for name in unreadable]
     first = messages.strip().splitlines()[0] if messages.strip() else "(no message in the log)"
     say(f"failing writes: acknowledged {acknowledged} journal bytes before and during the outage,"
-        f" {'all kept' if kept else f'only {len(journal)} kept'}; the device said: {first}")
+        f" {'all kept' if kept else f'only {len(journal)} kept'}; state files"
+        f" {', '.join(name for name, content in files.items() if content is not None)}"
+        f" {'whole' if not unreadable else 'NOT whole: ' + ', '.join(unreadable)}; the device said: {first}")
     figures.notes.append(f"failing writes: {first}")
 
 
 DROPPED_MOUNT = "/mnt/dropped"
 DROP_SECONDS = 4
+CONTROL_FILE = f"{DROPPED_MOUNT}/plain-writer.txt"  # on the state disk; the device reads no such file
+# The control: a writer that trusts fsync (a numbered line appended and fsynced every 50 ms, each
+# counted once fsync returned), as the journal did before it read its lines back; it runs from
+# just before the window to the end of the phase, on the same disk.
+PLAIN_WRITER = f"""import os, time
+fd = os.open("{CONTROL_FILE}", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+end, count = time.monotonic() + {3 * DROP_SECONDS}, 0
+while time.monotonic() < end:
+    os.write(fd, b"%08d\\n" % count)
+    os.fsync(fd)
+    count += 1
+    with open("/run/plain-writer.count", "w") as out:
+        out.write(str(count))
+    time.sleep(0.05)
+"""
 
 
 def dropped_in(vm: VM, work: Path, game_id: str, figures: Figures) -> None:
@@ -484,6 +514,8 @@ def dropped_in(vm: VM, work: Path, game_id: str, figures: Figures) -> None:
     began = vm.ok("date +%s").strip()  # this phase's lines of the unit's log, not the failing writes'
     vm.ok(f"systemctl start {UNIT}")
     wait_acks(vm, since, len(planned) // 3, timeout=300, idle=STALL_S)
+    (vm.share / "plain-writer.py").write_text(PLAIN_WRITER, encoding="utf-8")
+    vm.ok(f"(nohup python3 {SHARE_MOUNT}/plain-writer.py > /run/plain-writer.log 2>&1 &) && sleep 1")
     switch = "dmsetup suspend --nolockfs dropped && dmsetup resume dropped"
     vm.ok(f"dmsetup load dropped --table \"{dropping}\" && {switch}")
     window = time.monotonic()
@@ -493,11 +525,15 @@ def dropped_in(vm: VM, work: Path, game_id: str, figures: Figures) -> None:
     time.sleep(2 * DROP_SECONDS)  # the table plays on after the window
     said = vm.ok(f"journalctl -u {UNIT} -b --since=@{began} --no-pager -o cat | grep -E 'card is failing|could not"
                  " save|closed for writing' | head -2 || true").strip().splitlines()
-    vm.ok(f"systemctl stop {UNIT}")
+    vm.ok(f"systemctl stop {UNIT}; for _ in $(seq 120); do pgrep -f plain-[w]riter.py > /dev/null || break;"
+          " sleep 0.5; done")  # [w]: not the pattern's own shell
     acks = vm.acks[since:]
     journal = f"{STATE_DIR}/current.jsonl"
     shown = base64.b64decode(vm.ok(f"base64 -w0 {journal}"))
     on_card = base64.b64decode(vm.ok(f"dd if={journal} iflag=direct bs=64k status=none | base64 -w0"))
+    control = int(vm.ok("cat /run/plain-writer.count").strip())
+    control_on_card = numbered_lines(base64.b64decode(
+        vm.ok(f"dd if={CONTROL_FILE} iflag=direct bs=64k status=none | base64 -w0")))
     vm.ok(f"umount {STATE_DIR}")  # the bind only: the file system stays mounted, nothing more flushed
     acknowledged = max((size for _, size in acks), default=0)
     found = {
@@ -509,6 +545,8 @@ def dropped_in(vm: VM, work: Path, game_id: str, figures: Figures) -> None:
         "on_card_after_window": len(on_card) if on_card.startswith(shown[:acknowledged]) else
         sum(map(len, common_lines(on_card, shown))),
         "said": said[0] if said else "(nothing in the log)",
+        "control_acknowledged": control,
+        "control_on_card_after_window": control_on_card,
         "acknowledged_bytes": base64.b64encode(shown[:acknowledged]).decode(),
     }
     figures.dropped = found
@@ -516,6 +554,8 @@ def dropped_in(vm: VM, work: Path, game_id: str, figures: Figures) -> None:
         f" {found['acks_during']} in it, {found['acks_after']} after; the card holds"
         f" {found['on_card_after_window']} of the {acknowledged} acknowledged journal bytes after the window;"
         f" the device said: {found['said']}")
+    say(f"dropped writes, the control (a writer that trusts fsync, on the same disk): {control} lines fsynced,"
+        f" {control_on_card} of them on the card after the window")
 
 
 def dropped_after_pull(work: Path, figures: Figures) -> None:
@@ -531,11 +571,20 @@ def dropped_after_pull(work: Path, figures: Figures) -> None:
     if fsck.returncode:
         found["fsck_said"] = " / ".join(line for line in fsck.stdout.splitlines()
                                         if line and not line.startswith("Pass"))[-400:]
+        # as a boot would: the journal replayed, then the fsck a boot runs (preen, -p)
+        subprocess.run(["e2fsck", "-E", "journal_only", "-y", str(scratch)], capture_output=True, check=False)
+        again = subprocess.run(["fsck.ext4", "-n", "-f", str(scratch)], capture_output=True, text=True, check=False)
+        found["fsck_after_replay"] = again.returncode
+        preen = subprocess.run(["e2fsck", "-p", "-f", str(scratch)], capture_output=True, text=True, check=False)
+        found["boot_fsck"] = preen.returncode  # 0 clean, 1 repaired, 4 and up: left for a person
+        found["boot_fsck_said"] = " / ".join(preen.stdout.strip().splitlines())[-300:]
     acknowledged = base64.b64decode(found.pop("acknowledged_bytes"))
     with mounted(scratch) as state:
         journal = state / "current.jsonl"
         data = journal.read_bytes() if journal.is_file() else b""
         _, unreadable = read_state_files(state)
+        control = state / Path(CONTROL_FILE).name
+        found["control_after_pull"] = numbered_lines(control.read_bytes()) if control.is_file() else 0
     kept = data.startswith(acknowledged)
     found["after_pull"] = len(data)
     found["kept_after_pull"] = len(acknowledged) if kept else sum(map(len, common_lines(data, acknowledged)))
@@ -544,10 +593,13 @@ def dropped_after_pull(work: Path, figures: Figures) -> None:
         figures.notes.append(f"dropped writes: after the pull the disk holds {found['kept_after_pull']} of the"
                              f" {len(acknowledged)} acknowledged journal bytes")
     figures.notes += [f"dropped writes: {name} is not whole JSON after the pull" for name in unreadable]
-    fsck_word = "clean" if not fsck.returncode else f"NOT clean: {found['fsck_said']}"
+    fsck_word = "clean" if not fsck.returncode else (
+        f"NOT clean: {found['fsck_said']}; after the journal's replay {found['fsck_after_replay']}, the boot's"
+        f" e2fsck -p {found['boot_fsck']} ({found['boot_fsck_said']})")
     say(f"dropped writes, after the pull: fsck.ext4 -n {fsck_word}; {found['kept_after_pull']} of the"
         f" {len(acknowledged)} acknowledged journal bytes on the disk{'' if kept else ' (LOST)'};"
-        f" state files {'whole' if not unreadable else 'NOT whole'}")
+        f" state files {'whole' if not unreadable else 'NOT whole'}; the control: {found['control_after_pull']} of its"
+        f" {found['control_acknowledged']} fsynced lines")
 
 
 # --- 4. pulled plugs --------------------------------------------------------------------------

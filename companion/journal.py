@@ -305,16 +305,16 @@ class Journal:
         try:
             held = read_back(self._direct, self._size, len(line))
         except OSError as err:
-            held, why = b"", f"reading it back failed: {reason(err)}"
+            why = reason(err)
         else:
             if held == line:
                 return
-            why = f"reading it back found {len(held)} bytes, {'other' if held else 'none'} of the line's {len(line)}"
+            why = "other bytes" if held else "nothing"
         with contextlib.suppress(OSError):  # the line must not stay last in the file the game is read from
             os.ftruncate(self._fd, self._size)
         self.close()
-        raise CardLost(f"{self.path}: the card said the line was saved but {why}: the card is failing;"
-                       " the journal is closed for writing, replace the card")
+        raise CardLost(f"{self.path}: the card said the line was saved but does not hold it (read back: {why});"
+                       " the card is failing: the journal is closed for writing, replace the card")
 
     def close(self) -> None:
         if not self.closed:

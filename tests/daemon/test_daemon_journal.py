@@ -409,7 +409,7 @@ def test_a_card_that_drops_the_line_closes_the_journal_and_takes_the_line_back(
 
     with Journal.open(journal_path) as journal:
         monkeypatch.setattr(os, "preadv", card_kept_nothing)
-        with pytest.raises(CardLost, match=r"saved but reading it back found .* the card is failing"):
+        with pytest.raises(CardLost, match=r"does not hold it \(read back: other bytes\); the card is failing"):
             journal.append({"kind": "play", "seat": 3})
         monkeypatch.undo()
         assert journal.closed
@@ -438,3 +438,20 @@ def test_without_direct_io_the_journal_appends_unchecked(
         journal.append({"kind": "play", "seat": 3})
     monkeypatch.undo()
     assert read_journal(journal_path).objects[-1] == {"kind": "play", "seat": 3}
+
+
+def test_a_line_that_cannot_be_read_back_closes_the_journal(
+    journal_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = journal_path.read_bytes()
+
+    def unreadable(*_: object) -> int:
+        raise OSError(errno.EIO, "Input/output error")
+
+    with Journal.open(journal_path) as journal:
+        monkeypatch.setattr(os, "preadv", unreadable)
+        with pytest.raises(CardLost, match=r"read back: Input/output error"):
+            journal.append({"kind": "play", "seat": 3})
+        monkeypatch.undo()
+        assert journal.closed
+    assert journal_path.read_bytes() == before

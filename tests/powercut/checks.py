@@ -138,6 +138,23 @@ def check_state(state: Path, expected: Expected) -> Verdict:
     return verdict
 
 
+def numbered_lines(data: bytes) -> int:
+    """How many numbered lines (``00000000``, ``00000001``, ...: the bench's plain writer's) ``data``
+    holds in order from the first; a line dropped by the disk ends the count there.
+
+    >>> numbered_lines(b"00000000\\n00000001\\n00000002\\n")
+    3
+    >>> numbered_lines(b"00000000\\n\\0\\0\\0\\0\\0\\0\\0\\0\\n00000002\\n")
+    1
+    """
+    count = 0
+    for line in data.splitlines():
+        if line != b"%08d" % count:
+            break
+        count += 1
+    return count
+
+
 def torn_instants(history: Sequence[bytes | None]) -> list[int]:
     """The instants at which a file is gone after having existed, or shows again a version it had
     already left (a newer version, once on the disk, lost). Whole-or-not is :func:`read_state_files`'

@@ -8,8 +8,10 @@ Run: python bench/powercut.py [--quick] [--cache DIR] [--games ID,...] [--pulls 
 2. The state disk on dm-log-writes: whole games played by key script through the unit, a mark in
    the log at each acknowledged journal line; then the disk rebuilt at every flush, FUA write and
    mark, ``fsck.ext4 -n``, mounted, and the device started on it (tests/powercut/checks.py).
-3. dm-flakey: the state disk failing writes for a while mid-game.
+3. dm-flakey: the state disk failing writes for a while mid-game; another acknowledging writes and
+   dropping them (a lying card), checked after the boot's plug is pulled.
 4. The VM's power pulled at random moments (qemu killed); the next boot's unit resumes.
+   With --quick: two boots (the first pull in the log's boot), event mode (a cached layer) on.
 5. The unit on a real boot: boot-to-READY, restarts after SIGSEGV and SIGKILL, the watchdog after
    SIGSTOP, journald, its user, ``systemd-analyze security``.
 
@@ -975,7 +977,7 @@ def main() -> None:
 
         log_started = time.monotonic()
         if "log" in phases:
-            with figures.timed("log boot"):
+            with figures.timed("log boot, and what runs in it"):
                 play_logged(cache, work, games, figures, image=image, event=event, after=after_log,
                             disks=((pull_state_disk(work), PULL_SERIAL),) if pull_in_log else ())
             dropped_after_pull(work, figures)

@@ -440,25 +440,43 @@ def flaky_writes(cache: ImageCache, work: Path, game_id: str, figures: Figures, 
     dropped_after_pull(work, figures)
 
 
+def flakey_tables(serial: str, feature: str) -> tuple[str, str]:
+    """dm tables for the VM's disk ``serial``: one that passes every write through, and dm-flakey's
+    ``feature`` (``error_writes``, ``drop_writes``) on every write."""
+    disk = f"/dev/disk/by-id/virtio-{serial}"
+    return (f"0 $(blockdev --getsz {disk}) linear {disk} 0",
+            f"0 $(blockdev --getsz {disk}) flakey {disk} 0 0 3600 1 {feature}")
+
+
+def switch_table(vm: VM, name: str, table: str) -> None:
+    """``table`` for the dm device ``name``, between two writes as a card's fault would come:
+    --nolockfs, no freeze of the mounted ext4 around the switch (freezing flushes, which fails
+    while writes fail)."""
+    vm.ok(f"dmsetup load {name} --table \"{table}\" && dmsetup suspend --nolockfs {name} && dmsetup resume {name}")
+
+
+def a_third_in(vm: VM, game_id: str, planned: list[Any]) -> int:
+    """A fresh ``game_id`` started through the unit, played until a third of ``planned`` is
+    acknowledged; the acknowledgements before it (``vm.acks[since:]`` are this game's)."""
+    vm.write_keys(plan_script(Path("/nonexistent"), game_id, planned, resume=False, pace=0.05))
+    since = len(vm.acks)
+    vm.ok(f"systemctl start {UNIT}")
+    wait_acks(vm, since, len(planned) // 3, timeout=300, idle=STALL_S)
+    return since
+
+
 def flaky_in(vm: VM, work: Path, game_id: str, figures: Figures) -> None:
     """Mid-game, the state disk (the VM's disk ``flaky``, a fresh ext4) fails every write for a while
     (dm-flakey ``error_writes``), then works again: the device says so in one line, and loses
     nothing it acknowledged."""
     planned = planned_game(game_id)
-    disk = "/dev/disk/by-id/virtio-flaky"
-    healthy = f"0 $(blockdev --getsz {disk}) linear {disk} 0"
-    failing = f"0 $(blockdev --getsz {disk}) flakey {disk} 0 0 3600 1 error_writes"
+    healthy, failing = flakey_tables("flaky", "error_writes")
     vm.ok(f"modprobe dm-flakey && dmsetup create flaky --table \"{healthy}\" && "
           f"mount -o defaults,noatime /dev/mapper/flaky {STATE_DIR}")
-    vm.write_keys(plan_script(Path("/nonexistent"), game_id, planned, resume=False, pace=0.05))
-    since = len(vm.acks)
-    vm.ok(f"systemctl start {UNIT}")
-    wait_acks(vm, since, len(planned) // 3, timeout=300, idle=STALL_S)
-    # --nolockfs: no freeze of the mounted ext4 around the switch (freezing flushes, which fails
-    # while writes fail); the table swaps between two writes as a card's fault would
-    vm.ok(f"dmsetup load flaky --table \"{failing}\" && dmsetup suspend --nolockfs flaky && dmsetup resume flaky")
+    since = a_third_in(vm, game_id, planned)
+    switch_table(vm, "flaky", failing)
     time.sleep(4)
-    vm.ok(f"dmsetup load flaky --table \"{healthy}\" && dmsetup suspend --nolockfs flaky && dmsetup resume flaky")
+    switch_table(vm, "flaky", healthy)
     time.sleep(2)
     messages = vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | grep -E 'could not save|closed for writing'"
                      " | head -3 || true")
@@ -506,23 +524,17 @@ def dropped_in(vm: VM, work: Path, game_id: str, figures: Figures) -> None:
     mounted (at :data:`DROPPED_MOUNT`; the state directory is a bind of it) until the boot's plug is
     pulled; :func:`dropped_after_pull` then checks the disk as the plug left it."""
     planned = planned_game(game_id)
-    disk = "/dev/disk/by-id/virtio-dropped"
-    healthy = f"0 $(blockdev --getsz {disk}) linear {disk} 0"
-    dropping = f"0 $(blockdev --getsz {disk}) flakey {disk} 0 0 3600 1 drop_writes"
+    healthy, dropping = flakey_tables("dropped", "drop_writes")
     vm.ok(f"modprobe dm-flakey && dmsetup create dropped --table \"{healthy}\" && mkdir -p {DROPPED_MOUNT} && "
           f"mount -o defaults,noatime /dev/mapper/dropped {DROPPED_MOUNT} && mount --bind {DROPPED_MOUNT} {STATE_DIR}")
-    vm.write_keys(plan_script(Path("/nonexistent"), game_id, planned, resume=False, pace=0.05))
-    since = len(vm.acks)
     began = vm.ok("date +%s").strip()  # this phase's lines of the unit's log, not the failing writes'
-    vm.ok(f"systemctl start {UNIT}")
-    wait_acks(vm, since, len(planned) // 3, timeout=300, idle=STALL_S)
+    since = a_third_in(vm, game_id, planned)
     (vm.share / "plain-writer.py").write_text(PLAIN_WRITER, encoding="utf-8")
     vm.ok(f"(nohup python3 {SHARE_MOUNT}/plain-writer.py > /run/plain-writer.log 2>&1 &) && sleep 1")
-    switch = "dmsetup suspend --nolockfs dropped && dmsetup resume dropped"
-    vm.ok(f"dmsetup load dropped --table \"{dropping}\" && {switch}")
+    switch_table(vm, "dropped", dropping)
     window = time.monotonic()
     time.sleep(DROP_SECONDS)
-    vm.ok(f"dmsetup load dropped --table \"{healthy}\" && {switch}")
+    switch_table(vm, "dropped", healthy)
     healed = time.monotonic()
     time.sleep(2 * DROP_SECONDS)  # the table plays on after the window
     said = vm.ok(f"journalctl -u {UNIT} -b --since=@{began} --no-pager -o cat | grep -E 'card is failing|could not"

@@ -6,6 +6,7 @@ import errno
 import fcntl
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -394,22 +395,31 @@ def test_each_append_is_read_back_from_the_card_past_the_page_cache(
     assert offset <= size and offset + length >= journal_path.stat().st_size  # the whole new line
 
 
-def test_a_card_that_drops_the_line_closes_the_journal_and_takes_the_line_back(
-    journal_path: Path, monkeypatch: pytest.MonkeyPatch
+def _card_kept_nothing(fd: int, buffers: list[memoryview], offset: int) -> int:
+    """dm-flakey's drop_writes, a lying card: write and fsync succeeded, the card holds none of it."""
+    count = REAL_PREADV(fd, buffers, offset)
+    for buffer in buffers:
+        buffer[:] = bytes(len(buffer))
+    return count
+
+
+def _card_unreadable(*_: object) -> int:
+    raise OSError(errno.EIO, "Input/output error")
+
+
+REAL_PREADV = os.preadv
+
+
+@pytest.mark.parametrize(
+    ("card", "said"), [(_card_kept_nothing, "other bytes"), (_card_unreadable, "Input/output error")]
+)
+def test_a_line_the_card_does_not_give_back_closes_the_journal_and_is_taken_back(
+    journal_path: Path, monkeypatch: pytest.MonkeyPatch, card: Callable[..., int], said: str
 ) -> None:
-    """dm-flakey's drop_writes, a lying card: write and fsync succeed, the card holds none of it."""
     before = journal_path.read_bytes()
-    real_preadv = os.preadv
-
-    def card_kept_nothing(fd: int, buffers: list[memoryview], offset: int) -> int:
-        count = real_preadv(fd, buffers, offset)
-        for buffer in buffers:
-            buffer[:] = bytes(len(buffer))
-        return count
-
     with Journal.open(journal_path) as journal:
-        monkeypatch.setattr(os, "preadv", card_kept_nothing)
-        with pytest.raises(CardLost, match=r"does not hold it \(read back: other bytes\); the card is failing"):
+        monkeypatch.setattr(os, "preadv", card)
+        with pytest.raises(CardLost, match=rf"does not hold it \(read back: {said}\); the card is failing"):
             journal.append({"kind": "play", "seat": 3})
         monkeypatch.undo()
         assert journal.closed
@@ -438,20 +448,3 @@ def test_without_direct_io_the_journal_appends_unchecked(
         journal.append({"kind": "play", "seat": 3})
     monkeypatch.undo()
     assert read_journal(journal_path).objects[-1] == {"kind": "play", "seat": 3}
-
-
-def test_a_line_that_cannot_be_read_back_closes_the_journal(
-    journal_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    before = journal_path.read_bytes()
-
-    def unreadable(*_: object) -> int:
-        raise OSError(errno.EIO, "Input/output error")
-
-    with Journal.open(journal_path) as journal:
-        monkeypatch.setattr(os, "preadv", unreadable)
-        with pytest.raises(CardLost, match=r"read back: Input/output error"):
-            journal.append({"kind": "play", "seat": 3})
-        monkeypatch.undo()
-        assert journal.closed
-    assert journal_path.read_bytes() == before

@@ -143,7 +143,10 @@ def overlay(base: Path, target: Path) -> Path:
 
 def guest_state(vm: VM, into: Path) -> Path:
     """A copy of the guest's state directory (the device's files), unpacked under ``into``."""
-    out = vm.ok(f"tar -C {STATE_DIR} --exclude=lost+found -cf - . | base64 -w0")
+    out = vm.ok(f"tar -C {STATE_DIR} --exclude=lost+found -cf - . 2>/run/tar.err | base64 -w0")
+    said = vm.ok("cat /run/tar.err").strip()
+    if said:
+        say(f"tar of the guest's state directory said: {said[-300:]}")
     shutil.rmtree(into, ignore_errors=True)
     into.mkdir(parents=True)
     with tarfile.open(fileobj=io.BytesIO(base64.b64decode(out.strip()))) as archive:

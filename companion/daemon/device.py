@@ -24,6 +24,7 @@ from companion.ui.app import App
 
 if TYPE_CHECKING:
     from companion.hw.buzzers import BuzzerArbiter
+    from companion.text import Catalog
     from companion.uplink.publisher import LinkStatus
 
 DIM_CONTRAST = 1  # the lowest visible contrast: readable up close, far from burn-in
@@ -72,6 +73,7 @@ class Device:
         settings_override: Mapping[str, Any] | None = None,
         buzzers: BuzzerArbiter | None = None,
         page_url: str | None = None,
+        catalog: Catalog | None = None,
     ) -> None:
         self.store = store
         self.display = display
@@ -94,6 +96,7 @@ class Device:
             player_names=store.roster_names,
             page_url=page_url,
             buzzers=buzzers,
+            catalog=catalog,
         )
         self.startup_messages = recovered.messages + store.notices
         self._show_notices(recovered.messages)

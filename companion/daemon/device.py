@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
+from companion.daemon.startheap import START
 from companion.daemon.store import Store
 from companion.hw.display import Display
 from companion.keys import KeyEvent
@@ -142,6 +143,7 @@ class Device:
     def run(self) -> None:
         """Serve until stopped (SIGTERM, SIGINT or a finished script)."""
         with stop_on_signals(self.loop):
+            START.done()  # the start's objects frozen, the collector back on for play
             # Ready only now: a SIGTERM from here on stops the loop cleanly instead of killing us.
             self.notifier.ready("showing the first screen")
             self.loop.run()

@@ -9,8 +9,10 @@ Run: python bench/powercut.py [--quick] [--cache DIR] [--games ID,...] [--pulls 
 2. The state disk on dm-log-writes: whole games played by key script through the unit, a mark in
    the log at each acknowledged journal line; then the disk rebuilt at every flush, FUA write and
    mark, ``fsck.ext4 -n``, mounted, and the device started on it (tests/powercut/checks.py).
-3. dm-flakey: the state disk failing writes for a while mid-game.
+3. dm-flakey: the state disk failing writes for a while mid-game; another acknowledging writes and
+   dropping them (a lying card), checked after the boot's plug is pulled.
 4. The VM's power pulled at random moments (qemu killed); the next boot's unit resumes.
+   With --quick: two boots (the first pull in the log's boot), event mode (a cached layer) on.
 5. The unit on a real boot: boot-to-READY, restarts after SIGSEGV and SIGKILL, the watchdog after
    SIGSTOP, journald, its user, ``systemd-analyze security``.
 
@@ -25,6 +27,7 @@ import argparse
 import base64
 import contextlib
 import hashlib
+import inspect
 import io
 import json
 import os
@@ -71,7 +74,9 @@ from tests.device.killing import plan_game
 from tests.powercut.checks import (
     Expected,
     check_state,
+    common_lines,
     lost_lines,
+    numbered_lines,
     numpad_script,
     plan_script,
     read_state_files,
@@ -109,12 +114,22 @@ class Figures:
     pulls: int = 0
     lost_after_pulls: int = 0
     state_files: dict[str, int] = field(default_factory=dict)  # each state file's versions seen in the log
-    fsck_clean_after_replay: int = 0  # pulled disks fsck found unclean, clean once their journal was replayed
+    fsck_clean_after_replay: int = 0  # disks (points, pulls) fsck found unclean, clean once ext4's journal was replayed
     stalled: int = 0  # boots in which the device stopped acknowledging (diagnosed, then pulled)
     fsck_clean_after_pulls: int = 0
     control_points: int = 0
     control_lost: int = 0
     notes: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)  # wall time of each phase (they overlap with --quick)
+    dropped: dict[str, Any] = field(default_factory=dict)  # what the writes the disk dropped did (drop_writes)
+
+    @contextmanager
+    def timed(self, phase: str) -> Iterator[None]:
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self.seconds[phase] = round(self.seconds.get(phase, 0) + time.monotonic() - started, 1)
 
     def summary(self) -> str:
         return (f"powercut: {self.flush_points} flush points, {self.marks} acknowledged actions, lost {self.lost},"
@@ -123,14 +138,18 @@ class Figures:
 
 
 def overlay(base: Path, target: Path) -> Path:
-    """A throw-away copy-on-write root disk over the cached image."""
-    run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", str(base), str(target)])
+    """A throw-away copy-on-write root disk over a cached image (the base, raw, or a layer over it)."""
+    run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "qcow2" if base.suffix == ".qcow2" else "raw",
+         "-b", str(base), str(target)])
     return target
 
 
 def guest_state(vm: VM, into: Path) -> Path:
     """A copy of the guest's state directory (the device's files), unpacked under ``into``."""
-    out = vm.ok(f"tar -C {STATE_DIR} --exclude=lost+found -cf - . | base64 -w0")
+    out = vm.ok(f"tar -C {STATE_DIR} --exclude=lost+found -cf - . 2>/run/tar.err | base64 -w0")
+    said = vm.ok("cat /run/tar.err").strip()
+    if said:
+        say(f"tar of the guest's state directory said: {said[-300:]}")
     shutil.rmtree(into, ignore_errors=True)
     into.mkdir(parents=True)
     with tarfile.open(fileobj=io.BytesIO(base64.b64decode(out.strip()))) as archive:
@@ -189,6 +208,31 @@ def event_mode(vm: VM) -> None:
           f"{EVENT_CONFIG}EOF\nsystemctl daemon-reload", timeout=900)
 
 
+def event_image(cache: ImageCache, work: Path) -> Path:
+    """The cached image in event mode: a layer over the base in which :func:`event_mode` ran once
+    (a boot of its own, then a clean shutdown), rebuilt when the base, the event extra's wheels or
+    the setup change. Boots over it start the unit in event mode without installing it each time."""
+    wheels = event_wheels(cache)
+    layer, stamp = cache.root / "event.qcow2", cache.root / "event.json"
+    key = hashlib.sha256("\n".join([cache.stamp.read_text(), *sorted(path.name for path in wheels.iterdir()),
+                                    inspect.getsource(event_mode), EVENT_CONFIG]).encode()).hexdigest()[:16]
+    if layer.exists() and stamp.exists() and stamp.read_text() == key:
+        return layer
+    started = time.monotonic()
+    temp = overlay(cache.base, cache.root / "event.tmp.qcow2")
+    vm = VM(cache, work / "vm-event", temp, [], target="powercut.target")
+    shutil.copytree(wheels, vm.share / "event-wheels", dirs_exist_ok=True)
+    with booted(vm):
+        vm.wait_agent()
+        event_mode(vm)
+        vm.poweroff()
+    temp.rename(layer)
+    stamp.write_text(key)
+    say(f"event mode set up as docs/event.md says, in a layer cached over the image"
+        f" ({time.monotonic() - started:.0f} s)")
+    return layer
+
+
 def without_event_mode(vm: VM) -> str:
     """Event mode taken back out (the unit would not start with it), and why it would not, from
     the unit's log."""
@@ -205,30 +249,31 @@ class LoggedGame:
     journal: bytes  # the finished game's journal, as the guest held it at the end
 
 
-def play_logged(cache: ImageCache, work: Path, games: list[str], figures: Figures, *, event: bool = True,
-                after: Callable[[VM, list[LoggedGame]], None] | None = None) -> list[LoggedGame]:
+def play_logged(cache: ImageCache, work: Path, games: list[str], figures: Figures, *, image: Path, event: bool,
+                after: Callable[[VM, list[LoggedGame]], None] | None = None,
+                disks: tuple[tuple[Path, str], ...] = ()) -> list[LoggedGame]:
     """Play ``games`` in turn on a state disk that sits on dm-log-writes; keep the log. ``after``
     runs in the same boot once the log is closed, with the games played (the log's checks start
-    then, on the host, beside the failing writes on the VM's disk ``flaky``: a boot saved).
-    ``event``: the device in event mode, so that its cursor file is a state file too (--quick
-    leaves it out: its install takes a minute under emulation)."""
+    then, on the host, beside the failing and dropped writes on the VM's disks ``flaky`` and
+    ``dropped``, and with --quick the first pull: boots saved); ``disks`` are more of them. The
+    boot ends with its plug pulled (the log is closed and on its disk by then), so that the disk
+    whose writes were dropped is checked as a pulled plug leaves it.
+    ``image``: the root image, ``event`` when it is :func:`event_image`'s (the device in event mode,
+    so that its cursor file is a state file too)."""
     state_img, log_img = work / "logged-state.img", work / "log.img"
-    for image, size in ((state_img, STATE_DISK_MB), (log_img, LOG_DISK_MB)):
-        image.unlink(missing_ok=True)
-        with open(image, "wb") as disk:
+    for blank, size in ((state_img, STATE_DISK_MB), (log_img, LOG_DISK_MB)):
+        blank.unlink(missing_ok=True)
+        with open(blank, "wb") as disk:
             disk.truncate(size << 20)
-    flaky_img = work / "flaky-state.img"
-    make_ext4(flaky_img, STATE_DISK_MB, label="companion-state")
-    vm = VM(cache, work / "vm-log", overlay(cache.base, work / "root-log.qcow2"),
-            [(state_img, "rawstate"), (log_img, "log"), (flaky_img, "flaky")], target="powercut.target")
-    shutil.copytree(event_wheels(cache), vm.share / "event-wheels", dirs_exist_ok=True)
+    flaky_img, dropped_img = work / "flaky-state.img", work / "dropped-state.img"
+    for fresh in (flaky_img, dropped_img):
+        make_ext4(fresh, STATE_DISK_MB, label="companion-state")
+    vm = VM(cache, work / "vm-log", overlay(image, work / "root-log.qcow2"),
+            [(state_img, "rawstate"), (log_img, "log"), (flaky_img, "flaky"), (dropped_img, "dropped"), *disks],
+            target="powercut.target")
     played = []
     with booted(vm):
         vm.wait_agent()
-        if event:
-            started = time.monotonic()
-            event_mode(vm)
-            say(f"event mode set up as docs/event.md says ({time.monotonic() - started:.0f} s)")
         vm.ok("modprobe dm-log-writes && "
               "dmsetup create logw --table \"0 $(blockdev --getsz /dev/disk/by-id/virtio-rawstate)"
               " log-writes /dev/disk/by-id/virtio-rawstate /dev/disk/by-id/virtio-log\" && "
@@ -261,7 +306,7 @@ def play_logged(cache: ImageCache, work: Path, games: list[str], figures: Figure
         vm.ok(f"umount {STATE_DIR} && dmsetup message logw 0 mark end && dmsetup remove logw && sync")
         if after is not None:
             after(vm, played)
-        vm.poweroff()
+        vm.pull()
     return played
 
 
@@ -284,6 +329,7 @@ def mounted(image: Path) -> Iterator[Path]:
 def check_every_point(work: Path, played: list[LoggedGame], figures: Figures, *, stride: int = 1) -> None:
     """Rebuild the state disk at every flush, FUA write and mark of the log and check each."""
     log_path = work / "log.img"
+    replayed_clean = figures.fsck_clean_after_replay
     with open(log_path, "rb") as log_file:
         log = WriteLog.read(log_file)
         disk_path, scratch = work / "replay.img", work / "scratch.img"
@@ -301,7 +347,7 @@ def check_every_point(work: Path, played: list[LoggedGame], figures: Figures, *,
         flushes = 0
         # the control: each acknowledgement's journal size, so that every point can also be asked
         # for the next one, as if the device had acknowledged one line before its fsync
-        next_ack = {}
+        next_ack: dict[int, int | None] = {}
         upcoming = None
         for entry in reversed(log.entries):
             next_ack[entry.index] = upcoming
@@ -345,7 +391,8 @@ def check_every_point(work: Path, played: list[LoggedGame], figures: Figures, *,
         say(f"{name}: {versions} versions on the disk across the points, {len(torn)} torn, missing or stepped back")
     say(f"replayed {len(log.entries)} log entries: {figures.flush_points} flush points and {figures.marks} marks"
         f" checked, lost {figures.lost}, resumed {figures.resumed}/{figures.checked},"
-        f" fsck clean {figures.fsck_clean}/{figures.checked}")
+        f" fsck clean {figures.fsck_clean}/{figures.checked} as the disk was"
+        f" (+{figures.fsck_clean_after_replay - replayed_clean} once ext4's journal was replayed)")
     say(f"control: had each acknowledgement come one journal line early, the same checks would have found"
         f" a loss at {figures.control_lost} of {figures.control_points} points")
 
@@ -358,7 +405,14 @@ def check_point(disk: Path, scratch: Path, expected: Expected, figures: Figures,
     if fsck.returncode == 0:
         figures.fsck_clean += 1
     else:
-        figures.notes.append(f"entry {index}: fsck.ext4 -n said {fsck.returncode}: {fsck.stdout.strip()[-300:]}")
+        # as the pulls do: what it found on the disk as it was, and again once ext4's journal is
+        # replayed (which the mount below, and a boot's fsck, do first)
+        subprocess.run(["e2fsck", "-E", "journal_only", "-y", str(scratch)], capture_output=True, check=False)
+        again = subprocess.run(["fsck.ext4", "-n", "-f", str(scratch)], capture_output=True, text=True, check=False)
+        figures.fsck_clean_after_replay += again.returncode == 0
+        found = " / ".join(line for line in fsck.stdout.splitlines() if line.strip() and not line.startswith("Pass"))
+        figures.notes.append(f"entry {index}: fsck.ext4 -n said {fsck.returncode}: {found[-300:]}; after the"
+                             f" journal's replay it says {again.returncode}")
     with mounted(scratch) as state:
         verdict = check_state(state, expected)
         if early is not None:
@@ -378,16 +432,43 @@ def check_point(disk: Path, scratch: Path, expected: Expected, figures: Figures,
 # --- 3. failing writes ------------------------------------------------------------------------
 
 
-def flaky_writes(cache: ImageCache, work: Path, game_id: str, figures: Figures) -> None:
-    """:func:`flaky_in` in a boot of its own."""
-    state_img = work / "flaky-state.img"
-    make_ext4(state_img, STATE_DISK_MB, label="companion-state")
-    vm = VM(cache, work / "vm-flaky", overlay(cache.base, work / "root-flaky.qcow2"), [(state_img, "flaky")],
-            target="powercut.target")
+def flaky_writes(cache: ImageCache, work: Path, game_id: str, figures: Figures, image: Path) -> None:
+    """:func:`flaky_in` and :func:`dropped_in` in a boot of their own, which ends with its plug pulled."""
+    flaky_img, dropped_img = work / "flaky-state.img", work / "dropped-state.img"
+    for disk in (flaky_img, dropped_img):
+        make_ext4(disk, STATE_DISK_MB, label="companion-state")
+    vm = VM(cache, work / "vm-flaky", overlay(image, work / "root-flaky.qcow2"),
+            [(flaky_img, "flaky"), (dropped_img, "dropped")], target="powercut.target")
     with booted(vm):
         vm.wait_agent()
         flaky_in(vm, work, game_id, figures)
-        vm.poweroff()
+        dropped_in(vm, work, game_id, figures)
+    dropped_after_pull(work, figures)
+
+
+def flakey_tables(serial: str, feature: str) -> tuple[str, str]:
+    """dm tables for the VM's disk ``serial``: one that passes every write through, and dm-flakey's
+    ``feature`` (``error_writes``, ``drop_writes``) on every write."""
+    disk = f"/dev/disk/by-id/virtio-{serial}"
+    return (f"0 $(blockdev --getsz {disk}) linear {disk} 0",
+            f"0 $(blockdev --getsz {disk}) flakey {disk} 0 0 3600 1 {feature}")
+
+
+def switch_table(vm: VM, name: str, table: str) -> None:
+    """``table`` for the dm device ``name``, between two writes as a card's fault would come:
+    --nolockfs, no freeze of the mounted ext4 around the switch (freezing flushes, which fails
+    while writes fail)."""
+    vm.ok(f"dmsetup load {name} --table \"{table}\" && dmsetup suspend --nolockfs {name} && dmsetup resume {name}")
+
+
+def a_third_in(vm: VM, game_id: str, planned: list[Any]) -> int:
+    """A fresh ``game_id`` started through the unit, played until a third of ``planned`` is
+    acknowledged; the acknowledgements before it (``vm.acks[since:]`` are this game's)."""
+    vm.write_keys(plan_script(Path("/nonexistent"), game_id, planned, resume=False, pace=0.05))
+    since = len(vm.acks)
+    vm.ok(f"systemctl start {UNIT}")
+    wait_acks(vm, since, len(planned) // 3, timeout=300, idle=STALL_S)
+    return since
 
 
 def flaky_in(vm: VM, work: Path, game_id: str, figures: Figures) -> None:
@@ -395,33 +476,150 @@ def flaky_in(vm: VM, work: Path, game_id: str, figures: Figures) -> None:
     (dm-flakey ``error_writes``), then works again: the device says so in one line, and loses
     nothing it acknowledged."""
     planned = planned_game(game_id)
-    disk = "/dev/disk/by-id/virtio-flaky"
-    healthy = f"0 $(blockdev --getsz {disk}) linear {disk} 0"
-    failing = f"0 $(blockdev --getsz {disk}) flakey {disk} 0 0 3600 1 error_writes"
+    healthy, failing = flakey_tables("flaky", "error_writes")
     vm.ok(f"modprobe dm-flakey && dmsetup create flaky --table \"{healthy}\" && "
           f"mount -o defaults,noatime /dev/mapper/flaky {STATE_DIR}")
-    vm.write_keys(plan_script(Path("/nonexistent"), game_id, planned, resume=False, pace=0.05))
-    since = len(vm.acks)
-    vm.ok(f"systemctl start {UNIT}")
-    wait_acks(vm, since, len(planned) // 3, timeout=300, idle=STALL_S)
-    # --nolockfs: no freeze of the mounted ext4 around the switch (freezing flushes, which fails
-    # while writes fail); the table swaps between two writes as a card's fault would
-    vm.ok(f"dmsetup load flaky --table \"{failing}\" && dmsetup suspend --nolockfs flaky && dmsetup resume flaky")
+    since = a_third_in(vm, game_id, planned)
+    switch_table(vm, "flaky", failing)
     time.sleep(4)
-    vm.ok(f"dmsetup load flaky --table \"{healthy}\" && dmsetup suspend --nolockfs flaky && dmsetup resume flaky")
+    switch_table(vm, "flaky", healthy)
     time.sleep(2)
     messages = vm.ok(f"journalctl -u {UNIT} -b --no-pager -o cat | grep -E 'could not save|closed for writing'"
                      " | head -3 || true")
     vm.ok(f"systemctl stop {UNIT}; umount {STATE_DIR} && mount -o defaults,noatime /dev/mapper/flaky {STATE_DIR}")
     acknowledged = max(size for _, size in vm.acks[since:])
-    journal = (guest_state(vm, work / "flaky-mirror") / "current.jsonl").read_bytes()
+    mirror = guest_state(vm, work / "flaky-mirror")
+    journal = (mirror / "current.jsonl").read_bytes()
+    files, unreadable = read_state_files(mirror)
     vm.ok(f"umount {STATE_DIR} && dmsetup remove flaky")
     kept = len(journal) >= acknowledged
-    figures.lost += not kept
+    figures.lost += (not kept) + len(unreadable)
+    figures.notes += [f"failing writes: {name} is not whole JSON" for name in unreadable]
     first = messages.strip().splitlines()[0] if messages.strip() else "(no message in the log)"
     say(f"failing writes: acknowledged {acknowledged} journal bytes before and during the outage,"
-        f" {'all kept' if kept else f'only {len(journal)} kept'}; the device said: {first}")
+        f" {'all kept' if kept else f'only {len(journal)} kept'}; state files"
+        f" {', '.join(name for name, content in files.items() if content is not None)}"
+        f" {'whole' if not unreadable else 'NOT whole: ' + ', '.join(unreadable)}; the device said: {first}")
     figures.notes.append(f"failing writes: {first}")
+
+
+DROPPED_MOUNT = "/mnt/dropped"
+DROP_SECONDS = 4
+CONTROL_FILE = f"{DROPPED_MOUNT}/plain-writer.txt"  # on the state disk; the device reads no such file
+# The control: a writer that trusts fsync (a numbered line appended and fsynced every 50 ms, each
+# counted once fsync returned), as the journal did before it read its lines back; it runs from
+# just before the window to the end of the phase, on the same disk.
+PLAIN_WRITER = f"""import os, time
+fd = os.open("{CONTROL_FILE}", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+end, count = time.monotonic() + {3 * DROP_SECONDS}, 0
+while time.monotonic() < end:
+    os.write(fd, b"%08d\\n" % count)
+    os.fsync(fd)
+    count += 1
+    with open("/run/plain-writer.count", "w") as out:
+        out.write(str(count))
+    time.sleep(0.05)
+"""
+
+
+def dropped_in(vm: VM, work: Path, game_id: str, figures: Figures) -> None:
+    """Mid-game, the state disk (the VM's disk ``dropped``, a fresh ext4) acknowledges every write
+    and keeps none for a while (dm-flakey ``drop_writes``: a lying card), then works again. Found:
+    what the device said, what it acknowledged before, during and after, and what the disk holds
+    after the window (the journal read past the page cache, ``O_DIRECT``). The file system stays
+    mounted (at :data:`DROPPED_MOUNT`; the state directory is a bind of it) until the boot's plug is
+    pulled; :func:`dropped_after_pull` then checks the disk as the plug left it."""
+    planned = planned_game(game_id)
+    healthy, dropping = flakey_tables("dropped", "drop_writes")
+    vm.ok(f"modprobe dm-flakey && dmsetup create dropped --table \"{healthy}\" && mkdir -p {DROPPED_MOUNT} && "
+          f"mount -o defaults,noatime /dev/mapper/dropped {DROPPED_MOUNT} && mount --bind {DROPPED_MOUNT} {STATE_DIR}")
+    began = vm.ok("date +%s").strip()  # this phase's lines of the unit's log, not the failing writes'
+    since = a_third_in(vm, game_id, planned)
+    (vm.share / "plain-writer.py").write_text(PLAIN_WRITER, encoding="utf-8")
+    vm.ok(f"(nohup python3 {SHARE_MOUNT}/plain-writer.py > /run/plain-writer.log 2>&1 &) && sleep 1")
+    switch_table(vm, "dropped", dropping)
+    window = time.monotonic()
+    time.sleep(DROP_SECONDS)
+    switch_table(vm, "dropped", healthy)
+    healed = time.monotonic()
+    time.sleep(2 * DROP_SECONDS)  # the table plays on after the window
+    said = vm.ok(f"journalctl -u {UNIT} -b --since=@{began} --no-pager -o cat | grep -E 'card is failing|could not"
+                 " save|closed for writing' | head -2 || true").strip().splitlines()
+    vm.ok(f"systemctl stop {UNIT}; for _ in $(seq 120); do pgrep -f plain-[w]riter.py > /dev/null || break;"
+          " sleep 0.5; done")  # [w]: not the pattern's own shell
+    acks = vm.acks[since:]
+    journal = f"{STATE_DIR}/current.jsonl"
+    shown = base64.b64decode(vm.ok(f"base64 -w0 {journal}"))
+    on_card = base64.b64decode(vm.ok(f"dd if={journal} iflag=direct bs=64k status=none | base64 -w0"))
+    control = int(vm.ok("cat /run/plain-writer.count").strip())
+    control_on_card = numbered_lines(base64.b64decode(
+        vm.ok(f"dd if={CONTROL_FILE} iflag=direct bs=64k status=none | base64 -w0")))
+    vm.ok(f"umount {STATE_DIR}")  # the bind only: the file system stays mounted, nothing more flushed
+    acknowledged = max((size for _, size in acks), default=0)
+    found = {
+        "acknowledged": acknowledged,
+        "acks_before": sum(when < window for when, _ in acks),
+        "acks_during": sum(window <= when < healed for when, _ in acks),
+        "acks_after": sum(when >= healed for when, _ in acks),
+        "shown": len(shown),
+        "on_card_after_window": len(on_card) if on_card.startswith(shown[:acknowledged]) else
+        sum(map(len, common_lines(on_card, shown))),
+        "said": said[0] if said else "(nothing in the log)",
+        "control_acknowledged": control,
+        "control_on_card_after_window": control_on_card,
+        "acknowledged_bytes": base64.b64encode(shown[:acknowledged]).decode(),
+    }
+    figures.dropped = found
+    say(f"dropped writes: {found['acks_before']} plays acknowledged before the {DROP_SECONDS} s window,"
+        f" {found['acks_during']} in it, {found['acks_after']} after; the card holds"
+        f" {found['on_card_after_window']} of the {acknowledged} acknowledged journal bytes after the window;"
+        f" the device said: {found['said']}")
+    say(f"dropped writes, the control (a writer that trusts fsync, on the same disk): {control} lines fsynced,"
+        f" {control_on_card} of them on the card after the window")
+
+
+def dropped_after_pull(work: Path, figures: Figures) -> None:
+    """The disk whose writes were dropped, as the pulled plug left it: fsck, mounted (its journal
+    replayed, as a boot would), and every journal byte the device acknowledged looked for."""
+    found = figures.dropped
+    if not found:
+        return
+    scratch = work / "dropped-scratch.img"
+    run(["cp", "--sparse=always", str(work / "dropped-state.img"), str(scratch)])
+    fsck = subprocess.run(["fsck.ext4", "-n", "-f", str(scratch)], capture_output=True, text=True, check=False)
+    found["fsck"] = fsck.returncode
+    if fsck.returncode:
+        found["fsck_said"] = " / ".join(line for line in fsck.stdout.splitlines()
+                                        if line and not line.startswith("Pass"))[-400:]
+        # as a boot would: the journal replayed, then the fsck a boot runs (preen, -p)
+        subprocess.run(["e2fsck", "-E", "journal_only", "-y", str(scratch)], capture_output=True, check=False)
+        again = subprocess.run(["fsck.ext4", "-n", "-f", str(scratch)], capture_output=True, text=True, check=False)
+        found["fsck_after_replay"] = again.returncode
+        preen = subprocess.run(["e2fsck", "-p", "-f", str(scratch)], capture_output=True, text=True, check=False)
+        found["boot_fsck"] = preen.returncode  # 0 clean, 1 repaired, 4 and up: left for a person
+        found["boot_fsck_said"] = " / ".join(preen.stdout.strip().splitlines())[-300:]
+    acknowledged = base64.b64decode(found.pop("acknowledged_bytes"))
+    with mounted(scratch) as state:
+        journal = state / "current.jsonl"
+        data = journal.read_bytes() if journal.is_file() else b""
+        _, unreadable = read_state_files(state)
+        control = state / Path(CONTROL_FILE).name
+        found["control_after_pull"] = numbered_lines(control.read_bytes()) if control.is_file() else 0
+    kept = data.startswith(acknowledged)
+    found["after_pull"] = len(data)
+    found["kept_after_pull"] = len(acknowledged) if kept else sum(map(len, common_lines(data, acknowledged)))
+    figures.lost += (not kept) + len(unreadable)
+    if not kept:
+        figures.notes.append(f"dropped writes: after the pull the disk holds {found['kept_after_pull']} of the"
+                             f" {len(acknowledged)} acknowledged journal bytes")
+    figures.notes += [f"dropped writes: {name} is not whole JSON after the pull" for name in unreadable]
+    fsck_word = "clean" if not fsck.returncode else (
+        f"NOT clean: {found['fsck_said']}; after the journal's replay {found['fsck_after_replay']}, the boot's"
+        f" e2fsck -p {found['boot_fsck']} ({found['boot_fsck_said']})")
+    say(f"dropped writes, after the pull: fsck.ext4 -n {fsck_word}; {found['kept_after_pull']} of the"
+        f" {len(acknowledged)} acknowledged journal bytes on the disk{'' if kept else ' (LOST)'};"
+        f" state files {'whole' if not unreadable else 'NOT whole'}; the control: {found['control_after_pull']} of its"
+        f" {found['control_acknowledged']} fsynced lines")
 
 
 # --- 4. pulled plugs --------------------------------------------------------------------------
@@ -433,42 +631,66 @@ def journal_actions(mirror: Path) -> int:
     return journal.read_bytes().count(b"\n") - 1 if journal.is_file() else -1
 
 
+PULL_SERIAL = "pullstate"  # the pulls' state disk in a boot that is not theirs (fstab mounts "state")
+
+
+def pull_state_disk(work: Path) -> Path:
+    state_img = work / "pull-state.img"
+    make_ext4(state_img, STATE_DISK_MB, label="companion-state")
+    return state_img
+
+
 def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: int, figures: Figures, *,
-                 final: Callable[[VM], None] | None = None, while_booting: float = 0.25) -> list[float]:
+                 image: Path, final: Callable[[VM], None] | None = None, while_booting: float = 0.25,
+                 first: VM | None = None) -> list[float]:
     """Boot, let the unit play, kill qemu at a random moment; check the disk; boot again. Returns
     each boot's boot-to-READY (seconds since the kernel started, systemd's clock). ``final`` runs in
     the last boot once the game has ended, its key script emptied (the unit checks, saving a boot).
-    ``while_booting``: the share of pulls that land while the VM boots rather than in mid-game."""
+    ``while_booting``: the share of pulls that land while the VM boots rather than in mid-game.
+    ``image``: the root image (:func:`event_image`'s: the device in event mode). ``first``: a booted
+    VM holding the disk (:func:`pull_state_disk`) as ``pullstate``, in which the first game is
+    started by hand on it and the first pull lands in mid-game (a boot saved)."""
     rng = random.Random(seed)
     state_img = work / "pull-state.img"
-    make_ext4(state_img, STATE_DISK_MB, label="companion-state")
-    root = overlay(cache.base, work / "root-pull.qcow2")
+    if first is None:
+        pull_state_disk(work)
+    root = overlay(image, work / "root-pull.qcow2")
     planned = planned_game(game_id)
     mirror = work / "pull-mirror"
     shutil.rmtree(mirror, ignore_errors=True)
     acknowledged = 0
     ready: list[float] = []
     data = b""
+    histories: dict[str, list[bytes | None]] = {}  # each state file after each pull, old or new, never torn
     for pull in range(pulls + 1):
         script = plan_script(mirror, game_id, planned, resume=True, pace=0.05, settings_every=SETTINGS_EVERY)
-        vm = VM(cache, work / f"vm-pull-{pull}", root, [(state_img, "state")])
-        vm.write_keys(script)
         done = journal_actions(mirror)
-        with booted(vm):
+        since = 0
+        in_first = pull == 0 and first is not None
+        if first is not None and in_first:
+            vm = first
+            vm.write_keys(script)
+            vm.ok(f"mount -o defaults,noatime /dev/disk/by-id/virtio-{PULL_SERIAL} {STATE_DIR}")
+            since = len(vm.acks)
+            vm.ok(f"systemctl start {UNIT}")
+        else:
+            vm = VM(cache, work / f"vm-pull-{pull}", root, [(state_img, "state")])
+            vm.write_keys(script)
+        with contextlib.nullcontext(vm) if in_first else booted(vm):
             try:
                 if pull < pulls:
-                    if rng.random() < while_booting or done >= len(planned) - 1:  # while it boots
+                    if not in_first and (rng.random() < while_booting or done >= len(planned) - 1):  # while it boots
                         when = "while it booted"
                         time.sleep(rng.uniform(2.0, 20.0) * vm.slowdown())
                     else:  # mid-game: after a random number of acknowledgements, between two writes or in one
                         wanted = rng.randint(1, max((len(planned) - max(done, 0)) // 2, 1))
-                        when = f"{wanted} acknowledgements into the boot's play"
-                        wait_acks(vm, 0, wanted, timeout=600, idle=STALL_S)
+                        when = f"{wanted} acknowledgements into the {'log boot' if in_first else 'boot'}'s play"
+                        wait_acks(vm, since, wanted, timeout=600, idle=STALL_S)
                         time.sleep(rng.uniform(0.0, 0.5))
                         restarts = restarts_this_boot(vm)  # the round trip shifts the pull a little
                         if restarts:
                             figures.notes.append(f"boot {pull + 1}: {restarts}")
-                    acknowledged = max([acknowledged, *(size for _, size in vm.acks)])
+                    acknowledged = max([acknowledged, *(size for _, size in vm.acks[since:])])
                     vm.pull()
                 else:
                     vm.wait_agent()
@@ -484,7 +706,9 @@ def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: 
                     vm.poweroff()
             except Stalled as err:
                 figures.stalled += 1
-                acknowledged = max([acknowledged, *(size for _, size in vm.acks)])
+                acknowledged = max([acknowledged, *(size for _, size in vm.acks[since:])])
+                if in_first:
+                    vm.pull()
                 figures.notes.append(f"boot {pull + 1} stalled: {err}")
                 say(f"boot {pull + 1} stalled (pulled): {err}")
                 when = "after it stalled"
@@ -508,10 +732,14 @@ def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: 
             data = journal.read_bytes() if journal.is_file() else b""
             shutil.rmtree(mirror, ignore_errors=True)
             shutil.copytree(state, mirror, symlinks=True, ignore=shutil.ignore_patterns("lost+found"))
-        _, unreadable = read_state_files(mirror)
-        lost = len(data) < acknowledged or bool(unreadable)
+        files, unreadable = read_state_files(mirror)
+        for name, content in files.items():
+            histories.setdefault(name, [None] * pull).append(content)
+        stepped = [name for name, history in histories.items() if len(history) - 1 in torn_instants(history)]
+        lost = len(data) < acknowledged or bool(unreadable) or bool(stepped)
         figures.lost_after_pulls += lost
         figures.notes += [f"pull {pull + 1}: {name} is not whole JSON" for name in unreadable]
+        figures.notes += [f"pull {pull + 1}: {name} is gone or back to a version it had left" for name in stepped]
         lines = data.count(b"\n")
         if pull < pulls:
             say(f"pull {pull + 1}/{pulls} ({when}): {acknowledged} journal bytes acknowledged, {len(data)} on the disk"
@@ -521,10 +749,13 @@ def pulled_plugs(cache: ImageCache, work: Path, game_id: str, pulls: int, seed: 
             figures.fsck_clean_after_pulls += fsck.returncode == 0
         else:
             say(f"final boot: the game ended with {lines - 1} actions of {len(planned)} planned")
-    final = check_state(mirror, Expected((), b"", (tuple(planned),)))
-    if data.count(b"\n") - 1 != len(planned) or not final.resumed:
+    say("state files after each pull, each whole and never back to a version it had left: " + ", ".join(
+        f"{name} {len({content for content in history if content is not None})} versions"
+        for name, history in sorted(histories.items())))
+    ended = check_state(mirror, Expected((), b"", (tuple(planned),)))
+    if data.count(b"\n") - 1 != len(planned) or not ended.resumed:
         figures.lost_after_pulls += 1
-        figures.notes.append(f"after the pulls the game did not end as planned: {final.why_not_resumed}")
+        figures.notes.append(f"after the pulls the game did not end as planned: {ended.why_not_resumed}")
     return ready
 
 
@@ -561,15 +792,16 @@ def unit_checks(cache: ImageCache, work: Path, game_id: str, *, watchdog: bool) 
     return found
 
 
-def unit_checks_in(vm: VM, *, watchdog: bool) -> dict[str, Any]:
+def unit_checks_in(vm: VM, *, watchdog: bool, kill: bool = True) -> dict[str, Any]:
     """In a booted VM whose unit is running: its user, its restarts after SIGSEGV and SIGKILL (and
-    the watchdog's after SIGSTOP), its log in journald, ``systemd-analyze security``."""
+    the watchdog's after SIGSTOP), its log in journald, ``systemd-analyze security``. Without
+    ``kill`` only the crash (SIGSEGV) is restarted."""
     found: dict[str, Any] = {}
     found["systemd_analyze"] = vm.ok("systemd-analyze || true").strip().splitlines()[0]
     pid = vm.ok(f"systemctl show -p MainPID --value {UNIT}").strip()
     found["user"] = vm.ok(f"ps -o user= -p {pid}").strip()
     found["docs_user"] = "companion"
-    for signal_name in ("SEGV", "KILL") + (("STOP",) if watchdog else ()):
+    for signal_name in ("SEGV",) + (("KILL",) if kill else ()) + (("STOP",) if watchdog else ()):
         before = vm.ok(f"systemctl show -p NRestarts --value {UNIT}").strip()
         old = vm.ok(f"systemctl show -p MainPID --value {UNIT}").strip()
         vm.ok(f"kill -{signal_name} {old}")
@@ -704,7 +936,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/tabletop-companion/powercut")
     parser.add_argument("--quick", action="store_true", help="one game, fewer pulls, every 4th flush point")
     parser.add_argument("--games", help="game ids to play on the logged disk, comma-separated (default: all)")
-    parser.add_argument("--pulls", type=int, help="power pulls (default 10, 3 with --quick)")
+    parser.add_argument("--pulls", type=int, help="power pulls (default 10, 1 with --quick)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--actions", type=int, help="play only each game's first N actions (default: whole games;"
                         " 60 with --quick under --accel tcg)")
@@ -717,47 +949,81 @@ def main() -> None:
     parser.add_argument("--phases", help="which parts to run, of log,flaky,pulls,unit,uinput (default: all;"
                         " --quick leaves uinput out; --arch arm64: unit)")
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    parser.add_argument("--no-event", action="store_true", help="the device without event mode (its cursor file)")
     args = parser.parse_args()
     accel = args.accel or ("kvm" if args.arch == "x86_64" else "tcg")
     check_host(accel, args.arch)
+    figures = Figures()
     started = time.monotonic()
     cache = ImageCache(args.cache / VM.guest.cache_dir)
-    built = build_base(cache)
+    with figures.timed("image"):
+        built = build_base(cache)
     build = json.loads(cache.stamp.read_text()).get("build_seconds")
     say(f"image: {cache.base} ({'built now' if built else 'cached'}; the build took {build} s)")
     games = args.games.split(",") if args.games else (["zenjidou"] if args.quick else list(game_ids()))
-    pulls = args.pulls if args.pulls is not None else (2 if args.quick else 10)
+    pulls = args.pulls if args.pulls is not None else (1 if args.quick else 10)
     global ACTIONS
     ACTIONS = args.actions if args.actions is not None else (40 if args.quick and accel == "tcg" else None)
-    figures = Figures()
     work = cache.root / "run"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     every = "unit" if args.arch == "arm64" else "log,flaky,pulls,unit,uinput"
     phases = set((args.phases or ("log,flaky,pulls,unit" if args.quick else every)).split(","))
     unit: dict[str, Any] = {}
+    # --quick: the unit checks in the pulls' last boot (no boot of their own), without the watchdog's
+    # wait, and the first pull in the log's boot, after the failing and dropped writes (two boots in all)
+    in_final = args.quick and "unit" in phases and "pulls" in phases
+    pull_in_log = args.quick and "log" in phases and "pulls" in phases and pulls > 0
+    ready: list[float] = []
+    # event mode for the log, the failing and dropped writes and the pulls: its cursor file is then a
+    # state file like the others at every check (the unit's own checks and the keypad run without it)
+    event = bool(phases & {"log", "flaky", "pulls"}) and not args.no_event
+    with figures.timed("event mode layer"):
+        image = event_image(cache, work) if event else cache.base
+
+    def pulls_from(first: VM | None) -> None:
+        with figures.timed("pulls and the final boot"):
+            ready.extend(pulled_plugs(
+                cache, work, games[0], pulls, args.seed, figures, image=image, first=first,
+                final=(lambda vm: unit.update(unit_checks_in(vm, watchdog=False, kill=False))) if in_final else None,
+                while_booting=0.0 if args.quick else 0.25))
+
     with ThreadPoolExecutor(max_workers=1) as pool:  # the log's checks beside the next boots
         checking: list[Future[None]] = []
 
-        def after_log(vm: VM, played: list[LoggedGame]) -> None:
-            checking.append(pool.submit(check_every_point, work, played, figures, stride=8 if args.quick else 1))
-            if "flaky" in phases:
-                flaky_in(vm, work, games[0], figures)
+        def check_log(played: list[LoggedGame]) -> None:
+            with figures.timed("the log's checks (host)"):
+                check_every_point(work, played, figures, stride=8 if args.quick else 1)
 
+        def after_log(vm: VM, played: list[LoggedGame]) -> None:
+            figures.seconds["log boot: booted and played"] = round(time.monotonic() - log_started, 1)
+            checking.append(pool.submit(check_log, played))
+            if "flaky" in phases:
+                with figures.timed("failing writes"):
+                    flaky_in(vm, work, games[0], figures)
+                with figures.timed("dropped writes"):
+                    dropped_in(vm, work, games[0], figures)
+            if pull_in_log:
+                pulls_from(vm)
+
+        log_started = time.monotonic()
         if "log" in phases:
-            play_logged(cache, work, games, figures, after=after_log, event=not args.quick)
+            with figures.timed("log boot, and what runs in it"):
+                play_logged(cache, work, games, figures, image=image, event=event, after=after_log,
+                            disks=((pull_state_disk(work), PULL_SERIAL),) if pull_in_log else ())
+            dropped_after_pull(work, figures)
         elif "flaky" in phases:
-            flaky_writes(cache, work, games[0], figures)
-        # --quick: the unit checks in the pulls' last boot (no boot of their own), without the watchdog's wait
-        in_final = args.quick and "unit" in phases and "pulls" in phases
-        ready = pulled_plugs(cache, work, games[0], pulls, args.seed, figures,
-                             final=(lambda vm: unit.update(unit_checks_in(vm, watchdog=False))) if in_final else None,
-                             while_booting=0.0 if args.quick else 0.25) if "pulls" in phases else []
+            with figures.timed("failing and dropped writes"):
+                flaky_writes(cache, work, games[0], figures, image)
+        if "pulls" in phases and not pull_in_log:
+            pulls_from(None)
         if in_final and unit:
             unit.update(boot_to_ready_s=ready[-1], boot="the last after the pulls")
-        numpad = uinput_tests(cache, work, NUMPAD_GAME) if "uinput" in phases else {}
+        with figures.timed("uinput"):
+            numpad = uinput_tests(cache, work, NUMPAD_GAME) if "uinput" in phases else {}
         if "unit" in phases and not in_final:
-            unit = unit_checks(cache, work, games[0], watchdog=True)
+            with figures.timed("unit"):
+                unit = unit_checks(cache, work, games[0], watchdog=True)
         for future in checking:
             future.result()
     if unit:
@@ -768,8 +1034,8 @@ def main() -> None:
             say(f"unit: {VM.guest.machine} ({' '.join(VM.guest.qemu_cmd(accel)[1:])}): {unit['startup'].line()}")
             say(f"unit: what its start waited for (systemd-analyze critical-chain): {' <- '.join(unit['chain'])}")
         say(f"unit: runs as {unit['user']} (the docs say {unit['docs_user']}); restarted after SIGSEGV"
-            f" {unit['restart_after_SEGV']}, SIGKILL {unit['restart_after_KILL']}; watchdog after SIGSTOP"
-            f" {watchdog if watchdog else '(not waited for with --quick)'}"
+            f" {unit['restart_after_SEGV']}, SIGKILL {unit.get('restart_after_KILL', '(not tried with --quick)')};"
+            f" watchdog after SIGSTOP {watchdog if watchdog else '(not waited for with --quick)'}"
             f" ({unit['watchdog_log'].splitlines()[0] if unit['watchdog_log'] else 'no log'})")
         say(f"unit: {unit['journald_lines']} lines in journald this boot; systemd-analyze security: {unit['security']}")
     for note in figures.notes[:20]:
@@ -778,6 +1044,8 @@ def main() -> None:
         args.json.write_text(json.dumps({"figures": figures.__dict__, "unit": unit, "ready_after_pulls": ready,
                                          "numpad": numpad, "build_seconds": build,
                                          "seconds": round(time.monotonic() - started)}, indent=1, default=str))
+    say("seconds by phase (--quick overlaps some): " + ", ".join(f"{name} {value:.0f}"
+                                                                 for name, value in figures.seconds.items()))
     say(f"run took {time.monotonic() - started:.0f} s")
     print(figures.summary(), flush=True)
 

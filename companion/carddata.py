@@ -23,12 +23,12 @@ import os
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
-from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from companion.codec import decode_json
 from companion.errors import CardDataError, RecordError, StorageError, quoted
+from companion.paths import package_files
 from companion.registry import game_class, plugin
 from companion.storage import atomic_replace, exclusive, read_text, reason, remove_stale_temps
 
@@ -199,7 +199,7 @@ def printed_cards(game_id: str) -> dict[str, Any]:
         cls.validate_cards({})
         return {}
     try:
-        text = (resources.files(game.package) / name).read_text(encoding="utf-8")
+        text = (package_files(game.package) / name).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CardDataError(f"no card data shipped for {game_id}") from None
     where = f"games/{game.module}/{name}"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import io
 import json
 import os
 import sys
@@ -14,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion import __version__, carddata
 from companion.errors import CompanionError, ConfigError, quoted
-from companion.inputs import CommandLineParser, read_text_file
+from companion.inputs import CommandLineParser, escape_unencodable_output, read_text_file
 from companion.journal import held_by_a_writer
 from companion.paths import check_output_file, tools_state_dir
 from companion.registry import game_class, game_ids
@@ -45,11 +44,7 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
     """The command line; ``own_process`` when it is the whole process (``python -m companion``),
     which exits once the command returns."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    # a terminal whose encoding lacks a record's characters (a Latin-1 locale, PYTHONIOENCODING=ascii)
-    # shows them escaped: raised instead, UnicodeEncodeError lost the rest of a replay
-    for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(errors="backslashreplace")
+    escape_unencodable_output()
     if argv[:1] == ["run"]:
         # the device takes luma's display options too, so it parses its own command line
         from companion.daemon.run import main_run

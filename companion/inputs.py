@@ -9,7 +9,9 @@ both read such input, so neither imports the other's helpers.
 from __future__ import annotations
 
 import argparse
+import io
 import re
+import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -21,6 +23,14 @@ MAX_FILE_BYTES = 256 * 1024
 
 _LONG_QUOTED = rf"'([^']{{{QUOTED_CHARS + 1},}})'"  # compiled (and kept) by re at the first message
 """A value argparse quotes in its message (``invalid int value: '...'``) too long to repeat whole."""
+
+
+def escape_unencodable_output() -> None:
+    """Make stdout and stderr show a character their encoding lacks escaped (a Latin-1 locale,
+    ``PYTHONIOENCODING=ascii``) instead of raising UnicodeEncodeError, which lost the rest of a replay."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
 
 
 class CommandLineParser(argparse.ArgumentParser):

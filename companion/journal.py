@@ -12,6 +12,12 @@ deleted: whatever is cut off can be read back by a person.
 A failed append leaves the journal as it was, or, when the half-written line cannot be taken
 back (an SD card gone read-only), closes it for writing: it never holds a line the game does not.
 
+A card can also say a write is done and drop it (a failing or counterfeit card). After each
+``fsync`` the line is read back from the card itself (``O_DIRECT``, past the page cache, which
+still holds it); a line the card does not hold closes the journal for writing (:class:`CardLost`),
+so the table is told at once and nothing more is acknowledged on a card that lies. Where the file
+system has no direct I/O (tmpfs) the read-back is skipped.
+
 Layout in the state directory (:func:`companion.paths.state_dir`): the running game is
 ``current.jsonl``; finished games are moved into ``games/`` by :func:`archive_journal`.
 Functions here take paths; resolving them is the caller's job.
@@ -19,8 +25,10 @@ Functions here take paths; resolving them is the caller's job.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
+import mmap
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -57,6 +65,31 @@ class JournalInUse(CompanionError, BlockingIOError):
 
 class JournalClosed(StorageError):
     """The journal refuses appends: it was closed, or a failed write could not be taken back."""
+
+
+class CardLost(JournalClosed):
+    """The card acknowledged a line (``fsync`` returned) that reading it back from the card did not find."""
+
+
+def open_direct(path: Path) -> int:
+    """A read-only descriptor of ``path`` that reads the card, not the page cache (``O_DIRECT``);
+    -1 where the file system has no direct I/O (tmpfs answers EINVAL)."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_DIRECT | os.O_CLOEXEC)
+    except OSError as err:
+        if err.errno in (errno.EINVAL, errno.EOPNOTSUPP):
+            return -1
+        raise
+
+
+def read_back(fd: int, start: int, length: int) -> bytes:
+    """``length`` bytes at ``start`` as the card holds them, read through the ``O_DIRECT`` descriptor
+    ``fd``: whole pages into a page-aligned buffer, as direct I/O requires."""
+    first = start - start % mmap.PAGESIZE
+    size = -(-(start + length - first) // mmap.PAGESIZE) * mmap.PAGESIZE
+    with mmap.mmap(-1, size) as buffer:
+        got = os.preadv(fd, [buffer], first)
+        return bytes(buffer[start - first : min(start - first + length, got)])
 
 
 def parse_journal(data: bytes) -> RecordLines:
@@ -129,6 +162,7 @@ class Journal:
         self.recovered = recovered  # what the file held when opened: replay these objects
         self._fd = fd
         self._size = recovered.good_size
+        self._direct = -1  # the O_DIRECT descriptor that reads lines back (-1: none)
 
     @classmethod
     def create(cls, path: Path, header: Mapping[str, Any]) -> Journal:
@@ -181,6 +215,7 @@ class Journal:
                 write_all(fd, b"\n")
                 os.fsync(fd)
                 journal._size += 1
+            journal._direct = open_direct(path)
         except BaseException:
             os.close(fd)
             raise
@@ -219,8 +254,9 @@ class Journal:
 
         On failure the journal is either as before the call (StorageError: the record is not
         in it) or closed for writing (JournalClosed: a half-written line stays last, where the
-        next open drops it; WriteUnsure: the whole line stays, unflushed). A closed journal
-        refuses every later append with JournalClosed.
+        next open drops it; WriteUnsure: the whole line stays, unflushed; CardLost: the card
+        acknowledged the line and does not hold it). A closed journal refuses every later append
+        with JournalClosed.
         """
         from companion.record import encode_line
 
@@ -257,12 +293,36 @@ class Journal:
                     "the journal is closed for writing"
                 ) from err
             raise StorageError(f"{self.path}: could not save ({reason(err)}); the journal is as it was") from err
+        self._check_on_card(line)
         self._size += len(line)
+
+    def _check_on_card(self, line: bytes) -> None:
+        """Read the line just synced back from the card; one it does not hold is taken back out of
+        the file and closes the journal (:class:`CardLost`): what the card acknowledges cannot be
+        trusted any more. A read that fails is an unflushed line as in :meth:`append`."""
+        if self._direct < 0:
+            return
+        try:
+            held = read_back(self._direct, self._size, len(line))
+        except OSError as err:
+            why = reason(err)
+        else:
+            if held == line:
+                return
+            why = "other bytes" if held else "nothing"
+        with contextlib.suppress(OSError):  # the line must not stay last in the file the game is read from
+            os.ftruncate(self._fd, self._size)
+        self.close()
+        raise CardLost(f"{self.path}: the card said the line was saved but does not hold it (read back: {why});"
+                       " the card is failing: the journal is closed for writing, replace the card")
 
     def close(self) -> None:
         if not self.closed:
             os.close(self._fd)  # also releases the lock
             self._fd = -1
+        if self._direct >= 0:
+            os.close(self._direct)
+            self._direct = -1
 
     def __enter__(self) -> Journal:
         return self

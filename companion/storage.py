@@ -17,7 +17,6 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import re
 import stat
 import time
 from collections.abc import Callable, Iterator
@@ -62,9 +61,37 @@ def fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
+TEMP_SUFFIX = ".tmp"
+_LOWER_HEX = frozenset("0123456789abcdef")
+
+
 def _temp_name(name: str) -> str:
     # os.urandom is what secrets.token_hex reads; importing secrets (hmac, OpenSSL) cost the start-up
-    return f".{name}.{os.urandom(4).hex()}.tmp"
+    return f".{name}.{os.urandom(4).hex()}{TEMP_SUFFIX}"
+
+
+def is_temp_of(file_name: str, name: str) -> bool:
+    """Whether ``file_name`` is a name :func:`_temp_name` gives a temp file of ``name``: ``.<name>.``,
+    eight lowercase hex digits, ``.tmp`` (read by hand: a pattern compiled for each name cost every
+    start more than the scan it serves).
+
+    >>> [is_temp_of(f".settings.json.{middle}.tmp", "settings.json") for middle in ("0a1b2c3d", "0A1B2C3D", "0a1b")]
+    [True, False, False]
+    """
+    prefix = f".{name}."
+    return (len(file_name) == len(prefix) + 8 + len(TEMP_SUFFIX) and file_name.startswith(prefix)
+            and file_name.endswith(TEMP_SUFFIX) and _LOWER_HEX.issuperset(file_name[len(prefix):-len(TEMP_SUFFIX)]))
+
+
+def any_temp_like(directory: Path, name: str) -> bool:
+    """Whether ``directory`` holds any ``.<name>.*.tmp`` (a temp file of ``name``, or a name like one);
+    False where it cannot be read."""
+    prefix = f".{name}."
+    try:
+        return any(entry.name.startswith(prefix) and entry.name.endswith(TEMP_SUFFIX)
+                   and len(entry.name) >= len(prefix) + len(TEMP_SUFFIX) for entry in os.scandir(directory))
+    except OSError:
+        return False
 
 
 def remove_stale_temps(directory: Path, name: str) -> int:
@@ -79,10 +106,9 @@ def remove_stale_temps(directory: Path, name: str) -> int:
     (1, ['.settings.json.notmine.tmp', 'settings.json'])
     >>> import shutil; shutil.rmtree(folder)
     """
-    pattern = re.compile(rf"\.{re.escape(name)}\.[0-9a-f]{{8}}\.tmp")
     removed = 0
     try:
-        leftovers = [entry for entry in os.scandir(directory) if pattern.fullmatch(entry.name)]
+        leftovers = [entry for entry in os.scandir(directory) if is_temp_of(entry.name, name)]
     except OSError:
         return 0  # no folder, or not readable: nothing of ours to clean
     for entry in leftovers:

@@ -5,7 +5,8 @@ plus one fragment per game, ``text.<lang>.json`` in the game's package, so a new
 The engine never writes sentences: it gives :class:`~companion.engine.tricks.Phrase` codes, and
 :class:`Formatter` turns them into text for the screens and for ``companion replay`` alike. Every
 language must define the same keys with the same placeholders, so a missing or mistyped translation stops the program at
-start-up with a message naming the file and key, instead of leaving a blank on the glass mid-game.
+start-up with a message naming the file and key, instead of leaving a blank on the glass mid-game
+(the device checks them once per content of the files: :meth:`Catalog.load`'s ``checked``).
 
 >>> catalog = Catalog({"en": {"hello": "Hi {name}"}, "ja": {"hello": "{name}さん"}})
 >>> catalog.text("ja", "hello", name="Aki")
@@ -21,18 +22,22 @@ from __future__ import annotations
 import json
 import string
 import unicodedata
+import zlib
 from collections.abc import Callable, Mapping, Sequence
-from importlib import resources
-from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion import __version__
 from companion.errors import ConfigError
+from companion.paths import package_files
 from companion.registry import plugins
 
 if TYPE_CHECKING:  # the engine loads with the first game: the setup form a device starts on needs text, not rules
     from companion.engine.tricks import Phrase, Term
 
 LANGUAGES = ("en", "ja")
+CHECKED_FILE = "text-checked"
+"""In the device's cache directory: the digest of the text files that last passed the check."""
 SEAT_NAMES_FILE = "seat-names.json"
 NAME_CELLS = 4  # a seat name fits a 16-pixel field: 4 half-width or 2 full-width characters
 
@@ -47,23 +52,82 @@ def printable(text: object, limit: int | None = 200) -> str:
 
 
 def _read(name: str) -> Any:
-    """The shared catalogue file ``i18n/<name>``."""
-    return _read_json(resources.files("companion.data").joinpath("i18n", *name.split("/")), f"i18n/{name}")
+    """The shared catalogue file ``i18n/<name>``, read."""
+    return _parse_json(_read_shared(name), f"i18n/{name}")
 
 
-def _read_json(resource: Traversable, where: str) -> Any:
+def _read_shared(name: str) -> bytes:
+    """The shared catalogue file ``i18n/<name>``'s bytes."""
+    return _read_bytes(package_files("companion.data").joinpath("i18n", *name.split("/")), f"i18n/{name}")
+
+
+def _read_bytes(path: Path, where: str) -> bytes:
     try:
-        return json.loads(resource.read_text(encoding="utf-8"))
+        return path.read_bytes()
     except FileNotFoundError:
         raise ConfigError(f"{where} is missing from the package") from None
+
+
+def _parse_json(data: bytes, where: str) -> Any:
+    try:
+        return json.loads(data.decode("utf-8"))
     except json.JSONDecodeError as err:
         raise ConfigError(f"{where}: not valid JSON ({err})") from None
 
 
+def _digest(files: Mapping[str, bytes]) -> str:
+    """What a catalogue's files hold, in a line: the program's version, the files' names and bytes
+    as one CRC-32, and their size. It tells a changed file from the one last checked; it is no
+    seal (whoever can change the package's text can change its code)."""
+    crc = 0
+    for where, data in files.items():
+        crc = zlib.crc32(data, zlib.crc32(where.encode("utf-8"), crc))
+    return f"{__version__} {crc:08x} {sum(map(len, files.values()))}"
+
+
+def _checked_before(checked: Path, digest: str) -> bool:
+    try:
+        return checked.read_text(encoding="utf-8") == digest
+    except (OSError, UnicodeDecodeError):  # none yet, or unreadable: the text is checked again
+        return False
+
+
+def _remember_checked(checked: Path, digest: str) -> None:
+    """Keep ``digest`` as the content last checked. Where the cache cannot be written, every start
+    checks the text again, as every start did before there was a cache."""
+    try:
+        checked.parent.mkdir(parents=True, exist_ok=True)
+        checked.write_text(digest, encoding="utf-8")  # a torn write equals no digest: checked again
+    except OSError:
+        pass
+
+
 def _placeholders(template: str) -> set[str]:
-    if "{" not in template and "}" not in template:  # most templates: nothing to parse (checked at every start)
+    if "{" not in template and "}" not in template:  # most templates: nothing to parse
         return set()
     return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
+
+
+def _check(tables: Mapping[str, Mapping[str, str]]) -> None:
+    """Every language has the English keys, no others, and the placeholders of each key's English template."""
+    if "en" not in tables:
+        raise ConfigError("the English catalogue (i18n/en.json) is required: it defines the keys")
+    reference = tables["en"]
+    for lang, table in tables.items():
+        if not isinstance(table, Mapping) or not all(isinstance(v, str) for v in table.values()):
+            raise ConfigError(f"i18n/{lang}.json must be an object of strings")
+        missing = sorted(set(reference) - set(table))
+        extra = sorted(set(table) - set(reference))
+        if missing or extra:
+            raise ConfigError(f"i18n/{lang}.json: missing keys {missing}, unknown keys {extra}")
+    for lang, table in tables.items():
+        if lang == "en":
+            continue
+        for key, template in table.items():
+            wanted = _placeholders(reference[key])
+            if _placeholders(template) != wanted:
+                names = ", ".join(f"{{{name}}}" for name in sorted(wanted)) or "no placeholders"
+                raise ConfigError(f"i18n/{lang}.json: {key!r} must use the placeholders {names}, as en.json does")
 
 
 def cells(text: str) -> int:
@@ -78,43 +142,45 @@ def cells(text: str) -> int:
 class Catalog:
     """Templates by language and key; ``text`` fills one in."""
 
-    def __init__(self, tables: Mapping[str, Mapping[str, str]]) -> None:
-        if "en" not in tables:
-            raise ConfigError("the English catalogue (i18n/en.json) is required: it defines the keys")
-        reference = tables["en"]
-        wanted_by_key: dict[str, set[str]] = {}
-        for lang, table in tables.items():
-            if not isinstance(table, Mapping) or not all(isinstance(v, str) for v in table.values()):
-                raise ConfigError(f"i18n/{lang}.json must be an object of strings")
-            missing = sorted(set(reference) - set(table))
-            extra = sorted(set(table) - set(reference))
-            if missing or extra:
-                raise ConfigError(f"i18n/{lang}.json: missing keys {missing}, unknown keys {extra}")
-            for key, template in table.items():
-                if key not in wanted_by_key:
-                    wanted_by_key[key] = _placeholders(reference[key])
-                wanted = wanted_by_key[key]
-                if lang != "en" and _placeholders(template) != wanted:
-                    names = ", ".join(f"{{{name}}}" for name in sorted(wanted)) or "no placeholders"
-                    raise ConfigError(f"i18n/{lang}.json: {key!r} must use the placeholders {names}, as en.json does")
+    def __init__(self, tables: Mapping[str, Mapping[str, str]], *, checked_before: bool = False) -> None:
+        """``checked_before``: the tables are a content that passed the check before (:meth:`load`
+        with ``checked``), so it is not checked again."""
+        if not checked_before:
+            _check(tables)
         self._tables = {lang: dict(table) for lang, table in tables.items()}
 
     @classmethod
-    def load(cls) -> Catalog:
-        """The catalogues shipped in the package, one per language in :data:`LANGUAGES`."""
-        tables = {lang: _read(f"{lang}.json") for lang in LANGUAGES}
+    def load(cls, checked: Path | None = None) -> Catalog:
+        """The catalogues shipped in the package, one per language in :data:`LANGUAGES`.
+
+        ``checked``, a file in the device's cache directory, keeps the digest of the files that last
+        passed the check: a start on the same files skips checking them again (parsing every
+        template was a tenth of the work a start does of its own), and a start on changed files
+        checks them whole, so a mistyped translation still stops it."""
+        files = {f"i18n/{lang}.json": _read_shared(f"{lang}.json") for lang in LANGUAGES}
+        fragments: list[tuple[str, str]] = []  # (language, file)
         for game in plugins():
             for lang in LANGUAGES:
                 name = game.text_file(lang)
-                if name is None:
-                    continue
-                where = f"games/{game.module}/{name}"
-                fragment = _read_json(resources.files(game.package) / name, where)
-                clash = sorted(set(fragment) & set(tables[lang]))
-                if clash:
-                    raise ConfigError(f"{where}: keys {clash} are defined twice")
-                tables[lang] = {**tables[lang], **fragment}
-        return cls(tables)
+                if name is not None:
+                    where = f"games/{game.module}/{name}"
+                    files[where] = _read_bytes(package_files(game.package) / name, where)
+                    fragments.append((lang, where))
+        tables = {lang: _parse_json(files[f"i18n/{lang}.json"], f"i18n/{lang}.json") for lang in LANGUAGES}
+        for lang, where in fragments:
+            fragment = _parse_json(files[where], where)
+            clash = sorted(set(fragment) & set(tables[lang]))
+            if clash:
+                raise ConfigError(f"{where}: keys {clash} are defined twice")
+            tables[lang] = {**tables[lang], **fragment}
+        if checked is None:
+            return cls(tables)
+        digest = _digest(files)
+        if _checked_before(checked, digest):
+            return cls(tables, checked_before=True)
+        catalog = cls(tables)  # refused here if the text is wrong: nothing is remembered
+        _remember_checked(checked, digest)
+        return catalog
 
     @property
     def languages(self) -> tuple[str, ...]:

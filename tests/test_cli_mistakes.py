@@ -135,7 +135,8 @@ sys.exit(main())
 
 
 @pytest.mark.parametrize(("argv", "module"), [
-    (["run", "--mock"], "companion.cli"),
+    (["run", "--mock"], "companion.daemon.run"),  # `run` is dispatched without the other commands' module
+    (["games"], "companion.cli"),
     (["run", "--mock"], "PIL.Image"),
     (["run", "--mock"], "luma.oled.device"),
     (["run", "--mock"], "gpiozero"),

@@ -5,6 +5,7 @@ docs/architecture.md are checked on the source itself, type-only imports include
 modules import each other, directly or round a longer loop."""
 
 import ast
+import os
 import re
 import subprocess
 import sys
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
+
+from companion.text import CHECKED_FILE
 
 
 @pytest.mark.parametrize(
@@ -221,6 +224,35 @@ def test_the_setup_form_a_device_starts_on_imports_no_game_and_no_engine() -> No
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert result.stdout.splitlines() == ["SetupForm 2", ""]
+
+
+# What `companion run --mock` leaves unloaded until READY (the first frame shown): the other commands'
+# module, the pickers (a game's screens load them) and the card keypad's typing (its first key does).
+NOT_LOADED_BY_A_START = ("companion.cli", "companion.ui.picker", "companion.ui.keypad")
+
+
+def test_a_device_start_to_ready_leaves_unneeded_modules_unloaded(tmp_path: Path) -> None:
+    """The real command line, ``python -m companion``'s main, dispatching ``run``: at its READY the
+    modules a start does not need are not loaded (each is a millisecond or more of every start), and
+    the text it checked is remembered in its cache directory for the next start."""
+    code = (
+        "import os, sys\n"
+        "import companion.daemon.sdnotify as sdnotify\n"
+        "def ready(self, *args, **kwargs):\n"
+        "    print('READY', ' '.join(sorted(sys.modules)), flush=True)\n"
+        "    os._exit(0)\n"
+        "sdnotify.Notifier.ready = ready\n"
+        f"sys.argv = ['companion', 'run', '--mock', '--state-dir', {str(tmp_path / 'state')!r}]\n"
+        "from companion.__main__ import main\n"
+        "sys.exit(main())\n"
+    )
+    env = {**os.environ, "CACHE_DIRECTORY": str(tmp_path / "cache")}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                            stdin=subprocess.DEVNULL, check=True, env=env)
+    loaded = set(result.stdout.partition("READY ")[2].split())
+    assert "companion.daemon.run" in loaded, result.stdout + result.stderr
+    assert sorted(loaded & set(NOT_LOADED_BY_A_START)) == []
+    assert (tmp_path / "cache" / CHECKED_FILE).is_file()
 
 
 def test_no_import_cycle_between_modules() -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.daemon.loop import EventLoop, Timer, stop_on_signals
 from companion.daemon.sdnotify import Notifier, watchdog_interval
+from companion.daemon.startheap import START
 from companion.daemon.store import Store
 from companion.hw.display import Display
 from companion.keys import KeyEvent
@@ -24,6 +25,7 @@ from companion.ui.app import App
 
 if TYPE_CHECKING:
     from companion.hw.buzzers import BuzzerArbiter
+    from companion.text import Catalog
     from companion.uplink.publisher import LinkStatus
 
 DIM_CONTRAST = 1  # the lowest visible contrast: readable up close, far from burn-in
@@ -72,6 +74,7 @@ class Device:
         settings_override: Mapping[str, Any] | None = None,
         buzzers: BuzzerArbiter | None = None,
         page_url: str | None = None,
+        catalog: Catalog | None = None,
     ) -> None:
         self.store = store
         self.display = display
@@ -94,6 +97,7 @@ class Device:
             player_names=store.roster_names,
             page_url=page_url,
             buzzers=buzzers,
+            catalog=catalog,
         )
         self.startup_messages = recovered.messages + store.notices
         self._show_notices(recovered.messages)
@@ -139,6 +143,7 @@ class Device:
     def run(self) -> None:
         """Serve until stopped (SIGTERM, SIGINT or a finished script)."""
         with stop_on_signals(self.loop):
+            START.done()  # the start's objects frozen, the collector back on for play
             # Ready only now: a SIGTERM from here on stops the loop cleanly instead of killing us.
             self.notifier.ready("showing the first screen")
             self.loop.run()

@@ -39,12 +39,13 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+import os
 import queue
 import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Generic, TypeVar
 
 Clock = Callable[[], float]
@@ -156,16 +157,25 @@ class EventLoop(Generic[Event]):
             raise RuntimeError("this event loop is already running")
         self._running_thread = threading.get_ident()
         try:
-            while not self._take_stop_request():
-                if self._fire_next_due_timer():
-                    continue
-                try:
-                    item = self._queue.get(timeout=self._seconds_to_next_deadline())
-                except queue.Empty:
-                    continue
-                self._handle(item)
+            with _woken_by_signals(self._wake) if threading.current_thread() is threading.main_thread() \
+                    else nullcontext():
+                self._serve()
         finally:
             self._running_thread = None
+
+    def _serve(self) -> None:
+        while not self._take_stop_request():
+            if self._fire_next_due_timer():
+                continue
+            try:
+                item = self._queue.get(timeout=self._seconds_to_next_deadline())
+            except queue.Empty:
+                continue
+            self._handle(item)
+
+    def _wake(self) -> None:
+        """Make :meth:`run` look again at its stop flag and deadlines (and so run pending signal handlers)."""
+        self._queue.put(_WAKE)
 
     def step(self) -> bool:
         """Without waiting: fire one due timer, else handle one queued event.
@@ -255,6 +265,36 @@ class EventLoop(Generic[Event]):
                 timer.when = now + timer.interval
             self._schedule(timer)
         return True
+
+
+@contextmanager
+def _woken_by_signals(wake: Callable[[], None]) -> Iterator[None]:
+    """Inside the block, every signal the process gets calls ``wake`` from a thread of its own.
+
+    Python runs a signal's handler in the main thread, but the kernel gives a signal sent to the
+    process to any thread that does not block it (luma's, gpiozero's, a key script's). A main thread
+    asleep in the loop's queue is woken only by a signal it receives itself; otherwise the handler
+    (a SIGTERM's stop) waits for the next event or timer. Python's C-level handler writes each
+    signal's number to the wakeup file (:func:`signal.set_wakeup_fd`) whichever thread takes it, so
+    a reader of that pipe can wake the loop, and the main thread runs the handler at once.
+    """
+    readable, writable = os.pipe2(os.O_CLOEXEC)
+    os.set_blocking(writable, False)  # the C-level handler must never block on a full pipe
+    previous = signal.set_wakeup_fd(writable, warn_on_full_buffer=False)
+
+    def wake_on_each_signal() -> None:
+        while os.read(readable, 64):  # empty once the write end is closed: the block has ended
+            wake()
+
+    reader = threading.Thread(target=wake_on_each_signal, name="signal-wakeup", daemon=True)
+    reader.start()
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(previous)
+        os.close(writable)
+        reader.join(timeout=5.0)  # it returns at once on the closed pipe
+        os.close(readable)
 
 
 @contextmanager

@@ -42,7 +42,8 @@ from companion.hw.display import EMULATORS, Display, display_parser, open_displa
 from companion.hw.mock import MockPad, ScriptKeySource, ThreadedSource, VirtualTime, key_source_for
 from companion.inputs import CommandLineParser
 from companion.keys import KeyEvent
-from companion.paths import state_dir
+from companion.paths import cache_dir, state_dir
+from companion.text import CHECKED_FILE, Catalog
 
 if TYPE_CHECKING:
     from companion.daemon.page import TablePageServer
@@ -90,7 +91,8 @@ def cmd_run(args: argparse.Namespace, luma_argv: Sequence[str], *, own_process: 
         if page is not None:
             cleanup.callback(page.stop)
         device = Device(store, display, rng=random.Random(options.seed), notifier=Notifier.from_environ(),
-                        settings_override=override, buzzers=buzzers, page_url=page.phone_url if page else None)
+                        settings_override=override, buzzers=buzzers, page_url=page.phone_url if page else None,
+                        catalog=Catalog.load(checked=cache_dir() / CHECKED_FILE))
         cleanup.callback(device.close)
         if page is not None:
             _follow(page, device)

@@ -24,7 +24,7 @@ from companion.registry import game_class
 from companion.roster import Roster
 from companion.session import Session
 from companion.settings import Settings
-from companion.storage import WriteUnsure, atomic_replace, read_text, reason, remove_stale_temps
+from companion.storage import WriteUnsure, any_temp_like, atomic_replace, read_text, reason, remove_stale_temps
 
 if TYPE_CHECKING:  # the engine loads with the first game played, not with the setup form; the record
     # codec with the first journal read or written
@@ -123,7 +123,7 @@ class Store:
         and a new journal's header are written only by the device, which is starting; the card
         facts under their lock."""
         removed = sum(remove_stale_temps(self.root, name) for name in (SETTINGS_FILE, CURRENT_JOURNAL))
-        if any(self.root.glob(f".{carddata.FACTS_FILE}.*.tmp")):
+        if any_temp_like(self.root, carddata.FACTS_FILE):
             try:  # `companion cards` writes the facts file too: cleaned under its lock
                 removed += carddata.remove_stale_fact_temps(self.facts_path)
             except CompanionError as err:

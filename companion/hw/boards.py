@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn
@@ -34,6 +33,7 @@ from typing import Any, NamedTuple, NoReturn
 from companion.errors import ConfigError
 from companion.inputs import parse_toml, read_text_file
 from companion.keys import Key
+from companion.paths import package_files
 
 BCM_PINS = range(0, 28)
 PRESET_PACKAGE = "companion.data"
@@ -148,7 +148,7 @@ def markdown_pin_table(board: Board) -> str:
 
 def list_presets() -> list[str]:
     """Names of the shipped presets, e.g. ``adafruit-oled-bonnet``."""
-    folder = resources.files(PRESET_PACKAGE) / PRESET_DIR
+    folder = package_files(PRESET_PACKAGE) / PRESET_DIR
     return sorted(item.name.removesuffix(".json") for item in folder.iterdir()
                   if item.name.endswith(".json"))
 
@@ -157,7 +157,7 @@ def load_preset(name: str) -> Board:
     """Load a shipped preset by name."""
     if name not in list_presets():
         raise ConfigError(f"unknown board {name!r}; presets: {', '.join(list_presets())}")
-    item = resources.files(PRESET_PACKAGE) / PRESET_DIR / f"{name}.json"
+    item = package_files(PRESET_PACKAGE) / PRESET_DIR / f"{name}.json"
     return parse_board(_parse_json(item.read_text(encoding="utf-8"), f"{name}.json"),
                        name=name, where=f"{PRESET_DIR}/{name}.json")
 

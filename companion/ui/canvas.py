@@ -21,17 +21,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
+from companion.paths import package_files
 from companion.textrows import GLYPH, ROW, glyph_top, row_top
 from companion.textrows import ROWS as ROWS  # the screens take the row count from here
 
 WIDTH, HEIGHT = 128, 64
-SHIPPED_MISAKI = Path(str(resources.files("companion.data") / "fonts" / "misaki_gothic.ttf"))
+SHIPPED_MISAKI = package_files("companion.data") / "fonts" / "misaki_gothic.ttf"
 MISAKI_PATHS = (
     SHIPPED_MISAKI,  # the package's own copy: always first, so every machine draws the same pixels
     Path("/usr/share/fonts/truetype/misaki/misaki_gothic.ttf"),  # Debian/Raspberry Pi OS: fonts-misaki

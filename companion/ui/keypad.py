@@ -20,10 +20,12 @@ Every entry still shows on the screen before the next is asked, and undo is wher
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.keys import DIGITS, LETTERS, Key, KeyEvent
-from companion.ui.picker import Grid
+
+if TYPE_CHECKING:  # the screens' key handling loads this module at start; the pickers load with a game's screens
+    from companion.ui.picker import Grid
 
 NumberOf = Callable[[Any], "int | None"]
 TEN = "10"  # what a lone 0 types where no card is numbered 0
@@ -81,6 +83,7 @@ def letter_group(grid: Grid[Any], letter: Key) -> int | None:
 def letters_to(grid: Grid[Any], group: int) -> list[Key]:
     """The letter presses that show ``group`` from the group ``grid`` shows (none when it is shown).
 
+    >>> from companion.ui.picker import Grid
     >>> grid = Grid.of([[(1, "bird")], [(1, "fan")], [(1, "x")], [(1, "y")], [(1, "flower")]])
     >>> [key.name for key in letters_to(grid.at("fan"), 4)], [key.name for key in letters_to(grid, 4)]
     (['A', 'A'], ['A'])
@@ -99,6 +102,7 @@ def typed(state: Typing, key: Key, number_of: NumberOf) -> Typing:
     """The picker after one letter or digit (any other key leaves it as it was).
 
     >>> from companion.engine.tricks import SuitedCard as C
+    >>> from companion.ui.picker import Grid
     >>> grid = Grid.of([[(n, C("W", n)) for n in (1, 4, 10, 12)], [(n, C("F", n)) for n in (1, 4)]])
     >>> rank = lambda card: card.rank
     >>> after = typed(Typing(grid), Key.N4, rank); after.grid.value, after.enter
@@ -146,6 +150,7 @@ def keys_to_type(start: Typing, value: Any, number_of: NumberOf, *, typed_only: 
     type it even when the picker starts on it (a lone ``#`` would do).
 
     >>> from companion.engine.tricks import SuitedCard as C
+    >>> from companion.ui.picker import Grid
     >>> grid = Grid.of([[(n, C("W", n)) for n in (1, 4, 10, 12)], [(n, C("F", n)) for n in (1, 4)]])
     >>> [e.key.name for e in keys_to_type(Typing(grid), C("F", 4), lambda card: card.rank)]
     ['B', 'N4']

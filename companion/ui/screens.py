@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.carddata import printed_cards
@@ -20,7 +19,6 @@ from companion.keys import ARROWS, DIGITS, JOYSTICK_KEYS, LETTERS, Key, KeyEvent
 from companion.registry import SetupRow, player_counts, setup_rows
 from companion.settings import CONTRAST_RANGE
 from companion.ui.canvas import HEIGHT, ROWS, WIDTH, Canvas
-from companion.ui.keypad import Typing, as_joystick, typed
 
 if TYPE_CHECKING:
     import random
@@ -31,6 +29,7 @@ if TYPE_CHECKING:
     from companion.settings import LastSetup, Settings
     from companion.text import Catalog
     from companion.ui.canvas import Typeface
+    from companion.ui.keypad import Typing
 
 
 class Host(Protocol):
@@ -135,6 +134,8 @@ class Screen(ABC):
 
     def on_keypad(self, event: KeyEvent) -> None:
         """One card-keypad press: it types into the picker, or stands for a joystick key."""
+        from companion.ui.keypad import as_joystick, typed  # with the card keypad's first key: most tables have none
+
         state = self.typing()
         joystick = as_joystick(event, typing=state is not None)
         if joystick is not None:
@@ -178,7 +179,12 @@ class Notice(Screen):
         letter or digit the card keypad types."""
         if not self.passable():
             return False
-        meant = event if event.key in JOYSTICK_KEYS else as_joystick(event, typing=True)
+        if event.key in JOYSTICK_KEYS:
+            meant: KeyEvent | None = event
+        else:
+            from companion.ui.keypad import as_joystick  # with the card keypad's first key: most tables have none
+
+            meant = as_joystick(event, typing=True)
         if meant is not None:
             return meant.key in ARROWS or meant.key is Key.AUX
         return not event.long and (event.key in DIGITS or event.key in LETTERS)
@@ -256,8 +262,29 @@ class GameUI(ABC):
         """Make the setup from the form (perhaps after more screens) and hand it to :meth:`App.start_game`."""
 
 
-@dataclass
-class Scroll:
+class Fields:
+    """Equal by the values of ``FIELDS``, shown with them, and (mutable) not hashable: what a dataclass
+    gives, without the functions a dataclass writes and compiles at every import (Scroll's and
+    Choice's were about 3.5 million instructions of every start)."""
+
+    FIELDS: ClassVar[tuple[str, ...]]
+
+    def field_values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.field_values() == other.field_values()
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value and mutable, as a dataclass without frozen
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        return f"{type(self).__qualname__}({shown})"
+
+
+class Scroll(Fields):
     """Which entries of a list longer than its rows are on the glass. Every screen that lists seats
     shows them through one, the same way in every game: UP/DOWN bring the others into view, at
     every player count, and ``↑`` ``↓`` at the end of the hint row say more lies above or below.
@@ -267,11 +294,14 @@ class Scroll:
     ([0, 1, 2, 3], '↓')
     >>> scroll.on_key(Key.DOWN), list(scroll.window(6, 4)), scroll.more()
     (True, [1, 2, 3, 4], '↑↓')
+    >>> scroll
+    Scroll(first=1, count=6, room=4)
     """
 
-    first: int = 0
-    count: int = 0
-    room: int = 0
+    FIELDS = ("first", "count", "room")
+
+    def __init__(self, first: int = 0, count: int = 0, room: int = 0) -> None:
+        self.first, self.count, self.room = first, count, room
 
     def window(self, count: int, room: int, keep: int | None = None) -> range:
         """The entries shown in ``room`` rows of ``count``; ``keep`` (a cursor) is always among them."""
@@ -489,15 +519,13 @@ class QrScreen(Screen):
         canvas.text(ROWS - 1, self.t("qr.hint"), x=text_x, width=room)
 
 
-@dataclass
-class Choice:
+class Choice(Fields):
     """One row of the setup form: a label and options cycled with LEFT/RIGHT."""
 
-    key: str
-    label: str
-    options: list[str]
-    labels: list[str]
-    index: int = 0
+    FIELDS = ("key", "label", "options", "labels", "index")
+
+    def __init__(self, key: str, label: str, options: list[str], labels: list[str], index: int = 0) -> None:
+        self.key, self.label, self.options, self.labels, self.index = key, label, options, labels, index
 
     @property
     def value(self) -> str:

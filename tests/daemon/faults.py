@@ -32,6 +32,7 @@ from companion.sim import table_model
 from companion.ui.screens import SettingsScreen
 
 FAULTS = ("ENOSPC", "EIO on write", "EIO on fsync", "EIO on fsync, then on truncate", "read-only")
+DROPS_WRITES = "drops writes"  # a lying card: every write and fsync succeeds, a read from the card finds nothing
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
 
@@ -47,7 +48,7 @@ def inject(fault: str, hits: Callable[[str], bool]) -> Iterator[None]:
     """Within the block, storage calls on paths for which ``hits(path)`` is true fail as ``fault`` does."""
     real = {
         name: getattr(os, name)
-        for name in ("write", "fsync", "ftruncate", "open", "replace", "rename", "link", "mkdir", "unlink")
+        for name in ("write", "fsync", "ftruncate", "open", "replace", "rename", "link", "mkdir", "unlink", "preadv")
     }
     partly_written: set[int] = set()
 
@@ -80,6 +81,13 @@ def inject(fault: str, hits: Callable[[str], bool]) -> Iterator[None]:
             fail(errno.EIO if fault.startswith("EIO") else errno.EROFS, path)
         real["ftruncate"](fd, size)
 
+    def preadv(fd: int, buffers: Any, offset: int, *args: Any) -> int:
+        count = real["preadv"](fd, buffers, offset, *args)
+        if fault == DROPS_WRITES and hits(_fd_path(fd)):
+            for buffer in buffers:  # the card never kept what it acknowledged: it reads back as zeros
+                buffer[:] = bytes(len(buffer))
+        return int(count)
+
     def open_(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
         if fault == "read-only" and flags & WRITE_FLAGS and hits(os.fspath(path)):
             fail(errno.EROFS, os.fspath(path))
@@ -98,6 +106,7 @@ def inject(fault: str, hits: Callable[[str], bool]) -> Iterator[None]:
         mock.patch.object(os, "fsync", fsync),
         mock.patch.object(os, "ftruncate", ftruncate),
         mock.patch.object(os, "open", open_),
+        mock.patch.object(os, "preadv", preadv),
         *(mock.patch.object(os, name, path_call(name)) for name in ("replace", "rename", "link", "mkdir", "unlink")),
     ]
     with contextlib.ExitStack() as stack:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,7 @@ from hypothesis import strategies as st
 from companion.errors import RecordError, StorageError
 from companion.journal import (
     DROPPED_SUFFIX,
+    CardLost,
     Journal,
     JournalClosed,
     JournalInUse,
@@ -369,3 +373,78 @@ def test_a_half_written_line_that_cannot_be_taken_back_closes_the_journal(
         assert journal.closed
     read = read_journal(journal_path)
     assert read.objects == [HEADER, *RECORDS] and len(read.dropped) == 1  # dropped as torn on the next open
+
+
+def test_each_append_is_read_back_from_the_card_past_the_page_cache(
+    journal_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read_back: list[tuple[int, int]] = []
+    real_preadv = os.preadv
+
+    def recording_preadv(fd: int, buffers: list[memoryview], offset: int) -> int:
+        assert fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_DIRECT  # the card, not the page cache
+        read_back.append((offset, sum(len(buffer) for buffer in buffers)))
+        return real_preadv(fd, buffers, offset)
+
+    monkeypatch.setattr(os, "preadv", recording_preadv)
+    with Journal.open(journal_path) as journal:
+        size = journal.size
+        journal.append({"kind": "play", "seat": 3})
+    assert len(read_back) == 1
+    offset, length = read_back[0]
+    assert offset <= size and offset + length >= journal_path.stat().st_size  # the whole new line
+
+
+def _card_kept_nothing(fd: int, buffers: list[memoryview], offset: int) -> int:
+    """dm-flakey's drop_writes, a lying card: write and fsync succeeded, the card holds none of it."""
+    count = REAL_PREADV(fd, buffers, offset)
+    for buffer in buffers:
+        buffer[:] = bytes(len(buffer))
+    return count
+
+
+def _card_unreadable(*_: object) -> int:
+    raise OSError(errno.EIO, "Input/output error")
+
+
+REAL_PREADV = os.preadv
+
+
+@pytest.mark.parametrize(
+    ("card", "said"), [(_card_kept_nothing, "other bytes"), (_card_unreadable, "Input/output error")]
+)
+def test_a_line_the_card_does_not_give_back_closes_the_journal_and_is_taken_back(
+    journal_path: Path, monkeypatch: pytest.MonkeyPatch, card: Callable[..., int], said: str
+) -> None:
+    before = journal_path.read_bytes()
+    with Journal.open(journal_path) as journal:
+        monkeypatch.setattr(os, "preadv", card)
+        with pytest.raises(CardLost, match=rf"does not hold it \(read back: {said}\); the card is failing"):
+            journal.append({"kind": "play", "seat": 3})
+        monkeypatch.undo()
+        assert journal.closed
+        with pytest.raises(JournalClosed):
+            journal.append({"kind": "play", "seat": 0})
+    assert journal_path.read_bytes() == before
+
+
+def test_without_direct_io_the_journal_appends_unchecked(
+    journal_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tmpfs has no O_DIRECT (EINVAL): the journal works as before, nothing is read back."""
+    real_open = os.open
+
+    def no_direct_io(path: str, flags: int, *args: int) -> int:
+        if flags & os.O_DIRECT:
+            raise OSError(errno.EINVAL, "Invalid argument", path)
+        return real_open(path, flags, *args)
+
+    def no_read(*_: object) -> int:
+        raise AssertionError("read back without direct I/O")
+
+    monkeypatch.setattr(os, "open", no_direct_io)
+    monkeypatch.setattr(os, "preadv", no_read)
+    with Journal.open(journal_path) as journal:
+        journal.append({"kind": "play", "seat": 3})
+    monkeypatch.undo()
+    assert read_journal(journal_path).objects[-1] == {"kind": "play", "seat": 3}

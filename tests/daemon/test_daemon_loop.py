@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
 import signal
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -307,6 +309,41 @@ def test_stop_on_signals_does_nothing_outside_the_main_thread() -> None:
     thread.start()
     thread.join(JOIN_TIMEOUT)
     assert result == [False]
+
+
+
+def test_a_stop_signal_landing_on_another_thread_stops_the_loop_at_once() -> None:
+    """The kernel gives a signal sent to the process to any thread that does not block it (luma's,
+    gpiozero's, the key script's). Python runs the handler in the main thread, which, asleep in the
+    loop's queue, is not woken by a signal it did not receive: the stop must not wait for the next
+    event or timer (a device with no timer would never stop; one with the watchdog, only at its ping)."""
+    loop: EventLoop[str] = EventLoop(lambda event: None)
+    main = threading.main_thread()
+    stopped = threading.Event()
+    rescued: list[bool] = []
+    get_line = next(number for number, text in enumerate(inspect.getsourcelines(loop_module)[0], start=1)
+                    if "item = self._queue.get(" in text)  # where the loop sleeps
+
+    def signal_from_here() -> None:
+        deadline = time.monotonic() + JOIN_TIMEOUT
+        while time.monotonic() < deadline:  # until the main thread sleeps in the queue, not before
+            frame = sys._current_frames().get(main.ident or 0)
+            if frame is not None and frame.f_code.co_filename == loop_module.__file__ and frame.f_lineno == get_line:
+                break
+            time.sleep(0.005)
+        signal.pthread_kill(threading.get_ident(), signal.SIGTERM)  # lands on this thread, not main
+        if not stopped.wait(JOIN_TIMEOUT):  # only a hang reaches this: end the test rather than hang
+            rescued.append(True)
+            loop.stop()
+
+    with stop_on_signals(loop, [signal.SIGTERM]):
+        other = threading.Thread(target=signal_from_here)
+        other.start()
+        loop.run()
+        stopped.set()
+        other.join(JOIN_TIMEOUT)
+    assert not other.is_alive()
+    assert rescued == [], "the loop slept through a SIGTERM that landed on another thread"
 
 
 @pytest.fixture

@@ -61,6 +61,7 @@ def one(service: dict[str, list[str]], key: str) -> str:
         ("ExecStart", EXEC_START),
         ("User", "companion"),
         ("StateDirectory", "tabletop-companion"),
+        ("CacheDirectory", "tabletop-companion"),  # companion.paths.cache_dir: $CACHE_DIRECTORY
         ("RuntimeDirectory", "tabletop-companion"),
         ("ProtectSystem", "strict"),
         ("ProtectHome", "yes"),

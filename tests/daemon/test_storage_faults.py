@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.daemon.faults import FAULTS, WRITE_PATHS, run_cell
+from tests.daemon.faults import DROPS_WRITES, FAULTS, WRITE_PATHS, cell_play, run_cell
 
 
 @pytest.mark.parametrize("fault", FAULTS)
@@ -18,3 +18,11 @@ def test_a_storage_fault_on_a_write_path_is_survived_and_told(tmp_path: Path, pa
     assert cell.consistent, cell
     assert cell.message, cell
     assert cell.logged is not False, cell
+
+
+def test_a_card_that_drops_journal_writes_is_caught_at_the_play_and_told(tmp_path: Path) -> None:
+    """The card acknowledges the line and keeps nothing: the play is taken back, the screen says the
+    card is failing, and the next play is refused rather than acknowledged on a card that lies."""
+    cell = cell_play(tmp_path / "state", DROPS_WRITES)
+    assert cell.ok, cell
+    assert "the card is failing" in cell.message

@@ -69,13 +69,14 @@ def lost_lines(state: Path, expected: Expected) -> list[str]:
     if expected.acknowledged:
         found = current.read_bytes() if current.is_file() else b""
         if not found.startswith(expected.acknowledged):
-            kept = sum(1 for _ in _common_lines(found, expected.acknowledged))
+            kept = sum(1 for _ in common_lines(found, expected.acknowledged))
             lost.append(f"running game: {journal_lines(expected.acknowledged)} lines acknowledged,"
                         f" the first {kept} found")
     return lost
 
 
-def _common_lines(found: bytes, wanted: bytes) -> Any:
+def common_lines(found: bytes, wanted: bytes) -> Any:
+    """The lines ``found`` and ``wanted`` share from their start."""
     for mine, theirs in zip(found.splitlines(keepends=True), wanted.splitlines(keepends=True), strict=False):
         if mine != theirs:
             return
@@ -135,6 +136,23 @@ def check_state(state: Path, expected: Expected) -> Verdict:
     verdict.resumed = not verdict.why_not_resumed
     verdict.state_files, verdict.unreadable = read_state_files(state)
     return verdict
+
+
+def numbered_lines(data: bytes) -> int:
+    """How many numbered lines (``00000000``, ``00000001``, ...: the bench's plain writer's) ``data``
+    holds in order from the first; a line dropped by the disk ends the count there.
+
+    >>> numbered_lines(b"00000000\\n00000001\\n00000002\\n")
+    3
+    >>> numbered_lines(b"00000000\\n\\0\\0\\0\\0\\0\\0\\0\\0\\n00000002\\n")
+    1
+    """
+    count = 0
+    for line in data.splitlines():
+        if line != b"%08d" % count:
+            break
+        count += 1
+    return count
 
 
 def torn_instants(history: Sequence[bytes | None]) -> list[int]:

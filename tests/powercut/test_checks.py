@@ -15,6 +15,7 @@ from tests.powercut.checks import (
     Expected,
     check_state,
     lost_lines,
+    numbered_lines,
     numpad_script,
     plan_script,
     resumes_exactly,
@@ -160,3 +161,11 @@ def test_the_numeric_keypads_script_types_the_planned_game_through_its_decoder(t
     finally:
         dev.close()
     assert " 1\n" in script  # the setup form's arrows are held digits
+
+
+def test_numbered_lines_count_up_to_the_first_the_disk_did_not_keep():
+    lines = [b"%08d\n" % number for number in range(6)]
+    assert numbered_lines(b"".join(lines)) == 6
+    assert numbered_lines(b"".join(lines[:2]) + b"\0" * 9 + b"".join(lines[3:])) == 2  # a dropped block
+    assert numbered_lines(b"".join(lines[:4]) + b"0000") == 4  # a torn last line is not counted
+    assert numbered_lines(b"") == 0

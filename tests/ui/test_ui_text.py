@@ -4,15 +4,17 @@ the English reasons against the engine's former sentences, trick for trick)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from companion import text
 from companion.errors import ConfigError
 from companion.games.tezuma.rules import TezumaGame
 from companion.games.tezuma.screens import TezumaUI
 from companion.session import Session
-from companion.text import Catalog, check_seat_names, load_seat_names
+from companion.text import CHECKED_FILE, Catalog, check_seat_names, load_seat_names
 from companion.ui.canvas import Typeface
 from tests.ui.helpers import make_app, new_game
 
@@ -58,6 +60,43 @@ def test_the_shipped_catalogues_agree_and_the_seat_names_fit() -> None:
 def test_a_catalogue_missing_a_key_is_refused_at_load() -> None:
     with pytest.raises(ConfigError, match=r"i18n/ja.json: missing keys \['b'\]"):
         Catalog({"en": {"a": "A", "b": "B"}, "ja": {"a": "あ"}})
+
+
+def mistyped_japanese(shipped: Callable[[str], bytes]) -> Callable[[str], bytes]:
+    """The shipped catalogue files, the Japanese one with a placeholder of one template misspelt."""
+    def read(name: str) -> bytes:
+        data = shipped(name)
+        return data.replace(b"{trick}", b"{tricks}", 1) if name == "ja.json" else data
+    return read
+
+
+def test_the_device_checks_the_text_once_per_content_and_still_refuses_a_mistyped_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    checked = tmp_path / "cache" / CHECKED_FILE
+    first = Catalog.load(checked=checked)
+    assert checked.is_file() and first.text("ja", "trick.armed", ability="紙卵", uses=3) == "紙卵 残り3回"
+    remembered = checked.read_text(encoding="utf-8")
+
+    parsed: list[str] = []
+    monkeypatch.setattr(text, "_placeholders", lambda template: parsed.append(template) or set())
+    again = Catalog.load(checked=checked)  # the same files: not parsed again, and the same text
+    assert parsed == [] and again.text("ja", "trick.armed", ability="紙卵", uses=3) == "紙卵 残り3回"
+    monkeypatch.undo()
+
+    monkeypatch.setattr(text, "_read_shared", mistyped_japanese(text._read_shared))
+    mistyped = r"i18n/ja.json: 'resume.trick' must use the placeholders \{deal\}, \{trick\}, as en.json does"
+    with pytest.raises(ConfigError, match=mistyped):
+        Catalog.load(checked=checked)
+    assert checked.read_text(encoding="utf-8") == remembered  # what failed is not remembered as checked
+    with pytest.raises(ConfigError, match=mistyped):
+        Catalog.load()  # without a cache, as the PC tools load it
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_text_checked_at_every_load(tmp_path: Path) -> None:
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("", encoding="utf-8")
+    catalog = Catalog.load(checked=not_a_folder / CHECKED_FILE)
+    assert catalog.text("en", "menu.title") == "Menu" and not (not_a_folder / CHECKED_FILE).exists()
 
 
 @pytest.mark.parametrize(

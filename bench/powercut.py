@@ -2,6 +2,7 @@
 
 Run: python bench/powercut.py [--quick] [--cache DIR] [--games ID,...] [--pulls N]
 (root, /dev/kvm, and Debian's qemu-system-x86, debootstrap and e2fsprogs; docs/reliability.md).
+``--arch arm64`` builds and boots the Pi's architecture instead, emulated (bench/powercut/arm64.py).
 
 1. A Debian 12 image (debootstrap, Debian's kernel), set up by running the shell blocks of
    docs/pi-setup.md marked ``<!-- setup:NAME -->`` as written, cached under --cache.
@@ -46,6 +47,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.powercut import startup
+from bench.powercut.arm64 import GUESTS, foreign_problem
 from bench.powercut.vm import (
     KEYS_FILE,
     LOG_DISK_MB,
@@ -81,7 +84,7 @@ from tests.powercut.checks import (
 )
 from tests.powercut.logwrites import WriteLog
 
-TOOLS = {"qemu-system-x86_64": "qemu-system-x86", "qemu-img": "qemu-utils", "debootstrap": "debootstrap",
+TOOLS = {"qemu-img": "qemu-utils", "debootstrap": "debootstrap",  # and the guest's qemu
          "mkfs.ext4": "e2fsprogs", "fsck.ext4": "e2fsprogs", "losetup": "mount", "mount": "mount"}
 PLAN_SEED = 1
 ACTIONS: int | None = None  # each game's first N actions only (--actions); None: whole games
@@ -782,7 +785,8 @@ def unit_checks(cache: ImageCache, work: Path, game_id: str, *, watchdog: bool) 
     planned = planned_game(game_id)
     vm.write_keys(plan_script(Path("/nonexistent"), game_id, planned[:20], resume=False, pace=0.05))
     with booted(vm):
-        found = {"agent_s": vm.wait_agent(), "boot_to_ready_s": boot_to_ready(vm), "boot": "fresh"}
+        found = {"agent_s": vm.wait_agent(), "boot_to_ready_s": boot_to_ready(vm), "boot": "fresh",
+                 "startup": startup.measure(vm), "chain": startup.chain_to_unit(vm)}
         found.update(unit_checks_in(vm, watchdog=watchdog))
         vm.poweroff()
     return found
@@ -908,13 +912,19 @@ def uinput_tests(cache: ImageCache, work: Path, game_id: str) -> dict[str, Any]:
     return found
 
 
-def check_host(accel: str) -> None:
-    problem = kvm_problem()
+def check_host(accel: str, arch: str) -> None:
+    VM.guest = GUESTS[arch]
+    problem = kvm_problem() if VM.guest.machine == os.uname().machine else f"an {arch} guest needs CPU emulation here"
     if accel == "kvm" and problem is not None:
         print(f"powercut: {problem}; nothing was run (--accel tcg emulates the CPU instead, many times slower)")
         sys.exit(2)
     VM.accel = accel
-    missing = sorted({package for tool, package in TOOLS.items() if shutil.which(tool) is None})
+    tools = {**TOOLS, VM.guest.qemu: VM.guest.qemu_package}
+    missing = sorted({package for tool, package in tools.items() if shutil.which(tool) is None})
+    foreign = foreign_problem(VM.guest)
+    if foreign is not None:
+        print(f"powercut: {foreign}; nothing was run")
+        sys.exit(2)
     if missing or os.geteuid() != 0:
         print(f"powercut: needs root and {' '.join(missing) or 'nothing else'}"
               f" (sudo apt install {' '.join(missing)}); nothing was run")
@@ -930,17 +940,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--actions", type=int, help="play only each game's first N actions (default: whole games;"
                         " 60 with --quick under --accel tcg)")
-    parser.add_argument("--accel", choices=("kvm", "tcg"), default="kvm",
-                        help="tcg: emulate the CPU where /dev/kvm cannot boot Debian's kernel (many times slower)")
+    parser.add_argument("--accel", choices=("kvm", "tcg"),
+                        help="tcg: emulate the CPU where /dev/kvm cannot boot Debian's kernel (many times slower);"
+                        " default kvm, tcg for --arch arm64")
+    parser.add_argument("--arch", choices=sorted(GUESTS), default="x86_64",
+                        help="the guest's architecture: arm64 is the Pi's (Debian's arm64 kernel on an emulated"
+                        " Cortex-A53, its own image under --cache's arm64/); its start-up figures are pessimistic")
     parser.add_argument("--phases", help="which parts to run, of log,flaky,pulls,unit,uinput (default: all;"
-                        " --quick leaves uinput out)")
+                        " --quick leaves uinput out; --arch arm64: unit)")
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
     parser.add_argument("--no-event", action="store_true", help="the device without event mode (its cursor file)")
     args = parser.parse_args()
-    check_host(args.accel)
+    accel = args.accel or ("kvm" if args.arch == "x86_64" else "tcg")
+    check_host(accel, args.arch)
     figures = Figures()
     started = time.monotonic()
-    cache = ImageCache(args.cache)
+    cache = ImageCache(args.cache / VM.guest.cache_dir)
     with figures.timed("image"):
         built = build_base(cache)
     build = json.loads(cache.stamp.read_text()).get("build_seconds")
@@ -948,11 +963,12 @@ def main() -> None:
     games = args.games.split(",") if args.games else (["zenjidou"] if args.quick else list(game_ids()))
     pulls = args.pulls if args.pulls is not None else (1 if args.quick else 10)
     global ACTIONS
-    ACTIONS = args.actions if args.actions is not None else (40 if args.quick and args.accel == "tcg" else None)
-    work = args.cache / "run"
+    ACTIONS = args.actions if args.actions is not None else (40 if args.quick and accel == "tcg" else None)
+    work = cache.root / "run"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    phases = set((args.phases or ("log,flaky,pulls,unit" if args.quick else "log,flaky,pulls,unit,uinput")).split(","))
+    every = "unit" if args.arch == "arm64" else "log,flaky,pulls,unit,uinput"
+    phases = set((args.phases or ("log,flaky,pulls,unit" if args.quick else every)).split(","))
     unit: dict[str, Any] = {}
     # --quick: the unit checks in the pulls' last boot (no boot of their own), without the watchdog's
     # wait, and the first pull in the log's boot, after the failing and dropped writes (two boots in all)
@@ -1014,6 +1030,9 @@ def main() -> None:
         watchdog = unit.get("restart_after_STOP")
         say(f"unit: boot-to-READY {unit['boot_to_ready_s']:.2f} s after the kernel started ({unit['boot']} boot;"
             f" {unit['systemd_analyze']}); after the pulls {', '.join(f'{s:.2f}' for s in ready)} s")
+        if "startup" in unit:
+            say(f"unit: {VM.guest.machine} ({' '.join(VM.guest.qemu_cmd(accel)[1:])}): {unit['startup'].line()}")
+            say(f"unit: what its start waited for (systemd-analyze critical-chain): {' <- '.join(unit['chain'])}")
         say(f"unit: runs as {unit['user']} (the docs say {unit['docs_user']}); restarted after SIGSEGV"
             f" {unit['restart_after_SEGV']}, SIGKILL {unit.get('restart_after_KILL', '(not tried with --quick)')};"
             f" watchdog after SIGSTOP {watchdog if watchdog else '(not waited for with --quick)'}"

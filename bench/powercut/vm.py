@@ -24,14 +24,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 SUITE = "bookworm"
-# What the guest needs beyond debootstrap's minimal base: Debian's kernel (dm-log-writes and
-# dm-flakey are modules of it), systemd as init, the Python the device runs on, the tools the
-# docs' commands use (sudo, useradd from passwd), and dmsetup/e2fsprogs for the state disk.
-# What docs/pi-setup.md (section 2) installs from apt for the [pi] extra and Debian also carries: the
-# virtualenv sees it (--system-site-packages), so pip neither downloads nor builds it.
-FROM_APT = {"evdev": "python3-evdev"}
-GUEST_PACKAGES = ["linux-image-amd64", "systemd-sysv", "udev", "kmod", "python3", "python3-venv", "e2fsprogs",
-                  "dmsetup", "procps", "iproute2", "sudo", "passwd", *sorted(set(FROM_APT.values()))]
+# What the guest needs beyond debootstrap's minimal base (and its architecture's kernel, Guest):
+# systemd as init, the Python the device runs on, the tools the docs' commands use (sudo, useradd
+# from passwd), and dmsetup/e2fsprogs for the state disk.
+BASE_PACKAGES = ["systemd-sysv", "udev", "kmod", "python3", "python3-venv", "e2fsprogs", "dmsetup", "procps",
+                 "iproute2", "sudo", "passwd"]
 # Raspberry Pi OS has these groups; Debian has only dialout. The docs' useradd names all four.
 PI_GROUPS = ["gpio", "i2c", "spi"]
 SETUP_BLOCKS = ["user", "copy", "venv", "config", "service"]
@@ -42,7 +39,7 @@ SHARE_MOUNT = "/mnt/host"
 KEYS_FILE = "game.keys"
 STATE_DISK_MB = 128
 LOG_DISK_MB = 1024
-KERNEL_ARGS = "root=/dev/vda rw console=ttyS0 quiet net.ifnames=0 systemd.show_status=0"
+KERNEL_ARGS = "root=/dev/vda rw quiet net.ifnames=0 systemd.show_status=0"  # and the Guest's console
 # The headless stand-in for the Pi's hardware: the unit exactly as shipped, started with the
 # mock display and a key script read from the host's share; its acknowledgements go to the
 # bench's FIFO. Only ExecStart= changes; the sandbox is the unit's own.
@@ -101,6 +98,52 @@ Description=power-cut bench: the system without the device's unit
 Requires=basic.target
 After=basic.target
 """
+
+
+@dataclass(frozen=True)
+class Guest:
+    """What differs between the architectures the VM is built for and booted as (bench/powercut/arm64.py
+    has the Pi's); the rest of the image and the bench is the same."""
+
+    debian_arch: str  # debootstrap's --arch
+    machine: str  # uname -m, and the wheels' platform
+    kernel_package: str  # Debian's kernel (dm-log-writes and dm-flakey are modules of it)
+    qemu: str
+    qemu_package: str  # the Debian package that carries ``qemu``
+    machine_args: tuple[str, ...]  # qemu's board, before the accelerator
+    tcg_cpu: str  # the CPU qemu emulates under TCG
+    smp: int
+    memory_mb: int
+    console: str  # the kernel's serial console
+    tcg_slowdown: float  # how much longer than under KVM the guest takes under TCG (timeouts scale by it)
+    # What docs/pi-setup.md (section 2) installs from apt for the [pi] extra and Debian also carries
+    # for this architecture: the virtualenv sees it (--system-site-packages), so pip neither
+    # downloads nor builds it.
+    from_apt: tuple[tuple[str, str], ...]
+    # pip download's --platform tags for the guest's wheels; empty: the host's own (same machine)
+    pip_platforms: tuple[str, ...] = ()
+    cache_dir: str = ""  # under --cache, so that each architecture keeps its own image
+
+    @property
+    def packages(self) -> list[str]:
+        return [self.kernel_package, *BASE_PACKAGES, *sorted({package for _, package in self.from_apt})]
+
+    def qemu_cmd(self, accel: str, memory_mb: int | None = None) -> list[str]:
+        """qemu, its board, CPU, cores and memory (the devices and disks come after)."""
+        speed = ["-accel", "kvm"] if accel == "kvm" else ["-accel", "tcg", "-cpu", self.tcg_cpu]
+        return [self.qemu, *self.machine_args, *speed, "-smp", str(self.smp), "-m", str(memory_mb or self.memory_mb)]
+
+    def pip_target(self) -> list[str]:
+        """pip download's options for wheels that run on the guest (nothing when the host's own do)."""
+        if not self.pip_platforms:
+            return []
+        return [*(f"--platform={tag}" for tag in self.pip_platforms), "--python-version=3.11",
+                "--implementation=cp", "--abi=cp311"]
+
+
+X86_64 = Guest(debian_arch="amd64", machine="x86_64", kernel_package="linux-image-amd64",
+               qemu="qemu-system-x86_64", qemu_package="qemu-system-x86", machine_args=(), tcg_cpu="max",
+               smp=1, memory_mb=768, console="ttyS0", tcg_slowdown=8.0, from_apt=(("evdev", "python3-evdev"),))
 
 
 class BenchError(RuntimeError):
@@ -199,18 +242,21 @@ class ImageCache:
 
 
 def build_rootfs(cache: ImageCache) -> None:
+    """debootstrap for the guest's architecture (another one's second stage runs under qemu-user,
+    through binfmt_misc: Debian's qemu-user-static)."""
+    guest = VM.guest
     packages = cache.root / "rootfs.packages"
-    if cache.rootfs.is_dir() and packages.is_file() and packages.read_text() == " ".join(GUEST_PACKAGES):
+    if cache.rootfs.is_dir() and packages.is_file() and packages.read_text() == " ".join(guest.packages):
         return
     mirror = debian_mirror()
-    cache.say(f"debootstrap {SUITE} from {mirror} (once; a few minutes)")
+    cache.say(f"debootstrap {SUITE} ({guest.debian_arch}) from {mirror} (once; a few minutes)")
     temp = cache.root / "rootfs.tmp"
     shutil.rmtree(temp, ignore_errors=True)
-    run(["debootstrap", "--variant=minbase", f"--include={','.join(GUEST_PACKAGES)}", SUITE, str(temp), mirror],
-        timeout=3600)
+    run(["debootstrap", f"--arch={guest.debian_arch}", "--variant=minbase", f"--include={','.join(guest.packages)}",
+         SUITE, str(temp), mirror], timeout=3600)
     shutil.rmtree(cache.rootfs, ignore_errors=True)
     temp.rename(cache.rootfs)
-    packages.write_text(" ".join(GUEST_PACKAGES))
+    packages.write_text(" ".join(guest.packages))
 
 
 def build_wheelhouse(cache: ImageCache) -> None:
@@ -222,22 +268,27 @@ def build_wheelhouse(cache: ImageCache) -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     needs = [*project["build-system"]["requires"], *project["project"]["dependencies"],
              *project["project"]["optional-dependencies"]["pi"]]
+    guest = VM.guest
     key = hashlib.sha256("\n".join(needs).encode()).hexdigest()[:16]
     marker = cache.wheelhouse / f".done-{key}"
     if marker.exists():
         return
-    cache.say("wheelhouse: pip download for the guest (python 3.11, x86_64)")
+    cache.say(f"wheelhouse: pip download for the guest (python 3.11, {guest.machine})")
     shutil.rmtree(cache.wheelhouse, ignore_errors=True)
     cache.wheelhouse.mkdir(parents=True)
     def name(requirement: str) -> str:
         return re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].strip().lower()
 
-    needs = [n for n in needs if name(n) not in FROM_APT]
+    needs = [n for n in needs if name(n) not in dict(guest.from_apt)]
     sources = [n for n in needs if name(n) == "spidev"]
     binary = [n for n in needs if n not in sources]
     pip = ["python3", "-m", "pip"]
-    run([*pip, "download", "--only-binary=:all:", "-d", str(cache.wheelhouse), *binary], timeout=1800)
+    run([*pip, "download", "--only-binary=:all:", *guest.pip_target(), "-d", str(cache.wheelhouse), *binary],
+        timeout=1800)
     if sources:
+        if guest.pip_platforms:
+            raise BenchError(f"{', '.join(sources)}: only a source package, which this host cannot build for"
+                             f" {guest.machine}; the guest takes it from apt (Guest.from_apt)")
         run([*pip, "wheel", "--no-deps", "-w", str(cache.wheelhouse), *sources], timeout=1800)
     marker.touch()
 
@@ -290,7 +341,7 @@ def stage_rootfs(cache: ImageCache, files: list[str]) -> None:
         shutil.copy2(REPO / name, target)
     kernels = sorted((root / "boot").glob("vmlinuz-*"))
     if not kernels:
-        raise BenchError(f"no kernel in {root}/boot: the debootstrap did not install linux-image-amd64")
+        raise BenchError(f"no kernel in {root}/boot: the debootstrap did not install {VM.guest.kernel_package}")
     version = kernels[-1].name.removeprefix("vmlinuz-")
     shutil.copy2(kernels[-1], cache.kernel)
     shutil.copy2(root / "boot" / f"initrd.img-{version}", cache.initrd)
@@ -324,19 +375,20 @@ def kvm_problem() -> str | None:
 
 
 class VM:
-    """One qemu-system-x86_64 (KVM, or TCG emulation where KVM cannot run Debian's kernel): serial
-    console to a file, the agent and the acknowledgements on virtio-serial ports, the host's share
-    over 9p."""
+    """One qemu-system-x86_64 (KVM, or TCG emulation where KVM cannot run Debian's kernel), or the
+    ``guest``'s qemu: serial console to a file, the agent and the acknowledgements on virtio-serial
+    ports, the host's share over 9p."""
 
     accel = "kvm"
+    guest = X86_64
 
     @classmethod
     def slowdown(cls) -> float:
         """How much longer the guest takes than under KVM (timeouts scale by it)."""
-        return 1.0 if cls.accel == "kvm" else 8.0
+        return 1.0 if cls.accel == "kvm" else cls.guest.tcg_slowdown
 
     def __init__(self, cache: ImageCache, workdir: Path, root: Path, disks: list[tuple[Path, str]], *,
-                 target: str | None = None, memory_mb: int = 768) -> None:
+                 target: str | None = None, memory_mb: int | None = None) -> None:
         self.workdir = workdir
         self.share = workdir / "share"
         self.share.mkdir(parents=True, exist_ok=True)
@@ -345,13 +397,11 @@ class VM:
         self.acks: list[tuple[float, int]] = []  # (host time, journal size) as the relay forwards them
         self._agent_path = workdir / "agent.sock"
         self._acks_path = workdir / "acks.sock"
-        append = KERNEL_ARGS + (f" systemd.unit={target}" if target else "")
+        append = f"{KERNEL_ARGS} console={self.guest.console}" + (f" systemd.unit={target}" if target else "")
         append += f" powercut.slow={self.slowdown():g}" if self.accel != "kvm" else ""
         drives = [(f"file={root},format={'qcow2' if root.suffix == '.qcow2' else 'raw'}", "root")]
         drives += [(f"file={path},format=raw", serial) for path, serial in disks]
-        speed = ["-accel", "kvm"] if self.accel == "kvm" else ["-accel", "tcg", "-cpu", "max"]
-        self.cmd = ["qemu-system-x86_64", *speed, "-smp", "1", "-m", str(memory_mb),
-                    "-nodefaults", "-display", "none", "-no-reboot",
+        self.cmd = [*self.guest.qemu_cmd(self.accel, memory_mb), "-nodefaults", "-display", "none", "-no-reboot",
                     "-kernel", str(cache.kernel), "-initrd", str(cache.initrd), "-append", append,
                     "-serial", f"file:{self.console}",
                     "-device", "virtio-serial-pci",
@@ -554,7 +604,7 @@ def build_base(cache: ImageCache) -> bool:
              or name in ("docs/pi-setup.md", "docs/config.example.toml")]
     digest = tree_digest(guest, DROP_IN, AGENT_UNIT, ACKS_UNIT, BENCH_TARGET, SLOW_GENERATOR,
                          (HERE / "agent.py").read_text(),
-                         inspect.getsource(stage_rootfs), " ".join(GUEST_PACKAGES + PI_GROUPS))
+                         inspect.getsource(stage_rootfs), " ".join(VM.guest.packages + PI_GROUPS))
     if cache.base.exists() and cache.stamp.exists() and json.loads(cache.stamp.read_text()).get("tree") == digest:
         return False
     started = time.monotonic()

@@ -195,7 +195,8 @@ def installed(tree: str, where: Path) -> Path:
     wheels = where / "wheel"
     pip = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
     subprocess.run([*pip, "wheel", "--no-deps", "--wheel-dir", str(wheels), tree], check=True)
-    subprocess.run([*pip, "install", "--no-deps", "--no-index", "--prefix", str(where),
+    # --ignore-installed: with --prefix alone, pip first uninstalls the running environment's own copy
+    subprocess.run([*pip, "install", "--no-deps", "--no-index", "--ignore-installed", "--prefix", str(where),
                     *(str(wheel) for wheel in wheels.glob("*.whl"))], check=True)
     scripts = where / "bin"
     (scripts / "bench-device").write_text(DEVICE)

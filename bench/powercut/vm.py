@@ -123,6 +123,7 @@ class Guest:
     # pip download's --platform tags for the guest's wheels; empty: the host's own (same machine)
     pip_platforms: tuple[str, ...] = ()
     cache_dir: str = ""  # under --cache, so that each architecture keeps its own image
+    tcg_kernel_args: str = ""  # more of the kernel's command line under TCG only
 
     @property
     def packages(self) -> list[str]:
@@ -143,7 +144,10 @@ class Guest:
 
 X86_64 = Guest(debian_arch="amd64", machine="x86_64", kernel_package="linux-image-amd64",
                qemu="qemu-system-x86_64", qemu_package="qemu-system-x86", machine_args=(), tcg_cpu="max",
-               smp=1, memory_mb=768, console="ttyS0", tcg_slowdown=8.0, from_apt=(("evdev", "python3-evdev"),))
+               smp=1, memory_mb=768, console="ttyS0", tcg_slowdown=8.0, from_apt=(("evdev", "python3-evdev"),),
+               # on a loaded host the emulated timer can miss the kernel's early check, which then
+               # panics ("IO-APIC + timer doesn't work"): an image build once died so
+               tcg_kernel_args="no_timer_check")
 
 
 class BenchError(RuntimeError):
@@ -398,7 +402,8 @@ class VM:
         self._agent_path = workdir / "agent.sock"
         self._acks_path = workdir / "acks.sock"
         append = f"{KERNEL_ARGS} console={self.guest.console}" + (f" systemd.unit={target}" if target else "")
-        append += f" powercut.slow={self.slowdown():g}" if self.accel != "kvm" else ""
+        if self.accel != "kvm":
+            append += " ".join(["", f"powercut.slow={self.slowdown():g}", *self.guest.tcg_kernel_args.split()])
         drives = [(f"file={root},format={'qcow2' if root.suffix == '.qcow2' else 'raw'}", "root")]
         drives += [(f"file={path},format=raw", serial) for path, serial in disks]
         self.cmd = [*self.guest.qemu_cmd(self.accel, memory_mb), "-nodefaults", "-display", "none", "-no-reboot",

@@ -49,6 +49,17 @@ def test_the_arm64_vm_boots_debians_kernel_on_the_virt_boards_serial_port(arm64_
     assert "serial=state" in " ".join(cmd)
 
 
+def test_the_x86_64_vm_skips_the_kernels_timer_check_under_emulation_only(monkeypatch, tmp_path):
+    def append(accel: str) -> list[str]:
+        monkeypatch.setattr(VM, "accel", accel)
+        cmd = VM(ImageCache(tmp_path), tmp_path / accel, tmp_path / "root.qcow2", []).cmd
+        return cmd[cmd.index("-append") + 1].split()
+
+    monkeypatch.setattr(VM, "guest", X86_64)
+    assert "no_timer_check" in append("tcg")
+    assert "no_timer_check" not in append("kvm")
+
+
 def test_timeouts_scale_by_the_guests_emulation(monkeypatch):
     monkeypatch.setattr(VM, "guest", replace(ARM64, tcg_slowdown=3.0))
     monkeypatch.setattr(VM, "accel", "tcg")

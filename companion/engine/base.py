@@ -159,8 +159,7 @@ class Answer:
     @classmethod
     def legal(cls, game: Any) -> Iterator[Answer]:
         """Every value of the open question the game accepts, lowest first (none while no question is open)."""
-        decision = game.decision
-        question = decision.question if decision is not None else None
+        question = game.asked_question()
         if question is None:
             return
         for value in range(question.minimum, question.maximum + 1):

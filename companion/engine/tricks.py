@@ -597,13 +597,13 @@ class TrickGame(Game[StateT], ReportRows):
 
     def read_answer(self, text: str) -> Answer | None:
         """The open question's answer from a number, like ``5``; None while no question is open."""
-        decision = self.decision
-        if decision is None or decision.question is None:
+        question = self.asked_question()
+        if question is None:
             return None
         words = text.split()
         if len(words) != 1 or not is_digits(words[0]):
-            raise IllegalAction(f"answer with a number: {decision.prompt}")
-        return Answer(decision.question.key, int(words[0]))
+            raise IllegalAction(f"answer with a number: {question.prompt}")
+        return Answer(question.key, int(words[0]))
 
     # --- what a game gives -------------------------------------------------------------------
 

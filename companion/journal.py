@@ -299,7 +299,7 @@ class Journal:
     def _check_on_card(self, line: bytes) -> None:
         """Read the line just synced back from the card; one it does not hold is taken back out of
         the file and closes the journal (:class:`CardLost`): what the card acknowledges cannot be
-        trusted any more. A read that fails is an unflushed line as in :meth:`append`."""
+        trusted any more. A read that fails is taken the same way: the card cannot show it holds the line."""
         if self._direct < 0:
             return
         try:

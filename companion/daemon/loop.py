@@ -132,7 +132,7 @@ class EventLoop(Generic[Event]):
         yet handled was never shown or journalled).
         """
         self._stop_requested = True
-        self._queue.put(_WAKE)  # run() may be asleep in get()
+        self._wake()  # run() may be asleep in get()
 
     def call_at(self, when: float, callback: Callable[[], object]) -> Timer:
         """Run ``callback`` on the loop thread once ``clock()`` reaches ``when``."""
@@ -212,7 +212,7 @@ class EventLoop(Generic[Event]):
             heapq.heappush(self._timers, (timer.when, next(self._order), timer))
         running = self._running_thread
         if running is not None and running != threading.get_ident():
-            self._queue.put(_WAKE)  # run() may be sleeping past this new deadline
+            self._wake()  # run() may be sleeping past this new deadline
         return timer
 
     def _take_stop_request(self) -> bool:

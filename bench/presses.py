@@ -213,7 +213,7 @@ class HandWatch:
         owed = game.must_follow(open_trick) if suited and open_trick else frozenset()  # type: ignore[attr-defined]
         action = self.table.choose(game, rng)
         hands = getattr(self.table, "hands", None)
-        seat = getattr(action, "seat", getattr(action, "hand", None))
+        seat = seat_of(action)
         dealt = hands is not None and isinstance(seat, int) and seat < len(hands)  # else none dealt yet
         self.held.append(list(hands[seat]) if dealt else None)
         self.hands.append([list(hand) for hand in hands] if hands else None)
@@ -460,6 +460,7 @@ def posterior_chances(pool: Sequence[Any], holders: Sequence[Holder], past: Sequ
 
 
 def seat_of(action: Any) -> Any:
+    """The seat that entered ``action`` (``hand`` where a game names it so), None for the table's."""
     return getattr(action, "seat", getattr(action, "hand", None))
 
 
@@ -621,7 +622,7 @@ def bound(game_id: str, players: int, table: str, games: int, seed: int, facts_k
             grid = getattr(screen, "grid", None)
             found = grid.at(cards[0]) if isinstance(grid, Grid) and len(cards) == 1 else None
             lead = found is not None and hand is not None and game_id not in SUIT_TOLD_LEADS and is_lead(screen.game)
-            seat = getattr(action, "seat", getattr(action, "hand", None))
+            seat = seat_of(action)
             if found is not None and game_id not in SUIT_TOLD_LEADS:
                 offered = [card for row in found.rows for _, card in row]
                 weigh = screen.likelihood(seat, found)
